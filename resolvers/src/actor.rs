@@ -1,0 +1,169 @@
+//! Who is asking: the API key's workspace, mode, scopes and limits, resolved once per request.
+
+use std::fmt;
+
+use crate::plans::Plan;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    Test,
+    Live,
+}
+
+impl Mode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Test => "test",
+            Mode::Live => "live",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Mode> {
+        match s {
+            "test" => Some(Mode::Test),
+            "live" => Some(Mode::Live),
+            _ => None,
+        }
+    }
+
+    pub fn key_prefix(self) -> &'static str {
+        match self {
+            Mode::Test => "svc_test_",
+            Mode::Live => "svc_live_",
+        }
+    }
+}
+
+macro_rules! scopes {
+    ($($variant:ident = $name:literal,)*) => {
+        /// The spec's scope names. A key holds a set of them.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[repr(u8)]
+        pub enum Scope { $($variant,)* }
+
+        impl Scope {
+            pub const ALL: &'static [Scope] = &[$(Scope::$variant,)*];
+
+            pub fn as_str(self) -> &'static str {
+                match self { $(Scope::$variant => $name,)* }
+            }
+
+            pub fn parse(s: &str) -> Option<Scope> {
+                match s { $($name => Some(Scope::$variant),)* _ => None }
+            }
+        }
+    };
+}
+
+scopes! {
+    AccountsRead = "accounts:read", AccountsWrite = "accounts:write",
+    BookingRead = "booking:read", BookingWrite = "booking:write",
+    DocumentsRead = "documents:read", DocumentsWrite = "documents:write",
+    GrowthRead = "growth:read", GrowthWrite = "growth:write",
+    ItemsRead = "items:read", ItemsWrite = "items:write",
+    LeadWrite = "lead:write",
+    MoneyRead = "money:read", MoneyWrite = "money:write",
+    NetworkRead = "network:read", NetworkWrite = "network:write",
+    NotificationsRead = "notifications:read", NotificationsWrite = "notifications:write",
+    PeopleRead = "people:read", PeopleWrite = "people:write",
+    PlatformRead = "platform:read", PlatformWrite = "platform:write",
+    RecordsRead = "records:read", RecordsWrite = "records:write",
+    SettingsRead = "settings:read", SettingsWrite = "settings:write",
+    PlaysRead = "plays:read", PlaysWrite = "plays:write",
+    DraftsWrite = "drafts:write",
+    TemplatesRead = "templates:read", TemplatesWrite = "templates:write",
+    WebhooksRead = "webhooks:read", WebhooksWrite = "webhooks:write",
+    ReportsRead = "reports:read",
+    AccountRead = "account:read",
+    EmbeddedWrite = "embedded:write",
+}
+
+impl fmt::Display for Scope {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A set of scopes as a bit set (there are fewer than 64).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Scopes(u64);
+
+impl Scopes {
+    pub fn all() -> Scopes {
+        Scopes::from_iter(Scope::ALL.iter().copied())
+    }
+
+    pub fn contains(self, s: Scope) -> bool {
+        self.0 & (1 << s as u8) != 0
+    }
+
+    pub fn iter(self) -> impl Iterator<Item = Scope> {
+        Scope::ALL.iter().copied().filter(move |s| self.contains(*s))
+    }
+
+    /// Parses scope names; the error names the first unknown one.
+    pub fn parse<'a>(names: impl IntoIterator<Item = &'a str>) -> Result<Scopes, String> {
+        let mut out = Scopes::default();
+        for n in names {
+            let n = n.trim();
+            if n.is_empty() {
+                continue;
+            }
+            let s = Scope::parse(n).ok_or_else(|| format!("unknown scope '{n}'"))?;
+            out.0 |= 1 << s as u8;
+        }
+        Ok(out)
+    }
+}
+
+impl FromIterator<Scope> for Scopes {
+    fn from_iter<I: IntoIterator<Item = Scope>>(iter: I) -> Self {
+        Scopes(iter.into_iter().fold(0, |acc, s| acc | (1 << s as u8)))
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Actor {
+    pub workspace_id: String,
+    pub key_id: String,
+    pub mode: Mode,
+    pub scopes: Scopes,
+    pub plan: Plan,
+    pub draft_only: bool,
+    /// Drafts and sends a day, when the key has such a limit.
+    pub daily_limit: Option<u64>,
+    /// Requests a minute: the key's own budget or its plan's.
+    pub per_minute: u64,
+}
+
+impl Actor {
+    /// Under-scoped requests get the same answer as any other credential failure.
+    pub fn require(&self, scope: Scope) -> Result<(), crate::DomainError> {
+        if self.scopes.contains(scope) {
+            Ok(())
+        } else {
+            Err(crate::DomainError::Unauthenticated)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scope_names_round_trip_and_unknown_ones_are_named() {
+        assert_eq!(Scope::ALL.len(), 35);
+        for s in Scope::ALL {
+            assert_eq!(Scope::parse(s.as_str()), Some(*s));
+        }
+        let set = Scopes::parse(["documents:read", "account:read"]).unwrap();
+        assert!(set.contains(Scope::AccountRead) && !set.contains(Scope::DocumentsWrite));
+        assert_eq!(set.iter().count(), 2);
+        assert_eq!(
+            Scopes::parse(["documents:read", "documents:delete"]).unwrap_err(),
+            "unknown scope 'documents:delete'"
+        );
+    }
+}

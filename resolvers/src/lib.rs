@@ -1,0 +1,23 @@
+#![doc = include_str!("../README.md")]
+
+pub mod actor;
+pub mod api_log;
+pub mod ctx;
+pub mod error;
+pub mod ids;
+pub mod keys;
+pub mod metadata;
+pub mod page;
+pub mod payments;
+pub mod plans;
+pub mod teams;
+pub mod usage;
+pub mod webhooks;
+pub mod workspaces;
+
+pub use actor::{Actor, Mode, Scope};
+pub use ctx::Ctx;
+pub use error::DomainError;
+
+/// The API version every response names (`Service-Version`) and the OpenAPI `info.version`.
+pub const SERVICE_VERSION: &str = "2026-10-07";

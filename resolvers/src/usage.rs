@@ -1,0 +1,123 @@
+//! Usage: live documents sent this calendar month (UTC) and live emails sent today (UTC),
+//! against the plan's allowances. Counters are one row per (workspace, metric, period) and are
+//! incremented in the same transaction as the send that uses them.
+
+use chrono::{Datelike, TimeZone, Utc};
+use sea_orm::{ConnectionTrait, Value};
+use serde::Serialize;
+
+use crate::{Actor, Ctx, DomainError, Scope};
+
+pub const DOCUMENTS_SENT: &str = "documents_sent";
+pub const EMAILS_SENT: &str = "emails_sent";
+
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema, async_graphql::SimpleObject)]
+#[serde(rename_all = "camelCase")]
+pub struct UsageCounterOut {
+    /// How many were used in this period.
+    pub used: i64,
+    /// The plan's allowance for the period; null when the plan has none.
+    pub limit: Option<i64>,
+    /// Start of the period (UTC, RFC 3339).
+    pub period_start: String,
+    /// When the counter starts again from zero (UTC, RFC 3339).
+    pub resets_at: String,
+}
+
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema, async_graphql::SimpleObject)]
+#[serde(rename_all = "camelCase")]
+pub struct UsageOut {
+    /// The workspace's plan: `free` or `pro`.
+    pub plan: String,
+    /// Live documents sent this calendar month (UTC). Test documents are never counted.
+    pub documents: UsageCounterOut,
+    /// Live emails sent today (UTC).
+    pub emails: UsageCounterOut,
+}
+
+fn rfc3339(t: chrono::DateTime<Utc>) -> String {
+    t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
+
+/// (period key, start, reset) of the month and of the day containing `now`.
+fn periods(now: chrono::DateTime<Utc>) -> [(String, String, String); 2] {
+    let month_start = Utc.with_ymd_and_hms(now.year(), now.month(), 1, 0, 0, 0).single();
+    let (ny, nm) = if now.month() == 12 { (now.year() + 1, 1) } else { (now.year(), now.month() + 1) };
+    let next_month = Utc.with_ymd_and_hms(ny, nm, 1, 0, 0, 0).single();
+    let day_start = now.date_naive().and_hms_opt(0, 0, 0).map(|d| d.and_utc());
+    let next_day = day_start.map(|d| d + chrono::Duration::days(1));
+    let f = |t: Option<chrono::DateTime<Utc>>| t.map(rfc3339).unwrap_or_default();
+    [
+        (now.format("%Y-%m").to_string(), f(month_start), f(next_month)),
+        (now.format("%Y-%m-%d").to_string(), f(day_start), f(next_day)),
+    ]
+}
+
+pub async fn get(ctx: &Ctx, actor: &Actor) -> Result<UsageOut, DomainError> {
+    actor.require(Scope::AccountRead)?;
+    let limits = ctx.plans.limits(actor.plan);
+    let [month, day] = periods(Utc::now());
+    let read = |metric: &'static str, period: String| {
+        let stmt = ctx.db.stmt(
+            "SELECT count FROM usage_counters WHERE workspace_id = $1 AND metric = $2 AND period = $3",
+            [Value::from(actor.workspace_id.clone()), Value::from(metric), Value::from(period)],
+        );
+        async move {
+            let row = ctx.db.conn.query_one_raw(stmt).await?;
+            Ok::<i64, DomainError>(match row {
+                Some(r) => r.try_get("", "count")?,
+                None => 0,
+            })
+        }
+    };
+    let documents = read(DOCUMENTS_SENT, month.0).await?;
+    let emails = read(EMAILS_SENT, day.0).await?;
+    Ok(UsageOut {
+        plan: actor.plan.as_str().to_string(),
+        documents: UsageCounterOut {
+            used: documents,
+            limit: limits.documents_per_month.map(|v| v as i64),
+            period_start: month.1,
+            resets_at: month.2,
+        },
+        emails: UsageCounterOut {
+            used: emails,
+            limit: limits.emails_per_day.map(|v| v as i64),
+            period_start: day.1,
+            resets_at: day.2,
+        },
+    })
+}
+
+/// Adds `n` to a counter of the current period. Call inside the transaction of the action
+/// being counted.
+pub async fn add<C: ConnectionTrait>(
+    conn: &C,
+    db: &signet_storage::Db,
+    workspace_id: &str,
+    metric: &str,
+    n: i64,
+) -> Result<(), DomainError> {
+    let [month, day] = periods(Utc::now());
+    let period = if metric == DOCUMENTS_SENT { month.0 } else { day.0 };
+    conn.execute_raw(db.stmt(
+        "INSERT INTO usage_counters (workspace_id, metric, period, count) VALUES ($1, $2, $3, $4) \
+         ON CONFLICT (workspace_id, metric, period) DO UPDATE SET count = usage_counters.count + $4",
+        [Value::from(workspace_id), Value::from(metric), Value::from(period), Value::from(n)],
+    ))
+    .await?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn periods_roll_over_at_month_and_year_ends() {
+        let t = Utc.with_ymd_and_hms(2026, 12, 31, 23, 59, 59).unwrap();
+        let [month, day] = periods(t);
+        assert_eq!(month, ("2026-12".into(), "2026-12-01T00:00:00Z".into(), "2027-01-01T00:00:00Z".into()));
+        assert_eq!(day, ("2026-12-31".into(), "2026-12-31T00:00:00Z".into(), "2027-01-01T00:00:00Z".into()));
+    }
+}

@@ -1,0 +1,403 @@
+//! The door every request passes, in two layers.
+//!
+//! `outer` wraps the whole router: it gives the request its id and client address, and on the
+//! way out renders any error still without a body, makes sure the rate headers are present,
+//! stamps `Request-Id` and `Service-Version`, and writes the API log line.
+//!
+//! `door` wraps each route of the table: it authenticates the key (every credential failure
+//! is the same 401), checks the route's scope, spends the key's per-minute budget, applies the
+//! idempotency rule, and turns handler panics and errors into the spec's error body.
+
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+use std::time::Instant;
+
+use axum::body::{Body, to_bytes};
+use axum::extract::{ConnectInfo, Request, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::middleware::{Next, from_fn_with_state};
+use axum::response::{IntoResponse, Response};
+use axum::routing::MethodRouter;
+use axum::Router;
+use ring::digest;
+use signet_resolvers::api_log::ApiLogEntry;
+use signet_resolvers::keys::canonical;
+use signet_resolvers::{Actor, DomainError, SERVICE_VERSION, ids, keys};
+use signet_storage::state::{Begin, BudgetState, Stored};
+use tower_http::catch_panic::CatchPanicLayer;
+
+use crate::error::{ErrorKind, PendingError, render};
+use crate::routes::{Access, Idem, Route};
+use crate::{ApiError, AppState};
+
+#[derive(Clone, Debug)]
+pub struct RequestId(pub Arc<str>);
+
+#[derive(Clone, Copy, Debug)]
+pub struct ClientIp(pub IpAddr);
+
+/// The largest body the matched route accepts.
+#[derive(Clone, Copy, Debug)]
+pub struct BodyLimit(pub usize);
+
+/// What the API log needs to know from inside the route.
+#[derive(Clone, Debug)]
+struct LogInfo {
+    route: &'static str,
+    key_id: Option<String>,
+    workspace_id: Option<String>,
+}
+
+pub const IDEMPOTENCY_KEY: &str = "idempotency-key";
+const IDEMPOTENCY_LOCK_MS: i64 = 60_000;
+
+pub(crate) fn wrap(router: Router<AppState>, state: AppState) -> Router {
+    router
+        .layer(from_fn_with_state(state.clone(), outer))
+        .with_state(state)
+}
+
+pub(crate) fn layer(
+    route: &'static Route,
+    handler: MethodRouter<AppState>,
+    state: &AppState,
+) -> MethodRouter<AppState> {
+    handler
+        .layer(CatchPanicLayer::custom(panicked))
+        .route_layer(from_fn_with_state((state.clone(), route), door))
+}
+
+fn panicked(payload: Box<dyn std::any::Any + Send + 'static>) -> Response {
+    let what = payload
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| payload.downcast_ref::<&str>().copied())
+        .unwrap_or("(no message)");
+    ApiError(DomainError::Internal(format!("handler panicked: {what}"))).into_response()
+}
+
+pub(crate) async fn not_found() -> ApiError {
+    ApiError(DomainError::NotFound("No such route. Paths start with /api/v1.".into()))
+}
+
+fn client_ip(state: &AppState, req: &Request) -> IpAddr {
+    let peer = req
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|c| canonical(c.0.ip()))
+        .unwrap_or(IpAddr::from([127, 0, 0, 1]));
+    let trusted = |ip: &IpAddr| state.config.trusted_proxies.iter().any(|n| n.contains(ip));
+    if !trusted(&peer) {
+        return peer;
+    }
+    // Walk X-Forwarded-For from the right: the first address that is not one of our proxies
+    // is the client. Anything left of it could have been written by the client itself.
+    let forwarded: Vec<IpAddr> = req
+        .headers()
+        .get_all("x-forwarded-for")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .filter_map(|s| s.trim().parse::<IpAddr>().ok().map(canonical))
+        .collect();
+    forwarded.into_iter().rev().find(|ip| !trusted(ip)).unwrap_or(peer)
+}
+
+async fn outer(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
+    let started = Instant::now();
+    let request_id: Arc<str> = ids::new_id("req").into();
+    let ip = client_ip(&state, &req);
+    let method = req.method().to_string();
+    req.extensions_mut().insert(RequestId(request_id.clone()));
+    req.extensions_mut().insert(ClientIp(ip));
+
+    let mut res = next.run(req).await;
+
+    if let Some(PendingError(e)) = res.extensions_mut().remove::<PendingError>() {
+        res = carry_headers(res, render(&e, &request_id));
+    } else if res.status().as_u16() >= 400 && res.extensions().get::<ErrorKind>().is_none() {
+        // Answers made by the framework itself (wrong method, bad path parameters).
+        let e = match res.status() {
+            StatusCode::NOT_FOUND => DomainError::NotFound("No such route.".into()),
+            StatusCode::METHOD_NOT_ALLOWED => {
+                DomainError::Invalid("method: this route does not accept this method".into())
+            }
+            s if s.is_client_error() => DomainError::Invalid(format!("request: {s}")),
+            s => DomainError::Internal(format!("framework answered {s}")),
+        };
+        let status = res.status();
+        res = carry_headers(res, render(&e, &request_id));
+        *res.status_mut() = status;
+    }
+    if !res.headers().contains_key("ratelimit-limit") {
+        let budget = anonymous_budget(&state, ip).await;
+        set_rate_headers(res.headers_mut(), &budget);
+    }
+    let h = res.headers_mut();
+    if let Ok(v) = HeaderValue::from_str(&request_id) {
+        h.insert("request-id", v);
+    }
+    h.insert("service-version", HeaderValue::from_static(SERVICE_VERSION));
+
+    let info = res.extensions_mut().remove::<LogInfo>();
+    state.ctx.api_log.record(ApiLogEntry {
+        request_id: request_id.to_string(),
+        key_id: info.as_ref().and_then(|i| i.key_id.clone()),
+        workspace_id: info.as_ref().and_then(|i| i.workspace_id.clone()),
+        method,
+        route: info.map(|i| i.route).unwrap_or("(no route)").to_string(),
+        status: res.status().as_u16(),
+        error_kind: res.extensions().get::<ErrorKind>().map(|k| k.0.to_string()),
+        duration_us: started.elapsed().as_micros() as u64,
+        client_ip: ip.to_string(),
+        created_at: signet_storage::now_ms(),
+    });
+    res
+}
+
+/// Keeps headers a layer already set (rate limits, Retry-After) on a re-rendered response.
+fn carry_headers(old: Response, mut new: Response) -> Response {
+    for (name, value) in old.headers() {
+        if name != header::CONTENT_TYPE && name != header::CONTENT_LENGTH {
+            new.headers_mut().entry(name).or_insert(value.clone());
+        }
+    }
+    if let Some(info) = old.extensions().get::<LogInfo>() {
+        new.extensions_mut().insert(info.clone());
+    }
+    new
+}
+
+async fn anonymous_budget(state: &AppState, ip: IpAddr) -> BudgetState {
+    let limit = state.config.anonymous_per_minute;
+    match state.ctx.budget.hit(&format!("ip:{ip}"), limit).await {
+        Ok(b) => b,
+        Err(e) => {
+            tracing::warn!(error = %e, "rate budget unavailable; letting the request through");
+            BudgetState { limit, remaining: limit, reset_secs: 60, allowed: true }
+        }
+    }
+}
+
+fn set_rate_headers(h: &mut HeaderMap, b: &BudgetState) {
+    h.insert("ratelimit-limit", HeaderValue::from(b.limit));
+    h.insert("ratelimit-remaining", HeaderValue::from(b.remaining));
+    h.insert("ratelimit-reset", HeaderValue::from(b.reset_secs));
+}
+
+fn over_budget(b: &BudgetState) -> DomainError {
+    DomainError::RateLimited {
+        message: format!(
+            "Over the budget of {} requests a minute; retry after {} seconds.",
+            b.limit, b.reset_secs
+        ),
+        retry_after_secs: b.reset_secs,
+    }
+}
+
+fn bearer(headers: &HeaderMap) -> Option<&str> {
+    let v = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, token) = v.split_once(' ')?;
+    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
+}
+
+async fn door(
+    State((state, route)): State<(AppState, &'static Route)>,
+    mut req: Request,
+    next: Next,
+) -> Response {
+    let request_id = req
+        .extensions()
+        .get::<RequestId>()
+        .map(|r| r.0.clone())
+        .unwrap_or_else(|| Arc::from("req_unknown"));
+    let ip = req.extensions().get::<ClientIp>().map(|c| c.0).unwrap_or(IpAddr::from([127, 0, 0, 1]));
+    let mut info = LogInfo { route: route.operation_id, key_id: None, workspace_id: None };
+
+    let token = bearer(req.headers()).map(str::to_string);
+    let (actor, budget) = match authorize(&state, route, token.as_deref(), ip).await {
+        Ok(ok) => ok,
+        Err((e, budget)) => {
+            let mut res = render(&e, &request_id);
+            if let Some(b) = budget {
+                set_rate_headers(res.headers_mut(), &b);
+            }
+            res.extensions_mut().insert(info);
+            return res;
+        }
+    };
+    if let Some(a) = &actor {
+        info.key_id = Some(a.key_id.clone());
+        info.workspace_id = Some(a.workspace_id.clone());
+        req.extensions_mut().insert(a.clone());
+    }
+    req.extensions_mut().insert(BodyLimit(route.body_limit));
+
+    let mut res = match (route.idempotency, &actor) {
+        (Idem::None, _) | (_, None) => finish(next.run(req).await, &request_id),
+        (rule, Some(actor)) => idempotent(&state, rule, actor, req, next, &request_id).await,
+    };
+    set_rate_headers(res.headers_mut(), &budget);
+    res.extensions_mut().insert(info);
+    res
+}
+
+type Refusal = (DomainError, Option<BudgetState>);
+
+async fn authorize(
+    state: &AppState,
+    route: &Route,
+    token: Option<&str>,
+    ip: IpAddr,
+) -> Result<(Option<Actor>, BudgetState), Refusal> {
+    if route.access == Access::Public {
+        let b = anonymous_budget(state, ip).await;
+        return if b.allowed { Ok((None, b)) } else { Err((over_budget(&b), Some(b))) };
+    }
+    let authenticated = match token {
+        Some(token) => keys::authenticate(&state.ctx, token, ip).await,
+        None => Err(DomainError::Unauthenticated),
+    };
+    let actor = match authenticated.and_then(|a| match route.access {
+        Access::Scope(s) => a.require(s).map(|_| a),
+        _ => Ok(a),
+    }) {
+        Ok(a) => a,
+        Err(e) => {
+            // Failed credentials spend the address's budget, which slows down key guessing.
+            let b = anonymous_budget(state, ip).await;
+            let e = if b.allowed || matches!(e, DomainError::Internal(_)) { e } else { over_budget(&b) };
+            return Err((e, Some(b)));
+        }
+    };
+    let b = match state.ctx.budget.hit(&format!("key:{}", actor.key_id), actor.per_minute).await {
+        Ok(b) => b,
+        Err(e) => return Err((e.into(), None)),
+    };
+    if !b.allowed {
+        return Err((over_budget(&b), Some(b)));
+    }
+    Ok((Some(actor), b))
+}
+
+/// Renders a handler's pending error now, so that an idempotent replay carries the same body.
+fn finish(mut res: Response, request_id: &str) -> Response {
+    match res.extensions_mut().remove::<PendingError>() {
+        Some(PendingError(e)) => carry_headers(res, render(&e, request_id)),
+        None => res,
+    }
+}
+
+fn idempotency_key(req: &Request, rule: Idem) -> Result<Option<String>, DomainError> {
+    let Some(v) = req.headers().get(IDEMPOTENCY_KEY) else {
+        return if rule == Idem::Required {
+            Err(DomainError::invalid("Idempotency-Key", "header is required on this request"))
+        } else {
+            Ok(None)
+        };
+    };
+    let v = v
+        .to_str()
+        .ok()
+        .filter(|s| s.bytes().all(|b| (0x21..=0x7e).contains(&b)))
+        .ok_or_else(|| DomainError::invalid("Idempotency-Key", "must be printable ASCII without spaces"))?;
+    if !(8..=200).contains(&v.len()) {
+        return Err(DomainError::invalid(
+            "Idempotency-Key",
+            format!("must be 8 to 200 characters, got {}", v.len()),
+        ));
+    }
+    Ok(Some(v.to_string()))
+}
+
+async fn idempotent(
+    state: &AppState,
+    rule: Idem,
+    actor: &Actor,
+    req: Request,
+    next: Next,
+    request_id: &str,
+) -> Response {
+    let key = match idempotency_key(&req, rule) {
+        Ok(Some(k)) => k,
+        Ok(None) => return finish(next.run(req).await, request_id),
+        Err(e) => return render(&e, request_id),
+    };
+    let limit = req.extensions().get::<BodyLimit>().map(|b| b.0).unwrap_or(0);
+    let (parts, body) = req.into_parts();
+    let bytes = match to_bytes(body, limit).await {
+        Ok(b) => b,
+        Err(_) => return render(&body_too_large(limit), request_id),
+    };
+    let mut ctx = digest::Context::new(&digest::SHA256);
+    ctx.update(parts.method.as_str().as_bytes());
+    ctx.update(b"\n");
+    ctx.update(parts.uri.path().as_bytes());
+    ctx.update(b"\n");
+    ctx.update(&bytes);
+    let fingerprint: String = ctx.finish().as_ref().iter().map(|b| format!("{b:02x}")).collect();
+    let store = &state.ctx.idempotency;
+    let scope = &actor.key_id;
+    match store.begin(scope, &key, &fingerprint, IDEMPOTENCY_LOCK_MS).await {
+        Err(e) => return render(&e.into(), request_id),
+        Ok(Begin::Replay(stored)) => return replay(stored),
+        Ok(Begin::InProgress) => {
+            return render(
+                &DomainError::Conflict {
+                    message: "Idempotency-Key: a request with this key is still running; retry shortly".into(),
+                    retryable: true,
+                },
+                request_id,
+            );
+        }
+        Ok(Begin::Mismatch) => {
+            return render(
+                &DomainError::invalid(
+                    "Idempotency-Key",
+                    "was already used for a different request; use a new key for a new request",
+                ),
+                request_id,
+            );
+        }
+        Ok(Begin::Proceed) => {}
+    }
+    let mut res = next.run(Request::from_parts(parts, Body::from(bytes))).await;
+    let retryable = res
+        .extensions()
+        .get::<PendingError>()
+        .map(|p| p.0.retryable())
+        .unwrap_or(res.status().is_server_error());
+    res = finish(res, request_id);
+    if retryable {
+        if let Err(e) = store.release(scope, &key, &fingerprint).await {
+            tracing::warn!(error = %e, "releasing an idempotency key failed");
+        }
+        return res;
+    }
+    let (parts, body) = res.into_parts();
+    let Ok(body) = to_bytes(body, usize::MAX).await else {
+        let _ = store.release(scope, &key, &fingerprint).await;
+        return render(&DomainError::Internal("response body unreadable".into()), request_id);
+    };
+    let stored = Stored {
+        status: parts.status.as_u16(),
+        body: String::from_utf8_lossy(&body).into_owned(),
+    };
+    if let Err(e) = store.finish(scope, &key, &fingerprint, &stored).await {
+        tracing::error!(error = %e, "storing an idempotent answer failed");
+    }
+    Response::from_parts(parts, Body::from(body))
+}
+
+fn replay(stored: Stored) -> Response {
+    let status = StatusCode::from_u16(stored.status).unwrap_or(StatusCode::OK);
+    let mut res = (status, stored.body).into_response();
+    let h = res.headers_mut();
+    h.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    h.insert("idempotent-replayed", HeaderValue::from_static("true"));
+    res
+}
+
+pub fn body_too_large(limit: usize) -> DomainError {
+    DomainError::invalid("body", format!("is larger than the limit of {limit} bytes for this route"))
+}

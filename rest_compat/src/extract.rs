@@ -1,0 +1,112 @@
+//! Extractors that turn bad input into a 400 naming the field and the reason: wrong content
+//! type, a body over the route's limit, malformed JSON, a field of the wrong type, an unknown
+//! field (request types deny them, so typos surface instead of being ignored).
+
+use axum::body::to_bytes;
+use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::http::header;
+use axum::http::request::Parts;
+use serde::de::DeserializeOwned;
+use signet_resolvers::DomainError;
+
+use crate::ApiError;
+use crate::door::{BodyLimit, body_too_large};
+
+/// A JSON body of type `T`.
+pub struct JsonIn<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonIn<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, _: &S) -> Result<Self, ApiError> {
+        let is_json = req
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(';').next())
+            .map(|m| {
+                let m = m.trim().to_ascii_lowercase();
+                m == "application/json" || (m.starts_with("application/") && m.ends_with("+json"))
+            })
+            .unwrap_or(false);
+        if !is_json {
+            return Err(DomainError::invalid("Content-Type", "must be application/json").into());
+        }
+        let limit = req.extensions().get::<BodyLimit>().map(|b| b.0).unwrap_or(2 << 20);
+        let bytes = to_bytes(req.into_body(), limit).await.map_err(|_| body_too_large(limit))?;
+        parse_json(&bytes).map(JsonIn).map_err(ApiError)
+    }
+}
+
+/// Deserializes `bytes`, naming the path of the first offending field.
+pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, DomainError> {
+    let de = &mut serde_json::Deserializer::from_slice(bytes);
+    serde_path_to_error::deserialize(de).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        let reason = strip_position(&inner.to_string());
+        if inner.is_syntax() || inner.is_eof() {
+            return DomainError::invalid("body", format!("is not valid JSON ({reason})"));
+        }
+        let field = if path == "." { "body".to_string() } else { path };
+        DomainError::invalid(&field, reason)
+    })
+}
+
+fn strip_position(msg: &str) -> String {
+    match msg.rfind(" at line ") {
+        Some(i) => msg[..i].to_string(),
+        None => msg.to_string(),
+    }
+}
+
+/// Query parameters of type `T`.
+pub struct QueryIn<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for QueryIn<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
+        axum::extract::Query::<T>::try_from_uri(&parts.uri)
+            .map(|axum::extract::Query(v)| QueryIn(v))
+            .map_err(|e| {
+                let text = e.body_text();
+                let reason = text.trim_start_matches("Failed to deserialize query string: ");
+                ApiError(DomainError::Invalid(format!("query: {reason}")))
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct In {
+        title: String,
+        people: Vec<Person>,
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Person {
+        email: String,
+    }
+
+    fn err(body: &str) -> String {
+        parse_json::<In>(body.as_bytes()).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn messages_name_the_field_and_reason() {
+        assert_eq!(err(r#"{"title": 5, "people": []}"#), "title: invalid type: integer `5`, expected a string");
+        assert!(err(r#"{"title": "a", "people": [{"email": true}]}"#).starts_with("people[0].email: invalid type"));
+        assert!(err(r#"{"title": "a", "people": [], "titel": 1}"#).contains("unknown field `titel`"));
+        assert!(err(r#"{"people": []}"#).contains("missing field `title`"));
+        assert!(err(r#"{"title": "a""#).starts_with("body: is not valid JSON"));
+        assert!(err("").starts_with("body: is not valid JSON"));
+    }
+}

@@ -1,0 +1,150 @@
+//! The OpenAPI 3.1 document, generated from the route table and the schemas of the request
+//! and response types. Served at `/api/openapi.json` and committed as `openapi.json`.
+
+use axum::Json;
+use axum::Router;
+use axum::routing::get;
+use serde_json::{Map, Value, json};
+use signet_resolvers::SERVICE_VERSION;
+
+use crate::AppState;
+use crate::routes::{Access, Idem, ROUTES, Route};
+
+pub fn document() -> Value {
+    build(ROUTES)
+}
+
+fn error_response(description: &str) -> Value {
+    json!({
+        "description": description,
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+    })
+}
+
+fn rate_headers() -> Value {
+    let int = |d: &str| json!({"description": d, "schema": {"type": "integer"}});
+    json!({
+        "Request-Id": {"description": "Id of this request; quote it to support.", "schema": {"type": "string"}},
+        "Service-Version": {"description": "The API version date.", "schema": {"type": "string", "const": SERVICE_VERSION}},
+        "RateLimit-Limit": int("Requests allowed per minute for this key."),
+        "RateLimit-Remaining": int("Requests left in the current minute."),
+        "RateLimit-Reset": int("Seconds until the budget starts again."),
+    })
+}
+
+fn operation(route: &Route, schemas: &mut Vec<(String, utoipa::openapi::RefOr<utoipa::openapi::Schema>)>) -> Value {
+    let mut params: Vec<Value> = route
+        .path
+        .split('/')
+        .filter_map(|seg| seg.strip_prefix('{').and_then(|s| s.strip_suffix('}')))
+        .map(|name| json!({"name": name, "in": "path", "required": true, "schema": {"type": "string"}}))
+        .collect();
+    params.extend(route.query.iter().map(|q| {
+        json!({"name": q.name, "in": "query", "required": false, "description": q.description, "schema": {"type": q.ty}})
+    }));
+    if route.idempotency != Idem::None {
+        params.push(json!({
+            "name": "Idempotency-Key",
+            "in": "header",
+            "required": route.idempotency == Idem::Required,
+            "description": "8 to 200 characters. The same key and body within 24 hours answers the first result again, with Idempotent-Replayed: true.",
+            "schema": {"type": "string", "minLength": 8, "maxLength": 200}
+        }));
+    }
+    let ok = (route.response)(schemas);
+    let mut responses = Map::new();
+    responses.insert(
+        route.success.to_string(),
+        json!({
+            "description": "Success",
+            "headers": rate_headers(),
+            "content": {"application/json": {"schema": {"$ref": format!("#/components/schemas/{ok}")}}}
+        }),
+    );
+    for (status, what) in [
+        (400, "The request is not valid; the message names the field and the reason."),
+        (401, "The key is missing, wrong, revoked, expired, used from an address it is not allowed from, or lacks the scope. The answer is the same for all."),
+        (403, "The key is valid but the action is not allowed."),
+        (429, "Over the key's per-minute budget or daily limit. Carries Retry-After."),
+    ]
+    .into_iter()
+    .chain(route.statuses.iter().copied())
+    {
+        responses.insert(status.to_string(), error_response(what));
+    }
+    let mut op = json!({
+        "operationId": route.operation_id,
+        "summary": route.summary,
+        "parameters": params,
+        "responses": responses,
+    });
+    match route.access {
+        Access::Scope(s) => {
+            op["security"] = json!([{"bearer": []}]);
+            op["x-scope"] = json!(s.as_str());
+        }
+        Access::AnyKey => op["security"] = json!([{"bearer": []}]),
+        Access::Public => op["security"] = json!([]),
+    }
+    if let Some(req) = route.request {
+        let name = req(schemas);
+        op["requestBody"] = json!({
+            "required": true,
+            "content": {"application/json": {"schema": {"$ref": format!("#/components/schemas/{name}")}}}
+        });
+    }
+    op
+}
+
+pub fn build(routes: &[Route]) -> Value {
+    let mut schemas = Vec::new();
+    let mut paths = Map::new();
+    for route in routes {
+        let op = operation(route, &mut schemas);
+        let entry = paths.entry(route.full_path()).or_insert_with(|| json!({}));
+        entry[route.method.as_str().to_ascii_lowercase()] = op;
+    }
+    let mut components = Map::new();
+    for (name, schema) in schemas {
+        components.insert(name, serde_json::to_value(schema).unwrap_or(Value::Null));
+    }
+    components.insert(
+        "Error".into(),
+        json!({
+            "type": "object",
+            "required": ["error"],
+            "properties": {"error": {
+                "type": "object",
+                "required": ["kind", "message", "requestId", "retryable"],
+                "properties": {
+                    "kind": {"type": "string", "enum": ["invalid", "unauthenticated", "forbidden", "not_found", "conflict", "rate_limited", "dependency", "timeout"]},
+                    "message": {"type": "string"},
+                    "requestId": {"type": "string"},
+                    "retryable": {"type": "boolean"}
+                }
+            }}
+        }),
+    );
+    let mut sorted: Vec<_> = components.into_iter().collect();
+    sorted.sort_by(|a, b| a.0.cmp(&b.0));
+    json!({
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Signet API",
+            "version": SERVICE_VERSION,
+            "description": "Electronic signatures: send documents, follow them, receive signed webhooks. Every request carries Authorization: Bearer <API_KEY>.",
+            "license": {"name": "AGPL-3.0-or-later", "identifier": "AGPL-3.0-or-later"}
+        },
+        "servers": [{"url": "/"}],
+        "security": [{"bearer": []}],
+        "paths": paths,
+        "components": {
+            "schemas": Map::from_iter(sorted),
+            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer", "description": "An API key: svc_live_... or svc_test_..."}}
+        }
+    })
+}
+
+pub(crate) fn router() -> Router<AppState> {
+    Router::new().route("/api/openapi.json", get(|| async { Json(document()) }))
+}

@@ -1,0 +1,69 @@
+#![doc = include_str!("../README.md")]
+
+use async_graphql::{Context, EmptyMutation, EmptySubscription, ErrorExtensions, MergedObject, Object, Schema};
+use signet_resolvers::payments::PaymentsStatusOut;
+use signet_resolvers::teams::TeamsOut;
+use signet_resolvers::usage::UsageOut;
+use signet_resolvers::webhooks::TopicsOut;
+use signet_resolvers::{Actor, Ctx, DomainError, payments, teams, usage, webhooks};
+
+pub type SignetSchema = Schema<Query, EmptyMutation, EmptySubscription>;
+
+pub fn build(ctx: Ctx) -> SignetSchema {
+    Schema::build(Query::default(), EmptyMutation, EmptySubscription)
+        .data(ctx)
+        .finish()
+}
+
+/// The SDL, as committed in `schema.graphql`.
+pub fn sdl() -> String {
+    Schema::build(Query::default(), EmptyMutation, EmptySubscription)
+        .finish()
+        .sdl()
+}
+
+/// The calling key and the services, or the same credential error REST gives.
+fn who<'a>(ctx: &'a Context<'_>) -> async_graphql::Result<(&'a Ctx, &'a Actor)> {
+    let services = ctx.data::<Ctx>().map_err(|_| DomainError::Internal("no services".into()).extend())?;
+    let actor = ctx.data::<Actor>().map_err(|_| DomainError::Unauthenticated.extend())?;
+    Ok((services, actor))
+}
+
+#[derive(MergedObject, Default)]
+pub struct Query(AccountQuery, WebhooksQuery);
+
+#[derive(Default)]
+pub struct AccountQuery;
+
+#[Object]
+impl AccountQuery {
+    /// Documents sent this month and emails sent today, with the plan's allowances (account:read).
+    async fn usage(&self, ctx: &Context<'_>) -> async_graphql::Result<UsageOut> {
+        let (c, a) = who(ctx)?;
+        usage::get(c, a).await.map_err(|e| e.extend())
+    }
+
+    /// Teams of the workspace and their members (people:read).
+    async fn teams(&self, ctx: &Context<'_>) -> async_graphql::Result<TeamsOut> {
+        let (c, a) = who(ctx)?;
+        teams::list(c, a).await.map_err(|e| e.extend())
+    }
+
+    /// Whether the workspace can collect payments (money:read).
+    async fn payments_status(&self, ctx: &Context<'_>) -> async_graphql::Result<PaymentsStatusOut> {
+        let (c, a) = who(ctx)?;
+        payments::status(c, a).await.map_err(|e| e.extend())
+    }
+}
+
+#[derive(Default)]
+pub struct WebhooksQuery;
+
+#[Object]
+impl WebhooksQuery {
+    /// The event names a webhook endpoint can subscribe to (webhooks:read).
+    async fn webhook_topics(&self, ctx: &Context<'_>) -> async_graphql::Result<TopicsOut> {
+        let (_, a) = who(ctx)?;
+        webhooks::topics(a).map_err(|e| e.extend())
+    }
+}

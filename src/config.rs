@@ -1,0 +1,175 @@
+//! Configuration, layered: built-in defaults, then an optional `signet.toml` (or the file named
+//! by `--config` / `SIGNET_CONFIG`), then `SIGNET_*` variables (`SIGNET_LISTEN`,
+//! `SIGNET_DATA_DIR`, `SIGNET_PLANS__FREE__REQUESTS_PER_MINUTE`, ...) and the conventional
+//! `DATABASE_URL` and `REDIS_URL`. Validated once at start-up; every message names the setting.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+use figment::Figment;
+use figment::providers::{Env, Format, Serialized, Toml};
+use ipnet::IpNet;
+use secrecy::{ExposeSecret, SecretString};
+use serde::{Deserialize, Serialize};
+use signet_resolvers::plans::Plans;
+
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    /// Address to listen on.
+    pub listen: SocketAddr,
+    /// Folder for the SQLite file, blobs, keys and the outbox of the embedded default.
+    pub data_dir: PathBuf,
+    /// `sqlite:PATH` or `postgres://...`; defaults to a SQLite file in `data_dir`.
+    pub database_url: Option<String>,
+    /// Redis for shared rate budgets and idempotency across processes.
+    pub redis_url: Option<String>,
+    /// Prefix of every Redis key, so several installations can share one Redis.
+    pub redis_prefix: String,
+    /// Secret for the keyed hash of API keys. Generated into `data_dir` on the embedded
+    /// default; required with PostgreSQL so that every process hashes alike.
+    #[serde(serialize_with = "hide", default)]
+    pub secret_key: Option<SecretString>,
+    /// Proxies whose `X-Forwarded-For` is believed.
+    pub trusted_proxies: Vec<IpNet>,
+    /// Per-minute budget of requests without a valid key, per client address.
+    pub anonymous_per_minute: u64,
+    /// `text` or `json` log lines on stderr.
+    pub log_format: String,
+    pub plans: Plans,
+}
+
+fn hide<S: serde::Serializer>(_: &Option<SecretString>, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_none()
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            listen: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            data_dir: PathBuf::from("signet-data"),
+            database_url: None,
+            redis_url: None,
+            redis_prefix: "signet:".into(),
+            secret_key: None,
+            trusted_proxies: vec![],
+            anonymous_per_minute: 120,
+            log_format: "text".into(),
+            plans: Plans::default(),
+        }
+    }
+}
+
+/// Variables that start with `SIGNET_` but belong to commands, not to the server.
+const NOT_SETTINGS: &[&str] = &["CONFIG", "API_KEY", "BASE_URL"];
+
+impl Config {
+    /// Reads the layers. `file` is `--config`; without it `SIGNET_CONFIG`, then `./signet.toml`
+    /// when present.
+    pub fn load(file: Option<&Path>) -> anyhow::Result<Config> {
+        let file = file
+            .map(Path::to_path_buf)
+            .or_else(|| std::env::var_os("SIGNET_CONFIG").map(PathBuf::from));
+        let mut fig = Figment::from(Serialized::defaults(Config::default()));
+        match &file {
+            Some(f) if !f.exists() => anyhow::bail!("config: file {} does not exist", f.display()),
+            Some(f) => fig = fig.merge(Toml::file_exact(f)),
+            None if Path::new("signet.toml").exists() => fig = fig.merge(Toml::file_exact("signet.toml")),
+            None => {}
+        }
+        let fig = fig
+            .merge(Env::prefixed("SIGNET_").ignore(NOT_SETTINGS).split("__"))
+            .merge(Env::raw().only(&["DATABASE_URL", "REDIS_URL"]));
+        let config: Config = fig.extract().map_err(|e| {
+            let errors: Vec<String> = e.into_iter().map(|e| describe(&e)).collect();
+            anyhow::anyhow!("configuration is not valid:\n  {}", errors.join("\n  "))
+        })?;
+        config.validate()?;
+        Ok(config)
+    }
+
+    fn validate(&self) -> anyhow::Result<()> {
+        if let Some(url) = &self.database_url
+            && !(url.starts_with("sqlite:") || url.starts_with("postgres://") || url.starts_with("postgresql://"))
+        {
+            anyhow::bail!("database_url (DATABASE_URL): must start with sqlite: or postgres://, got {url:?}");
+        }
+        if let Some(url) = &self.redis_url
+            && !(url.starts_with("redis://") || url.starts_with("rediss://") || url.starts_with("unix://"))
+        {
+            anyhow::bail!("redis_url (REDIS_URL): must start with redis://, got {url:?}");
+        }
+        if let Some(s) = &self.secret_key
+            && s.expose_secret().len() < 32
+        {
+            anyhow::bail!("secret_key (SIGNET_SECRET_KEY): must be at least 32 characters");
+        }
+        if self.is_postgres() && self.secret_key.is_none() {
+            anyhow::bail!(
+                "secret_key (SIGNET_SECRET_KEY): required with a PostgreSQL database, so that every \
+                 process hashes API keys alike; set 32 or more random characters"
+            );
+        }
+        if !matches!(self.log_format.as_str(), "text" | "json") {
+            anyhow::bail!("log_format (SIGNET_LOG_FORMAT): must be text or json, got {:?}", self.log_format);
+        }
+        if self.anonymous_per_minute == 0 {
+            anyhow::bail!("anonymous_per_minute (SIGNET_ANONYMOUS_PER_MINUTE): must be at least 1");
+        }
+        Ok(())
+    }
+
+    pub fn database_url(&self) -> String {
+        self.database_url
+            .clone()
+            .unwrap_or_else(|| format!("sqlite:{}", self.data_dir.join("signet.db").display()))
+    }
+
+    pub fn is_postgres(&self) -> bool {
+        self.database_url.as_deref().is_some_and(|u| u.starts_with("postgres"))
+    }
+
+    /// The key-hashing secret: configured, or kept in `data_dir/secret.key` (mode 0600).
+    pub fn secret(&self) -> anyhow::Result<Vec<u8>> {
+        if let Some(s) = &self.secret_key {
+            return Ok(s.expose_secret().as_bytes().to_vec());
+        }
+        let path = self.data_dir.join("secret.key");
+        if let Ok(existing) = std::fs::read(&path) {
+            anyhow::ensure!(existing.len() >= 32, "secret_key: {} is shorter than 32 bytes", path.display());
+            return Ok(existing);
+        }
+        std::fs::create_dir_all(&self.data_dir)
+            .map_err(|e| anyhow::anyhow!("data_dir: cannot create {}: {e}", self.data_dir.display()))?;
+        let mut bytes = [0u8; 32];
+        ring::rand::SecureRandom::fill(&ring::rand::SystemRandom::new(), &mut bytes)
+            .map_err(|_| anyhow::anyhow!("random generator failed"))?;
+        let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+        write_private(&path, hex.as_bytes())?;
+        Ok(hex.into_bytes())
+    }
+}
+
+fn describe(e: &figment::Error) -> String {
+    let key = e.path.join(".");
+    let source = e.metadata.as_ref().map(|m| m.name.to_string()).unwrap_or_default();
+    let what = e.kind.to_string();
+    match (key.is_empty(), source.is_empty()) {
+        (false, false) => format!("{key} (from {source}): {what}"),
+        (false, true) => format!("{key}: {what}"),
+        _ => what,
+    }
+}
+
+fn write_private(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)
+        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+    f.write_all(bytes)?;
+    Ok(())
+}

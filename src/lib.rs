@@ -1,0 +1,116 @@
+//! The `signet` binary's library half: configuration, wiring of the layers, and the server
+//! start-up shared by `signet serve` and the test suite.
+
+pub mod config;
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use anyhow::Context as _;
+use signet_resolvers::Ctx;
+use signet_resolvers::api_log::{ApiLogSink, ApiLogWriter};
+use signet_rest::{AppState, HttpConfig, Route};
+use signet_storage::state::{Budget, Idempotency, RedisState};
+use signet_storage::{Backend, Db};
+use tokio::task::JoinHandle;
+
+pub use config::Config;
+
+/// The services, with the API log writer that must be awaited after the last request.
+pub struct Services {
+    pub ctx: Ctx,
+    pub log_writer: ApiLogWriter,
+}
+
+/// Connects storage and builds the services. The embedded default (SQLite) is migrated here;
+/// PostgreSQL must be migrated with `signet migrate` first, and says so.
+pub async fn services(config: &Config) -> anyhow::Result<Services> {
+    let db = Db::connect(&config.database_url())
+        .await
+        .with_context(|| "database_url (DATABASE_URL): cannot connect")?;
+    match db.backend {
+        Backend::Sqlite => db.migrate().await.context("migrating the SQLite database")?,
+        Backend::Postgres => {
+            let pending = pending_migrations(&db.conn).await?;
+            anyhow::ensure!(
+                pending == 0,
+                "the PostgreSQL database has {pending} pending migration(s): run `signet migrate` first"
+            );
+        }
+    }
+    let (budget, idempotency) = match &config.redis_url {
+        Some(url) => {
+            let redis = RedisState::connect(url, &config.redis_prefix)
+                .await
+                .with_context(|| "redis_url (REDIS_URL): cannot connect")?;
+            (Budget::Redis(redis.clone()), Idempotency::Redis(redis))
+        }
+        None => (Budget::in_process(), Idempotency::Sql(db.clone())),
+    };
+    let (api_log, log_writer) = ApiLogSink::spawn(db.clone());
+    let ctx = Ctx::new(db, budget, idempotency, &config.secret()?, config.plans.clone(), api_log);
+    Ok(Services { ctx, log_writer })
+}
+
+async fn pending_migrations(conn: &signet_storage::sea_orm::DatabaseConnection) -> anyhow::Result<usize> {
+    use signet_storage::migrations::Migrator;
+    use signet_storage::sea_orm_migration::MigratorTrait;
+    Ok(Migrator::get_pending_migrations(conn).await?.len())
+}
+
+/// A running server.
+pub struct Server {
+    pub addr: SocketAddr,
+    pub ctx: Ctx,
+    shutdown: tokio::sync::oneshot::Sender<()>,
+    task: JoinHandle<anyhow::Result<()>>,
+}
+
+impl Server {
+    /// Stops accepting, finishes requests in flight, and flushes the API log.
+    pub async fn stop(self) -> anyhow::Result<()> {
+        let _ = self.shutdown.send(());
+        self.task.await?
+    }
+}
+
+/// Binds `config.listen` and serves. `extra` rows join the route table (tests use it).
+pub async fn start(config: &Config, extra: &'static [Route]) -> anyhow::Result<Server> {
+    let Services { ctx, log_writer } = services(config).await?;
+    let listener = tokio::net::TcpListener::bind(config.listen)
+        .await
+        .with_context(|| format!("listen (SIGNET_LISTEN): cannot bind {}", config.listen))?;
+    let addr = listener.local_addr()?;
+    let state = AppState::new(
+        ctx.clone(),
+        HttpConfig {
+            trusted_proxies: config.trusted_proxies.clone(),
+            anonymous_per_minute: config.anonymous_per_minute,
+        },
+    );
+    let app = signet_rest::router(state, extra);
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    let sweeper = tokio::spawn(sweep(ctx.clone()));
+    let task = tokio::spawn(async move {
+        let served = axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
+            .with_graceful_shutdown(async {
+                let _ = rx.await;
+            })
+            .await;
+        sweeper.abort();
+        log_writer.stop().await;
+        served.map_err(Into::into)
+    });
+    Ok(Server { addr, ctx, shutdown: tx, task })
+}
+
+/// Periodic housekeeping of the embedded default.
+async fn sweep(ctx: Ctx) {
+    let mut tick = tokio::time::interval(Duration::from_secs(600));
+    loop {
+        tick.tick().await;
+        if let Err(e) = ctx.idempotency.purge_expired().await {
+            tracing::warn!(error = %e, "purging idempotency records failed");
+        }
+    }
+}

@@ -1,0 +1,395 @@
+//! `signet`: the server and its administration commands.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+use ipnet::IpNet;
+use serde_json::{Value, json};
+use signet::{Config, Services};
+use signet_resolvers::actor::Scopes;
+use signet_resolvers::keys::KeyCreateIn;
+use signet_resolvers::plans::Plan;
+use signet_resolvers::workspaces::WorkspaceIn;
+use signet_resolvers::{DomainError, Mode, api_log, keys, teams, workspaces};
+
+#[derive(Parser)]
+#[command(name = "signet", version, about = "Signet: self-hostable electronic signatures")]
+struct Cli {
+    /// Configuration file (default: ./signet.toml when present, or SIGNET_CONFIG).
+    #[arg(long, global = true)]
+    config: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve the API, GraphQL and the pages.
+    Serve,
+    /// Apply database migrations (needed before `serve` on PostgreSQL).
+    Migrate,
+    /// Administer workspaces, keys, teams and the API log.
+    #[command(subcommand)]
+    Admin(Admin),
+}
+
+#[derive(Subcommand)]
+enum Admin {
+    #[command(subcommand)]
+    Workspace(WorkspaceCmd),
+    #[command(subcommand)]
+    Key(KeyCmd),
+    #[command(subcommand)]
+    Team(TeamCmd),
+    /// Find a request in the API log by its id.
+    ApiLog {
+        #[arg(long)]
+        request_id: String,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Subcommand)]
+enum WorkspaceCmd {
+    Create {
+        #[arg(long)]
+        name: String,
+        #[arg(long, default_value = "free", value_parser = ["free", "pro"])]
+        plan: String,
+        #[arg(long, default_value = "UTC")]
+        time_zone: String,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Subcommand)]
+enum KeyCmd {
+    /// Make a key. It is printed once and never again.
+    Create(KeyCreateArgs),
+    List {
+        #[arg(long)]
+        workspace: String,
+        #[arg(long)]
+        json: bool,
+    },
+    Revoke {
+        id: String,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Args)]
+struct KeyCreateArgs {
+    #[arg(long)]
+    workspace: String,
+    #[arg(long, value_parser = ["test", "live"])]
+    mode: String,
+    /// Comma-separated scope names.
+    #[arg(long, conflicts_with = "all_scopes")]
+    scopes: Option<String>,
+    #[arg(long)]
+    all_scopes: bool,
+    /// Drafts only: sends file an approval instead.
+    #[arg(long)]
+    draft_only: bool,
+    /// Drafts and sends a day (UTC).
+    #[arg(long)]
+    daily_limit: Option<u64>,
+    /// Requests a minute (default: the plan's budget).
+    #[arg(long)]
+    per_minute: Option<u64>,
+    /// Allowed client addresses (CIDR); repeat for several.
+    #[arg(long = "allow")]
+    allow: Vec<String>,
+    /// Lifetime such as 90d, 12h, 30m.
+    #[arg(long)]
+    expires_in: Option<String>,
+    #[arg(long)]
+    name: Option<String>,
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Subcommand)]
+enum TeamCmd {
+    Create {
+        #[arg(long)]
+        workspace: String,
+        #[arg(long)]
+        name: String,
+        #[arg(long)]
+        json: bool,
+    },
+    AddMember {
+        #[arg(long)]
+        team: String,
+        #[arg(long)]
+        email: String,
+        #[arg(long)]
+        name: String,
+        #[arg(long, default_value = "member", value_parser = ["admin", "member"])]
+        role: String,
+        #[arg(long)]
+        json: bool,
+    },
+    List {
+        #[arg(long)]
+        workspace: String,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let config = match Config::load(cli.config.as_deref()) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("signet: {e:#}");
+            return ExitCode::from(2);
+        }
+    };
+    init_logging(&config);
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("signet: cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(run(cli.command, config)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure { message, json }) => {
+            if json {
+                println!("{}", json!({"error": {"message": message}}));
+            }
+            eprintln!("signet: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn init_logging(config: &Config) {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("SIGNET_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,sqlx=warn,sea_orm=warn"));
+    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
+    if config.log_format == "json" {
+        builder.json().init();
+    } else {
+        builder.init();
+    }
+}
+
+struct Failure {
+    message: String,
+    json: bool,
+}
+
+trait OrFail<T> {
+    fn or_fail(self, json: bool) -> Result<T, Failure>;
+}
+
+impl<T, E: std::fmt::Display> OrFail<T> for Result<T, E> {
+    fn or_fail(self, json: bool) -> Result<T, Failure> {
+        self.map_err(|e| Failure { message: format!("{e:#}"), json })
+    }
+}
+
+/// Prints `value` as JSON, or `text` for people.
+fn out(json: bool, value: Value, text: String) {
+    if json {
+        println!("{value}");
+    } else {
+        println!("{text}");
+    }
+}
+
+async fn run(command: Command, config: Config) -> Result<(), Failure> {
+    match command {
+        Command::Serve => serve(config).await.or_fail(false),
+        Command::Migrate => {
+            let db = signet_storage::Db::connect(&config.database_url()).await.or_fail(false)?;
+            db.migrate().await.or_fail(false)?;
+            eprintln!("signet: migrations applied");
+            Ok(())
+        }
+        Command::Admin(cmd) => {
+            let json = admin_json(&cmd);
+            let Services { ctx, log_writer } = signet::services(&config).await.or_fail(json)?;
+            let result = admin(&ctx, cmd).await.or_fail(json);
+            log_writer.stop().await;
+            result
+        }
+    }
+}
+
+async fn serve(config: Config) -> anyhow::Result<()> {
+    let server = signet::start(&config, &[]).await?;
+    tracing::info!(
+        addr = %server.addr,
+        database = if config.is_postgres() { "postgres" } else { "sqlite" },
+        redis = config.redis_url.is_some(),
+        "signet is listening"
+    );
+    shutdown_signal().await;
+    tracing::info!("shutting down");
+    server.stop().await
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(t) => t,
+            Err(_) => {
+                let _ = ctrl_c.await;
+                return;
+            }
+        };
+        tokio::select! { _ = ctrl_c => {}, _ = term.recv() => {} }
+    }
+    #[cfg(not(unix))]
+    let _ = ctrl_c.await;
+}
+
+fn admin_json(cmd: &Admin) -> bool {
+    match cmd {
+        Admin::Workspace(WorkspaceCmd::Create { json, .. })
+        | Admin::Key(KeyCmd::Create(KeyCreateArgs { json, .. }))
+        | Admin::Key(KeyCmd::List { json, .. })
+        | Admin::Key(KeyCmd::Revoke { json, .. })
+        | Admin::Team(TeamCmd::Create { json, .. })
+        | Admin::Team(TeamCmd::AddMember { json, .. })
+        | Admin::Team(TeamCmd::List { json, .. })
+        | Admin::ApiLog { json, .. } => *json,
+    }
+}
+
+/// `90d`, `12h`, `30m`, `45s` as milliseconds.
+fn parse_duration(s: &str) -> Result<i64, DomainError> {
+    let bad = || DomainError::invalid("expires-in", format!("'{s}' is not a duration such as 90d, 12h or 30m"));
+    let (num, unit) = s.split_at(s.find(|c: char| !c.is_ascii_digit()).ok_or_else(bad)?);
+    let n: i64 = num.parse().map_err(|_| bad())?;
+    let unit_ms = match unit {
+        "s" => 1_000,
+        "m" => 60_000,
+        "h" => 3_600_000,
+        "d" => 86_400_000,
+        _ => return Err(bad()),
+    };
+    n.checked_mul(unit_ms).filter(|ms| *ms > 0).ok_or_else(bad)
+}
+
+async fn admin(ctx: &signet_resolvers::Ctx, cmd: Admin) -> anyhow::Result<()> {
+    match cmd {
+        Admin::Workspace(WorkspaceCmd::Create { name, plan, time_zone, json }) => {
+            let plan = Plan::parse(&plan).unwrap_or(Plan::Free);
+            let w = workspaces::create(ctx, WorkspaceIn { name, plan, time_zone }).await?;
+            out(json, json!({"id": w.id, "name": w.name, "plan": w.plan, "timeZone": w.time_zone}), w.id);
+        }
+        Admin::Key(KeyCmd::Create(a)) => {
+            let scopes = match (&a.scopes, a.all_scopes) {
+                (_, true) => Scopes::all(),
+                (Some(list), false) => Scopes::parse(list.split(',')).map_err(|e| DomainError::invalid("scopes", e))?,
+                (None, false) => return Err(DomainError::invalid("scopes", "give --scopes a,b,... or --all-scopes").into()),
+            };
+            let allow = a
+                .allow
+                .iter()
+                .map(|c| {
+                    c.parse::<IpNet>()
+                        .or_else(|_| c.parse::<std::net::IpAddr>().map(IpNet::from))
+                        .map_err(|_| DomainError::invalid("allow", format!("'{c}' is not an address or CIDR range")))
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            let expires_at = a
+                .expires_in
+                .as_deref()
+                .map(parse_duration)
+                .transpose()?
+                .map(|ms| signet_storage::now_ms() + ms);
+            let mode = Mode::parse(&a.mode).unwrap_or(Mode::Test);
+            let (k, token) = keys::create(
+                ctx,
+                KeyCreateIn {
+                    workspace_id: a.workspace,
+                    mode,
+                    scopes,
+                    draft_only: a.draft_only,
+                    daily_limit: a.daily_limit,
+                    per_minute: a.per_minute,
+                    allow,
+                    expires_at,
+                    name: a.name,
+                },
+            )
+            .await?;
+            let mut value = serde_json::to_value(&k)?;
+            value["key"] = json!(token);
+            out(a.json, value, format!("{}\n{token}\n(the key is shown only now)", k.id));
+        }
+        Admin::Key(KeyCmd::List { workspace, json }) => {
+            let list = keys::list(ctx, &workspace).await?;
+            let text = list
+                .iter()
+                .map(|k| {
+                    let state = if k.revoked_at.is_some() { "revoked" } else { "active" };
+                    format!("{}  {}  …{}  {}  {}", k.id, k.mode.as_str(), k.hint, state, k.name.as_deref().unwrap_or(""))
+                })
+                .collect::<Vec<_>>()
+                .join("\n");
+            out(json, json!({"data": list}), text);
+        }
+        Admin::Key(KeyCmd::Revoke { id, json }) => {
+            let k = keys::revoke(ctx, &id).await?;
+            out(json, serde_json::to_value(&k)?, format!("{} revoked", k.id));
+        }
+        Admin::Team(TeamCmd::Create { workspace, name, json }) => {
+            let t = teams::create(ctx, &workspace, &name).await?;
+            out(json, json!({"id": t.id, "name": t.name}), t.id);
+        }
+        Admin::Team(TeamCmd::AddMember { team, email, name, role, json }) => {
+            let m = teams::add_member(ctx, &team, &email, &name, &role).await?;
+            out(json, serde_json::to_value(&m)?, format!("{} added", m.email));
+        }
+        Admin::Team(TeamCmd::List { workspace, json }) => {
+            let t = teams::list_for(ctx, &workspace).await?;
+            let text = t.teams.iter().map(|t| format!("{}  {} ({} members)", t.id, t.name, t.members.len())).collect::<Vec<_>>().join("\n");
+            out(json, serde_json::to_value(&t)?, text);
+        }
+        Admin::ApiLog { request_id, json } => {
+            let e = api_log::find(ctx, &request_id).await?;
+            let text = format!(
+                "{} {} {} -> {} {} ({} µs, key {})",
+                e.request_id,
+                e.method,
+                e.route,
+                e.status,
+                e.error_kind.as_deref().unwrap_or(""),
+                e.duration_us,
+                e.key_id.as_deref().unwrap_or("none")
+            );
+            out(json, serde_json::to_value(&e)?, text);
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_duration;
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("90d").unwrap(), 90 * 86_400_000);
+        assert_eq!(parse_duration("30m").unwrap(), 1_800_000);
+        for bad in ["", "d", "10", "10w", "0h", "-5m"] {
+            assert!(parse_duration(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,42 @@
+//! State shared by every server process: per-minute rate budgets and idempotency records.
+//!
+//! With `REDIS_URL` set both live in Redis, so several `signet serve` processes share one
+//! budget and one idempotency record per key. On the embedded default, budgets live in this
+//! process's memory (one process serves everything) and idempotency records in SQL, so that a
+//! restart does not forget a request that already ran.
+
+mod budget;
+mod idempotency;
+
+pub use budget::{Budget, BudgetState};
+pub use idempotency::{Begin, Idempotency, Stored};
+
+use redis::aio::ConnectionManager;
+
+/// A Redis connection with the key prefix every key of this installation (or test) carries.
+#[derive(Clone)]
+pub struct RedisState {
+    pub conn: ConnectionManager,
+    pub prefix: String,
+}
+
+impl RedisState {
+    pub async fn connect(url: &str, prefix: &str) -> Result<RedisState, crate::StorageError> {
+        let client = redis::Client::open(url)?;
+        let conn = ConnectionManager::new(client).await?;
+        Ok(RedisState {
+            conn,
+            prefix: prefix.to_string(),
+        })
+    }
+
+    pub(crate) fn key(&self, parts: &[&str]) -> String {
+        let mut k = self.prefix.clone();
+        for p in parts {
+            k.push_str(p);
+            k.push(':');
+        }
+        k.pop();
+        k
+    }
+}
