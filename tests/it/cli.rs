@@ -1,0 +1,78 @@
+//! The administration commands, run as a user runs them.
+
+use serde_json::Value;
+
+use crate::harness::{Kind, TestApp};
+
+fn json(out: &str) -> Value {
+    serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("not JSON ({e}): {out}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn workspace_and_key_lifecycle_from_the_command_line() {
+    let app = TestApp::start(Kind::Sqlite).await.unwrap();
+    let (code, out, err) = app.cli(&["admin", "workspace", "create", "--name", "Acme", "--plan", "pro", "--time-zone", "Europe/Paris", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let ws = json(&out)["id"].as_str().unwrap().to_string();
+    assert!(ws.starts_with("wsp_"));
+
+    let (code, out, err) = app.cli(&[
+        "admin", "key", "create", "--workspace", &ws, "--mode", "live", "--scopes", "account:read,people:read",
+        "--per-minute", "50", "--allow", "127.0.0.1/32", "--expires-in", "30d", "--name", "ci", "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let created = json(&out);
+    let key = created["key"].as_str().unwrap().to_string();
+    let id = created["id"].as_str().unwrap().to_string();
+    assert!(key.starts_with("svc_live_") && key.len() == 41, "{key}");
+
+    let a = app.get("/api/v1/usage", Some(&key)).await;
+    assert_eq!(a.status, 200);
+    assert_eq!(a.body["plan"], "pro");
+    assert_eq!(a.header("ratelimit-limit"), "50");
+
+    let (code, out, _) = app.cli(&["admin", "key", "list", "--workspace", &ws, "--json"]);
+    assert_eq!(code, 0);
+    let listed = json(&out);
+    assert_eq!(listed["data"][0]["id"], id.as_str());
+    assert_eq!(listed["data"][0]["scopes"], serde_json::json!(["people:read", "account:read"]));
+    assert!(!out.contains(&key), "the key is never shown again");
+
+    let (code, _, err) = app.cli(&["admin", "key", "revoke", &id, "--json"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(app.get("/api/v1/usage", Some(&key)).await.status, 401);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_input_and_bad_settings_are_named() {
+    let app = TestApp::start(Kind::Sqlite).await.unwrap();
+    let (code, _, err) = app.cli(&["admin", "workspace", "create", "--name", "A", "--time-zone", "Mars/Olympus", "--json"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("timeZone"), "{err}");
+
+    let (_, out, _) = app.cli(&["admin", "workspace", "create", "--name", "A", "--json"]);
+    let ws = json(&out)["id"].as_str().unwrap().to_string();
+    let (code, _, err) = app.cli(&["admin", "key", "create", "--workspace", &ws, "--mode", "test", "--scopes", "documents:raed"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("unknown scope 'documents:raed'"), "{err}");
+
+    let run = |var: &str, value: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_signet"))
+            .args(["admin", "key", "list", "--workspace", &ws])
+            .envs(app.env())
+            .env(var, value)
+            .current_dir(app.dir.path())
+            .output()
+            .unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let (code, err) = run("SIGNET_LISTEN", "not-an-address");
+    assert_eq!(code, Some(2));
+    assert!(err.contains("listen"), "{err}");
+    let (code, err) = run("SIGNET_ANONYMOUS_PER_MINUTE", "many");
+    assert_eq!(code, Some(2));
+    assert!(err.contains("anonymous_per_minute"), "{err}");
+    let (code, err) = run("DATABASE_URL", "mysql://x");
+    assert_eq!(code, Some(2));
+    assert!(err.contains("DATABASE_URL"), "{err}");
+}

@@ -1,0 +1,240 @@
+//! `TestApp`: the real server on port 0 with a fresh database, on either backend set.
+
+use std::collections::HashMap;
+
+use reqwest::StatusCode;
+use reqwest::header::HeaderMap;
+use secrecy::SecretString;
+use serde_json::Value;
+use signet::{Config, Server};
+use signet_resolvers::Mode;
+use signet_resolvers::actor::Scopes;
+use signet_resolvers::keys::{self, KeyCreateIn};
+use signet_resolvers::plans::Plan;
+use signet_resolvers::workspaces::{self, WorkspaceIn};
+use signet_storage::sea_orm::{ConnectionTrait, Database};
+
+use crate::servers;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// SQLite with in-process budgets and SQL idempotency: the embedded default.
+    Sqlite,
+    /// PostgreSQL with Redis: the scale-out set.
+    PostgresRedis,
+}
+
+pub struct TestApp {
+    pub base: String,
+    pub server: Option<Server>,
+    pub client: reqwest::Client,
+    pub database_url: String,
+    pub redis_url: Option<String>,
+    pub redis_prefix: String,
+    pub secret: String,
+    pub dir: tempfile::TempDir,
+}
+
+pub struct Answer {
+    pub status: StatusCode,
+    pub headers: HeaderMap,
+    pub body: Value,
+}
+
+impl Answer {
+    pub fn header(&self, name: &str) -> &str {
+        self.headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or("")
+    }
+
+    /// The error body with `requestId` blanked, for comparing two error answers.
+    pub fn error_without_request_id(&self) -> Value {
+        let mut b = self.body.clone();
+        b["error"]["requestId"] = Value::Null;
+        b
+    }
+}
+
+pub const SECRET: &str = "test-secret-test-secret-test-secret-0123";
+
+#[derive(Default, Clone)]
+pub struct Options {
+    pub trusted_proxies: Vec<ipnet::IpNet>,
+    pub anonymous_per_minute: Option<u64>,
+}
+
+impl TestApp {
+    /// Starts on `kind`; `None` when PostgreSQL+Redis are unavailable outside CI.
+    pub async fn start(kind: Kind) -> Option<TestApp> {
+        TestApp::start_with(kind, Options::default()).await
+    }
+
+    pub async fn start_with(kind: Kind, opts: Options) -> Option<TestApp> {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let suffix = signet_resolvers::ids::new_id("t").to_lowercase();
+        let (database_url, redis_url) = match kind {
+            Kind::Sqlite => (format!("sqlite:{}", dir.path().join("signet.db").display()), None),
+            Kind::PostgresRedis => {
+                let ext = servers::external()?;
+                let admin = Database::connect(&ext.pg_admin).await.expect("connect to PostgreSQL");
+                admin
+                    .execute_unprepared(&format!("CREATE DATABASE {suffix}"))
+                    .await
+                    .expect("create test database");
+                admin.close().await.ok();
+                let url = ext.pg_admin.rsplit_once('/').map(|(b, _)| format!("{b}/{suffix}")).unwrap();
+                let db = signet_storage::Db::connect(&url).await.expect("connect test database");
+                db.migrate().await.expect("migrate test database");
+                db.conn.close().await.ok();
+                (url, Some(ext.redis.clone()))
+            }
+        };
+        let redis_prefix = format!("{suffix}:");
+        let mut config = Config {
+            listen: "127.0.0.1:0".parse().unwrap(),
+            data_dir: dir.path().to_path_buf(),
+            database_url: Some(database_url.clone()),
+            redis_url: redis_url.clone(),
+            redis_prefix: redis_prefix.clone(),
+            secret_key: Some(SecretString::from(SECRET)),
+            ..Config::default()
+        };
+        config.trusted_proxies = opts.trusted_proxies;
+        if let Some(n) = opts.anonymous_per_minute {
+            config.anonymous_per_minute = n;
+        }
+        let server = signet::start(&config, crate::probe::ROUTES).await.expect("server starts");
+        Some(TestApp {
+            base: format!("http://{}", server.addr),
+            server: Some(server),
+            client: reqwest::Client::new(),
+            database_url,
+            redis_url,
+            redis_prefix,
+            secret: SECRET.into(),
+            dir,
+        })
+    }
+
+    pub fn ctx(&self) -> &signet_resolvers::Ctx {
+        &self.server.as_ref().expect("server running").ctx
+    }
+
+    pub async fn workspace(&self, plan: Plan) -> String {
+        workspaces::create(self.ctx(), WorkspaceIn { name: "Acme".into(), plan, time_zone: "UTC".into() })
+            .await
+            .expect("workspace")
+            .id
+    }
+
+    pub async fn key(&self, workspace: &str, mode: Mode, scopes: &[&str]) -> String {
+        self.key_with(KeyCreateIn {
+            workspace_id: workspace.into(),
+            mode,
+            scopes: Scopes::parse(scopes.iter().copied()).expect("scopes"),
+            draft_only: false,
+            daily_limit: None,
+            per_minute: None,
+            allow: vec![],
+            expires_at: None,
+            name: None,
+        })
+        .await
+    }
+
+    pub async fn key_with(&self, input: KeyCreateIn) -> String {
+        keys::create(self.ctx(), input).await.expect("key").1
+    }
+
+    /// A workspace on the free plan and a test key with every scope.
+    pub async fn owner(&self) -> (String, String) {
+        let ws = self.workspace(Plan::Free).await;
+        let all: Vec<&str> = signet_resolvers::Scope::ALL.iter().map(|s| s.as_str()).collect();
+        let key = self.key(&ws, Mode::Test, &all).await;
+        (ws, key)
+    }
+
+    pub async fn send(&self, req: reqwest::RequestBuilder) -> Answer {
+        let res = req.send().await.expect("request sent");
+        let status = res.status();
+        let headers = res.headers().clone();
+        let text = res.text().await.expect("body");
+        let body = serde_json::from_str(&text).unwrap_or(Value::String(text));
+        Answer { status, headers, body }
+    }
+
+    pub async fn get(&self, path: &str, key: Option<&str>) -> Answer {
+        let mut req = self.client.get(format!("{}{path}", self.base));
+        if let Some(k) = key {
+            req = req.bearer_auth(k);
+        }
+        self.send(req).await
+    }
+
+    pub async fn post(&self, path: &str, key: &str, headers: &[(&str, &str)], body: &str) -> Answer {
+        let mut req = self
+            .client
+            .post(format!("{}{path}", self.base))
+            .bearer_auth(key)
+            .header("content-type", "application/json")
+            .body(body.to_string());
+        for (k, v) in headers {
+            req = req.header(*k, *v);
+        }
+        self.send(req).await
+    }
+
+    /// Environment for running the real `signet` binary against this app's storage.
+    pub fn env(&self) -> HashMap<&'static str, String> {
+        let mut env = HashMap::from([
+            ("DATABASE_URL", self.database_url.clone()),
+            ("SIGNET_DATA_DIR", self.dir.path().display().to_string()),
+            ("SIGNET_SECRET_KEY", self.secret.clone()),
+            ("SIGNET_REDIS_PREFIX", self.redis_prefix.clone()),
+        ]);
+        if let Some(r) = &self.redis_url {
+            env.insert("REDIS_URL", r.clone());
+        }
+        env
+    }
+
+    /// Runs `signet ARGS...` against this app's storage; (exit code, stdout, stderr).
+    pub fn cli(&self, args: &[&str]) -> (i32, String, String) {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_signet"))
+            .args(args)
+            .envs(self.env())
+            .env_remove("REDIS_URL")
+            .current_dir(self.dir.path())
+            .output()
+            .expect("signet runs");
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    }
+}
+
+/// Generates one test per backend set from one body.
+#[macro_export]
+macro_rules! both {
+    ($name:ident, |$app:ident| $body:block) => {
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn sqlite() {
+                let $app = $crate::harness::TestApp::start($crate::harness::Kind::Sqlite).await.unwrap();
+                $body
+            }
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn postgres_redis() {
+                let Some($app) = $crate::harness::TestApp::start($crate::harness::Kind::PostgresRedis).await else {
+                    return;
+                };
+                $body
+            }
+        }
+    };
+}

@@ -1,0 +1,17 @@
+//! End-to-end tests: the real server on port 0, real HTTP, real SQLite or PostgreSQL+Redis,
+//! and the real `signet` binary where a command is under test. One binary, so linking is paid
+//! once.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod harness;
+mod probe;
+mod servers;
+
+mod auth;
+mod cli;
+mod graphql;
+mod idempotency;
+mod limits;
+mod reads;
+mod snapshots;
