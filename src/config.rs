@@ -61,7 +61,7 @@ impl Default for Config {
 }
 
 /// Variables that start with `SIGNET_` but belong to commands, not to the server.
-const NOT_SETTINGS: &[&str] = &["CONFIG", "API_KEY", "BASE_URL"];
+const NOT_SETTINGS: &[&str] = &["CONFIG", "API_KEY", "BASE_URL", "LOG"];
 
 impl Config {
     /// Reads the layers. `file` is `--config`; without it `SIGNET_CONFIG`, then `./signet.toml`
@@ -74,7 +74,9 @@ impl Config {
         match &file {
             Some(f) if !f.exists() => anyhow::bail!("config: file {} does not exist", f.display()),
             Some(f) => fig = fig.merge(Toml::file_exact(f)),
-            None if Path::new("signet.toml").exists() => fig = fig.merge(Toml::file_exact("signet.toml")),
+            None if Path::new("signet.toml").exists() => {
+                fig = fig.merge(Toml::file_exact("signet.toml"))
+            }
             None => {}
         }
         let fig = fig
@@ -90,12 +92,18 @@ impl Config {
 
     fn validate(&self) -> anyhow::Result<()> {
         if let Some(url) = &self.database_url
-            && !(url.starts_with("sqlite:") || url.starts_with("postgres://") || url.starts_with("postgresql://"))
+            && !(url.starts_with("sqlite:")
+                || url.starts_with("postgres://")
+                || url.starts_with("postgresql://"))
         {
-            anyhow::bail!("database_url (DATABASE_URL): must start with sqlite: or postgres://, got {url:?}");
+            anyhow::bail!(
+                "database_url (DATABASE_URL): must start with sqlite: or postgres://, got {url:?}"
+            );
         }
         if let Some(url) = &self.redis_url
-            && !(url.starts_with("redis://") || url.starts_with("rediss://") || url.starts_with("unix://"))
+            && !(url.starts_with("redis://")
+                || url.starts_with("rediss://")
+                || url.starts_with("unix://"))
         {
             anyhow::bail!("redis_url (REDIS_URL): must start with redis://, got {url:?}");
         }
@@ -111,7 +119,10 @@ impl Config {
             );
         }
         if !matches!(self.log_format.as_str(), "text" | "json") {
-            anyhow::bail!("log_format (SIGNET_LOG_FORMAT): must be text or json, got {:?}", self.log_format);
+            anyhow::bail!(
+                "log_format (SIGNET_LOG_FORMAT): must be text or json, got {:?}",
+                self.log_format
+            );
         }
         if self.anonymous_per_minute == 0 {
             anyhow::bail!("anonymous_per_minute (SIGNET_ANONYMOUS_PER_MINUTE): must be at least 1");
@@ -126,7 +137,9 @@ impl Config {
     }
 
     pub fn is_postgres(&self) -> bool {
-        self.database_url.as_deref().is_some_and(|u| u.starts_with("postgres"))
+        self.database_url
+            .as_deref()
+            .is_some_and(|u| u.starts_with("postgres"))
     }
 
     /// The key-hashing secret: configured, or kept in `data_dir/secret.key` (mode 0600).
@@ -136,11 +149,16 @@ impl Config {
         }
         let path = self.data_dir.join("secret.key");
         if let Ok(existing) = std::fs::read(&path) {
-            anyhow::ensure!(existing.len() >= 32, "secret_key: {} is shorter than 32 bytes", path.display());
+            anyhow::ensure!(
+                existing.len() >= 32,
+                "secret_key: {} is shorter than 32 bytes",
+                path.display()
+            );
             return Ok(existing);
         }
-        std::fs::create_dir_all(&self.data_dir)
-            .map_err(|e| anyhow::anyhow!("data_dir: cannot create {}: {e}", self.data_dir.display()))?;
+        std::fs::create_dir_all(&self.data_dir).map_err(|e| {
+            anyhow::anyhow!("data_dir: cannot create {}: {e}", self.data_dir.display())
+        })?;
         let mut bytes = [0u8; 32];
         ring::rand::SecureRandom::fill(&ring::rand::SystemRandom::new(), &mut bytes)
             .map_err(|_| anyhow::anyhow!("random generator failed"))?;
@@ -152,7 +170,11 @@ impl Config {
 
 fn describe(e: &figment::Error) -> String {
     let key = e.path.join(".");
-    let source = e.metadata.as_ref().map(|m| m.name.to_string()).unwrap_or_default();
+    let source = e
+        .metadata
+        .as_ref()
+        .map(|m| m.name.to_string())
+        .unwrap_or_default();
     let what = e.kind.to_string();
     match (key.is_empty(), source.is_empty()) {
         (false, false) => format!("{key} (from {source}): {what}"),

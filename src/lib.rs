@@ -10,7 +10,7 @@ use anyhow::Context as _;
 use signet_resolvers::Ctx;
 use signet_resolvers::api_log::{ApiLogSink, ApiLogWriter};
 use signet_rest::{AppState, HttpConfig, Route};
-use signet_storage::state::{Budget, Idempotency, RedisState};
+use signet_storage::state::{Budget, Daily, Idempotency, RedisState};
 use signet_storage::{Backend, Db};
 use tokio::task::JoinHandle;
 
@@ -29,7 +29,10 @@ pub async fn services(config: &Config) -> anyhow::Result<Services> {
         .await
         .with_context(|| "database_url (DATABASE_URL): cannot connect")?;
     match db.backend {
-        Backend::Sqlite => db.migrate().await.context("migrating the SQLite database")?,
+        Backend::Sqlite => db
+            .migrate()
+            .await
+            .context("migrating the SQLite database")?,
         Backend::Postgres => {
             let pending = pending_migrations(&db.conn).await?;
             anyhow::ensure!(
@@ -38,21 +41,39 @@ pub async fn services(config: &Config) -> anyhow::Result<Services> {
             );
         }
     }
-    let (budget, idempotency) = match &config.redis_url {
+    let (budget, idempotency, daily) = match &config.redis_url {
         Some(url) => {
             let redis = RedisState::connect(url, &config.redis_prefix)
                 .await
                 .with_context(|| "redis_url (REDIS_URL): cannot connect")?;
-            (Budget::Redis(redis.clone()), Idempotency::Redis(redis))
+            (
+                Budget::Redis(redis.clone()),
+                Idempotency::Redis(redis.clone()),
+                Daily::Redis(redis),
+            )
         }
-        None => (Budget::in_process(), Idempotency::Sql(db.clone())),
+        None => (
+            Budget::in_process(),
+            Idempotency::Sql(db.clone()),
+            Daily::Sql(db.clone()),
+        ),
     };
     let (api_log, log_writer) = ApiLogSink::spawn(db.clone());
-    let ctx = Ctx::new(db, budget, idempotency, &config.secret()?, config.plans.clone(), api_log);
+    let ctx = Ctx::new(
+        db,
+        budget,
+        idempotency,
+        daily,
+        &config.secret()?,
+        config.plans.clone(),
+        api_log,
+    );
     Ok(Services { ctx, log_writer })
 }
 
-async fn pending_migrations(conn: &signet_storage::sea_orm::DatabaseConnection) -> anyhow::Result<usize> {
+async fn pending_migrations(
+    conn: &signet_storage::sea_orm::DatabaseConnection,
+) -> anyhow::Result<usize> {
     use signet_storage::migrations::Migrator;
     use signet_storage::sea_orm_migration::MigratorTrait;
     Ok(Migrator::get_pending_migrations(conn).await?.len())
@@ -91,17 +112,27 @@ pub async fn start(config: &Config, extra: &'static [Route]) -> anyhow::Result<S
     let app = signet_rest::router(state, extra);
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
     let sweeper = tokio::spawn(sweep(ctx.clone()));
+    let key_watch = tokio::spawn(signet_resolvers::keys::watch(ctx.clone()));
     let task = tokio::spawn(async move {
-        let served = axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
-            .with_graceful_shutdown(async {
-                let _ = rx.await;
-            })
-            .await;
+        let served = axum::serve(
+            listener,
+            app.into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .with_graceful_shutdown(async {
+            let _ = rx.await;
+        })
+        .await;
         sweeper.abort();
+        key_watch.abort();
         log_writer.stop().await;
         served.map_err(Into::into)
     });
-    Ok(Server { addr, ctx, shutdown: tx, task })
+    Ok(Server {
+        addr,
+        ctx,
+        shutdown: tx,
+        task,
+    })
 }
 
 /// Periodic housekeeping of the embedded default.

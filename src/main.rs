@@ -14,7 +14,11 @@ use signet_resolvers::workspaces::WorkspaceIn;
 use signet_resolvers::{DomainError, Mode, api_log, keys, teams, workspaces};
 
 #[derive(Parser)]
-#[command(name = "signet", version, about = "Signet: self-hostable electronic signatures")]
+#[command(
+    name = "signet",
+    version,
+    about = "Signet: self-hostable electronic signatures"
+)]
 struct Cli {
     /// Configuration file (default: ./signet.toml when present, or SIGNET_CONFIG).
     #[arg(long, global = true)]
@@ -154,7 +158,10 @@ fn main() -> ExitCode {
         }
     };
     init_logging(&config);
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
         Ok(r) => r,
         Err(e) => {
             eprintln!("signet: cannot start the runtime: {e}");
@@ -176,7 +183,9 @@ fn main() -> ExitCode {
 fn init_logging(config: &Config) {
     let filter = tracing_subscriber::EnvFilter::try_from_env("SIGNET_LOG")
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,sqlx=warn,sea_orm=warn"));
-    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
     if config.log_format == "json" {
         builder.json().init();
     } else {
@@ -195,7 +204,10 @@ trait OrFail<T> {
 
 impl<T, E: std::fmt::Display> OrFail<T> for Result<T, E> {
     fn or_fail(self, json: bool) -> Result<T, Failure> {
-        self.map_err(|e| Failure { message: format!("{e:#}"), json })
+        self.map_err(|e| Failure {
+            message: format!("{e:#}"),
+            json,
+        })
     }
 }
 
@@ -212,7 +224,9 @@ async fn run(command: Command, config: Config) -> Result<(), Failure> {
     match command {
         Command::Serve => serve(config).await.or_fail(false),
         Command::Migrate => {
-            let db = signet_storage::Db::connect(&config.database_url()).await.or_fail(false)?;
+            let db = signet_storage::Db::connect(&config.database_url())
+                .await
+                .or_fail(false)?;
             db.migrate().await.or_fail(false)?;
             eprintln!("signet: migrations applied");
             Ok(())
@@ -244,13 +258,14 @@ async fn shutdown_signal() {
     let ctrl_c = tokio::signal::ctrl_c();
     #[cfg(unix)]
     {
-        let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(t) => t,
-            Err(_) => {
-                let _ = ctrl_c.await;
-                return;
-            }
-        };
+        let mut term =
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(t) => t,
+                Err(_) => {
+                    let _ = ctrl_c.await;
+                    return;
+                }
+            };
         tokio::select! { _ = ctrl_c => {}, _ = term.recv() => {} }
     }
     #[cfg(not(unix))]
@@ -272,7 +287,12 @@ fn admin_json(cmd: &Admin) -> bool {
 
 /// `90d`, `12h`, `30m`, `45s` as milliseconds.
 fn parse_duration(s: &str) -> Result<i64, DomainError> {
-    let bad = || DomainError::invalid("expires-in", format!("'{s}' is not a duration such as 90d, 12h or 30m"));
+    let bad = || {
+        DomainError::invalid(
+            "expires-in",
+            format!("'{s}' is not a duration such as 90d, 12h or 30m"),
+        )
+    };
     let (num, unit) = s.split_at(s.find(|c: char| !c.is_ascii_digit()).ok_or_else(bad)?);
     let n: i64 = num.parse().map_err(|_| bad())?;
     let unit_ms = match unit {
@@ -287,16 +307,41 @@ fn parse_duration(s: &str) -> Result<i64, DomainError> {
 
 async fn admin(ctx: &signet_resolvers::Ctx, cmd: Admin) -> anyhow::Result<()> {
     match cmd {
-        Admin::Workspace(WorkspaceCmd::Create { name, plan, time_zone, json }) => {
+        Admin::Workspace(WorkspaceCmd::Create {
+            name,
+            plan,
+            time_zone,
+            json,
+        }) => {
             let plan = Plan::parse(&plan).unwrap_or(Plan::Free);
-            let w = workspaces::create(ctx, WorkspaceIn { name, plan, time_zone }).await?;
-            out(json, json!({"id": w.id, "name": w.name, "plan": w.plan, "timeZone": w.time_zone}), w.id);
+            let w = workspaces::create(
+                ctx,
+                WorkspaceIn {
+                    name,
+                    plan,
+                    time_zone,
+                },
+            )
+            .await?;
+            out(
+                json,
+                json!({"id": w.id, "name": w.name, "plan": w.plan, "timeZone": w.time_zone}),
+                w.id,
+            );
         }
         Admin::Key(KeyCmd::Create(a)) => {
             let scopes = match (&a.scopes, a.all_scopes) {
                 (_, true) => Scopes::all(),
-                (Some(list), false) => Scopes::parse(list.split(',')).map_err(|e| DomainError::invalid("scopes", e))?,
-                (None, false) => return Err(DomainError::invalid("scopes", "give --scopes a,b,... or --all-scopes").into()),
+                (Some(list), false) => {
+                    Scopes::parse(list.split(',')).map_err(|e| DomainError::invalid("scopes", e))?
+                }
+                (None, false) => {
+                    return Err(DomainError::invalid(
+                        "scopes",
+                        "give --scopes a,b,... or --all-scopes",
+                    )
+                    .into());
+                }
             };
             let allow = a
                 .allow
@@ -304,7 +349,12 @@ async fn admin(ctx: &signet_resolvers::Ctx, cmd: Admin) -> anyhow::Result<()> {
                 .map(|c| {
                     c.parse::<IpNet>()
                         .or_else(|_| c.parse::<std::net::IpAddr>().map(IpNet::from))
-                        .map_err(|_| DomainError::invalid("allow", format!("'{c}' is not an address or CIDR range")))
+                        .map_err(|_| {
+                            DomainError::invalid(
+                                "allow",
+                                format!("'{c}' is not an address or CIDR range"),
+                            )
+                        })
                 })
                 .collect::<Result<Vec<_>, _>>()?;
             let expires_at = a
@@ -331,15 +381,30 @@ async fn admin(ctx: &signet_resolvers::Ctx, cmd: Admin) -> anyhow::Result<()> {
             .await?;
             let mut value = serde_json::to_value(&k)?;
             value["key"] = json!(token);
-            out(a.json, value, format!("{}\n{token}\n(the key is shown only now)", k.id));
+            out(
+                a.json,
+                value,
+                format!("{}\n{token}\n(the key is shown only now)", k.id),
+            );
         }
         Admin::Key(KeyCmd::List { workspace, json }) => {
             let list = keys::list(ctx, &workspace).await?;
             let text = list
                 .iter()
                 .map(|k| {
-                    let state = if k.revoked_at.is_some() { "revoked" } else { "active" };
-                    format!("{}  {}  …{}  {}  {}", k.id, k.mode.as_str(), k.hint, state, k.name.as_deref().unwrap_or(""))
+                    let state = if k.revoked_at.is_some() {
+                        "revoked"
+                    } else {
+                        "active"
+                    };
+                    format!(
+                        "{}  {}  …{}  {}  {}",
+                        k.id,
+                        k.mode.as_str(),
+                        k.hint,
+                        state,
+                        k.name.as_deref().unwrap_or("")
+                    )
                 })
                 .collect::<Vec<_>>()
                 .join("\n");
@@ -349,17 +414,36 @@ async fn admin(ctx: &signet_resolvers::Ctx, cmd: Admin) -> anyhow::Result<()> {
             let k = keys::revoke(ctx, &id).await?;
             out(json, serde_json::to_value(&k)?, format!("{} revoked", k.id));
         }
-        Admin::Team(TeamCmd::Create { workspace, name, json }) => {
+        Admin::Team(TeamCmd::Create {
+            workspace,
+            name,
+            json,
+        }) => {
             let t = teams::create(ctx, &workspace, &name).await?;
             out(json, json!({"id": t.id, "name": t.name}), t.id);
         }
-        Admin::Team(TeamCmd::AddMember { team, email, name, role, json }) => {
+        Admin::Team(TeamCmd::AddMember {
+            team,
+            email,
+            name,
+            role,
+            json,
+        }) => {
             let m = teams::add_member(ctx, &team, &email, &name, &role).await?;
-            out(json, serde_json::to_value(&m)?, format!("{} added", m.email));
+            out(
+                json,
+                serde_json::to_value(&m)?,
+                format!("{} added", m.email),
+            );
         }
         Admin::Team(TeamCmd::List { workspace, json }) => {
             let t = teams::list_for(ctx, &workspace).await?;
-            let text = t.teams.iter().map(|t| format!("{}  {} ({} members)", t.id, t.name, t.members.len())).collect::<Vec<_>>().join("\n");
+            let text = t
+                .teams
+                .iter()
+                .map(|t| format!("{}  {} ({} members)", t.id, t.name, t.members.len()))
+                .collect::<Vec<_>>()
+                .join("\n");
             out(json, serde_json::to_value(&t)?, text);
         }
         Admin::ApiLog { request_id, json } => {

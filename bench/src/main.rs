@@ -1,1 +1,178 @@
-fn main() {}
+//! `signet-bench http`: a closed-loop HTTP/1.1 load generator. Each connection sends its next
+//! request as soon as the previous answer is read, so `--connections` is the concurrency.
+//! Latencies are recorded per request (microseconds) and merged at the end.
+
+use std::time::{Duration, Instant};
+
+use clap::{Parser, Subcommand};
+use http_body_util::{BodyExt, Empty};
+use hyper::body::Bytes;
+use hyper::{Request, Uri};
+use hyper_util::rt::TokioIo;
+
+#[derive(Parser)]
+struct Cli {
+    #[command(subcommand)]
+    command: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// GET one URL with a bearer key over N connections for a while.
+    Http {
+        #[arg(long)]
+        url: String,
+        #[arg(long, env = "SIGNET_API_KEY")]
+        key: String,
+        #[arg(long, default_value_t = 64)]
+        connections: usize,
+        #[arg(long, default_value_t = 10)]
+        seconds: u64,
+        /// Warm-up seconds, not counted.
+        #[arg(long, default_value_t = 2)]
+        warmup: u64,
+        /// The server's pid, to report its peak resident memory.
+        #[arg(long)]
+        server_pid: Option<u32>,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+struct Outcome {
+    latencies_us: Vec<u32>,
+    errors: u64,
+    non_2xx: u64,
+}
+
+async fn connection(uri: Uri, key: String, warm_until: Instant, stop_at: Instant) -> Outcome {
+    let mut out = Outcome {
+        latencies_us: Vec::with_capacity(1 << 16),
+        errors: 0,
+        non_2xx: 0,
+    };
+    let authority = uri.authority().map(|a| a.to_string()).unwrap_or_default();
+    let Ok(stream) = tokio::net::TcpStream::connect(&authority).await else {
+        out.errors += 1;
+        return out;
+    };
+    let _ = stream.set_nodelay(true);
+    let Ok((mut sender, conn)) = hyper::client::conn::http1::handshake(TokioIo::new(stream)).await
+    else {
+        out.errors += 1;
+        return out;
+    };
+    tokio::spawn(conn);
+    let auth = format!("Bearer {key}");
+    let path = uri
+        .path_and_query()
+        .map(|p| p.to_string())
+        .unwrap_or_else(|| "/".into());
+    loop {
+        let now = Instant::now();
+        if now >= stop_at {
+            break;
+        }
+        let req = Request::get(path.as_str())
+            .header("host", authority.as_str())
+            .header("authorization", auth.as_str())
+            .body(Empty::<Bytes>::new());
+        let Ok(req) = req else { break };
+        if sender.ready().await.is_err() {
+            out.errors += 1;
+            break;
+        }
+        match sender.send_request(req).await {
+            Ok(res) => {
+                let ok = res.status().is_success();
+                let body = res.into_body().collect().await;
+                if now >= warm_until {
+                    if body.is_err() {
+                        out.errors += 1;
+                    } else if !ok {
+                        out.non_2xx += 1;
+                    }
+                    out.latencies_us
+                        .push(now.elapsed().as_micros().min(u32::MAX as u128) as u32);
+                }
+            }
+            Err(_) => {
+                out.errors += 1;
+                break;
+            }
+        }
+    }
+    out
+}
+
+fn peak_rss_mb(pid: u32) -> Option<f64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
+}
+
+fn pct(sorted: &[u32], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i] as f64 / 1000.0
+}
+
+#[tokio::main]
+async fn main() {
+    let Cmd::Http {
+        url,
+        key,
+        connections,
+        seconds,
+        warmup,
+        server_pid,
+        json,
+    } = Cli::parse().command;
+    let uri: Uri = match url.parse() {
+        Ok(u) => u,
+        Err(e) => {
+            eprintln!("signet-bench: --url: {e}");
+            std::process::exit(2);
+        }
+    };
+    let start = Instant::now();
+    let warm_until = start + Duration::from_secs(warmup);
+    let stop_at = warm_until + Duration::from_secs(seconds);
+    let tasks: Vec<_> = (0..connections)
+        .map(|_| tokio::spawn(connection(uri.clone(), key.clone(), warm_until, stop_at)))
+        .collect();
+    let mut all = Vec::new();
+    let (mut errors, mut non_2xx) = (0, 0);
+    for t in tasks {
+        if let Ok(o) = t.await {
+            all.extend(o.latencies_us);
+            errors += o.errors;
+            non_2xx += o.non_2xx;
+        }
+    }
+    all.sort_unstable();
+    let rps = all.len() as f64 / seconds as f64;
+    let rss = server_pid.and_then(peak_rss_mb);
+    let (p50, p99, p999) = (pct(&all, 0.50), pct(&all, 0.99), pct(&all, 0.999));
+    if json {
+        println!(
+            "{}",
+            serde_json::json!({
+                "connections": connections, "seconds": seconds, "requests": all.len(),
+                "rps": rps.round(), "p50_ms": p50, "p99_ms": p99, "p999_ms": p999,
+                "errors": errors, "non_2xx": non_2xx, "server_peak_rss_mb": rss,
+            })
+        );
+    } else {
+        println!(
+            "{connections} connections, {seconds} s: {} requests, {rps:.0} req/s, p50 {p50:.2} ms, p99 {p99:.2} ms, p999 {p999:.2} ms, errors {errors}, non-2xx {non_2xx}{}",
+            all.len(),
+            rss.map(|r| format!(", server peak RSS {r:.1} MB"))
+                .unwrap_or_default()
+        );
+    }
+}

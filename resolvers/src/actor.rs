@@ -99,7 +99,10 @@ impl Scopes {
     }
 
     pub fn iter(self) -> impl Iterator<Item = Scope> {
-        Scope::ALL.iter().copied().filter(move |s| self.contains(*s))
+        Scope::ALL
+            .iter()
+            .copied()
+            .filter(move |s| self.contains(*s))
     }
 
     /// Parses scope names; the error names the first unknown one.

@@ -98,7 +98,10 @@ impl ApiLogSink {
                 tx,
                 dropped: Arc::default(),
             },
-            ApiLogWriter { handle, stop: stop_tx },
+            ApiLogWriter {
+                handle,
+                stop: stop_tx,
+            },
         )
     }
 

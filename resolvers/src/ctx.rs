@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use ring::hmac;
 use signet_storage::Db;
-use signet_storage::state::{Budget, Idempotency};
+use signet_storage::state::{Budget, Daily, Idempotency};
 
 use crate::api_log::ApiLogSink;
 use crate::plans::Plans;
@@ -14,9 +14,11 @@ pub struct Ctx {
     pub db: Db,
     pub budget: Budget,
     pub idempotency: Idempotency,
+    pub daily: Daily,
     /// Keyed hash for API keys: only HMAC-SHA256(secret, key) is ever stored.
     pub key_hasher: Arc<hmac::Key>,
     pub plans: Arc<Plans>,
+    pub key_cache: Arc<crate::keys::KeyCache>,
     pub api_log: ApiLogSink,
 }
 
@@ -25,6 +27,7 @@ impl Ctx {
         db: Db,
         budget: Budget,
         idempotency: Idempotency,
+        daily: Daily,
         secret: &[u8],
         plans: Plans,
         api_log: ApiLogSink,
@@ -33,8 +36,10 @@ impl Ctx {
             db,
             budget,
             idempotency,
+            daily,
             key_hasher: Arc::new(hmac::Key::new(hmac::HMAC_SHA256, secret)),
             plans: Arc::new(plans),
+            key_cache: Arc::default(),
             api_log,
         }
     }

@@ -31,7 +31,8 @@ pub enum DomainError {
     Internal(String),
 }
 
-pub const UNAUTHENTICATED: &str = "The API key is missing, not valid, or not allowed to make this request.";
+pub const UNAUTHENTICATED: &str =
+    "The API key is missing, not valid, or not allowed to make this request.";
 pub const INTERNAL: &str =
     "Something went wrong on our side. Quote the requestId to support if it persists.";
 

@@ -56,6 +56,9 @@ mod tests {
     fn ids_are_prefixed_and_strictly_increasing() {
         let ids: Vec<String> = (0..2000).map(|_| new_id("doc")).collect();
         assert!(ids.iter().all(|id| has_shape(id, "doc")));
-        assert!(ids.windows(2).all(|w| w[0] < w[1]), "ids must sort in creation order");
+        assert!(
+            ids.windows(2).all(|w| w[0] < w[1]),
+            "ids must sort in creation order"
+        );
     }
 }

@@ -6,6 +6,7 @@ pub mod ctx;
 pub mod error;
 pub mod ids;
 pub mod keys;
+pub mod limits;
 pub mod metadata;
 pub mod page;
 pub mod payments;

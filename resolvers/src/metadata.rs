@@ -20,7 +20,12 @@ impl Metadata {
         let obj = match value {
             Value::Null => return Ok(Metadata::default()),
             Value::Object(o) => o,
-            _ => return Err(DomainError::invalid(field, "must be an object of string values")),
+            _ => {
+                return Err(DomainError::invalid(
+                    field,
+                    "must be an object of string values",
+                ));
+            }
         };
         if obj.len() > MAX_KEYS {
             return Err(DomainError::invalid(
@@ -37,14 +42,20 @@ impl Metadata {
                     format!("keys must be 1 to {MAX_KEY_LEN} characters"),
                 ));
             }
-            if !k.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_')) {
+            if !k
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'))
+            {
                 return Err(DomainError::invalid(
                     &format!("{field}.{k}"),
                     "keys may hold only letters, digits, dot, dash and underscore",
                 ));
             }
             let Value::String(s) = v else {
-                return Err(DomainError::invalid(&format!("{field}.{k}"), "value must be a string"));
+                return Err(DomainError::invalid(
+                    &format!("{field}.{k}"),
+                    "value must be a string",
+                ));
             };
             if s.chars().count() > MAX_VALUE_LEN {
                 return Err(DomainError::invalid(
@@ -82,11 +93,19 @@ mod tests {
     #[test]
     fn names_the_key_and_reason() {
         let many: serde_json::Map<_, _> = (0..21).map(|i| (format!("k{i}"), json!("v"))).collect();
-        assert_eq!(err(Value::Object(many)), "metadata: has 21 keys; at most 20 are allowed");
+        assert_eq!(
+            err(Value::Object(many)),
+            "metadata: has 21 keys; at most 20 are allowed"
+        );
         assert!(err(json!({"a b": "v"})).starts_with("metadata.a b: keys may hold only"));
         assert!(err(json!({"a".repeat(41): "v"})).contains("1 to 40 characters"));
         assert_eq!(err(json!({"n": 5})), "metadata.n: value must be a string");
-        assert!(err(json!({"long": "x".repeat(501)})).starts_with("metadata.long: value is longer"));
-        assert_eq!(err(json!([1])), "metadata: must be an object of string values");
+        assert!(
+            err(json!({"long": "x".repeat(501)})).starts_with("metadata.long: value is longer")
+        );
+        assert_eq!(
+            err(json!([1])),
+            "metadata: must be an object of string values"
+        );
     }
 }

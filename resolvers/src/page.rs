@@ -93,7 +93,12 @@ mod tests {
             let e = PageRequest::parse(Some(bad), None).unwrap_err().to_string();
             assert!(e.starts_with("limit: must be between 1 and 200"), "{e}");
         }
-        assert!(PageRequest::parse(None, Some("not-a-cursor")).unwrap_err().to_string().starts_with("cursor:"));
+        assert!(
+            PageRequest::parse(None, Some("not-a-cursor"))
+                .unwrap_err()
+                .to_string()
+                .starts_with("cursor:")
+        );
     }
 
     #[test]

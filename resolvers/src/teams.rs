@@ -52,15 +52,20 @@ pub async fn list_for(ctx: &Ctx, workspace_id: &str) -> Result<TeamsOut, DomainE
         teams: teams
             .into_iter()
             .map(|t| {
-                let (mine, rest): (Vec<_>, Vec<_>) =
-                    std::mem::take(&mut members).into_iter().partition(|m| m.team_id == t.id);
+                let (mine, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut members)
+                    .into_iter()
+                    .partition(|m| m.team_id == t.id);
                 members = rest;
                 TeamOut {
                     id: t.id,
                     name: t.name,
                     members: mine
                         .into_iter()
-                        .map(|m| TeamMemberOut { name: m.name, email: m.email, role: m.role })
+                        .map(|m| TeamMemberOut {
+                            name: m.name,
+                            email: m.email,
+                            role: m.role,
+                        })
                         .collect(),
                 }
             })
@@ -82,7 +87,11 @@ pub async fn create(ctx: &Ctx, workspace_id: &str, name: &str) -> Result<TeamOut
     }
     .insert(&ctx.db.conn)
     .await?;
-    Ok(TeamOut { id: t.id, name: t.name, members: vec![] })
+    Ok(TeamOut {
+        id: t.id,
+        name: t.name,
+        members: vec![],
+    })
 }
 
 pub async fn add_member(
@@ -98,7 +107,10 @@ pub async fn add_member(
         .ok_or_else(|| DomainError::NotFound(format!("no team with id {team_id}")))?;
     let email = email.trim();
     if !email.contains('@') || email.len() > 254 {
-        return Err(DomainError::invalid("email", format!("'{email}' is not an email address")));
+        return Err(DomainError::invalid(
+            "email",
+            format!("'{email}' is not an email address"),
+        ));
     }
     if !matches!(role, "admin" | "member") {
         return Err(DomainError::invalid("role", "must be admin or member"));
@@ -118,5 +130,9 @@ pub async fn add_member(
         }
         _ => e.into(),
     })?;
-    Ok(TeamMemberOut { name: m.name, email: m.email, role: m.role })
+    Ok(TeamMemberOut {
+        name: m.name,
+        email: m.email,
+        role: m.role,
+    })
 }

@@ -41,15 +41,29 @@ fn rfc3339(t: chrono::DateTime<Utc>) -> String {
 
 /// (period key, start, reset) of the month and of the day containing `now`.
 fn periods(now: chrono::DateTime<Utc>) -> [(String, String, String); 2] {
-    let month_start = Utc.with_ymd_and_hms(now.year(), now.month(), 1, 0, 0, 0).single();
-    let (ny, nm) = if now.month() == 12 { (now.year() + 1, 1) } else { (now.year(), now.month() + 1) };
+    let month_start = Utc
+        .with_ymd_and_hms(now.year(), now.month(), 1, 0, 0, 0)
+        .single();
+    let (ny, nm) = if now.month() == 12 {
+        (now.year() + 1, 1)
+    } else {
+        (now.year(), now.month() + 1)
+    };
     let next_month = Utc.with_ymd_and_hms(ny, nm, 1, 0, 0, 0).single();
     let day_start = now.date_naive().and_hms_opt(0, 0, 0).map(|d| d.and_utc());
     let next_day = day_start.map(|d| d + chrono::Duration::days(1));
     let f = |t: Option<chrono::DateTime<Utc>>| t.map(rfc3339).unwrap_or_default();
     [
-        (now.format("%Y-%m").to_string(), f(month_start), f(next_month)),
-        (now.format("%Y-%m-%d").to_string(), f(day_start), f(next_day)),
+        (
+            now.format("%Y-%m").to_string(),
+            f(month_start),
+            f(next_month),
+        ),
+        (
+            now.format("%Y-%m-%d").to_string(),
+            f(day_start),
+            f(next_day),
+        ),
     ]
 }
 
@@ -57,21 +71,30 @@ pub async fn get(ctx: &Ctx, actor: &Actor) -> Result<UsageOut, DomainError> {
     actor.require(Scope::AccountRead)?;
     let limits = ctx.plans.limits(actor.plan);
     let [month, day] = periods(Utc::now());
-    let read = |metric: &'static str, period: String| {
-        let stmt = ctx.db.stmt(
-            "SELECT count FROM usage_counters WHERE workspace_id = $1 AND metric = $2 AND period = $3",
-            [Value::from(actor.workspace_id.clone()), Value::from(metric), Value::from(period)],
-        );
-        async move {
-            let row = ctx.db.conn.query_one_raw(stmt).await?;
-            Ok::<i64, DomainError>(match row {
-                Some(r) => r.try_get("", "count")?,
-                None => 0,
-            })
+    let rows = ctx
+        .db
+        .conn
+        .query_all_raw(ctx.db.stmt(
+            "SELECT metric, count FROM usage_counters WHERE workspace_id = $1 \
+             AND ((metric = $2 AND period = $3) OR (metric = $4 AND period = $5))",
+            [
+                Value::from(actor.workspace_id.clone()),
+                Value::from(DOCUMENTS_SENT),
+                Value::from(month.0.clone()),
+                Value::from(EMAILS_SENT),
+                Value::from(day.0.clone()),
+            ],
+        ))
+        .await?;
+    let (mut documents, mut emails) = (0i64, 0i64);
+    for row in rows {
+        let metric: String = row.try_get("", "metric")?;
+        let count: i64 = row.try_get("", "count")?;
+        match metric.as_str() {
+            DOCUMENTS_SENT => documents = count,
+            _ => emails = count,
         }
-    };
-    let documents = read(DOCUMENTS_SENT, month.0).await?;
-    let emails = read(EMAILS_SENT, day.0).await?;
+    }
     Ok(UsageOut {
         plan: actor.plan.as_str().to_string(),
         documents: UsageCounterOut {
@@ -99,7 +122,11 @@ pub async fn add<C: ConnectionTrait>(
     n: i64,
 ) -> Result<(), DomainError> {
     let [month, day] = periods(Utc::now());
-    let period = if metric == DOCUMENTS_SENT { month.0 } else { day.0 };
+    let period = if metric == DOCUMENTS_SENT {
+        month.0
+    } else {
+        day.0
+    };
     conn.execute_raw(db.stmt(
         "INSERT INTO usage_counters (workspace_id, metric, period, count) VALUES ($1, $2, $3, $4) \
          ON CONFLICT (workspace_id, metric, period) DO UPDATE SET count = usage_counters.count + $4",
@@ -117,7 +144,21 @@ mod tests {
     fn periods_roll_over_at_month_and_year_ends() {
         let t = Utc.with_ymd_and_hms(2026, 12, 31, 23, 59, 59).unwrap();
         let [month, day] = periods(t);
-        assert_eq!(month, ("2026-12".into(), "2026-12-01T00:00:00Z".into(), "2027-01-01T00:00:00Z".into()));
-        assert_eq!(day, ("2026-12-31".into(), "2026-12-31T00:00:00Z".into(), "2027-01-01T00:00:00Z".into()));
+        assert_eq!(
+            month,
+            (
+                "2026-12".into(),
+                "2026-12-01T00:00:00Z".into(),
+                "2027-01-01T00:00:00Z".into()
+            )
+        );
+        assert_eq!(
+            day,
+            (
+                "2026-12-31".into(),
+                "2026-12-31T00:00:00Z".into(),
+                "2027-01-01T00:00:00Z".into()
+            )
+        );
     }
 }

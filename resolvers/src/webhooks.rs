@@ -5,13 +5,25 @@ use serde::Serialize;
 use crate::{Actor, DomainError, Scope};
 
 pub const TOPICS: &[(&str, &str)] = &[
-    ("documents.document.sent", "A document was sent for signature."),
+    (
+        "documents.document.sent",
+        "A document was sent for signature.",
+    ),
     ("documents.document.opened", "A person opened the document."),
     ("documents.document.signed", "One person signed."),
-    ("documents.document.executed", "Everyone signed and the sealed copy exists."),
+    (
+        "documents.document.executed",
+        "Everyone signed and the sealed copy exists.",
+    ),
     ("documents.document.declined", "A person declined to sign."),
-    ("documents.document.expired", "The document expired before everyone signed."),
-    ("documents.document.voided", "The sender voided the document."),
+    (
+        "documents.document.expired",
+        "The document expired before everyone signed.",
+    ),
+    (
+        "documents.document.voided",
+        "The sender voided the document.",
+    ),
 ];
 
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema, async_graphql::SimpleObject)]

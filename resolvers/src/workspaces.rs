@@ -27,7 +27,12 @@ pub struct WorkspaceIn {
 pub fn parse_time_zone(tz: &str) -> Result<String, DomainError> {
     tz.parse::<chrono_tz::Tz>()
         .map(|t| t.name().to_string())
-        .map_err(|_| DomainError::invalid("timeZone", format!("'{tz}' is not an IANA time zone such as Europe/Paris")))
+        .map_err(|_| {
+            DomainError::invalid(
+                "timeZone",
+                format!("'{tz}' is not an IANA time zone such as Europe/Paris"),
+            )
+        })
 }
 
 pub async fn create(ctx: &Ctx, input: WorkspaceIn) -> Result<WorkspaceOut, DomainError> {
@@ -57,7 +62,8 @@ pub async fn get(ctx: &Ctx, id: &str) -> Result<WorkspaceOut, DomainError> {
 
 fn to_out(m: workspace::Model) -> Result<WorkspaceOut, DomainError> {
     Ok(WorkspaceOut {
-        plan: Plan::parse(&m.plan).ok_or_else(|| DomainError::Internal(format!("plan {}", m.plan)))?,
+        plan: Plan::parse(&m.plan)
+            .ok_or_else(|| DomainError::Internal(format!("plan {}", m.plan)))?,
         id: m.id,
         name: m.name,
         time_zone: m.time_zone,

@@ -12,13 +12,13 @@ use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Instant;
 
+use axum::Router;
 use axum::body::{Body, to_bytes};
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::{Next, from_fn_with_state};
 use axum::response::{IntoResponse, Response};
 use axum::routing::MethodRouter;
-use axum::Router;
 use ring::digest;
 use signet_resolvers::api_log::ApiLogEntry;
 use signet_resolvers::keys::canonical;
@@ -77,7 +77,9 @@ fn panicked(payload: Box<dyn std::any::Any + Send + 'static>) -> Response {
 }
 
 pub(crate) async fn not_found() -> ApiError {
-    ApiError(DomainError::NotFound("No such route. Paths start with /api/v1.".into()))
+    ApiError(DomainError::NotFound(
+        "No such route. Paths start with /api/v1.".into(),
+    ))
 }
 
 fn client_ip(state: &AppState, req: &Request) -> IpAddr {
@@ -100,7 +102,11 @@ fn client_ip(state: &AppState, req: &Request) -> IpAddr {
         .flat_map(|v| v.split(','))
         .filter_map(|s| s.trim().parse::<IpAddr>().ok().map(canonical))
         .collect();
-    forwarded.into_iter().rev().find(|ip| !trusted(ip)).unwrap_or(peer)
+    forwarded
+        .into_iter()
+        .rev()
+        .find(|ip| !trusted(ip))
+        .unwrap_or(peer)
 }
 
 async fn outer(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
@@ -174,7 +180,12 @@ async fn anonymous_budget(state: &AppState, ip: IpAddr) -> BudgetState {
         Ok(b) => b,
         Err(e) => {
             tracing::warn!(error = %e, "rate budget unavailable; letting the request through");
-            BudgetState { limit, remaining: limit, reset_secs: 60, allowed: true }
+            BudgetState {
+                limit,
+                remaining: limit,
+                reset_secs: 60,
+                allowed: true,
+            }
         }
     }
 }
@@ -211,8 +222,16 @@ async fn door(
         .get::<RequestId>()
         .map(|r| r.0.clone())
         .unwrap_or_else(|| Arc::from("req_unknown"));
-    let ip = req.extensions().get::<ClientIp>().map(|c| c.0).unwrap_or(IpAddr::from([127, 0, 0, 1]));
-    let mut info = LogInfo { route: route.operation_id, key_id: None, workspace_id: None };
+    let ip = req
+        .extensions()
+        .get::<ClientIp>()
+        .map(|c| c.0)
+        .unwrap_or(IpAddr::from([127, 0, 0, 1]));
+    let mut info = LogInfo {
+        route: route.operation_id,
+        key_id: None,
+        workspace_id: None,
+    };
 
     let token = bearer(req.headers()).map(str::to_string);
     let (actor, budget) = match authorize(&state, route, token.as_deref(), ip).await {
@@ -252,7 +271,11 @@ async fn authorize(
 ) -> Result<(Option<Actor>, BudgetState), Refusal> {
     if route.access == Access::Public {
         let b = anonymous_budget(state, ip).await;
-        return if b.allowed { Ok((None, b)) } else { Err((over_budget(&b), Some(b))) };
+        return if b.allowed {
+            Ok((None, b))
+        } else {
+            Err((over_budget(&b), Some(b)))
+        };
     }
     let authenticated = match token {
         Some(token) => keys::authenticate(&state.ctx, token, ip).await,
@@ -266,11 +289,20 @@ async fn authorize(
         Err(e) => {
             // Failed credentials spend the address's budget, which slows down key guessing.
             let b = anonymous_budget(state, ip).await;
-            let e = if b.allowed || matches!(e, DomainError::Internal(_)) { e } else { over_budget(&b) };
+            let e = if b.allowed || matches!(e, DomainError::Internal(_)) {
+                e
+            } else {
+                over_budget(&b)
+            };
             return Err((e, Some(b)));
         }
     };
-    let b = match state.ctx.budget.hit(&format!("key:{}", actor.key_id), actor.per_minute).await {
+    let b = match state
+        .ctx
+        .budget
+        .hit(&format!("key:{}", actor.key_id), actor.per_minute)
+        .await
+    {
         Ok(b) => b,
         Err(e) => return Err((e.into(), None)),
     };
@@ -291,7 +323,10 @@ fn finish(mut res: Response, request_id: &str) -> Response {
 fn idempotency_key(req: &Request, rule: Idem) -> Result<Option<String>, DomainError> {
     let Some(v) = req.headers().get(IDEMPOTENCY_KEY) else {
         return if rule == Idem::Required {
-            Err(DomainError::invalid("Idempotency-Key", "header is required on this request"))
+            Err(DomainError::invalid(
+                "Idempotency-Key",
+                "header is required on this request",
+            ))
         } else {
             Ok(None)
         };
@@ -300,7 +335,9 @@ fn idempotency_key(req: &Request, rule: Idem) -> Result<Option<String>, DomainEr
         .to_str()
         .ok()
         .filter(|s| s.bytes().all(|b| (0x21..=0x7e).contains(&b)))
-        .ok_or_else(|| DomainError::invalid("Idempotency-Key", "must be printable ASCII without spaces"))?;
+        .ok_or_else(|| {
+            DomainError::invalid("Idempotency-Key", "must be printable ASCII without spaces")
+        })?;
     if !(8..=200).contains(&v.len()) {
         return Err(DomainError::invalid(
             "Idempotency-Key",
@@ -323,7 +360,11 @@ async fn idempotent(
         Ok(None) => return finish(next.run(req).await, request_id),
         Err(e) => return render(&e, request_id),
     };
-    let limit = req.extensions().get::<BodyLimit>().map(|b| b.0).unwrap_or(0);
+    let limit = req
+        .extensions()
+        .get::<BodyLimit>()
+        .map(|b| b.0)
+        .unwrap_or(0);
     let (parts, body) = req.into_parts();
     let bytes = match to_bytes(body, limit).await {
         Ok(b) => b,
@@ -335,16 +376,26 @@ async fn idempotent(
     ctx.update(parts.uri.path().as_bytes());
     ctx.update(b"\n");
     ctx.update(&bytes);
-    let fingerprint: String = ctx.finish().as_ref().iter().map(|b| format!("{b:02x}")).collect();
+    let fingerprint: String = ctx
+        .finish()
+        .as_ref()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
     let store = &state.ctx.idempotency;
     let scope = &actor.key_id;
-    match store.begin(scope, &key, &fingerprint, IDEMPOTENCY_LOCK_MS).await {
+    match store
+        .begin(scope, &key, &fingerprint, IDEMPOTENCY_LOCK_MS)
+        .await
+    {
         Err(e) => return render(&e.into(), request_id),
         Ok(Begin::Replay(stored)) => return replay(stored),
         Ok(Begin::InProgress) => {
             return render(
                 &DomainError::Conflict {
-                    message: "Idempotency-Key: a request with this key is still running; retry shortly".into(),
+                    message:
+                        "Idempotency-Key: a request with this key is still running; retry shortly"
+                            .into(),
                     retryable: true,
                 },
                 request_id,
@@ -361,7 +412,9 @@ async fn idempotent(
         }
         Ok(Begin::Proceed) => {}
     }
-    let mut res = next.run(Request::from_parts(parts, Body::from(bytes))).await;
+    let mut res = next
+        .run(Request::from_parts(parts, Body::from(bytes)))
+        .await;
     let retryable = res
         .extensions()
         .get::<PendingError>()
@@ -377,7 +430,10 @@ async fn idempotent(
     let (parts, body) = res.into_parts();
     let Ok(body) = to_bytes(body, usize::MAX).await else {
         let _ = store.release(scope, &key, &fingerprint).await;
-        return render(&DomainError::Internal("response body unreadable".into()), request_id);
+        return render(
+            &DomainError::Internal("response body unreadable".into()),
+            request_id,
+        );
     };
     let stored = Stored {
         status: parts.status.as_u16(),
@@ -393,11 +449,17 @@ fn replay(stored: Stored) -> Response {
     let status = StatusCode::from_u16(stored.status).unwrap_or(StatusCode::OK);
     let mut res = (status, stored.body).into_response();
     let h = res.headers_mut();
-    h.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
     h.insert("idempotent-replayed", HeaderValue::from_static("true"));
     res
 }
 
 pub fn body_too_large(limit: usize) -> DomainError {
-    DomainError::invalid("body", format!("is larger than the limit of {limit} bytes for this route"))
+    DomainError::invalid(
+        "body",
+        format!("is larger than the limit of {limit} bytes for this route"),
+    )
 }

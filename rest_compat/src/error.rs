@@ -39,7 +39,8 @@ pub struct ErrorKind(pub &'static str);
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let mut res = status_of(&self.0).into_response();
-        res.extensions_mut().insert(PendingError(std::sync::Arc::new(self.0)));
+        res.extensions_mut()
+            .insert(PendingError(std::sync::Arc::new(self.0)));
         res
     }
 }
@@ -58,7 +59,10 @@ pub fn render(e: &DomainError, request_id: &str) -> Response {
         }
     });
     let mut res = (status_of(e), axum::Json(body)).into_response();
-    if let DomainError::RateLimited { retry_after_secs, .. } = e {
+    if let DomainError::RateLimited {
+        retry_after_secs, ..
+    } = e
+    {
         res.headers_mut()
             .insert(header::RETRY_AFTER, HeaderValue::from(*retry_after_secs));
     }

@@ -32,8 +32,14 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonIn<T> {
         if !is_json {
             return Err(DomainError::invalid("Content-Type", "must be application/json").into());
         }
-        let limit = req.extensions().get::<BodyLimit>().map(|b| b.0).unwrap_or(2 << 20);
-        let bytes = to_bytes(req.into_body(), limit).await.map_err(|_| body_too_large(limit))?;
+        let limit = req
+            .extensions()
+            .get::<BodyLimit>()
+            .map(|b| b.0)
+            .unwrap_or(2 << 20);
+        let bytes = to_bytes(req.into_body(), limit)
+            .await
+            .map_err(|_| body_too_large(limit))?;
         parse_json(&bytes).map(JsonIn).map_err(ApiError)
     }
 }
@@ -48,7 +54,11 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, DomainError> {
         if inner.is_syntax() || inner.is_eof() {
             return DomainError::invalid("body", format!("is not valid JSON ({reason})"));
         }
-        let field = if path == "." { "body".to_string() } else { path };
+        let field = if path == "." {
+            "body".to_string()
+        } else {
+            path
+        };
         DomainError::invalid(&field, reason)
     })
 }
@@ -102,9 +112,17 @@ mod tests {
 
     #[test]
     fn messages_name_the_field_and_reason() {
-        assert_eq!(err(r#"{"title": 5, "people": []}"#), "title: invalid type: integer `5`, expected a string");
-        assert!(err(r#"{"title": "a", "people": [{"email": true}]}"#).starts_with("people[0].email: invalid type"));
-        assert!(err(r#"{"title": "a", "people": [], "titel": 1}"#).contains("unknown field `titel`"));
+        assert_eq!(
+            err(r#"{"title": 5, "people": []}"#),
+            "title: invalid type: integer `5`, expected a string"
+        );
+        assert!(
+            err(r#"{"title": "a", "people": [{"email": true}]}"#)
+                .starts_with("people[0].email: invalid type")
+        );
+        assert!(
+            err(r#"{"title": "a", "people": [], "titel": 1}"#).contains("unknown field `titel`")
+        );
         assert!(err(r#"{"people": []}"#).contains("missing field `title`"));
         assert!(err(r#"{"title": "a""#).starts_with("body: is not valid JSON"));
         assert!(err("").starts_with("body: is not valid JSON"));

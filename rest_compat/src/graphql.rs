@@ -4,21 +4,27 @@
 //! the socket authenticates with the key in `connection_init`'s payload
 //! (`{"Authorization": "Bearer svc_..."}`), checked exactly as the door checks a header.
 
+use async_graphql::http::GraphiQLSource;
+use async_graphql_axum::{GraphQLProtocol, GraphQLRequest, GraphQLResponse, GraphQLWebSocket};
 use axum::Extension;
 use axum::Router;
 use axum::extract::{State, WebSocketUpgrade};
 use axum::http::Method;
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{MethodRouter, get, post};
-use async_graphql::http::GraphiQLSource;
-use async_graphql_axum::{GraphQLProtocol, GraphQLRequest, GraphQLResponse, GraphQLWebSocket};
 use signet_resolvers::{Actor, DomainError, keys};
 
 use crate::AppState;
 use crate::door::{self, ClientIp};
 use crate::routes::{Access, Idem, Route, schema_of};
 
-fn row(method: Method, path: &'static str, id: &'static str, access: Access, handler: fn() -> MethodRouter<AppState>) -> Route {
+fn row(
+    method: Method,
+    path: &'static str,
+    id: &'static str,
+    access: Access,
+    handler: fn() -> MethodRouter<AppState>,
+) -> Route {
     Route {
         method,
         path,
@@ -36,26 +42,52 @@ fn row(method: Method, path: &'static str, id: &'static str, access: Access, han
     }
 }
 
-static QUERY: std::sync::LazyLock<Route> =
-    std::sync::LazyLock::new(|| row(Method::POST, "/graphql", "graphql.query", Access::AnyKey, query));
-static PAGE: std::sync::LazyLock<Route> =
-    std::sync::LazyLock::new(|| row(Method::GET, "/graphql", "graphql.graphiql", Access::Public, graphiql));
-static SOCKET: std::sync::LazyLock<Route> =
-    std::sync::LazyLock::new(|| row(Method::GET, "/graphql/ws", "graphql.ws", Access::Public, socket));
+static QUERY: std::sync::LazyLock<Route> = std::sync::LazyLock::new(|| {
+    row(
+        Method::POST,
+        "/graphql",
+        "graphql.query",
+        Access::AnyKey,
+        query,
+    )
+});
+static PAGE: std::sync::LazyLock<Route> = std::sync::LazyLock::new(|| {
+    row(
+        Method::GET,
+        "/graphql",
+        "graphql.graphiql",
+        Access::Public,
+        graphiql,
+    )
+});
+static SOCKET: std::sync::LazyLock<Route> = std::sync::LazyLock::new(|| {
+    row(
+        Method::GET,
+        "/graphql/ws",
+        "graphql.ws",
+        Access::Public,
+        socket,
+    )
+});
 
 pub(crate) fn router(state: &AppState) -> Router<AppState> {
     let q: &'static Route = &QUERY;
     let p: &'static Route = &PAGE;
     let s: &'static Route = &SOCKET;
     Router::new()
-        .route("/graphql", door::layer(q, query(), state).merge(door::layer(p, graphiql(), state)))
+        .route(
+            "/graphql",
+            door::layer(q, query(), state).merge(door::layer(p, graphiql(), state)),
+        )
         .route("/graphql/ws", door::layer(s, socket(), state))
 }
 
 fn query() -> MethodRouter<AppState> {
-    post(|State(s): State<AppState>, Extension(actor): Extension<Actor>, req: GraphQLRequest| async move {
-        GraphQLResponse::from(s.schema.execute(req.into_inner().data(actor)).await)
-    })
+    post(
+        |State(s): State<AppState>, Extension(actor): Extension<Actor>, req: GraphQLRequest| async move {
+            GraphQLResponse::from(s.schema.execute(req.into_inner().data(actor)).await)
+        },
+    )
 }
 
 fn graphiql() -> MethodRouter<AppState> {
@@ -86,7 +118,9 @@ fn socket() -> MethodRouter<AppState> {
                             let token = ["Authorization", "authorization"]
                                 .iter()
                                 .find_map(|k| payload.get(*k).and_then(|v| v.as_str()))
-                                .and_then(|v| v.strip_prefix("Bearer ").or(v.strip_prefix("bearer ")))
+                                .and_then(|v| {
+                                    v.strip_prefix("Bearer ").or(v.strip_prefix("bearer "))
+                                })
                                 .ok_or(DomainError::Unauthenticated);
                             let actor = match token {
                                 Ok(t) => keys::authenticate(&ctx, t.trim(), ip).await,

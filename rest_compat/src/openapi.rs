@@ -32,7 +32,10 @@ fn rate_headers() -> Value {
     })
 }
 
-fn operation(route: &Route, schemas: &mut Vec<(String, utoipa::openapi::RefOr<utoipa::openapi::Schema>)>) -> Value {
+fn operation(
+    route: &Route,
+    schemas: &mut Vec<(String, utoipa::openapi::RefOr<utoipa::openapi::Schema>)>,
+) -> Value {
     let mut params: Vec<Value> = route
         .path
         .split('/')

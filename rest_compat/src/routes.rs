@@ -81,8 +81,15 @@ impl Route {
         format!("/api/v1{}", self.path)
     }
 
-    pub(crate) fn mount(&'static self, router: Router<AppState>, state: &AppState) -> Router<AppState> {
-        router.route(&self.full_path(), door::layer(self, (self.handler)(), state))
+    pub(crate) fn mount(
+        &'static self,
+        router: Router<AppState>,
+        state: &AppState,
+    ) -> Router<AppState> {
+        router.route(
+            &self.full_path(),
+            door::layer(self, (self.handler)(), state),
+        )
     }
 }
 

@@ -1,6 +1,8 @@
 #![doc = include_str!("../README.md")]
 
-use async_graphql::{Context, EmptyMutation, EmptySubscription, ErrorExtensions, MergedObject, Object, Schema};
+use async_graphql::{
+    Context, EmptyMutation, EmptySubscription, ErrorExtensions, MergedObject, Object, Schema,
+};
 use signet_resolvers::payments::PaymentsStatusOut;
 use signet_resolvers::teams::TeamsOut;
 use signet_resolvers::usage::UsageOut;
@@ -24,8 +26,12 @@ pub fn sdl() -> String {
 
 /// The calling key and the services, or the same credential error REST gives.
 fn who<'a>(ctx: &'a Context<'_>) -> async_graphql::Result<(&'a Ctx, &'a Actor)> {
-    let services = ctx.data::<Ctx>().map_err(|_| DomainError::Internal("no services".into()).extend())?;
-    let actor = ctx.data::<Actor>().map_err(|_| DomainError::Unauthenticated.extend())?;
+    let services = ctx
+        .data::<Ctx>()
+        .map_err(|_| DomainError::Internal("no services".into()).extend())?;
+    let actor = ctx
+        .data::<Actor>()
+        .map_err(|_| DomainError::Unauthenticated.extend())?;
     Ok((services, actor))
 }
 

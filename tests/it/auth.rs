@@ -25,23 +25,40 @@ both!(every_credential_failure_looks_the_same, |app| {
     let (ws, good) = app.owner().await;
     let under_scoped = app.key(&ws, Mode::Test, &["documents:read"]).await;
     let revoked = app.key(&ws, Mode::Test, &["account:read"]).await;
-    let revoked_id = signet_resolvers::keys::list(app.ctx(), &ws).await.unwrap()[0].id.clone();
-    signet_resolvers::keys::revoke(app.ctx(), &revoked_id).await.unwrap();
+    let revoked_id = signet_resolvers::keys::list(app.ctx(), &ws).await.unwrap()[0]
+        .id
+        .clone();
+    signet_resolvers::keys::revoke(app.ctx(), &revoked_id)
+        .await
+        .unwrap();
     let expired = app
-        .key_with(KeyCreateIn { expires_at: Some(signet_storage::now_ms() - 1), ..key_in(&ws) })
+        .key_with(KeyCreateIn {
+            expires_at: Some(signet_storage::now_ms() - 1),
+            ..key_in(&ws)
+        })
         .await;
     let elsewhere = app
-        .key_with(KeyCreateIn { allow: vec!["10.20.0.0/16".parse().unwrap()], ..key_in(&ws) })
+        .key_with(KeyCreateIn {
+            allow: vec!["10.20.0.0/16".parse().unwrap()],
+            ..key_in(&ws)
+        })
         .await;
     // The same secret under the other mode's prefix is a different, unknown key.
     let wrong_mode = good.replacen("svc_test_", "svc_live_", 1);
-    let wrong_secret = format!("{}{}", &good[..good.len() - 1], if good.ends_with('a') { 'b' } else { 'a' });
+    let wrong_secret = format!(
+        "{}{}",
+        &good[..good.len() - 1],
+        if good.ends_with('a') { 'b' } else { 'a' }
+    );
 
     let reference = app.get("/api/v1/usage", None).await;
     assert_eq!(reference.status, 401);
     assert_eq!(reference.body["error"]["kind"], "unauthenticated");
     assert_eq!(reference.body["error"]["retryable"], false);
-    assert_eq!(reference.body["error"]["requestId"], reference.header("request-id"));
+    assert_eq!(
+        reference.body["error"]["requestId"],
+        reference.header("request-id")
+    );
 
     let tokens = [
         "svc_test_short".to_string(),
@@ -56,12 +73,28 @@ both!(every_credential_failure_looks_the_same, |app| {
     for token in &tokens {
         let a = app.get("/api/v1/usage", Some(token)).await;
         assert_eq!(a.status, 401, "{token}: {}", a.body);
-        assert_eq!(a.error_without_request_id(), reference.error_without_request_id(), "{token}");
-        assert_ne!(a.body["error"]["requestId"], reference.body["error"]["requestId"]);
+        assert_eq!(
+            a.error_without_request_id(),
+            reference.error_without_request_id(),
+            "{token}"
+        );
+        assert_ne!(
+            a.body["error"]["requestId"],
+            reference.body["error"]["requestId"]
+        );
     }
     // A raw header that is not a bearer token at all.
-    let a = app.send(app.client.get(format!("{}/api/v1/usage", app.base)).header("authorization", "Token x")).await;
-    assert_eq!(a.error_without_request_id(), reference.error_without_request_id());
+    let a = app
+        .send(
+            app.client
+                .get(format!("{}/api/v1/usage", app.base))
+                .header("authorization", "Token x"),
+        )
+        .await;
+    assert_eq!(
+        a.error_without_request_id(),
+        reference.error_without_request_id()
+    );
 
     let a = app.get("/api/v1/usage", Some(&good)).await;
     assert_eq!(a.status, 200, "the good key still works: {}", a.body);
@@ -76,14 +109,22 @@ both!(each_route_needs_its_own_scope, |app| {
         ("/api/v1/webhooks/topics", "webhooks:read"),
     ] {
         let only = app.key(&ws, Mode::Test, &[scope]).await;
-        assert_eq!(app.get(path, Some(&only)).await.status, 200, "{path} with {scope}");
+        assert_eq!(
+            app.get(path, Some(&only)).await.status,
+            200,
+            "{path} with {scope}"
+        );
         let others: Vec<&str> = signet_resolvers::Scope::ALL
             .iter()
             .map(|s| s.as_str())
             .filter(|s| *s != scope)
             .collect();
         let without = app.key(&ws, Mode::Test, &others).await;
-        assert_eq!(app.get(path, Some(&without)).await.status, 401, "{path} without {scope}");
+        assert_eq!(
+            app.get(path, Some(&without)).await.status,
+            401,
+            "{path} without {scope}"
+        );
     }
 });
 
@@ -92,7 +133,10 @@ async fn forwarded_for_is_believed_only_from_trusted_proxies() {
     let app = TestApp::start(Kind::Sqlite).await.unwrap();
     let ws = app.workspace(signet_resolvers::plans::Plan::Free).await;
     let key = app
-        .key_with(KeyCreateIn { allow: vec!["203.0.113.0/24".parse().unwrap()], ..key_in(&ws) })
+        .key_with(KeyCreateIn {
+            allow: vec!["203.0.113.0/24".parse().unwrap()],
+            ..key_in(&ws)
+        })
         .await;
     let call = |app: &TestApp, xff: &str| {
         app.client
@@ -105,13 +149,19 @@ async fn forwarded_for_is_believed_only_from_trusted_proxies() {
 
     let proxied = TestApp::start_with(
         Kind::Sqlite,
-        Options { trusted_proxies: vec!["127.0.0.0/8".parse().unwrap()], ..Options::default() },
+        Options {
+            trusted_proxies: vec!["127.0.0.0/8".parse().unwrap()],
+            ..Options::default()
+        },
     )
     .await
     .unwrap();
     let ws = proxied.workspace(signet_resolvers::plans::Plan::Free).await;
     let key2 = proxied
-        .key_with(KeyCreateIn { allow: vec!["203.0.113.0/24".parse().unwrap()], ..key_in(&ws) })
+        .key_with(KeyCreateIn {
+            allow: vec!["203.0.113.0/24".parse().unwrap()],
+            ..key_in(&ws)
+        })
         .await;
     let call2 = |xff: &str| {
         proxied
@@ -122,6 +172,18 @@ async fn forwarded_for_is_believed_only_from_trusted_proxies() {
     };
     assert_eq!(proxied.send(call2("203.0.113.7")).await.status, 200);
     // The rightmost untrusted address counts: a client cannot prepend an allowed one.
-    assert_eq!(proxied.send(call2("203.0.113.7, 198.51.100.1")).await.status, 401);
-    assert_eq!(proxied.send(call2("198.51.100.1, 203.0.113.7, 127.0.0.1")).await.status, 200);
+    assert_eq!(
+        proxied
+            .send(call2("203.0.113.7, 198.51.100.1"))
+            .await
+            .status,
+        401
+    );
+    assert_eq!(
+        proxied
+            .send(call2("198.51.100.1, 203.0.113.7, 127.0.0.1"))
+            .await
+            .status,
+        200
+    );
 }

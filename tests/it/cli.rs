@@ -11,14 +11,41 @@ fn json(out: &str) -> Value {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn workspace_and_key_lifecycle_from_the_command_line() {
     let app = TestApp::start(Kind::Sqlite).await.unwrap();
-    let (code, out, err) = app.cli(&["admin", "workspace", "create", "--name", "Acme", "--plan", "pro", "--time-zone", "Europe/Paris", "--json"]);
+    let (code, out, err) = app.cli(&[
+        "admin",
+        "workspace",
+        "create",
+        "--name",
+        "Acme",
+        "--plan",
+        "pro",
+        "--time-zone",
+        "Europe/Paris",
+        "--json",
+    ]);
     assert_eq!(code, 0, "{err}");
     let ws = json(&out)["id"].as_str().unwrap().to_string();
     assert!(ws.starts_with("wsp_"));
 
     let (code, out, err) = app.cli(&[
-        "admin", "key", "create", "--workspace", &ws, "--mode", "live", "--scopes", "account:read,people:read",
-        "--per-minute", "50", "--allow", "127.0.0.1/32", "--expires-in", "30d", "--name", "ci", "--json",
+        "admin",
+        "key",
+        "create",
+        "--workspace",
+        &ws,
+        "--mode",
+        "live",
+        "--scopes",
+        "account:read,people:read",
+        "--per-minute",
+        "50",
+        "--allow",
+        "127.0.0.1/32",
+        "--expires-in",
+        "30d",
+        "--name",
+        "ci",
+        "--json",
     ]);
     assert_eq!(code, 0, "{err}");
     let created = json(&out);
@@ -35,24 +62,60 @@ async fn workspace_and_key_lifecycle_from_the_command_line() {
     assert_eq!(code, 0);
     let listed = json(&out);
     assert_eq!(listed["data"][0]["id"], id.as_str());
-    assert_eq!(listed["data"][0]["scopes"], serde_json::json!(["people:read", "account:read"]));
+    assert_eq!(
+        listed["data"][0]["scopes"],
+        serde_json::json!(["people:read", "account:read"])
+    );
     assert!(!out.contains(&key), "the key is never shown again");
 
     let (code, _, err) = app.cli(&["admin", "key", "revoke", &id, "--json"]);
     assert_eq!(code, 0, "{err}");
-    assert_eq!(app.get("/api/v1/usage", Some(&key)).await.status, 401);
+    // The server caches authenticated keys; a revocation from another process reaches it
+    // through the auth epoch, which it polls every second.
+    let revoked_at = std::time::Instant::now();
+    loop {
+        let status = app.get("/api/v1/usage", Some(&key)).await.status;
+        if status == 401 {
+            break;
+        }
+        assert_eq!(status, 200);
+        assert!(
+            revoked_at.elapsed().as_millis() < 2500,
+            "revocation took effect within the epoch poll"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bad_input_and_bad_settings_are_named() {
     let app = TestApp::start(Kind::Sqlite).await.unwrap();
-    let (code, _, err) = app.cli(&["admin", "workspace", "create", "--name", "A", "--time-zone", "Mars/Olympus", "--json"]);
+    let (code, _, err) = app.cli(&[
+        "admin",
+        "workspace",
+        "create",
+        "--name",
+        "A",
+        "--time-zone",
+        "Mars/Olympus",
+        "--json",
+    ]);
     assert_eq!(code, 1);
     assert!(err.contains("timeZone"), "{err}");
 
     let (_, out, _) = app.cli(&["admin", "workspace", "create", "--name", "A", "--json"]);
     let ws = json(&out)["id"].as_str().unwrap().to_string();
-    let (code, _, err) = app.cli(&["admin", "key", "create", "--workspace", &ws, "--mode", "test", "--scopes", "documents:raed"]);
+    let (code, _, err) = app.cli(&[
+        "admin",
+        "key",
+        "create",
+        "--workspace",
+        &ws,
+        "--mode",
+        "test",
+        "--scopes",
+        "documents:raed",
+    ]);
     assert_eq!(code, 1);
     assert!(err.contains("unknown scope 'documents:raed'"), "{err}");
 
@@ -64,7 +127,10 @@ async fn bad_input_and_bad_settings_are_named() {
             .current_dir(app.dir.path())
             .output()
             .unwrap();
-        (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
     };
     let (code, err) = run("SIGNET_LISTEN", "not-an-address");
     assert_eq!(code, Some(2));

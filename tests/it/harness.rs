@@ -43,7 +43,10 @@ pub struct Answer {
 
 impl Answer {
     pub fn header(&self, name: &str) -> &str {
-        self.headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or("")
+        self.headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
     }
 
     /// The error body with `requestId` blanked, for comparing two error answers.
@@ -72,17 +75,28 @@ impl TestApp {
         let dir = tempfile::tempdir().expect("temp dir");
         let suffix = signet_resolvers::ids::new_id("t").to_lowercase();
         let (database_url, redis_url) = match kind {
-            Kind::Sqlite => (format!("sqlite:{}", dir.path().join("signet.db").display()), None),
+            Kind::Sqlite => (
+                format!("sqlite:{}", dir.path().join("signet.db").display()),
+                None,
+            ),
             Kind::PostgresRedis => {
                 let ext = servers::external()?;
-                let admin = Database::connect(&ext.pg_admin).await.expect("connect to PostgreSQL");
+                let admin = Database::connect(&ext.pg_admin)
+                    .await
+                    .expect("connect to PostgreSQL");
                 admin
                     .execute_unprepared(&format!("CREATE DATABASE {suffix}"))
                     .await
                     .expect("create test database");
                 admin.close().await.ok();
-                let url = ext.pg_admin.rsplit_once('/').map(|(b, _)| format!("{b}/{suffix}")).unwrap();
-                let db = signet_storage::Db::connect(&url).await.expect("connect test database");
+                let url = ext
+                    .pg_admin
+                    .rsplit_once('/')
+                    .map(|(b, _)| format!("{b}/{suffix}"))
+                    .unwrap();
+                let db = signet_storage::Db::connect(&url)
+                    .await
+                    .expect("connect test database");
                 db.migrate().await.expect("migrate test database");
                 db.conn.close().await.ok();
                 (url, Some(ext.redis.clone()))
@@ -102,7 +116,9 @@ impl TestApp {
         if let Some(n) = opts.anonymous_per_minute {
             config.anonymous_per_minute = n;
         }
-        let server = signet::start(&config, crate::probe::ROUTES).await.expect("server starts");
+        let server = signet::start(&config, crate::probe::ROUTES)
+            .await
+            .expect("server starts");
         Some(TestApp {
             base: format!("http://{}", server.addr),
             server: Some(server),
@@ -120,10 +136,17 @@ impl TestApp {
     }
 
     pub async fn workspace(&self, plan: Plan) -> String {
-        workspaces::create(self.ctx(), WorkspaceIn { name: "Acme".into(), plan, time_zone: "UTC".into() })
-            .await
-            .expect("workspace")
-            .id
+        workspaces::create(
+            self.ctx(),
+            WorkspaceIn {
+                name: "Acme".into(),
+                plan,
+                time_zone: "UTC".into(),
+            },
+        )
+        .await
+        .expect("workspace")
+        .id
     }
 
     pub async fn key(&self, workspace: &str, mode: Mode, scopes: &[&str]) -> String {
@@ -148,7 +171,10 @@ impl TestApp {
     /// A workspace on the free plan and a test key with every scope.
     pub async fn owner(&self) -> (String, String) {
         let ws = self.workspace(Plan::Free).await;
-        let all: Vec<&str> = signet_resolvers::Scope::ALL.iter().map(|s| s.as_str()).collect();
+        let all: Vec<&str> = signet_resolvers::Scope::ALL
+            .iter()
+            .map(|s| s.as_str())
+            .collect();
         let key = self.key(&ws, Mode::Test, &all).await;
         (ws, key)
     }
@@ -159,7 +185,11 @@ impl TestApp {
         let headers = res.headers().clone();
         let text = res.text().await.expect("body");
         let body = serde_json::from_str(&text).unwrap_or(Value::String(text));
-        Answer { status, headers, body }
+        Answer {
+            status,
+            headers,
+            body,
+        }
     }
 
     pub async fn get(&self, path: &str, key: Option<&str>) -> Answer {
@@ -170,7 +200,13 @@ impl TestApp {
         self.send(req).await
     }
 
-    pub async fn post(&self, path: &str, key: &str, headers: &[(&str, &str)], body: &str) -> Answer {
+    pub async fn post(
+        &self,
+        path: &str,
+        key: &str,
+        headers: &[(&str, &str)],
+        body: &str,
+    ) -> Answer {
         let mut req = self
             .client
             .post(format!("{}{path}", self.base))
@@ -224,13 +260,17 @@ macro_rules! both {
 
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn sqlite() {
-                let $app = $crate::harness::TestApp::start($crate::harness::Kind::Sqlite).await.unwrap();
+                let $app = $crate::harness::TestApp::start($crate::harness::Kind::Sqlite)
+                    .await
+                    .unwrap();
                 $body
             }
 
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn postgres_redis() {
-                let Some($app) = $crate::harness::TestApp::start($crate::harness::Kind::PostgresRedis).await else {
+                let Some($app) =
+                    $crate::harness::TestApp::start($crate::harness::Kind::PostgresRedis).await
+                else {
                     return;
                 };
                 $body

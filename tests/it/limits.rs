@@ -37,7 +37,10 @@ both!(over_budget_is_429_with_retry_after, |app| {
         remaining.push(a.header("ratelimit-remaining").parse::<u64>().unwrap());
     }
     // A minute boundary may fall inside the loop; then the count starts again.
-    assert!(remaining.windows(2).all(|w| w[1] < w[0] || w[1] == 4), "{remaining:?}");
+    assert!(
+        remaining.windows(2).all(|w| w[1] < w[0] || w[1] == 4),
+        "{remaining:?}"
+    );
     let a = app.get("/api/v1/usage", Some(&key)).await;
     if a.status == 200 {
         return; // the window turned over during the burst; the other assertions stand
@@ -82,7 +85,9 @@ fn spawn_server(app: &TestApp) -> (Process, String) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_processes_share_one_budget_through_redis() {
-    let Some(app) = TestApp::start(Kind::PostgresRedis).await else { return };
+    let Some(app) = TestApp::start(Kind::PostgresRedis).await else {
+        return;
+    };
     let (ws, _) = app.owner().await;
     let key = app.key_with(limited(&ws, 6)).await;
     let (_a, base_a) = spawn_server(&app);
@@ -91,7 +96,12 @@ async fn two_processes_share_one_budget_through_redis() {
     let mut statuses = vec![];
     for i in 0..8 {
         let base = if i % 2 == 0 { &base_a } else { &base_b };
-        let res = client.get(format!("{base}/api/v1/usage")).bearer_auth(&key).send().await.unwrap();
+        let res = client
+            .get(format!("{base}/api/v1/usage"))
+            .bearer_auth(&key)
+            .send()
+            .await
+            .unwrap();
         statuses.push(res.status().as_u16());
     }
     // Six fit in the shared budget; each process alone saw only four. A minute boundary
@@ -99,5 +109,8 @@ async fn two_processes_share_one_budget_through_redis() {
     let ok = statuses.iter().filter(|s| **s == 200).count();
     let limited = statuses.iter().filter(|s| **s == 429).count();
     assert!(ok + limited == 8, "{statuses:?}");
-    assert!(ok == 6 || ok == 8, "shared budget of 6 across two processes: {statuses:?}");
+    assert!(
+        ok == 6 || ok == 8,
+        "shared budget of 6 across two processes: {statuses:?}"
+    );
 }

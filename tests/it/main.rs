@@ -10,6 +10,7 @@ mod servers;
 
 mod auth;
 mod cli;
+mod daily;
 mod graphql;
 mod idempotency;
 mod limits;

@@ -16,7 +16,11 @@ use signet_rest::routes::{Access, Idem, Route, schema_of};
 static RUNS: Mutex<Option<HashMap<String, u64>>> = Mutex::new(None);
 
 pub fn runs(tag: &str) -> u64 {
-    RUNS.lock().unwrap().as_ref().and_then(|m| m.get(tag).copied()).unwrap_or(0)
+    RUNS.lock()
+        .unwrap()
+        .as_ref()
+        .and_then(|m| m.get(tag).copied())
+        .unwrap_or(0)
 }
 
 #[derive(serde::Deserialize)]
@@ -37,11 +41,17 @@ fn handler() -> MethodRouter<signet_rest::AppState> {
         tokio::time::sleep(Duration::from_millis(p.sleep_ms)).await;
         let n = {
             let mut guard = RUNS.lock().unwrap();
-            let count = guard.get_or_insert_with(HashMap::new).entry(p.tag.clone()).or_insert(0);
+            let count = guard
+                .get_or_insert_with(HashMap::new)
+                .entry(p.tag.clone())
+                .or_insert(0);
             *count += 1;
             *count
         };
-        (axum::http::StatusCode::CREATED, Json(serde_json::json!({"tag": p.tag, "run": n})))
+        (
+            axum::http::StatusCode::CREATED,
+            Json(serde_json::json!({"tag": p.tag, "run": n})),
+        )
     })
 }
 

@@ -6,10 +6,18 @@ use signet_resolvers::Mode;
 use signet_resolvers::plans::Plan;
 
 fn assert_common_headers(a: &Answer) {
-    assert!(a.header("request-id").starts_with("req_"), "Request-Id: {:?}", a.headers);
+    assert!(
+        a.header("request-id").starts_with("req_"),
+        "Request-Id: {:?}",
+        a.headers
+    );
     assert_eq!(a.header("service-version"), "2026-10-07");
     for h in ["ratelimit-limit", "ratelimit-remaining", "ratelimit-reset"] {
-        assert!(a.header(h).parse::<u64>().is_ok(), "{h} missing or not a number: {:?}", a.headers);
+        assert!(
+            a.header(h).parse::<u64>().is_ok(),
+            "{h} missing or not a number: {:?}",
+            a.headers
+        );
     }
 }
 
@@ -22,13 +30,21 @@ both!(usage_reports_plan_allowances, |app| {
     assert_eq!(a.body["documents"]["used"], 0);
     assert_eq!(a.body["documents"]["limit"], 100);
     assert_eq!(a.body["emails"]["limit"], 500);
-    assert!(a.body["documents"]["resetsAt"].as_str().unwrap().ends_with("-01T00:00:00Z"));
+    assert!(
+        a.body["documents"]["resetsAt"]
+            .as_str()
+            .unwrap()
+            .ends_with("-01T00:00:00Z")
+    );
 
     let pro = app.workspace(Plan::Pro).await;
     let key = app.key(&pro, Mode::Live, &["account:read"]).await;
     let a = app.get("/api/v1/usage", Some(&key)).await;
     assert_eq!(a.body["plan"], "pro");
-    assert!(a.body["documents"]["limit"].is_null(), "pro has no monthly document limit");
+    assert!(
+        a.body["documents"]["limit"].is_null(),
+        "pro has no monthly document limit"
+    );
 });
 
 both!(teams_payments_and_topics, |app| {
@@ -37,8 +53,12 @@ both!(teams_payments_and_topics, |app| {
     assert_eq!(a.status, 200);
     assert_eq!(a.body["teams"], serde_json::json!([]));
 
-    let team = signet_resolvers::teams::create(app.ctx(), &ws, "Sales").await.unwrap();
-    signet_resolvers::teams::add_member(app.ctx(), &team.id, "Ann@Example.com", "Ann", "admin").await.unwrap();
+    let team = signet_resolvers::teams::create(app.ctx(), &ws, "Sales")
+        .await
+        .unwrap();
+    signet_resolvers::teams::add_member(app.ctx(), &team.id, "Ann@Example.com", "Ann", "admin")
+        .await
+        .unwrap();
     let a = app.get("/api/v1/teams", Some(&key)).await;
     assert_eq!(a.body["teams"][0]["name"], "Sales");
     assert_eq!(a.body["teams"][0]["members"][0]["email"], "ann@example.com");
@@ -50,24 +70,32 @@ both!(teams_payments_and_topics, |app| {
     assert_common_headers(&a);
 
     let a = app.get("/api/v1/webhooks/topics", Some(&key)).await;
-    let names: Vec<&str> = a.body["topics"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
+    let names: Vec<&str> = a.body["topics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
     assert_eq!(names.len(), 7);
     assert!(names.contains(&"documents.document.executed"));
 });
 
-both!(unknown_routes_and_methods_answer_in_the_error_shape, |app| {
-    let (_, key) = app.owner().await;
-    let a = app.get("/api/v1/nothing-here", Some(&key)).await;
-    assert_eq!(a.status, 404);
-    assert_eq!(a.body["error"]["kind"], "not_found");
-    assert_eq!(a.body["error"]["requestId"], a.header("request-id"));
-    assert_common_headers(&a);
+both!(
+    unknown_routes_and_methods_answer_in_the_error_shape,
+    |app| {
+        let (_, key) = app.owner().await;
+        let a = app.get("/api/v1/nothing-here", Some(&key)).await;
+        assert_eq!(a.status, 404);
+        assert_eq!(a.body["error"]["kind"], "not_found");
+        assert_eq!(a.body["error"]["requestId"], a.header("request-id"));
+        assert_common_headers(&a);
 
-    let a = app.post("/api/v1/usage", &key, &[], "{}").await;
-    assert_eq!(a.status, 405);
-    assert_eq!(a.body["error"]["kind"], "invalid");
-    assert_common_headers(&a);
-});
+        let a = app.post("/api/v1/usage", &key, &[], "{}").await;
+        assert_eq!(a.status, 405);
+        assert_eq!(a.body["error"]["kind"], "invalid");
+        assert_common_headers(&a);
+    }
+);
 
 both!(api_log_records_every_request_and_the_cli_finds_it, |app| {
     let (ws, key) = app.owner().await;
@@ -86,7 +114,13 @@ both!(api_log_records_every_request_and_the_cli_finds_it, |app| {
     assert_eq!(bad_entry.error_kind.as_deref(), Some("unauthenticated"));
     assert_eq!(bad_entry.route, "v1.usage.get");
 
-    let (code, out, err) = app.cli(&["admin", "api-log", "--request-id", ok.header("request-id"), "--json"]);
+    let (code, out, err) = app.cli(&[
+        "admin",
+        "api-log",
+        "--request-id",
+        ok.header("request-id"),
+        "--json",
+    ]);
     assert_eq!(code, 0, "{err}");
     let entry: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(entry["status"], 200);

@@ -26,7 +26,11 @@ pub fn free_port() -> u16 {
 }
 
 fn is_root() -> bool {
-    Command::new("id").arg("-u").output().map(|o| o.stdout.starts_with(b"0\n")).unwrap_or(false)
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .map(|o| o.stdout.starts_with(b"0\n"))
+        .unwrap_or(false)
 }
 
 fn pg_bindir() -> Option<PathBuf> {
@@ -63,8 +67,12 @@ fn supervised(script: &str, as_postgres: bool) -> Result<(), String> {
         c.args(["-c", &body]);
         c
     };
-    cmd.stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null());
-    cmd.spawn().map(|_| ()).map_err(|e| format!("cannot start {script}: {e}"))
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    cmd.spawn()
+        .map(|_| ())
+        .map_err(|e| format!("cannot start {script}: {e}"))
 }
 
 fn wait_port(port: u16, what: &str) -> Result<(), String> {
@@ -88,7 +96,10 @@ fn start_postgres() -> Result<String, String> {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     if root {
-        let ok = Command::new("chown").args(["-R", "postgres:postgres"]).arg(&dir).status();
+        let ok = Command::new("chown")
+            .args(["-R", "postgres:postgres"])
+            .arg(&dir)
+            .status();
         if !ok.map(|s| s.success()).unwrap_or(false) {
             return Err("cannot hand the PostgreSQL folder to the postgres user".into());
         }
@@ -100,7 +111,9 @@ fn start_postgres() -> Result<String, String> {
         data.display()
     );
     let status = if root {
-        Command::new("runuser").args(["-u", "postgres", "--", "sh", "-c", &initdb]).status()
+        Command::new("runuser")
+            .args(["-u", "postgres", "--", "sh", "-c", &initdb])
+            .status()
     } else {
         Command::new("sh").args(["-c", &initdb]).status()
     };
@@ -125,13 +138,19 @@ fn start_redis() -> Result<String, String> {
     if let Ok(url) = std::env::var("TEST_REDIS_URL") {
         return Ok(url);
     }
-    let bin = ["redis-server", "/usr/bin/redis-server", "/usr/local/bin/redis-server"]
-        .into_iter()
-        .find(|b| Command::new(b).arg("--version").output().is_ok())
-        .ok_or("redis-server not found (apt-get install redis-server)")?;
+    let bin = [
+        "redis-server",
+        "/usr/bin/redis-server",
+        "/usr/local/bin/redis-server",
+    ]
+    .into_iter()
+    .find(|b| Command::new(b).arg("--version").output().is_ok())
+    .ok_or("redis-server not found (apt-get install redis-server)")?;
     let port = free_port();
     supervised(
-        &format!("{bin} --port {port} --bind 127.0.0.1 --save '' --appendonly no --loglevel warning"),
+        &format!(
+            "{bin} --port {port} --bind 127.0.0.1 --save '' --appendonly no --loglevel warning"
+        ),
         false,
     )?;
     wait_port(port, "Redis")?;
@@ -143,7 +162,10 @@ pub fn external() -> Option<&'static External> {
     let got = SERVERS.get_or_init(|| {
         let pg = start_postgres()?;
         let redis = start_redis()?;
-        Ok(External { pg_admin: pg, redis })
+        Ok(External {
+            pg_admin: pg,
+            redis,
+        })
     });
     match got {
         Ok(e) => Some(e),

@@ -25,13 +25,24 @@ async fn openapi_document_matches_the_committed_file_and_the_route_table() {
     let doc = &served.body;
     assert_eq!(doc["openapi"], "3.1.0");
     assert_eq!(doc["info"]["version"], "2026-10-07");
-    assert_eq!(doc["components"]["securitySchemes"]["bearer"]["scheme"], "bearer");
+    assert_eq!(
+        doc["components"]["securitySchemes"]["bearer"]["scheme"],
+        "bearer"
+    );
     for route in signet_rest::routes::ROUTES {
         let op = &doc["paths"][route.full_path()][route.method.as_str().to_ascii_lowercase()];
-        assert_eq!(op["operationId"], route.operation_id, "{route:?} is in the document");
-        assert!(op["responses"]["401"]["content"]["application/json"]["schema"]["$ref"].is_string());
+        assert_eq!(
+            op["operationId"], route.operation_id,
+            "{route:?} is in the document"
+        );
+        assert!(
+            op["responses"]["401"]["content"]["application/json"]["schema"]["$ref"].is_string()
+        );
     }
-    check("openapi.json", &(serde_json::to_string_pretty(doc).unwrap() + "\n"));
+    check(
+        "openapi.json",
+        &(serde_json::to_string_pretty(doc).unwrap() + "\n"),
+    );
 }
 
 #[test]

@@ -33,6 +33,11 @@ CREATE TABLE api_keys (
     created_at BIGINT NOT NULL
 );
 CREATE INDEX api_keys_workspace ON api_keys (workspace_id, id);
+CREATE TABLE auth_epoch (
+    id INTEGER PRIMARY KEY,
+    value BIGINT NOT NULL
+);
+INSERT INTO auth_epoch (id, value) VALUES (1, 0);
 CREATE TABLE api_log (
     id TEXT PRIMARY KEY,
     key_id TEXT,
@@ -90,7 +95,7 @@ CREATE TABLE team_members (
 const DOWN: &str = r#"
 DROP TABLE team_members; DROP TABLE teams; DROP TABLE key_daily_counters;
 DROP TABLE usage_counters; DROP TABLE idempotency; DROP TABLE api_log;
-DROP TABLE api_keys; DROP TABLE workspaces
+DROP TABLE auth_epoch; DROP TABLE api_keys; DROP TABLE workspaces
 "#;
 
 #[async_trait::async_trait]

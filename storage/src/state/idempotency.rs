@@ -117,7 +117,11 @@ impl Idempotency {
                     .execute_raw(db.stmt(
                         "DELETE FROM idempotency WHERE scope = $1 AND idem_key = $2 \
                          AND fingerprint = $3 AND status IS NULL",
-                        [Value::from(scope), Value::from(key), Value::from(fingerprint)],
+                        [
+                            Value::from(scope),
+                            Value::from(key),
+                            Value::from(fingerprint),
+                        ],
                     ))
                     .await?;
             }

@@ -1,4 +1,5 @@
-//! State shared by every server process: per-minute rate budgets and idempotency records.
+//! State shared by every server process: per-minute rate budgets, per-key daily counters and
+//! idempotency records.
 //!
 //! With `REDIS_URL` set both live in Redis, so several `signet serve` processes share one
 //! budget and one idempotency record per key. On the embedded default, budgets live in this
@@ -6,9 +7,11 @@
 //! restart does not forget a request that already ran.
 
 mod budget;
+mod daily;
 mod idempotency;
 
 pub use budget::{Budget, BudgetState};
+pub use daily::Daily;
 pub use idempotency::{Begin, Idempotency, Stored};
 
 use redis::aio::ConnectionManager;

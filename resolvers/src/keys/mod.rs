@@ -2,17 +2,23 @@
 //! hash (HMAC-SHA256 with the server secret) is stored, so a copy of the database yields no
 //! usable key. Every way a key can fail answers the same `Unauthenticated`.
 
+mod cache;
+
 use std::net::IpAddr;
+use std::sync::Arc;
 
 use ipnet::IpNet;
 use ring::hmac;
 use ring::rand::{SecureRandom, SystemRandom};
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, Set, Value,
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, Set,
+    TransactionTrait, Value,
 };
 use serde::Serialize;
 use signet_storage::entities::api_key;
 use signet_storage::now_ms;
+
+pub use cache::{KeyCache, watch};
 
 use crate::actor::{Actor, Mode, Scopes};
 use crate::plans::Plan;
@@ -87,7 +93,9 @@ pub async fn create(ctx: &Ctx, input: KeyCreateIn) -> Result<(KeyOut, String), D
         mode: Set(input.mode.as_str().into()),
         key_hash: Set(hash(ctx, &token)),
         hint: Set(token[token.len() - 4..].to_string()),
-        scopes: Set(json_list(input.scopes.iter().map(|s| s.as_str().to_string()))),
+        scopes: Set(json_list(
+            input.scopes.iter().map(|s| s.as_str().to_string()),
+        )),
         draft_only: Set(input.draft_only),
         daily_limit: Set(input.daily_limit.map(|v| v as i64)),
         per_minute: Set(input.per_minute.map(|v| v as i64)),
@@ -121,9 +129,72 @@ pub async fn revoke(ctx: &Ctx, id: &str) -> Result<KeyOut, DomainError> {
     if model.revoked_at.is_some() {
         return to_out(model);
     }
+    let txn = ctx.db.conn.begin().await?;
     let mut active: api_key::ActiveModel = model.into();
     active.revoked_at = Set(Some(now_ms()));
-    to_out(active.update(&ctx.db.conn).await?)
+    let updated = active.update(&txn).await?;
+    cache::bump(&txn, ctx).await?;
+    txn.commit().await?;
+    ctx.key_cache.clear();
+    to_out(updated)
+}
+
+/// What authentication needs of a stored key, as cached.
+#[derive(Debug)]
+pub struct KeyRow {
+    key_id: String,
+    workspace_id: String,
+    mode: Option<Mode>,
+    stored_hash: Vec<u8>,
+    scopes: Scopes,
+    draft_only: bool,
+    daily_limit: Option<u64>,
+    per_minute: Option<u64>,
+    allow: Vec<IpNet>,
+    expires_at: Option<i64>,
+    revoked: bool,
+    plan: Plan,
+}
+
+async fn load(ctx: &Ctx, digest: &str) -> Result<Option<KeyRow>, DomainError> {
+    let Some(row) = ctx
+        .db
+        .conn
+        .query_one_raw(ctx.db.stmt(
+            "SELECT k.id, k.workspace_id, k.mode, k.key_hash, k.scopes, k.draft_only, k.daily_limit, \
+             k.per_minute, k.allowed_cidrs, k.expires_at, k.revoked_at, w.plan \
+             FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id WHERE k.key_hash = $1",
+            [Value::from(digest)],
+        ))
+        .await?
+    else {
+        return Ok(None);
+    };
+    let stored: String = row.try_get("", "key_hash")?;
+    let plan: String = row.try_get("", "plan")?;
+    let scopes: String = row.try_get("", "scopes")?;
+    let cidrs: String = row.try_get("", "allowed_cidrs")?;
+    let mode: String = row.try_get("", "mode")?;
+    let per_minute: Option<i64> = row.try_get("", "per_minute")?;
+    let daily: Option<i64> = row.try_get("", "daily_limit")?;
+    let revoked: Option<i64> = row.try_get("", "revoked_at")?;
+    Ok(Some(KeyRow {
+        key_id: row.try_get("", "id")?,
+        workspace_id: row.try_get("", "workspace_id")?,
+        mode: Mode::parse(&mode),
+        stored_hash: decode_hex(&stored).unwrap_or_default(),
+        scopes: Scopes::parse(parse_list(&scopes)?.iter().map(String::as_str)).unwrap_or_default(),
+        draft_only: row.try_get("", "draft_only")?,
+        daily_limit: daily.map(|d| d as u64),
+        per_minute: per_minute.map(|p| p as u64),
+        allow: parse_list(&cidrs)?
+            .iter()
+            .filter_map(|c| c.parse().ok())
+            .collect(),
+        expires_at: row.try_get("", "expires_at")?,
+        revoked: revoked.is_some(),
+        plan: Plan::parse(&plan).ok_or_else(|| DomainError::Internal(format!("plan {plan}")))?,
+    }))
 }
 
 /// Resolves a bearer token used from `client_ip` into the actor it speaks for.
@@ -140,58 +211,39 @@ pub async fn authenticate(ctx: &Ctx, token: &str, client_ip: IpAddr) -> Result<A
         return Err(DomainError::Unauthenticated);
     }
     let digest = hash(ctx, token);
-    let row = ctx
-        .db
-        .conn
-        .query_one_raw(ctx.db.stmt(
-            "SELECT k.id, k.workspace_id, k.mode, k.key_hash, k.scopes, k.draft_only, k.daily_limit, \
-             k.per_minute, k.allowed_cidrs, k.expires_at, k.revoked_at, w.plan \
-             FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id WHERE k.key_hash = $1",
-            [Value::from(digest)],
-        ))
-        .await?
-        .ok_or(DomainError::Unauthenticated)?;
-    let stored: String = row.try_get("", "key_hash")?;
-    let stored = decode_hex(&stored).ok_or(DomainError::Unauthenticated)?;
-    hmac::verify(&ctx.key_hasher, token.as_bytes(), &stored)
+    let row = match ctx.key_cache.get(&digest) {
+        Some(row) => row,
+        None => {
+            let row = Arc::new(
+                load(ctx, &digest)
+                    .await?
+                    .ok_or(DomainError::Unauthenticated)?,
+            );
+            ctx.key_cache.put(digest, row.clone());
+            row
+        }
+    };
+    hmac::verify(&ctx.key_hasher, token.as_bytes(), &row.stored_hash)
         .map_err(|_| DomainError::Unauthenticated)?;
-    let now = now_ms();
-    let revoked: Option<i64> = row.try_get("", "revoked_at")?;
-    let expires: Option<i64> = row.try_get("", "expires_at")?;
-    let row_mode: String = row.try_get("", "mode")?;
-    if revoked.is_some()
-        || expires.is_some_and(|e| e <= now)
-        || Mode::parse(&row_mode) != Some(mode)
+    let ip = canonical(client_ip);
+    if row.revoked
+        || row.expires_at.is_some_and(|e| e <= now_ms())
+        || row.mode != Some(mode)
+        || (!row.allow.is_empty() && !row.allow.iter().any(|net| net.contains(&ip)))
     {
         return Err(DomainError::Unauthenticated);
     }
-    let cidrs: String = row.try_get("", "allowed_cidrs")?;
-    let cidrs = parse_list(&cidrs)?;
-    if !cidrs.is_empty()
-        && !cidrs
-            .iter()
-            .filter_map(|c| c.parse::<IpNet>().ok())
-            .any(|net| net.contains(&canonical(client_ip)))
-    {
-        return Err(DomainError::Unauthenticated);
-    }
-    let plan: String = row.try_get("", "plan")?;
-    let plan = Plan::parse(&plan).ok_or_else(|| DomainError::Internal(format!("plan {plan}")))?;
-    let scopes: String = row.try_get("", "scopes")?;
-    let scopes = parse_list(&scopes)?;
-    let per_minute: Option<i64> = row.try_get("", "per_minute")?;
-    let daily: Option<i64> = row.try_get("", "daily_limit")?;
     Ok(Actor {
-        workspace_id: row.try_get("", "workspace_id")?,
-        key_id: row.try_get("", "id")?,
+        workspace_id: row.workspace_id.clone(),
+        key_id: row.key_id.clone(),
         mode,
-        scopes: Scopes::parse(scopes.iter().map(String::as_str)).unwrap_or_default(),
-        plan,
-        draft_only: row.try_get("", "draft_only")?,
-        daily_limit: daily.map(|d| d as u64),
-        per_minute: per_minute
-            .map(|p| p as u64)
-            .unwrap_or(ctx.plans.limits(plan).requests_per_minute),
+        scopes: row.scopes,
+        plan: row.plan,
+        draft_only: row.draft_only,
+        daily_limit: row.daily_limit,
+        per_minute: row
+            .per_minute
+            .unwrap_or(ctx.plans.limits(row.plan).requests_per_minute),
     })
 }
 

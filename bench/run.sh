@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Authenticated GET /api/v1/usage against a release build, at 64 and 256 connections, on the
+# embedded default and on PostgreSQL+Redis. Prints one line per run; copy them into
+# bench/RESULTS.md. Everything listens on 127.0.0.1 and stops when the script ends.
+#   bash bench/run.sh [seconds]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SECONDS_PER_RUN=${1:-10}
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/signet-target}"
+cargo build --release -q -p signet -p signet-bench
+SIGNET="$CARGO_TARGET_DIR/release/signet"
+BENCH="$CARGO_TARGET_DIR/release/signet-bench"
+WORK=$(mktemp -d)
+PIDS=()
+cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; sleep 0.5; rm -rf "$WORK"; }
+trap cleanup EXIT
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+wait_port() { for _ in $(seq 1 100); do (exec 3<>/dev/tcp/127.0.0.1/"$1") 2>/dev/null && return 0; sleep 0.1; done; echo "port $1 never opened" >&2; return 1; }
+
+run_scenario() { # name, then env assignments
+  local name=$1; shift
+  local port; port=$(free_port)
+  env "$@" SIGNET_LISTEN=127.0.0.1:$port SIGNET_LOG=warn "$SIGNET" serve &
+  local pid=$!; PIDS+=("$pid")
+  wait_port "$port"
+  local ws key
+  ws=$(env "$@" "$SIGNET" admin workspace create --name Bench --plan pro --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+  key=$(env "$@" "$SIGNET" admin key create --workspace "$ws" --mode live --scopes account:read --per-minute 1000000000 --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["key"])')
+  for c in 64 256; do
+    printf '%s, ' "$name"
+    "$BENCH" http --url "http://127.0.0.1:$port/api/v1/usage" --key "$key" --connections "$c" --seconds "$SECONDS_PER_RUN" --server-pid "$pid"
+  done
+  kill "$pid"; wait "$pid" 2>/dev/null || true
+}
+
+# Embedded default: SQLite in a fresh data folder, budgets in process.
+run_scenario "embedded (SQLite)" SIGNET_DATA_DIR="$WORK/embedded"
+
+# PostgreSQL + Redis, throwaway servers.
+PGBIN=$(pg_config --bindir 2>/dev/null || ls -d /usr/lib/postgresql/*/bin | tail -n1)
+PGPORT=$(free_port); RPORT=$(free_port)
+mkdir -p "$WORK/pg"
+AS=()
+if [ "$(id -u)" = 0 ]; then chown -R postgres "$WORK"; AS=(runuser -u postgres --); fi
+"${AS[@]}" "$PGBIN/initdb" -D "$WORK/pg/data" -U postgres --auth=trust --no-sync >/dev/null
+"${AS[@]}" "$PGBIN/postgres" -D "$WORK/pg/data" -p "$PGPORT" -k "$WORK/pg" -c listen_addresses=127.0.0.1 -c max_connections=200 >/dev/null 2>&1 &
+PIDS+=($!)
+redis-server --port "$RPORT" --bind 127.0.0.1 --save '' --appendonly no --loglevel warning >/dev/null &
+PIDS+=($!)
+wait_port "$PGPORT"; wait_port "$RPORT"
+PGENV=(DATABASE_URL="postgres://postgres@127.0.0.1:$PGPORT/postgres" REDIS_URL="redis://127.0.0.1:$RPORT"
+       SIGNET_SECRET_KEY=bench-secret-bench-secret-bench-secret-00 SIGNET_DATA_DIR="$WORK/scaled")
+env "${PGENV[@]}" "$SIGNET" migrate
+run_scenario "PostgreSQL+Redis" "${PGENV[@]}"
