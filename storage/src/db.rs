@@ -57,8 +57,10 @@ impl Db {
         opts.sqlx_logging(false)
             .connect_timeout(Duration::from_secs(10))
             .acquire_timeout(Duration::from_secs(10));
+        // sqlx runs each SQLite connection on its own thread; more than four on a 2-core
+        // machine costs more in context switches than it gains (bench/RESULTS.md).
         match backend {
-            Backend::Sqlite => opts.max_connections(8).min_connections(1),
+            Backend::Sqlite => opts.max_connections(4).min_connections(1),
             Backend::Postgres => opts.max_connections(32).min_connections(2),
         };
         let conn = Database::connect(opts).await?;

@@ -15,4 +15,5 @@ mod graphql;
 mod idempotency;
 mod limits;
 mod reads;
+mod schemathesis;
 mod snapshots;

@@ -1,0 +1,51 @@
+//! schemathesis (from PyPI) checks the live server against the OpenAPI document it serves:
+//! documented statuses, headers and response schemas, authentication that is not ignored,
+//! and methods the document does not list. Outside CI a missing schemathesis is reported as
+//! skipped; with `CI=true` it fails.
+
+use crate::harness::{Kind, TestApp};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn live_server_conforms_to_its_openapi_document() {
+    let found = std::process::Command::new("schemathesis")
+        .arg("--version")
+        .output()
+        .is_ok();
+    if !found {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "CI=true: schemathesis is required (pip install schemathesis)"
+        );
+        eprintln!("SKIPPED: schemathesis is not installed (pip install schemathesis)");
+        return;
+    }
+    let app = TestApp::start(Kind::Sqlite).await.unwrap();
+    let (_, key) = app.owner().await;
+    let url = format!("{}/api/openapi.json", app.base);
+    let out = tokio::process::Command::new("schemathesis")
+        .args([
+            "run",
+            &url,
+            "--checks",
+            "all",
+            "--max-examples",
+            "25",
+            "--no-color",
+        ])
+        .args(["--header", &format!("Authorization: Bearer {key}")])
+        .env("SCHEMATHESIS_HOOKS", "")
+        .current_dir(app.dir.path())
+        .output()
+        .await
+        .expect("schemathesis runs");
+    let report = format!(
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    eprintln!("{report}");
+    assert!(
+        out.status.success(),
+        "schemathesis found problems:\n{report}"
+    );
+}
