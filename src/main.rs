@@ -367,15 +367,13 @@ async fn admin(ctx: &signet_resolvers::Ctx, cmd: Admin) -> anyhow::Result<()> {
             let (k, token) = keys::create(
                 ctx,
                 KeyCreateIn {
-                    workspace_id: a.workspace,
-                    mode,
-                    scopes,
                     draft_only: a.draft_only,
                     daily_limit: a.daily_limit,
                     per_minute: a.per_minute,
                     allow,
                     expires_at,
                     name: a.name,
+                    ..KeyCreateIn::new(&a.workspace, mode, scopes)
                 },
             )
             .await?;

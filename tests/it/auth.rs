@@ -8,17 +8,7 @@ use signet_resolvers::actor::Scopes;
 use signet_resolvers::keys::KeyCreateIn;
 
 fn key_in(ws: &str) -> KeyCreateIn {
-    KeyCreateIn {
-        workspace_id: ws.into(),
-        mode: Mode::Live,
-        scopes: Scopes::parse(["account:read"]).unwrap(),
-        draft_only: false,
-        daily_limit: None,
-        per_minute: None,
-        allow: vec![],
-        expires_at: None,
-        name: None,
-    }
+    KeyCreateIn::new(ws, Mode::Live, Scopes::parse(["account:read"]).unwrap())
 }
 
 both!(every_credential_failure_looks_the_same, |app| {

@@ -9,15 +9,8 @@ use signet_resolvers::{DomainError, Mode, limits};
 both!(daily_limit_counts_exactly_under_concurrency, |app| {
     let (ws, _) = app.owner().await;
     let make = |daily_limit| KeyCreateIn {
-        workspace_id: ws.clone(),
-        mode: Mode::Test,
-        scopes: Scopes::parse(["documents:write"]).unwrap(),
-        draft_only: false,
         daily_limit,
-        per_minute: None,
-        allow: vec![],
-        expires_at: None,
-        name: None,
+        ..KeyCreateIn::new(&ws, Mode::Test, Scopes::parse(["documents:write"]).unwrap())
     };
     let limited = app.key_with(make(Some(5))).await;
     let unlimited = app.key_with(make(None)).await;

@@ -150,17 +150,11 @@ impl TestApp {
     }
 
     pub async fn key(&self, workspace: &str, mode: Mode, scopes: &[&str]) -> String {
-        self.key_with(KeyCreateIn {
-            workspace_id: workspace.into(),
+        self.key_with(KeyCreateIn::new(
+            workspace,
             mode,
-            scopes: Scopes::parse(scopes.iter().copied()).expect("scopes"),
-            draft_only: false,
-            daily_limit: None,
-            per_minute: None,
-            allow: vec![],
-            expires_at: None,
-            name: None,
-        })
+            Scopes::parse(scopes.iter().copied()).expect("scopes"),
+        ))
         .await
     }
 

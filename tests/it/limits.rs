@@ -13,15 +13,8 @@ use signet_resolvers::keys::KeyCreateIn;
 
 fn limited(ws: &str, per_minute: u64) -> KeyCreateIn {
     KeyCreateIn {
-        workspace_id: ws.into(),
-        mode: Mode::Test,
-        scopes: Scopes::parse(["account:read"]).unwrap(),
-        draft_only: false,
-        daily_limit: None,
         per_minute: Some(per_minute),
-        allow: vec![],
-        expires_at: None,
-        name: None,
+        ..KeyCreateIn::new(ws, Mode::Test, Scopes::parse(["account:read"]).unwrap())
     }
 }
 

@@ -40,6 +40,23 @@ pub struct KeyCreateIn {
     pub name: Option<String>,
 }
 
+impl KeyCreateIn {
+    /// A key with these scopes and no other limit; set the other fields with `..`.
+    pub fn new(workspace_id: &str, mode: Mode, scopes: Scopes) -> KeyCreateIn {
+        KeyCreateIn {
+            workspace_id: workspace_id.to_string(),
+            mode,
+            scopes,
+            draft_only: false,
+            daily_limit: None,
+            per_minute: None,
+            allow: vec![],
+            expires_at: None,
+            name: None,
+        }
+    }
+}
+
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct KeyOut {
