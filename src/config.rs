@@ -30,13 +30,39 @@ pub struct Config {
     /// default; required with PostgreSQL so that every process hashes alike.
     #[serde(serialize_with = "hide", default)]
     pub secret_key: Option<SecretString>,
-    /// Proxies whose `X-Forwarded-For` is believed.
+    /// Proxies whose `X-Forwarded-For` is believed: a list, or one comma-separated string.
+    #[serde(deserialize_with = "cidr_list")]
     pub trusted_proxies: Vec<IpNet>,
     /// Per-minute budget of requests without a valid key, per client address.
     pub anonymous_per_minute: u64,
     /// `text` or `json` log lines on stderr.
     pub log_format: String,
     pub plans: Plans,
+}
+
+fn cidr_list<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<IpNet>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMany {
+        Many(Vec<String>),
+        One(String),
+    }
+    let items = match OneOrMany::deserialize(d)? {
+        OneOrMany::Many(v) => v,
+        OneOrMany::One(s) => s.split(',').map(str::to_string).collect(),
+    };
+    items
+        .iter()
+        .map(|s| s.trim())
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            s.parse::<IpNet>()
+                .or_else(|_| s.parse::<std::net::IpAddr>().map(IpNet::from))
+                .map_err(|_| {
+                    serde::de::Error::custom(format!("'{s}' is not an address or CIDR range"))
+                })
+        })
+        .collect()
 }
 
 fn hide<S: serde::Serializer>(_: &Option<SecretString>, s: S) -> Result<S::Ok, S::Error> {
@@ -86,6 +112,10 @@ impl Config {
             let errors: Vec<String> = e.into_iter().map(|e| describe(&e)).collect();
             anyhow::anyhow!("configuration is not valid:\n  {}", errors.join("\n  "))
         })?;
+        let mut config = config;
+        // An empty variable (`DATABASE_URL=`) means "not set", as most tools read it.
+        config.database_url = config.database_url.filter(|u| !u.is_empty());
+        config.redis_url = config.redis_url.filter(|u| !u.is_empty());
         config.validate()?;
         Ok(config)
     }
@@ -140,6 +170,25 @@ impl Config {
         self.database_url
             .as_deref()
             .is_some_and(|u| u.starts_with("postgres"))
+    }
+
+    /// Creates `data_dir` when missing, readable by this user only (it holds the database,
+    /// secrets and, later, documents). An existing folder's permissions are the operator's.
+    pub fn ensure_data_dir(&self) -> anyhow::Result<()> {
+        use std::os::unix::fs::DirBuilderExt;
+        if self.data_dir.exists() {
+            return Ok(());
+        }
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(&self.data_dir)
+            .map_err(|e| {
+                anyhow::anyhow!(
+                    "data_dir (SIGNET_DATA_DIR): cannot create {}: {e}",
+                    self.data_dir.display()
+                )
+            })
     }
 
     /// The key-hashing secret: configured, or kept in `data_dir/secret.key` (mode 0600).

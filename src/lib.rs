@@ -25,6 +25,7 @@ pub struct Services {
 /// Connects storage and builds the services. The embedded default (SQLite) is migrated here;
 /// PostgreSQL must be migrated with `signet migrate` first, and says so.
 pub async fn services(config: &Config) -> anyhow::Result<Services> {
+    config.ensure_data_dir()?;
     let db = Db::connect(&config.database_url())
         .await
         .with_context(|| "database_url (DATABASE_URL): cannot connect")?;

@@ -142,3 +142,73 @@ async fn bad_input_and_bad_settings_are_named() {
     assert_eq!(code, Some(2));
     assert!(err.contains("DATABASE_URL"), "{err}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn settings_come_from_signet_toml_and_the_environment() {
+    let app = TestApp::start(Kind::Sqlite).await.unwrap();
+    let toml = app.dir.path().join("signet.toml");
+    let run = |extra: &[(&str, &str)]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_signet"))
+            .args(["admin", "workspace", "create", "--name", "T", "--json"])
+            .envs(app.env())
+            .envs(extra.iter().copied())
+            .current_dir(app.dir.path())
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    // A typo in the file is named, with where it came from.
+    std::fs::write(&toml, "anonymus_per_minute = 5\n").unwrap();
+    let (code, err) = run(&[]);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("anonymus_per_minute") && err.contains("TOML"),
+        "{err}"
+    );
+    // A valid file is read; the environment wins over it.
+    std::fs::write(&toml, "log_format = \"yaml\"\n").unwrap();
+    let (code, err) = run(&[]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("log_format"), "{err}");
+    assert_eq!(run(&[("SIGNET_LOG_FORMAT", "json")]).0, Some(0));
+    std::fs::remove_file(&toml).unwrap();
+    // A data folder Signet creates is private to its user; the secret in it too.
+    let fresh = app.dir.path().join("fresh-data");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_signet"))
+        .args(["admin", "workspace", "create", "--name", "T"])
+        .env("SIGNET_DATA_DIR", &fresh)
+        .env_remove("DATABASE_URL")
+        .env_remove("REDIS_URL")
+        .env_remove("SIGNET_SECRET_KEY")
+        .current_dir(app.dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        status.status.success(),
+        "{}",
+        String::from_utf8_lossy(&status.stderr)
+    );
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&fresh), 0o700);
+    assert_eq!(mode(&fresh.join("secret.key")), 0o600);
+    assert!(fresh.join("signet.db").exists());
+    // Trusted proxies: a list or a comma-separated string; a bad entry is named.
+    assert_eq!(
+        run(&[("SIGNET_TRUSTED_PROXIES", "10.0.0.0/8, 192.168.1.1")]).0,
+        Some(0)
+    );
+    assert_eq!(
+        run(&[("SIGNET_TRUSTED_PROXIES", "[\"10.0.0.0/8\"]")]).0,
+        Some(0)
+    );
+    let (code, err) = run(&[("SIGNET_TRUSTED_PROXIES", "10.0.0.0/8,proxy.local")]);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("trusted_proxies") && err.contains("proxy.local"),
+        "{err}"
+    );
+}
