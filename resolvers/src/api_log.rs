@@ -6,7 +6,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use sea_orm::{EntityTrait, Set};
+use sea_orm::EntityTrait;
 use serde::Serialize;
 use signet_storage::Db;
 use signet_storage::entities::api_log;
@@ -76,19 +76,22 @@ impl ApiLogSink {
                 if batch.is_empty() {
                     break;
                 }
-                let rows = batch.drain(..).map(|e| api_log::ActiveModel {
-                    id: Set(e.request_id),
-                    key_id: Set(e.key_id),
-                    workspace_id: Set(e.workspace_id),
-                    method: Set(e.method),
-                    route: Set(e.route),
-                    status: Set(e.status as i32),
-                    error_kind: Set(e.error_kind),
-                    duration_us: Set(e.duration_us as i64),
-                    client_ip: Set(e.client_ip),
-                    created_at: Set(e.created_at),
-                });
-                if let Err(e) = api_log::Entity::insert_many(rows).exec(&db.conn).await {
+                let rows = batch
+                    .drain(..)
+                    .map(|e| api_log::Model {
+                        id: e.request_id,
+                        key_id: e.key_id,
+                        workspace_id: e.workspace_id,
+                        method: e.method,
+                        route: e.route,
+                        status: e.status as i32,
+                        error_kind: e.error_kind,
+                        duration_us: e.duration_us as i64,
+                        client_ip: e.client_ip,
+                        created_at: e.created_at,
+                    })
+                    .collect();
+                if let Err(e) = db.append_api_log(rows).await {
                     tracing::error!(error = %e, "writing the API log failed");
                 }
             }

@@ -71,30 +71,17 @@ pub async fn get(ctx: &Ctx, actor: &Actor) -> Result<UsageOut, DomainError> {
     actor.require(Scope::AccountRead)?;
     let limits = ctx.plans.limits(actor.plan);
     let [month, day] = periods(Utc::now());
-    let rows = ctx
+    let counts = ctx
         .db
-        .conn
-        .query_all_raw(ctx.db.stmt(
-            "SELECT metric, count FROM usage_counters WHERE workspace_id = $1 \
-             AND ((metric = $2 AND period = $3) OR (metric = $4 AND period = $5))",
-            [
-                Value::from(actor.workspace_id.clone()),
-                Value::from(DOCUMENTS_SENT),
-                Value::from(month.0.clone()),
-                Value::from(EMAILS_SENT),
-                Value::from(day.0.clone()),
+        .usage_counts(
+            &actor.workspace_id,
+            &[
+                (DOCUMENTS_SENT, month.0.as_str()),
+                (EMAILS_SENT, day.0.as_str()),
             ],
-        ))
+        )
         .await?;
-    let (mut documents, mut emails) = (0i64, 0i64);
-    for row in rows {
-        let metric: String = row.try_get("", "metric")?;
-        let count: i64 = row.try_get("", "count")?;
-        match metric.as_str() {
-            DOCUMENTS_SENT => documents = count,
-            _ => emails = count,
-        }
-    }
+    let (documents, emails) = (counts[0], counts[1]);
     Ok(UsageOut {
         plan: actor.plan.as_str().to_string(),
         documents: UsageCounterOut {

@@ -29,12 +29,15 @@ pub enum Backend {
 pub struct Db {
     pub conn: DatabaseConnection,
     pub backend: Backend,
+    /// Hot-path point reads on SQLite (see `inline`); `None` on PostgreSQL.
+    pub inline: Option<std::sync::Arc<crate::inline::InlineSqlite>>,
 }
 
 impl Db {
     /// Connects to `url` (`sqlite:PATH` or `postgres://...`). A SQLite file is created when
     /// missing, with its folder.
     pub async fn connect(url: &str) -> Result<Db, StorageError> {
+        let mut file = None;
         let (url, backend) = if let Some(rest) = url.strip_prefix("sqlite:") {
             let path = rest.trim_start_matches("//");
             let path = path.split('?').next().unwrap_or(path);
@@ -45,6 +48,7 @@ impl Db {
                     StorageError::Corrupt(format!("cannot create {}: {e}", parent.display()))
                 })?;
             }
+            file = Some(std::path::PathBuf::from(path));
             (format!("sqlite://{path}?mode=rwc"), Backend::Sqlite)
         } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             (url.to_string(), Backend::Postgres)
@@ -60,21 +64,102 @@ impl Db {
         // sqlx runs each SQLite connection on its own thread; more than four on a 2-core
         // machine costs more in context switches than it gains (bench/RESULTS.md).
         match backend {
-            Backend::Sqlite => opts.max_connections(4).min_connections(1),
+            Backend::Sqlite => opts
+                .max_connections(4)
+                .min_connections(1)
+                // Per-connection settings must reach every pooled connection, not just one.
+                .map_sqlx_sqlite_opts(|o| {
+                    o.journal_mode(sqlx::sqlite::SqliteJournalMode::Wal)
+                        .synchronous(sqlx::sqlite::SqliteSynchronous::Normal)
+                        .busy_timeout(Duration::from_secs(10))
+                        .foreign_keys(true)
+                }),
             Backend::Postgres => opts.max_connections(32).min_connections(2),
         };
         let conn = Database::connect(opts).await?;
-        if backend == Backend::Sqlite {
-            for pragma in [
-                "PRAGMA journal_mode = WAL",
-                "PRAGMA synchronous = NORMAL",
-                "PRAGMA busy_timeout = 10000",
-                "PRAGMA foreign_keys = ON",
-            ] {
-                conn.execute_unprepared(pragma).await?;
+        let inline = file.map(|f| std::sync::Arc::new(crate::inline::InlineSqlite::new(f)));
+        Ok(Db {
+            conn,
+            backend,
+            inline,
+        })
+    }
+
+    /// The counts of `(metric, period)` pairs of one workspace's usage counters, in order;
+    /// zero where no row exists. Inline on SQLite: this sits on the path of GET /usage.
+    pub async fn usage_counts(
+        &self,
+        workspace_id: &str,
+        keys: &[(&str, &str)],
+    ) -> Result<Vec<i64>, StorageError> {
+        const SQL: &str = "SELECT count FROM usage_counters WHERE workspace_id = $1 AND metric = $2 AND period = $3";
+        let mut out = Vec::with_capacity(keys.len());
+        if let Some(reader) = &self.inline {
+            reader.read(|c| {
+                let mut stmt = c.prepare_cached(SQL)?;
+                for (metric, period) in keys {
+                    let n: Option<i64> = stmt
+                        .query_row((workspace_id, metric, period), |r| r.get(0))
+                        .map(Some)
+                        .or_else(|e| match e {
+                            rusqlite::Error::QueryReturnedNoRows => Ok(None),
+                            e => Err(e),
+                        })?;
+                    out.push(n.unwrap_or(0));
+                }
+                Ok(())
+            })?;
+            return Ok(out);
+        }
+        // One round trip for all pairs: `(metric = $2 AND period = $3) OR ...`.
+        let mut sql = String::from(
+            "SELECT metric, period, count FROM usage_counters WHERE workspace_id = $1 AND (",
+        );
+        let mut values = vec![sea_orm::Value::from(workspace_id)];
+        for (i, (metric, period)) in keys.iter().enumerate() {
+            if i > 0 {
+                sql.push_str(" OR ");
+            }
+            sql.push_str(&format!(
+                "(metric = ${} AND period = ${})",
+                2 * i + 2,
+                2 * i + 3
+            ));
+            values.push(sea_orm::Value::from(*metric));
+            values.push(sea_orm::Value::from(*period));
+        }
+        sql.push(')');
+        let rows = self.conn.query_all_raw(self.stmt(&sql, values)).await?;
+        out.resize(keys.len(), 0);
+        for row in rows {
+            let metric: String = row.try_get("", "metric")?;
+            let period: String = row.try_get("", "period")?;
+            if let Some(i) = keys.iter().position(|(m, p)| *m == metric && *p == period) {
+                out[i] = row.try_get("", "count")?;
             }
         }
-        Ok(Db { conn, backend })
+        Ok(out)
+    }
+
+    /// Appends rows to the API log.
+    pub async fn append_api_log(
+        &self,
+        rows: Vec<crate::entities::api_log::Model>,
+    ) -> Result<(), StorageError> {
+        use sea_orm::{EntityTrait, IntoActiveModel};
+        if let Some(inline) = &self.inline {
+            let inline = inline.clone();
+            return tokio::task::spawn_blocking(move || inline.append_api_log(&rows))
+                .await
+                .map_err(|e| StorageError::Corrupt(format!("API log writer: {e}")))?;
+        }
+        crate::entities::api_log::Entity::insert_many(
+            rows.into_iter().map(|r| r.into_active_model()),
+        )
+        .on_conflict_do_nothing()
+        .exec(&self.conn)
+        .await?;
+        Ok(())
     }
 
     pub async fn migrate(&self) -> Result<(), StorageError> {

@@ -2,6 +2,7 @@
 
 pub mod db;
 pub mod entities;
+pub mod inline;
 pub mod migrations;
 pub mod state;
 

@@ -47,6 +47,28 @@ both!(usage_reports_plan_allowances, |app| {
     );
 });
 
+both!(
+    usage_counts_live_sends_and_emails_of_the_current_periods,
+    |app| {
+        use signet_resolvers::usage::{DOCUMENTS_SENT, EMAILS_SENT, add};
+        let (ws, key) = app.owner().await;
+        let (other, _) = app.owner().await;
+        let db = &app.ctx().db;
+        add(&db.conn, db, &ws, DOCUMENTS_SENT, 3).await.unwrap();
+        add(&db.conn, db, &ws, DOCUMENTS_SENT, 1).await.unwrap();
+        add(&db.conn, db, &ws, EMAILS_SENT, 7).await.unwrap();
+        add(&db.conn, db, &other, DOCUMENTS_SENT, 50).await.unwrap();
+        let a = app.get("/api/v1/usage", Some(&key)).await;
+        assert_eq!(a.body["documents"]["used"], 4, "{}", a.body);
+        assert_eq!(a.body["emails"]["used"], 7);
+        // The same counters through GraphQL.
+        let q = serde_json::json!({"query": "{ usage { documents { used } emails { used } } }"});
+        let g = app.post("/graphql", &key, &[], &q.to_string()).await;
+        assert_eq!(g.body["data"]["usage"]["documents"]["used"], 4);
+        assert_eq!(g.body["data"]["usage"]["emails"]["used"], 7);
+    }
+);
+
 both!(teams_payments_and_topics, |app| {
     let (ws, key) = app.owner().await;
     let a = app.get("/api/v1/teams", Some(&key)).await;
