@@ -17,12 +17,23 @@ use signet_resolvers::Ctx;
 pub use error::ApiError;
 pub use routes::{Idem, Route};
 
-/// Everything a request handler may reach.
+/// Everything a request handler may reach. Cloned several times per request, so it is one
+/// `Arc` (one reference count) rather than a struct of many.
 #[derive(Clone)]
-pub struct AppState {
+pub struct AppState(Arc<AppStateInner>);
+
+pub struct AppStateInner {
     pub ctx: Ctx,
-    pub config: Arc<HttpConfig>,
+    pub config: HttpConfig,
     pub schema: signet_schema::SignetSchema,
+}
+
+impl std::ops::Deref for AppState {
+    type Target = AppStateInner;
+
+    fn deref(&self) -> &AppStateInner {
+        &self.0
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -35,11 +46,11 @@ pub struct HttpConfig {
 
 impl AppState {
     pub fn new(ctx: Ctx, config: HttpConfig) -> AppState {
-        AppState {
+        AppState(Arc::new(AppStateInner {
             schema: signet_schema::build(ctx.clone()),
             ctx,
-            config: Arc::new(config),
-        }
+            config,
+        }))
     }
 }
 
