@@ -41,19 +41,6 @@ impl InlineSqlite {
         }
     }
 
-    fn open(&self) -> Result<Connection, StorageError> {
-        let conn = Connection::open_with_flags(
-            &self.path,
-            OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-        )
-        .map_err(inline_err)?;
-        conn.busy_timeout(Duration::from_millis(250))
-            .map_err(inline_err)?;
-        conn.pragma_update(None, "query_only", true)
-            .map_err(inline_err)?;
-        Ok(conn)
-    }
-
     /// Runs `f` on a pooled connection on this thread. `f` must only read and must not block.
     pub fn read<T>(
         &self,
@@ -62,7 +49,7 @@ impl InlineSqlite {
         let pooled = self.idle.lock().unwrap_or_else(|p| p.into_inner()).pop();
         let conn = match pooled {
             Some(c) => c,
-            None => self.open()?,
+            None => open(&self.path, Duration::from_millis(250), ("query_only", "ON"))?,
         };
         let out = f(&conn).map_err(inline_err);
         let mut idle = self.idle.lock().unwrap_or_else(|p| p.into_inner());
@@ -81,15 +68,11 @@ impl InlineSqlite {
     ) -> Result<(), StorageError> {
         let mut guard = self.writer.lock().unwrap_or_else(|p| p.into_inner());
         if guard.is_none() {
-            let conn = Connection::open_with_flags(
+            let conn = open(
                 &self.path,
-                OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-            )
-            .map_err(inline_err)?;
-            conn.busy_timeout(Duration::from_secs(10))
-                .map_err(inline_err)?;
-            conn.pragma_update(None, "synchronous", "NORMAL")
-                .map_err(inline_err)?;
+                Duration::from_secs(10),
+                ("synchronous", "NORMAL"),
+            )?;
             *guard = Some(conn);
         }
         let Some(conn) = guard.as_mut() else {
@@ -122,6 +105,23 @@ impl InlineSqlite {
         }
         tx.commit().map_err(inline_err)
     }
+}
+
+/// A plain connection with a busy timeout and one per-connection setting.
+fn open(
+    path: &std::path::Path,
+    busy: Duration,
+    (pragma, value): (&str, &str),
+) -> Result<Connection, StorageError> {
+    let conn = Connection::open_with_flags(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )
+    .map_err(inline_err)?;
+    conn.busy_timeout(busy).map_err(inline_err)?;
+    conn.pragma_update(None, pragma, value)
+        .map_err(inline_err)?;
+    Ok(conn)
 }
 
 fn inline_err(e: rusqlite::Error) -> StorageError {

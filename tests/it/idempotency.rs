@@ -169,14 +169,9 @@ both!(a_panic_becomes_an_error_body_and_frees_the_key, |app| {
     let (_, key) = app.owner().await;
     let tag = tag();
     let idem = format!("panic-{tag}");
-    let a = app
-        .post(
-            "/api/v1/probe",
-            &key,
-            &[("Idempotency-Key", &idem)],
-            &format!(r#"{{"tag":"{tag}","panic":true}}"#),
-        )
-        .await;
+    let body = format!(r#"{{"tag":"{tag}","panic":true}}"#);
+    let headers = [("Idempotency-Key", idem.as_str())];
+    let a = app.post("/api/v1/probe", &key, &headers, &body).await;
     assert_eq!(a.status, 500);
     assert_eq!(a.body["error"]["kind"], "dependency");
     assert_eq!(a.body["error"]["retryable"], true);
@@ -189,14 +184,7 @@ both!(a_panic_becomes_an_error_body_and_frees_the_key, |app| {
     );
     assert_eq!(a.body["error"]["requestId"], a.header("request-id"));
     // A retryable failure is not stored: the same key may be used again.
-    let b = app
-        .post(
-            "/api/v1/probe",
-            &key,
-            &[("Idempotency-Key", &idem)],
-            &format!(r#"{{"tag":"{tag}","panic":true}}"#),
-        )
-        .await;
+    let b = app.post("/api/v1/probe", &key, &headers, &body).await;
     assert_eq!(b.status, 500);
     assert!(b.headers.get("idempotent-replayed").is_none());
     // The server is still up.
