@@ -37,6 +37,8 @@ pub struct Config {
     pub anonymous_per_minute: u64,
     /// `text` or `json` log lines on stderr.
     pub log_format: String,
+    /// Seconds between the scheduler's passes (expiry and reminders).
+    pub scheduler_interval_secs: u64,
     pub plans: Plans,
 }
 
@@ -81,6 +83,7 @@ impl Default for Config {
             trusted_proxies: vec![],
             anonymous_per_minute: 120,
             log_format: "text".into(),
+            scheduler_interval_secs: 30,
             plans: Plans::default(),
         }
     }

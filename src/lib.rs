@@ -2,6 +2,7 @@
 //! start-up shared by `signet serve` and the test suite.
 
 pub mod config;
+mod render;
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -59,6 +60,19 @@ pub async fn services(config: &Config) -> anyhow::Result<Services> {
             Daily::Sql(db.clone()),
         ),
     };
+    let pubsub = match &config.redis_url {
+        Some(url) => Some(
+            signet_storage::state::PubSub::connect(url, &config.redis_prefix)
+                .await
+                .with_context(|| "redis_url (REDIS_URL): cannot connect")?,
+        ),
+        None => None,
+    };
+    let documents = signet_resolvers::ctx::DocumentServices {
+        renderer: std::sync::Arc::new(render::PdfRenderer::default()),
+        blobs: signet_storage::Blobs::local(config.data_dir.join("blobs")),
+        live: signet_resolvers::live::StatusBus::new(pubsub),
+    };
     let (api_log, log_writer) = ApiLogSink::spawn(db.clone());
     let ctx = Ctx::new(
         db,
@@ -68,6 +82,7 @@ pub async fn services(config: &Config) -> anyhow::Result<Services> {
         &config.secret()?,
         config.plans.clone(),
         api_log,
+        documents,
     );
     Ok(Services { ctx, log_writer })
 }
@@ -113,6 +128,10 @@ pub async fn start(config: &Config, extra: &'static [Route]) -> anyhow::Result<S
     let app = signet_rest::router(state, extra);
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
     let sweeper = tokio::spawn(sweep(ctx.clone()));
+    let scheduler = tokio::spawn(schedule(
+        ctx.clone(),
+        Duration::from_secs(config.scheduler_interval_secs.max(1)),
+    ));
     let key_watch = tokio::spawn(signet_resolvers::keys::watch(ctx.clone()));
     let task = tokio::spawn(async move {
         let served = axum::serve(
@@ -124,6 +143,7 @@ pub async fn start(config: &Config, extra: &'static [Route]) -> anyhow::Result<S
         })
         .await;
         sweeper.abort();
+        scheduler.abort();
         key_watch.abort();
         log_writer.stop().await;
         served.map_err(Into::into)
@@ -143,6 +163,19 @@ async fn sweep(ctx: Ctx) {
         tick.tick().await;
         if let Err(e) = ctx.idempotency.purge_expired().await {
             tracing::warn!(error = %e, "purging idempotency records failed");
+        }
+    }
+}
+
+/// The scheduler: expires overdue documents and queues due reminders.
+async fn schedule(ctx: Ctx, every: Duration) {
+    let mut tick = tokio::time::interval(every);
+    loop {
+        tick.tick().await;
+        match signet_resolvers::documents::sweep(&ctx).await {
+            Ok((0, 0)) => {}
+            Ok((expired, reminded)) => tracing::info!(expired, reminded, "scheduler pass"),
+            Err(e) => tracing::warn!(error = %e, "scheduler pass failed"),
         }
     }
 }

@@ -11,7 +11,7 @@ use signet_resolvers::actor::Scopes;
 use signet_resolvers::keys::KeyCreateIn;
 use signet_resolvers::plans::Plan;
 use signet_resolvers::workspaces::WorkspaceIn;
-use signet_resolvers::{DomainError, Mode, api_log, keys, teams, workspaces};
+use signet_resolvers::{DomainError, Mode, api_log, documents, keys, teams, workspaces};
 
 #[derive(Parser)]
 #[command(
@@ -46,6 +46,9 @@ enum Admin {
     Key(KeyCmd),
     #[command(subcommand)]
     Team(TeamCmd),
+    /// Sends of draft-only keys waiting for a person's decision.
+    #[command(subcommand)]
+    Approvals(ApprovalCmd),
     /// Find a request in the API log by its id.
     ApiLog {
         #[arg(long)]
@@ -116,6 +119,38 @@ struct KeyCreateArgs {
     name: Option<String>,
     #[arg(long)]
     json: bool,
+}
+
+#[derive(Subcommand)]
+enum ApprovalCmd {
+    List {
+        #[arg(long)]
+        workspace: String,
+        /// pending, approved or declined; all when left out.
+        #[arg(long, value_parser = ["pending", "approved", "declined"])]
+        state: Option<String>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Approve: the document is sent now.
+    Approve {
+        id: String,
+        /// Who decides (an email or a name), kept in the audit trail.
+        #[arg(long)]
+        by: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Decline: the document stays a draft.
+    Decline {
+        id: String,
+        #[arg(long)]
+        by: String,
+        #[arg(long)]
+        note: Option<String>,
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Subcommand)]
@@ -281,6 +316,9 @@ fn admin_json(cmd: &Admin) -> bool {
         | Admin::Team(TeamCmd::Create { json, .. })
         | Admin::Team(TeamCmd::AddMember { json, .. })
         | Admin::Team(TeamCmd::List { json, .. })
+        | Admin::Approvals(ApprovalCmd::List { json, .. })
+        | Admin::Approvals(ApprovalCmd::Approve { json, .. })
+        | Admin::Approvals(ApprovalCmd::Decline { json, .. })
         | Admin::ApiLog { json, .. } => *json,
     }
 }
@@ -443,6 +481,35 @@ async fn admin(ctx: &signet_resolvers::Ctx, cmd: Admin) -> anyhow::Result<()> {
                 .collect::<Vec<_>>()
                 .join("\n");
             out(json, serde_json::to_value(&t)?, text);
+        }
+        Admin::Approvals(ApprovalCmd::List {
+            workspace,
+            state,
+            json,
+        }) => {
+            let list = documents::approvals_list(ctx, &workspace, state.as_deref()).await?;
+            let text = list
+                .iter()
+                .map(|a| format!("{}  {}  {}  {}", a.id, a.state, a.document_id, a.created_at))
+                .collect::<Vec<_>>()
+                .join("\n");
+            out(json, json!({"data": list}), text);
+        }
+        Admin::Approvals(ApprovalCmd::Approve { id, by, json }) => {
+            let a = documents::approvals_decide(ctx, &id, true, &by, None).await?;
+            out(
+                json,
+                serde_json::to_value(&a)?,
+                format!("{} approved; {} sent", a.id, a.document_id),
+            );
+        }
+        Admin::Approvals(ApprovalCmd::Decline { id, by, note, json }) => {
+            let a = documents::approvals_decide(ctx, &id, false, &by, note).await?;
+            out(
+                json,
+                serde_json::to_value(&a)?,
+                format!("{} declined", a.id),
+            );
         }
         Admin::ApiLog { request_id, json } => {
             let e = api_log::find(ctx, &request_id).await?;

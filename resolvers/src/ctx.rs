@@ -20,9 +20,20 @@ pub struct Ctx {
     pub plans: Arc<Plans>,
     pub key_cache: Arc<crate::keys::KeyCache>,
     pub api_log: ApiLogSink,
+    pub renderer: Arc<dyn crate::render::DocRenderer>,
+    pub blobs: signet_storage::Blobs,
+    pub live: crate::live::StatusBus,
+}
+
+/// What the document resolvers need beyond the foundation.
+pub struct DocumentServices {
+    pub renderer: Arc<dyn crate::render::DocRenderer>,
+    pub blobs: signet_storage::Blobs,
+    pub live: crate::live::StatusBus,
 }
 
 impl Ctx {
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         db: Db,
         budget: Budget,
@@ -31,6 +42,7 @@ impl Ctx {
         secret: &[u8],
         plans: Plans,
         api_log: ApiLogSink,
+        documents: DocumentServices,
     ) -> Ctx {
         Ctx {
             db,
@@ -41,6 +53,9 @@ impl Ctx {
             plans: Arc::new(plans),
             key_cache: Arc::default(),
             api_log,
+            renderer: documents.renderer,
+            blobs: documents.blobs,
+            live: documents.live,
         }
     }
 }

@@ -3,14 +3,17 @@
 pub mod actor;
 pub mod api_log;
 pub mod ctx;
+pub mod documents;
 pub mod error;
 pub mod ids;
 pub mod keys;
 pub mod limits;
+pub mod live;
 pub mod metadata;
 pub mod page;
 pub mod payments;
 pub mod plans;
+pub mod render;
 pub mod teams;
 pub mod usage;
 pub mod webhooks;

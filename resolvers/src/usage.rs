@@ -123,6 +123,15 @@ pub async fn add<C: ConnectionTrait>(
     Ok(())
 }
 
+/// Live documents sent this calendar month (UTC) by a workspace.
+pub async fn get_documents_sent(ctx: &Ctx, workspace_id: &str) -> Result<i64, DomainError> {
+    let [month, _] = periods(Utc::now());
+    Ok(ctx
+        .db
+        .usage_counts(workspace_id, &[(DOCUMENTS_SENT, month.0.as_str())])
+        .await?[0])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -19,33 +19,67 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonIn<T> {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, _: &S) -> Result<Self, ApiError> {
-        let is_json = req
-            .headers()
-            .get(header::CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.split(';').next())
-            .map(|m| {
-                let m = m.trim().to_ascii_lowercase();
-                m == "application/json" || (m.starts_with("application/") && m.ends_with("+json"))
-            })
-            .unwrap_or(false);
+        let (is_json, bytes) = read_body(req).await?;
         if !is_json {
             return Err(DomainError::invalid("Content-Type", "must be application/json").into());
         }
-        let limit = req
-            .extensions()
-            .get::<BodyLimit>()
-            .map(|b| b.0)
-            .unwrap_or(2 << 20);
-        let bytes = to_bytes(req.into_body(), limit)
-            .await
-            .map_err(|_| body_too_large(limit))?;
         parse_json(&bytes).map(JsonIn).map_err(ApiError)
     }
 }
 
+/// A JSON body that may be left out entirely (no body, or an empty one): then `T::default()`.
+pub struct JsonOrEmpty<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned + Default> FromRequest<S> for JsonOrEmpty<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, _: &S) -> Result<Self, ApiError> {
+        let (is_json, bytes) = read_body(req).await?;
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            return Ok(JsonOrEmpty(T::default()));
+        }
+        if !is_json {
+            return Err(DomainError::invalid("Content-Type", "must be application/json").into());
+        }
+        parse_json(&bytes).map(JsonOrEmpty).map_err(ApiError)
+    }
+}
+
+/// Whether the body is declared JSON, and the body itself within the route's limit.
+async fn read_body(req: Request) -> Result<(bool, axum::body::Bytes), ApiError> {
+    let is_json = req
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .map(is_json_type)
+        .unwrap_or(false);
+    let limit = req
+        .extensions()
+        .get::<BodyLimit>()
+        .map(|b| b.0)
+        .unwrap_or(2 << 20);
+    let bytes = to_bytes(req.into_body(), limit)
+        .await
+        .map_err(|_| body_too_large(limit))?;
+    Ok((is_json, bytes))
+}
+
+fn is_json_type(v: &str) -> bool {
+    let m = v
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    m == "application/json" || (m.starts_with("application/") && m.ends_with("+json"))
+}
+
 /// Deserializes `bytes`, naming the path of the first offending field.
 pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, DomainError> {
+    // Every request body is an object; serde would otherwise read a struct from an array.
+    if bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[') {
+        return Err(DomainError::invalid("body", "must be a JSON object"));
+    }
     let de = &mut serde_json::Deserializer::from_slice(bytes);
     serde_path_to_error::deserialize(de).map_err(|e| {
         let path = e.path().to_string();

@@ -36,3 +36,158 @@ pub fn payments_status() -> MethodRouter<AppState> {
 pub fn webhook_topics() -> MethodRouter<AppState> {
     get(|Extension(a): Extension<Actor>| async move { Answer::Ok(Json(webhooks::topics(&a)?)) })
 }
+
+pub mod documents {
+    //! The document routes.
+
+    use axum::extract::{Path, RawQuery, State};
+    use axum::http::StatusCode;
+    use axum::routing::{MethodRouter, get, post};
+    use axum::{Extension, Json};
+    use signet_resolvers::documents::{self, types::*};
+    use signet_resolvers::{Actor, DomainError};
+
+    use crate::extract::{JsonIn, JsonOrEmpty};
+    use crate::{ApiError, AppState};
+
+    type Answer<T> = Result<Json<T>, ApiError>;
+    type Made<T> = Result<(StatusCode, Json<T>), ApiError>;
+
+    fn made(status: u16, out: DocumentOut) -> Made<DocumentOut> {
+        Ok((
+            StatusCode::from_u16(status).unwrap_or(StatusCode::CREATED),
+            Json(out),
+        ))
+    }
+
+    pub fn check() -> MethodRouter<AppState> {
+        post(
+            |State(s): State<AppState>,
+             Extension(a): Extension<Actor>,
+             JsonIn(body): JsonIn<DocumentCheckIn>| async move {
+                Answer::Ok(Json(documents::check(&s.ctx, &a, body).await?))
+            },
+        )
+    }
+
+    pub fn create() -> MethodRouter<AppState> {
+        post(
+            |State(s): State<AppState>,
+             Extension(a): Extension<Actor>,
+             JsonIn(body): JsonIn<DocumentCreateIn>| async move {
+                let (status, out) = documents::create(&s.ctx, &a, body).await?;
+                made(status, out)
+            },
+        )
+    }
+
+    /// `state`, `externalId`, `limit`, `cursor` and repeatable `metadata[key]=value`.
+    pub fn parse_list_query(raw: Option<&str>) -> Result<ListFilter, DomainError> {
+        let pairs: Vec<(String, String)> = serde_urlencoded::from_str(raw.unwrap_or(""))
+            .map_err(|e| DomainError::invalid("query", e))?;
+        let mut f = ListFilter::default();
+        for (k, v) in pairs {
+            match k.as_str() {
+                "state" => f.state = Some(v),
+                "externalId" => f.external_id = Some(v),
+                "cursor" => f.cursor = Some(v),
+                "limit" => {
+                    f.limit = Some(v.parse().map_err(|_| {
+                        DomainError::invalid("limit", format!("must be a whole number, got '{v}'"))
+                    })?)
+                }
+                _ => match k
+                    .strip_prefix("metadata[")
+                    .and_then(|r| r.strip_suffix(']'))
+                {
+                    Some(key) if !key.is_empty() => f.metadata.push((key.to_string(), v)),
+                    _ => {
+                        return Err(DomainError::invalid(
+                            &k,
+                            "unknown query parameter; use state, externalId, metadata[key], limit, cursor",
+                        ));
+                    }
+                },
+            }
+        }
+        Ok(f)
+    }
+
+    pub fn list() -> MethodRouter<AppState> {
+        get(
+            |State(s): State<AppState>, Extension(a): Extension<Actor>, RawQuery(q): RawQuery| async move {
+                let filter = parse_list_query(q.as_deref())?;
+                Answer::Ok(Json(documents::list(&s.ctx, &a, filter).await?))
+            },
+        )
+    }
+
+    pub fn get_one() -> MethodRouter<AppState> {
+        get(
+            |State(s): State<AppState>, Extension(a): Extension<Actor>, Path(id): Path<String>| async move {
+                Answer::Ok(Json(documents::get(&s.ctx, &a, &id).await?))
+            },
+        )
+    }
+
+    pub fn source() -> MethodRouter<AppState> {
+        get(
+            |State(s): State<AppState>, Extension(a): Extension<Actor>, Path(id): Path<String>| async move {
+                Answer::Ok(Json(documents::source(&s.ctx, &a, &id).await?))
+            },
+        )
+    }
+
+    pub fn revise() -> MethodRouter<AppState> {
+        post(
+            |State(s): State<AppState>,
+             Extension(a): Extension<Actor>,
+             Path(id): Path<String>,
+             JsonIn(body): JsonIn<DocumentReviseIn>| async move {
+                made(201, documents::revise(&s.ctx, &a, &id, body).await?)
+            },
+        )
+    }
+
+    pub fn send() -> MethodRouter<AppState> {
+        post(
+            |State(s): State<AppState>, Extension(a): Extension<Actor>, Path(id): Path<String>| async move {
+                let (status, out) = documents::send(&s.ctx, &a, &id).await?;
+                made(status, out)
+            },
+        )
+    }
+
+    pub fn remind() -> MethodRouter<AppState> {
+        post(
+            |State(s): State<AppState>,
+             Extension(a): Extension<Actor>,
+             Path(id): Path<String>,
+             JsonOrEmpty(body): JsonOrEmpty<RemindIn>| async move {
+                Answer::Ok(Json(documents::remind(&s.ctx, &a, &id, body).await?))
+            },
+        )
+    }
+
+    pub fn void() -> MethodRouter<AppState> {
+        post(
+            |State(s): State<AppState>,
+             Extension(a): Extension<Actor>,
+             Path(id): Path<String>,
+             JsonOrEmpty(body): JsonOrEmpty<VoidIn>| async move {
+                Answer::Ok(Json(documents::void(&s.ctx, &a, &id, body).await?))
+            },
+        )
+    }
+
+    pub fn test_sign() -> MethodRouter<AppState> {
+        post(
+            |State(s): State<AppState>,
+             Extension(a): Extension<Actor>,
+             Path(id): Path<String>,
+             JsonIn(body): JsonIn<TestSignIn>| async move {
+                Answer::Ok(Json(documents::test_sign(&s.ctx, &a, &id, body).await?))
+            },
+        )
+    }
+}

@@ -43,7 +43,12 @@ fn operation(
         .map(|name| json!({"name": name, "in": "path", "required": true, "schema": {"type": "string"}}))
         .collect();
     params.extend(route.query.iter().map(|q| {
-        json!({"name": q.name, "in": "query", "required": false, "description": q.description, "schema": {"type": q.ty}})
+        let mut schema = json!({"type": q.ty});
+        if let Some((min, max)) = q.range {
+            schema["minimum"] = json!(min);
+            schema["maximum"] = json!(max);
+        }
+        json!({"name": q.name, "in": "query", "required": false, "description": q.description, "schema": schema})
     }));
     if route.idempotency != Idem::None {
         params.push(json!({
@@ -73,7 +78,18 @@ fn operation(
     .into_iter()
     .chain(route.statuses.iter().copied())
     {
-        responses.insert(status.to_string(), error_response(what));
+        if status < 300 {
+            responses.insert(
+                status.to_string(),
+                json!({
+                    "description": what,
+                    "headers": rate_headers(),
+                    "content": {"application/json": {"schema": {"$ref": format!("#/components/schemas/{ok}")}}}
+                }),
+            );
+        } else {
+            responses.insert(status.to_string(), error_response(what));
+        }
     }
     let mut op = json!({
         "operationId": route.operation_id,
@@ -92,7 +108,7 @@ fn operation(
     if let Some(req) = route.request {
         let name = req(schemas);
         op["requestBody"] = json!({
-            "required": true,
+            "required": !crate::routes::OPTIONAL_BODY.contains(&route.operation_id),
             "content": {"application/json": {"schema": {"$ref": format!("#/components/schemas/{name}")}}}
         });
     }

@@ -47,6 +47,8 @@ pub struct QueryParam {
     /// JSON Schema type: `string` or `integer`.
     pub ty: &'static str,
     pub description: &'static str,
+    /// Bounds of an integer parameter, as the resolver enforces them.
+    pub range: Option<(i64, i64)>,
 }
 
 pub struct Route {
@@ -119,7 +121,232 @@ const fn read(
     }
 }
 
+/// Operations whose JSON body may be left out.
+pub const OPTIONAL_BODY: &[&str] = &["v1.documents.remind", "v1.documents.void"];
+
+/// A POST row acting on one document.
+#[allow(clippy::too_many_arguments)]
+const fn act(
+    path: &'static str,
+    operation_id: &'static str,
+    summary: &'static str,
+    idempotency: Idem,
+    request: Option<SchemaFn>,
+    success: u16,
+    statuses: &'static [(u16, &'static str)],
+    handler: fn() -> MethodRouter<AppState>,
+) -> Route {
+    Route {
+        method: Method::POST,
+        path,
+        operation_id,
+        summary,
+        access: Access::Scope(Scope::DocumentsWrite),
+        idempotency,
+        query: &[],
+        request,
+        response: schema_of::<DocumentOut>,
+        success,
+        statuses,
+        body_limit: DEFAULT_BODY_LIMIT,
+        handler,
+    }
+}
+
+use handlers::documents as docs;
+use signet_resolvers::documents::types::{
+    CheckOut, DocumentCheckIn, DocumentCreateIn, DocumentOut, DocumentPageOut, DocumentReviseIn,
+    DocumentSourceOut, RemindIn, TestSignIn, VoidIn,
+};
+
+const NOT_FOUND: (u16, &str) = (
+    404,
+    "No such document, or one of the other mode than the key's.",
+);
+const NOT_OUT: (u16, &str) = (
+    409,
+    "The document is not in a state that allows this; the message says which it is in.",
+);
+
 pub static ROUTES: &[Route] = &[
+    Route {
+        method: Method::POST,
+        path: "/documents/check",
+        operation_id: "v1.documents.check",
+        summary: "What a person would be told about a source before a document is made from it",
+        access: Access::Scope(Scope::DocumentsRead),
+        idempotency: Idem::None,
+        query: &[],
+        request: Some(schema_of::<DocumentCheckIn>),
+        response: schema_of::<CheckOut>,
+        success: 200,
+        statuses: &[],
+        body_limit: DEFAULT_BODY_LIMIT,
+        handler: docs::check,
+    },
+    Route {
+        method: Method::POST,
+        path: "/documents",
+        operation_id: "v1.documents.create",
+        summary: "Make a document from words: a draft, or sent at once with sendNow",
+        access: Access::Scope(Scope::DocumentsWrite),
+        idempotency: Idem::Required,
+        query: &[],
+        request: Some(schema_of::<DocumentCreateIn>),
+        response: schema_of::<DocumentOut>,
+        success: 201,
+        statuses: &[(
+            202,
+            "sendNow from a draft-only key: the draft is made and its send awaits approval.",
+        )],
+        body_limit: DEFAULT_BODY_LIMIT,
+        handler: docs::create,
+    },
+    Route {
+        method: Method::GET,
+        path: "/documents",
+        operation_id: "v1.documents.list",
+        summary: "Documents of the key's mode, newest first",
+        access: Access::Scope(Scope::DocumentsRead),
+        idempotency: Idem::None,
+        query: &[
+            QueryParam {
+                name: "state",
+                ty: "string",
+                description: "Only documents in this state.",
+                range: None,
+            },
+            QueryParam {
+                name: "externalId",
+                ty: "string",
+                description: "Only documents with this externalId.",
+                range: None,
+            },
+            QueryParam {
+                name: "metadata[key]",
+                ty: "string",
+                description: "metadata[key]=value, repeatable; all must match.",
+                range: None,
+            },
+            QueryParam {
+                name: "limit",
+                ty: "integer",
+                description: "1 to 200; default 50.",
+                range: Some((1, 200)),
+            },
+            QueryParam {
+                name: "cursor",
+                ty: "string",
+                description: "page.nextCursor of the previous page.",
+                range: None,
+            },
+        ],
+        request: None,
+        response: schema_of::<DocumentPageOut>,
+        success: 200,
+        statuses: &[],
+        body_limit: 0,
+        handler: docs::list,
+    },
+    Route {
+        method: Method::GET,
+        path: "/documents/{id}",
+        operation_id: "v1.documents.get",
+        summary: "A document with where each person is",
+        access: Access::Scope(Scope::DocumentsRead),
+        idempotency: Idem::None,
+        query: &[],
+        request: None,
+        response: schema_of::<DocumentOut>,
+        success: 200,
+        statuses: &[NOT_FOUND],
+        body_limit: 0,
+        handler: docs::get_one,
+    },
+    Route {
+        method: Method::GET,
+        path: "/documents/{id}/source",
+        operation_id: "v1.documents.source",
+        summary: "The document's words, people and choices",
+        access: Access::Scope(Scope::DocumentsRead),
+        idempotency: Idem::None,
+        query: &[],
+        request: None,
+        response: schema_of::<DocumentSourceOut>,
+        success: 200,
+        statuses: &[NOT_FOUND],
+        body_limit: 0,
+        handler: docs::source,
+    },
+    act(
+        "/documents/{id}/revise",
+        "v1.documents.revise",
+        "Replace a draft with a revised one under a new id; the old draft is deleted",
+        Idem::Required,
+        Some(schema_of::<DocumentReviseIn>),
+        201,
+        &[NOT_FOUND, NOT_OUT],
+        docs::revise,
+    ),
+    act(
+        "/documents/{id}/send",
+        "v1.documents.send",
+        "Send a draft for signature",
+        Idem::Required,
+        None,
+        201,
+        &[
+            (
+                202,
+                "Draft-only key: an approval is filed and the document stays a draft.",
+            ),
+            NOT_FOUND,
+            NOT_OUT,
+        ],
+        docs::send,
+    ),
+    act(
+        "/documents/{id}/remind",
+        "v1.documents.remind",
+        "Remind everyone who is up, or one seat",
+        Idem::Optional,
+        Some(schema_of::<RemindIn>),
+        200,
+        &[
+            NOT_FOUND,
+            (
+                409,
+                "Nobody is waiting to be reminded, or the document is not out for signature.",
+            ),
+        ],
+        docs::remind,
+    ),
+    act(
+        "/documents/{id}/void",
+        "v1.documents.void",
+        "Void a document still out for signature",
+        Idem::Optional,
+        Some(schema_of::<VoidIn>),
+        200,
+        &[NOT_FOUND, NOT_OUT],
+        docs::void,
+    ),
+    act(
+        "/documents/{id}/test-sign",
+        "v1.documents.testSign",
+        "Sign a seat of a test document with a test key",
+        Idem::Optional,
+        Some(schema_of::<TestSignIn>),
+        200,
+        &[
+            NOT_FOUND,
+            (
+                409,
+                "Not the seat's turn, already signed, or the document is not out for signature.",
+            ),
+        ],
+        docs::test_sign,
+    ),
     read(
         "/usage",
         "v1.usage.get",

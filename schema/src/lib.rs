@@ -1,27 +1,35 @@
 #![doc = include_str!("../README.md")]
 
-use async_graphql::{
-    Context, EmptyMutation, EmptySubscription, ErrorExtensions, MergedObject, Object, Schema,
-};
+mod documents;
+
+use async_graphql::{Context, ErrorExtensions, MergedObject, MergedSubscription, Object, Schema};
 use signet_resolvers::payments::PaymentsStatusOut;
 use signet_resolvers::teams::TeamsOut;
 use signet_resolvers::usage::UsageOut;
 use signet_resolvers::webhooks::TopicsOut;
 use signet_resolvers::{Actor, Ctx, DomainError, payments, teams, usage, webhooks};
 
-pub type SignetSchema = Schema<Query, EmptyMutation, EmptySubscription>;
+pub type SignetSchema = Schema<Query, Mutation, Subscription>;
 
 pub fn build(ctx: Ctx) -> SignetSchema {
-    Schema::build(Query::default(), EmptyMutation, EmptySubscription)
-        .data(ctx)
-        .finish()
+    Schema::build(
+        Query::default(),
+        Mutation::default(),
+        Subscription::default(),
+    )
+    .data(ctx)
+    .finish()
 }
 
 /// The SDL, as committed in `schema.graphql`.
 pub fn sdl() -> String {
-    Schema::build(Query::default(), EmptyMutation, EmptySubscription)
-        .finish()
-        .sdl()
+    Schema::build(
+        Query::default(),
+        Mutation::default(),
+        Subscription::default(),
+    )
+    .finish()
+    .sdl()
 }
 
 /// The calling key and the services, or the same credential error REST gives.
@@ -36,7 +44,13 @@ fn who<'a>(ctx: &'a Context<'_>) -> async_graphql::Result<(&'a Ctx, &'a Actor)> 
 }
 
 #[derive(MergedObject, Default)]
-pub struct Query(AccountQuery, WebhooksQuery);
+pub struct Query(AccountQuery, WebhooksQuery, documents::DocumentsQuery);
+
+#[derive(MergedObject, Default)]
+pub struct Mutation(documents::DocumentsMutation);
+
+#[derive(MergedSubscription, Default)]
+pub struct Subscription(documents::DocumentsSubscription);
 
 #[derive(Default)]
 pub struct AccountQuery;

@@ -1,11 +1,13 @@
 #![doc = include_str!("../README.md")]
 
+pub mod blobs;
 pub mod db;
 pub mod entities;
 pub mod inline;
 pub mod migrations;
 pub mod state;
 
+pub use blobs::Blobs;
 pub use db::{Backend, Db, StorageError};
 pub use sea_orm;
 pub use sea_orm_migration;

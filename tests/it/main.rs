@@ -11,6 +11,7 @@ mod servers;
 mod auth;
 mod cli;
 mod daily;
+mod documents;
 mod graphql;
 mod idempotency;
 mod limits;

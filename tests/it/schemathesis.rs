@@ -20,7 +20,15 @@ async fn live_server_conforms_to_its_openapi_document() {
         return;
     }
     let app = TestApp::start(Kind::Sqlite).await.unwrap();
-    let (_, key) = app.owner().await;
+    // A budget schemathesis does not exhaust, so the logic behind each route is reached.
+    let ws = app.workspace(signet_resolvers::plans::Plan::Free).await;
+    let mut input = signet_resolvers::keys::KeyCreateIn::new(
+        &ws,
+        signet_resolvers::Mode::Test,
+        signet_resolvers::actor::Scopes::all(),
+    );
+    input.per_minute = Some(1_000_000);
+    let key = app.key_with(input).await;
     let url = format!("{}/api/openapi.json", app.base);
     let out = tokio::process::Command::new("schemathesis")
         .args([
@@ -28,6 +36,11 @@ async fn live_server_conforms_to_its_openapi_document() {
             &url,
             "--checks",
             "all",
+            // Semantic rules (a source's roles and chips, email addresses, an Idempotency-Key
+            // reused with another body) cannot be written in JSON Schema, so a schema-valid
+            // request may rightly be refused; every other check runs. See docs/decisions.md.
+            "--exclude-checks",
+            "positive_data_acceptance",
             "--max-examples",
             "25",
             "--no-color",

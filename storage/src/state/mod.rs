@@ -9,10 +9,12 @@
 mod budget;
 mod daily;
 mod idempotency;
+mod pubsub;
 
 pub use budget::{Budget, BudgetState};
 pub use daily::Daily;
 pub use idempotency::{Begin, Idempotency, Stored};
+pub use pubsub::PubSub;
 
 use redis::aio::ConnectionManager;
 

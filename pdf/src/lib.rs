@@ -1,0 +1,228 @@
+#![doc = include_str!("../README.md")]
+
+mod fonts;
+mod markup;
+mod world;
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use signet_source::{Doc, Field};
+use typst::foundations::{Label, Selector, Smart, Value};
+use typst::introspection::MetadataElem;
+use typst::utils::PicoStr;
+use typst_layout::PagedDocument;
+
+pub use fonts::COVERAGE;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Paper {
+    Letter,
+    A4,
+}
+
+impl Paper {
+    pub fn parse(s: &str) -> Option<Paper> {
+        match s {
+            "letter" => Some(Paper::Letter),
+            "a4" => Some(Paper::A4),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Paper::Letter => "letter",
+            Paper::A4 => "a4",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Profile {
+    /// Book-like: serif, justified.
+    Typeset,
+    /// Numbered clauses, sans.
+    Contract,
+}
+
+impl Profile {
+    pub fn parse(s: &str) -> Option<Profile> {
+        match s {
+            "typeset" => Some(Profile::Typeset),
+            "contract" => Some(Profile::Contract),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Profile::Typeset => "typeset",
+            Profile::Contract => "contract",
+        }
+    }
+}
+
+/// Words the renderer itself prints, in the document's language.
+#[derive(Clone, Copy, Debug)]
+pub struct Labels {
+    pub date_signed: &'static str,
+    pub sign_here: &'static str,
+    pub initials: &'static str,
+}
+
+impl Labels {
+    pub const EN: Labels = Labels {
+        date_signed: "Date signed",
+        sign_here: "Sign here",
+        initials: "Initials",
+    };
+}
+
+pub struct RenderInput<'a> {
+    /// The whole source; sender-only sections are removed here, whatever the caller passed.
+    pub doc: &'a Doc,
+    pub title: &'a str,
+    /// Printed at the foot of every page (the document id, say).
+    pub footer: &'a str,
+    pub paper: Paper,
+    pub profile: Profile,
+    /// Stamps every page TEST.
+    pub test: bool,
+    /// Two-letter language code; sets hyphenation, quotes and text direction.
+    pub lang: &'a str,
+    /// Values of merge chips by chip name (`org.name`, `custom.rent`, `client.name`).
+    pub values: &'a BTreeMap<String, String>,
+    /// The person's name for each seat, printed under signature blocks.
+    pub seat_names: &'a BTreeMap<String, String>,
+    pub labels: Labels,
+}
+
+/// Where a field's box is on the page, in PDF points measured from the page's top-left corner.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FieldRect {
+    pub field: Field,
+    /// 1-based.
+    pub page: u32,
+    pub x: f64,
+    pub y: f64,
+    pub width: f64,
+    pub height: f64,
+}
+
+#[derive(Clone, Debug)]
+pub struct Rendered {
+    pub pdf: Vec<u8>,
+    /// Width and height of each page in points.
+    pub pages: Vec<(f64, f64)>,
+    pub fields: Vec<FieldRect>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum RenderError {
+    /// Our own markup failed to compile: a bug, never the caller's input.
+    #[error("typst could not compile the document: {0}")]
+    Compile(String),
+    #[error("typst could not write the PDF: {0}")]
+    Export(String),
+}
+
+/// Holds what every render shares: the standard library and the embedded fonts. Build one at
+/// start-up and share it; `render` may run on many threads at once.
+#[derive(Clone)]
+pub struct Renderer {
+    shared: Arc<world::Shared>,
+}
+
+impl Default for Renderer {
+    fn default() -> Self {
+        Renderer::new()
+    }
+}
+
+impl Renderer {
+    pub fn new() -> Renderer {
+        Renderer {
+            shared: Arc::new(world::Shared::new()),
+        }
+    }
+
+    /// Renders the signer's view of a source to PDF. CPU-bound: call it off the async runtime.
+    pub fn render(&self, input: &RenderInput<'_>) -> Result<Rendered, RenderError> {
+        let generated = markup::generate(input);
+        let data =
+            serde_json::to_vec(&generated.data).map_err(|e| RenderError::Compile(e.to_string()))?;
+        let world = world::DocWorld::new(&self.shared, generated.markup, data);
+        let result = typst::compile::<PagedDocument>(&world).output;
+        // Each document is different: keep the memo cache from growing without bound.
+        typst::comemo::evict(4);
+        let document = result.map_err(|errs| {
+            RenderError::Compile(
+                errs.iter()
+                    .map(|e| e.message.to_string())
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            )
+        })?;
+        let pages: Vec<(f64, f64)> = document
+            .pages()
+            .iter()
+            .map(|p| (p.frame.width().to_pt(), p.frame.height().to_pt()))
+            .collect();
+        let fields = field_rects(&document, &generated.data.fields, &generated.fields)?;
+        let options = typst_pdf::PdfOptions {
+            ident: Smart::Custom(input.footer.to_string()),
+            creator: Smart::Custom(Some("Signet".to_string())),
+            ..Default::default()
+        };
+        let pdf = typst_pdf::pdf(&document, &options).map_err(|errs| {
+            RenderError::Export(
+                errs.iter()
+                    .map(|e| e.message.to_string())
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            )
+        })?;
+        Ok(Rendered { pdf, pages, fields })
+    }
+}
+
+fn field_rects(
+    document: &PagedDocument,
+    boxes: &[markup::FieldBox],
+    fields: &[Field],
+) -> Result<Vec<FieldRect>, RenderError> {
+    let bad = || RenderError::Compile("field markers are missing".into());
+    let label = Label::new(PicoStr::intern("signet-field")).ok_or_else(bad)?;
+    let intro = document.introspector();
+    let mut out: Vec<Option<FieldRect>> = vec![None; fields.len()];
+    for c in intro.elements().query(&Selector::Label(label)) {
+        let Some(meta) = c.to_packed::<MetadataElem>() else {
+            continue;
+        };
+        let Value::Int(i) = meta.value else { continue };
+        let i = i as usize;
+        let (Some(loc), Some(b), Some(f)) = (c.location(), boxes.get(i), fields.get(i)) else {
+            continue;
+        };
+        let Some(pos) = intro.position(loc) else {
+            continue;
+        };
+        out[i] = Some(FieldRect {
+            field: f.clone(),
+            page: pos.page.get() as u32,
+            x: round2(pos.point.x.to_pt()),
+            y: round2(pos.point.y.to_pt()),
+            width: b.w,
+            height: b.h,
+        });
+    }
+    out.into_iter().map(|r| r.ok_or_else(bad)).collect()
+}
+
+fn round2(v: f64) -> f64 {
+    (v * 100.0).round() / 100.0
+}
+
+#[cfg(test)]
+mod tests;

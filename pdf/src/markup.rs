@@ -1,0 +1,325 @@
+//! Source to Typst markup. Nothing the caller wrote is ever spliced into the markup: every
+//! string goes into a JSON data file that the markup reads by index (`#s(12)`), so text is
+//! always text and no input can open a Typst expression. The markup itself is built only from
+//! our own constants and numbers.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use serde::Serialize;
+use signet_source::{Block, Field, FieldType, Inline, Marks, walk};
+
+use crate::{Paper, Profile, RenderInput};
+
+#[derive(Serialize)]
+pub(crate) struct Data {
+    pub strings: Vec<String>,
+    pub fields: Vec<FieldBox>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct FieldBox {
+    /// Width and height in points.
+    pub w: f64,
+    pub h: f64,
+    /// Distance of the box's bottom below the text baseline, in points.
+    pub b: f64,
+    /// Index of the hint shown inside the box.
+    pub label: usize,
+}
+
+pub(crate) struct Generated {
+    pub markup: String,
+    pub data: Data,
+    /// The fields in the order of their boxes; `FieldBox` index = position here.
+    pub fields: Vec<Field>,
+}
+
+struct Gen<'a> {
+    input: &'a RenderInput<'a>,
+    out: String,
+    strings: Vec<String>,
+    index: BTreeMap<String, usize>,
+    boxes: Vec<FieldBox>,
+    fields: Vec<Field>,
+    sig_blocks: BTreeMap<String, usize>,
+}
+
+const PREAMBLE: &str = r##"#let d = json("/data.json")
+#let s(i) = d.strings.at(i)
+#let fld(i) = {
+  let f = d.fields.at(i)
+  box(width: f.w * 1pt, height: f.h * 1pt, baseline: f.b * 1pt, stroke: 0.6pt + rgb("#2563eb"),
+      fill: rgb("#eff6ff"), radius: 1.5pt, clip: true)[
+    #place(top + left)[#metadata(i) <signet-field>]
+    #place(horizon + left, dx: 3pt)[#text(size: 6.5pt, fill: rgb("#1e40af"), s(f.label))]
+  ]
+}
+#let sigblock(sig, date, name, datelabel) = block(breakable: false, above: 2.2em, below: 1.6em)[
+  #fld(sig)
+  #v(-0.45em)
+  #line(length: 200pt, stroke: 0.6pt)
+  #v(-0.5em)
+  #text(size: 0.9em, s(name))
+  #v(-0.3em)
+  #text(size: 0.8em, fill: luma(90), s(datelabel)) #h(4pt) #fld(date)
+]
+"##;
+
+pub(crate) fn generate(input: &RenderInput<'_>) -> Generated {
+    let mut g = Gen {
+        input,
+        out: String::with_capacity(4096),
+        strings: Vec::new(),
+        index: BTreeMap::new(),
+        boxes: Vec::new(),
+        fields: Vec::new(),
+        sig_blocks: BTreeMap::new(),
+    };
+    g.out.push_str(PREAMBLE);
+    g.setup();
+    let view = walk::signer_view(input.doc);
+    g.blocks(&view.content, "\n\n");
+    Generated {
+        markup: g.out,
+        data: Data {
+            strings: g.strings,
+            fields: g.boxes,
+        },
+        fields: g.fields,
+    }
+}
+
+impl Gen<'_> {
+    /// Index of `text` in the data file's string table.
+    fn s(&mut self, text: &str) -> usize {
+        if let Some(i) = self.index.get(text) {
+            return *i;
+        }
+        let i = self.strings.len();
+        self.strings.push(text.to_string());
+        self.index.insert(text.to_string(), i);
+        i
+    }
+
+    fn setup(&mut self) {
+        let input = self.input;
+        let title = self.s(input.title);
+        let footer = self.s(input.footer);
+        let paper = match input.paper {
+            Paper::Letter => "us-letter",
+            Paper::A4 => "a4",
+        };
+        let (fonts, size, justify, numbering) = match input.profile {
+            Profile::Typeset => (crate::fonts::SERIF_STACK, "11pt", "true", "none"),
+            Profile::Contract => (crate::fonts::SANS_STACK, "10pt", "false", "\"1.1.\""),
+        };
+        let lang = if input.lang.len() == 2 && input.lang.bytes().all(|b| b.is_ascii_lowercase()) {
+            input.lang
+        } else {
+            "en"
+        };
+        let (foreground, header) = if input.test {
+            let stamp = self.s("TEST");
+            let banner = self.s("TEST DOCUMENT: a practice run with no legal effect");
+            (
+                format!(
+                    "place(center + horizon, rotate(-35deg, text(120pt, weight: \"bold\", \
+                     fill: rgb(220, 38, 38, 60), s({stamp}))))"
+                ),
+                format!(
+                    "align(center, text(size: 8pt, weight: \"bold\", fill: rgb(220, 38, 38), s({banner})))"
+                ),
+            )
+        } else {
+            ("none".to_string(), "none".to_string())
+        };
+        let _ = write!(
+            self.out,
+            "#set document(title: s({title}))\n\
+             #set page(paper: \"{paper}\", margin: (x: 2.3cm, top: 2.3cm, bottom: 2.6cm), \
+             foreground: {foreground}, header: {header}, \
+             footer: context text(size: 7.5pt, fill: luma(110))[#s({footer}) #h(1fr) \
+             #counter(page).display(\"1 / 1\", both: true)])\n\
+             #set text(font: {fonts}, size: {size}, lang: \"{lang}\")\n\
+             #set par(justify: {justify}, leading: 0.62em)\n\
+             #set heading(numbering: {numbering})\n\
+             #show heading: set block(above: 1.4em, below: 0.8em)\n\
+             #align(center, text(size: 1.6em, weight: \"bold\", s({title})))\n\
+             #v(0.8em)\n"
+        );
+    }
+
+    fn blocks(&mut self, blocks: &[Block], sep: &str) {
+        for (i, b) in blocks.iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(sep);
+            }
+            self.block(b);
+        }
+    }
+
+    /// Blocks as one content argument: `[...]`.
+    fn content_arg(&mut self, blocks: &[Block]) {
+        self.out.push('[');
+        self.blocks(blocks, "#parbreak()");
+        self.out.push(']');
+    }
+
+    fn block(&mut self, b: &Block) {
+        match b {
+            Block::Heading { level, content, .. } => {
+                let _ = write!(self.out, "#heading(level: {level})[");
+                self.inlines(content);
+                self.out.push(']');
+            }
+            Block::Paragraph(content) => {
+                if content.is_empty() {
+                    self.out.push_str("#v(0.6em)");
+                }
+                self.inlines(content);
+            }
+            Block::BulletList(items) => {
+                self.out.push_str("#list(");
+                for it in items {
+                    self.content_arg(&it.content);
+                    self.out.push(',');
+                }
+                self.out.push(')');
+            }
+            Block::OrderedList { start, items } => {
+                let _ = write!(self.out, "#enum(start: {start}, ");
+                for it in items {
+                    self.content_arg(&it.content);
+                    self.out.push(',');
+                }
+                self.out.push(')');
+            }
+            Block::Table(t) => {
+                let cols = t.rows.iter().map(Vec::len).max().unwrap_or(0).max(1);
+                let _ = write!(
+                    self.out,
+                    "#table(columns: {cols}, inset: 5pt, stroke: 0.5pt + luma(150), "
+                );
+                for (r, row) in t.rows.iter().enumerate() {
+                    let header = r == 0 && t.header;
+                    if header {
+                        self.out.push_str("table.header(");
+                    }
+                    for c in 0..cols {
+                        match row.get(c) {
+                            Some(cell) if header => {
+                                self.out.push_str("strong");
+                                self.content_arg(&cell.content);
+                            }
+                            Some(cell) => self.content_arg(&cell.content),
+                            None => self.out.push_str("[]"),
+                        }
+                        self.out.push(',');
+                    }
+                    if header {
+                        self.out.push_str("),");
+                    }
+                }
+                self.out.push(')');
+            }
+            Block::SignatureBlock { role } => {
+                let n = self.sig_blocks.entry(role.clone()).or_default();
+                *n += 1;
+                let [sig, date] = walk::signature_block_fields(role, *n);
+                let name = self
+                    .input
+                    .seat_names
+                    .get(role)
+                    .cloned()
+                    .unwrap_or_else(|| role.clone());
+                let sig = self.field_box(sig, 200.0, 40.0);
+                let date = self.field_box(date, 90.0, 14.0);
+                let name = self.s(&name);
+                let label = self.s(self.input.labels.date_signed);
+                let _ = write!(self.out, "#sigblock({sig}, {date}, {name}, {label})");
+            }
+        }
+    }
+
+    fn inlines(&mut self, content: &[Inline]) {
+        for i in content {
+            match i {
+                Inline::Text { text, marks } => {
+                    let s = self.s(text);
+                    self.marked(marks, &format!("#s({s})"));
+                }
+                Inline::HardBreak => self.out.push_str("#linebreak()"),
+                Inline::Chip { name, marks, .. } => {
+                    let value = self
+                        .input
+                        .values
+                        .get(name)
+                        .cloned()
+                        .unwrap_or_else(|| format!("[{name}]"));
+                    let s = self.s(&value);
+                    self.marked(marks, &format!("#s({s})"));
+                }
+                Inline::Field(f) => {
+                    let (w, h) = inline_size(f);
+                    let b = self.field_box(f.clone(), w, h);
+                    let _ = write!(self.out, "#fld({b})");
+                }
+            }
+        }
+    }
+
+    fn marked(&mut self, marks: &Marks, inner: &str) {
+        let mut s = inner.to_string();
+        if marks.bold {
+            s = format!("#strong[{s}]");
+        }
+        if marks.italic {
+            s = format!("#emph[{s}]");
+        }
+        if marks.underline {
+            s = format!("#underline[{s}]");
+        }
+        if marks.strike {
+            s = format!("#strike[{s}]");
+        }
+        if let Some(href) = &marks.link {
+            let h = self.s(href);
+            s = format!("#link(s({h}))[{s}]");
+        }
+        self.out.push_str(&s);
+    }
+
+    fn field_box(&mut self, f: Field, w: f64, h: f64) -> usize {
+        let hint = f.placeholder.clone().unwrap_or_else(|| match f.ty {
+            FieldType::Signature => format!("{} · {}", self.input.labels.sign_here, f.role),
+            FieldType::Initials => format!("{} · {}", self.input.labels.initials, f.role),
+            FieldType::Checkbox => String::new(),
+            _ => f.name.clone(),
+        });
+        let label = self.s(&hint);
+        let i = self.boxes.len();
+        self.boxes.push(FieldBox {
+            w,
+            h,
+            b: if h > 14.0 { 0.0 } else { 3.0 },
+            label,
+        });
+        self.fields.push(f);
+        i
+    }
+}
+
+/// Size in points of a field written inside a line of text.
+fn inline_size(f: &Field) -> (f64, f64) {
+    match f.ty {
+        FieldType::Signature => (160.0, 34.0),
+        FieldType::Initials => (50.0, 22.0),
+        FieldType::Checkbox | FieldType::Radio if f.options.is_empty() => (11.0, 11.0),
+        FieldType::Checkbox => (11.0, 11.0),
+        FieldType::Date => (90.0, 14.0),
+        FieldType::Number | FieldType::Phone => (100.0, 14.0),
+        FieldType::Payment => (120.0, 16.0),
+        _ => (150.0, 14.0),
+    }
+}

@@ -1,0 +1,185 @@
+use std::collections::BTreeMap;
+use std::process::Command;
+
+use serde_json::{Value, json};
+
+use crate::*;
+
+fn doc(content: Value) -> Doc {
+    signet_source::parse("source", &json!({"type": "doc", "content": content})).unwrap()
+}
+
+fn render(d: &Doc, values: &BTreeMap<String, String>, test: bool, lang: &str) -> Rendered {
+    let seats = BTreeMap::from([("client".to_string(), "Ada Lovelace".to_string())]);
+    Renderer::new()
+        .render(&RenderInput {
+            doc: d,
+            title: "Agreement",
+            footer: "doc_01",
+            paper: Paper::A4,
+            profile: Profile::Contract,
+            test,
+            lang,
+            values,
+            seat_names: &seats,
+            labels: Labels::EN,
+        })
+        .unwrap()
+}
+
+/// Runs a poppler tool on the PDF. Missing tools fail under CI=true and skip elsewhere.
+fn poppler(tool: &str, pdf: &[u8], args: &[&str]) -> Option<String> {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("doc.pdf");
+    std::fs::write(&path, pdf).unwrap();
+    let mut cmd = Command::new(tool);
+    cmd.args(args).arg(&path);
+    if tool == "pdftotext" {
+        cmd.arg("-");
+    }
+    let out = match cmd.output() {
+        Ok(o) => o,
+        Err(e) if std::env::var("CI").as_deref() == Ok("true") => panic!("{tool} is needed: {e}"),
+        Err(_) => return None,
+    };
+    assert!(
+        out.status.success(),
+        "{tool}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+fn para(text: &str) -> Value {
+    json!({"type": "paragraph", "content": [{"type": "text", "text": text}]})
+}
+
+#[test]
+fn hostile_text_stays_text() {
+    let hostile = [
+        r#"#import "/etc/passwd""#,
+        "#read(\"/etc/passwd\")",
+        "]) #panic(\"x\") [",
+        "$ x^2 $ *bold* _em_ `raw` <label> @ref = Heading",
+        "\\ // /* comment",
+        "#let s(i) = \"pwned\"",
+        "}}{{ #{ 1 + 1 }",
+    ];
+    let content: Vec<Value> = hostile.iter().map(|h| para(h)).collect();
+    let chip = json!({"type": "paragraph", "content": [{"type": "variableChip", "attrs": {"name": "custom.x"}}]});
+    let mut content = content;
+    content.push(chip);
+    let values = BTreeMap::from([("custom.x".to_string(), "#panic(\"chip\")".to_string())]);
+    let out = render(&doc(Value::Array(content)), &values, false, "en");
+    assert!(out.pdf.starts_with(b"%PDF-"));
+    if let Some(text) = poppler("pdftotext", &out.pdf, &["-raw"]) {
+        let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        for h in hostile.iter().chain(["#panic(\"chip\")"].iter()) {
+            let want: String = h.split_whitespace().collect::<Vec<_>>().join(" ");
+            assert!(
+                flat.contains(&want),
+                "{want:?} not printed literally in {flat:?}"
+            );
+        }
+        assert!(!flat.contains("root:"), "no file was read");
+        assert_eq!(
+            flat.matches("pwned").count(),
+            1,
+            "the hostile let printed once, as text"
+        );
+    }
+}
+
+#[test]
+fn fields_get_exact_rectangles_in_reading_order() {
+    let mut content = vec![json!({"type": "paragraph", "content": [
+        {"type": "text", "text": "Start date: "},
+        {"type": "fieldTag", "attrs": {"name": "Start", "type": "date", "role": "client"}},
+    ]})];
+    for i in 0..80 {
+        content.push(para(&format!(
+            "Clause {i}: the parties agree to everything written here, at length."
+        )));
+    }
+    content.push(json!({"type": "signatureBlock", "attrs": {"role": "client"}}));
+    let out = render(&doc(Value::Array(content)), &BTreeMap::new(), false, "en");
+    let names: Vec<_> = out.fields.iter().map(|f| f.field.name.as_str()).collect();
+    assert_eq!(names, ["Start", "client signature", "client date signed"]);
+    assert!(out.pages.len() >= 2, "80 clauses fill more than a page");
+    let (w, h) = out.pages[0];
+    assert!(
+        (w - 595.28).abs() < 0.1 && (h - 841.89).abs() < 0.1,
+        "A4: {w}x{h}"
+    );
+    let start = &out.fields[0];
+    assert_eq!((start.page, start.width, start.height), (1, 90.0, 14.0));
+    let sig = &out.fields[1];
+    assert_eq!(
+        sig.page as usize,
+        out.pages.len(),
+        "the signature block ends the document"
+    );
+    for f in &out.fields {
+        assert!(
+            f.x > 0.0 && f.x + f.width < w && f.y > 0.0 && f.y + f.height < h,
+            "{f:?}"
+        );
+    }
+    assert!(
+        out.fields[2].y > sig.y + sig.height,
+        "date sits below the signature line"
+    );
+}
+
+#[test]
+fn every_language_of_the_spec_uses_a_font_that_covers_it() {
+    let samples = [
+        ("en", "Signed and delivered", "NotoSans"),
+        ("pl", "Zażółć gęślą jaźń", "NotoSans"),
+        ("tr", "Türkçe ğış İı", "NotoSans"),
+        ("ru", "Договор подписан", "NotoSans"),
+        ("ar", "تم توقيع العقد", "NotoSansArabic"),
+        ("ja", "契約書に署名しました", "NotoSansCJK"),
+        ("zh", "合同已签署", "NotoSansCJK"),
+        ("ko", "계약서에 서명했습니다", "NotoSansCJK"),
+    ];
+    for (lang, text, font) in samples {
+        let out = render(&doc(json!([para(text)])), &BTreeMap::new(), false, lang);
+        let Some(fonts) = poppler("pdffonts", &out.pdf, &[]) else {
+            return;
+        };
+        assert!(
+            fonts.contains(font),
+            "{lang}: {font} not embedded:\n{fonts}"
+        );
+        if let Some(t) = poppler("pdftotext", &out.pdf, &[]) {
+            let compact: String = t.split_whitespace().collect();
+            let want: String = text.split_whitespace().collect();
+            if lang != "ar" {
+                assert!(compact.contains(&want), "{lang}: {want} not in {compact}");
+            }
+        }
+    }
+}
+
+#[test]
+fn test_documents_are_stamped_and_sender_sections_never_render() {
+    let d = doc(json!([
+        {"type": "heading", "attrs": {"level": 1, "audience": "sender"}, "content": [{"type": "text", "text": "Internal"}]},
+        para("our floor price is 900"),
+        {"type": "heading", "attrs": {"level": 1}, "content": [{"type": "text", "text": "Terms"}]},
+        para("Visible terms"),
+    ]));
+    let out = render(&d, &BTreeMap::new(), true, "en");
+    if let Some(text) = poppler("pdftotext", &out.pdf, &[]) {
+        assert!(
+            text.contains("TEST DOCUMENT") && text.contains("Visible terms"),
+            "{text}"
+        );
+        assert!(!text.contains("floor price") && !text.contains("Internal"));
+    }
+    let live = render(&d, &BTreeMap::new(), false, "en");
+    if let Some(text) = poppler("pdftotext", &live.pdf, &[]) {
+        assert!(!text.contains("TEST"));
+    }
+}

@@ -1,0 +1,376 @@
+//! Request values parsed once at the edge of the document resolvers: people, facts, answers,
+//! options. Each error names the field; past here nothing is re-validated.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+use signet_source::{Person, PersonAction, Problem, Severity};
+
+use super::types::{EmailOptionsIn, PersonIn, SendOptionsIn};
+use crate::DomainError;
+use crate::metadata::Metadata;
+
+pub const LANGUAGES: &[&str] = &[
+    "en", "es", "fr", "de", "pt", "it", "nl", "pl", "tr", "ru", "ar", "ja", "zh", "ko",
+];
+pub const MAX_PEOPLE: usize = 50;
+
+#[derive(Clone, Debug)]
+pub struct PersonRow {
+    pub seat: String,
+    pub name: String,
+    pub email: String,
+    pub action: PersonAction,
+    pub order: i64,
+    pub external_id: Option<String>,
+    pub metadata: Metadata,
+}
+
+impl PersonRow {
+    pub fn as_source_person(&self, i: usize) -> Person {
+        Person {
+            seat: self.seat.clone(),
+            name: self.name.clone(),
+            email: self.email.clone(),
+            action: self.action,
+            path: format!("people[{i}]"),
+        }
+    }
+
+    pub fn to_in(&self) -> PersonIn {
+        PersonIn {
+            name: self.name.clone(),
+            email: self.email.clone(),
+            role: Some(self.seat.clone()),
+            action: Some(self.action.as_str().to_string()),
+            order: Some(self.order),
+            external_id: self.external_id.clone(),
+            metadata: Some(serde_json::to_value(&self.metadata.0).unwrap_or_default()),
+        }
+    }
+}
+
+pub fn is_email(s: &str) -> bool {
+    let Some((local, domain)) = s.rsplit_once('@') else {
+        return false;
+    };
+    s.len() <= 254
+        && !local.is_empty()
+        && local.len() <= 64
+        && domain.contains('.')
+        && !domain.starts_with('.')
+        && !domain.ends_with('.')
+        && !s
+            .chars()
+            .any(|c| c.is_whitespace() || c.is_control() || c == '<' || c == '>')
+}
+
+pub fn text(field: &str, v: &str, max: usize) -> Result<String, DomainError> {
+    let t = v.trim();
+    if t.is_empty() {
+        return Err(DomainError::invalid(field, "must not be empty"));
+    }
+    if t.chars().count() > max {
+        return Err(DomainError::invalid(
+            field,
+            format!("is longer than {max} characters"),
+        ));
+    }
+    if t.chars().any(|c| c.is_control() && c != '\n' && c != '\t') {
+        return Err(DomainError::invalid(
+            field,
+            "must not hold control characters",
+        ));
+    }
+    Ok(t.to_string())
+}
+
+pub fn opt_text(
+    field: &str,
+    v: &Option<String>,
+    max: usize,
+) -> Result<Option<String>, DomainError> {
+    match v {
+        None => Ok(None),
+        Some(s) if s.trim().is_empty() => Ok(None),
+        Some(s) => text(field, s, max).map(Some),
+    }
+}
+
+/// Problems with the people, each with its path; the rows when there are none.
+pub fn people(list: &[PersonIn]) -> Result<Vec<PersonRow>, Vec<Problem>> {
+    let mut out = Vec::new();
+    let mut problems = Vec::new();
+    let mut bad = |path: String, message: String| {
+        problems.push(Problem {
+            severity: Severity::Problem,
+            path,
+            message,
+        })
+    };
+    if list.len() > MAX_PEOPLE {
+        bad(
+            "people".into(),
+            format!("has {} people; at most {MAX_PEOPLE}", list.len()),
+        );
+    }
+    for (i, p) in list.iter().enumerate() {
+        let at = |k: &str| format!("people[{i}].{k}");
+        let name = match text(&at("name"), &p.name, 200) {
+            Ok(n) => n,
+            Err(e) => {
+                bad(at("name"), reason(e));
+                continue;
+            }
+        };
+        let email = p.email.trim().to_string();
+        if !is_email(&email) {
+            bad(
+                at("email"),
+                format!("'{}' is not an email address", p.email),
+            );
+            continue;
+        }
+        let seat = match &p.role {
+            None => format!("signer_{}", i + 1),
+            Some(r) if signet_source::is_role_word(r) => r.clone(),
+            Some(r) => {
+                bad(
+                    at("role"),
+                    format!("'{r}' is not a role word: use 1 to 40 letters, digits, '_' or '-'"),
+                );
+                continue;
+            }
+        };
+        let action = match p.action.as_deref() {
+            None => PersonAction::Sign,
+            Some(a) => match PersonAction::parse(a) {
+                Some(a) => a,
+                None => {
+                    bad(
+                        at("action"),
+                        format!("unknown action '{a}'; one of sign, approve, cc"),
+                    );
+                    continue;
+                }
+            },
+        };
+        let order = p.order.unwrap_or(1);
+        if !(1..=100).contains(&order) {
+            bad(at("order"), "must be from 1 to 100".into());
+            continue;
+        }
+        let external_id = match opt_text(&at("externalId"), &p.external_id, 200) {
+            Ok(x) => x,
+            Err(e) => {
+                bad(at("externalId"), reason(e));
+                continue;
+            }
+        };
+        let metadata =
+            match Metadata::parse(&at("metadata"), p.metadata.as_ref().unwrap_or(&Value::Null)) {
+                Ok(m) => m,
+                Err(e) => {
+                    let msg = e.to_string();
+                    let (path, m) = msg.split_once(": ").unwrap_or(("", &msg));
+                    bad(path.to_string(), m.to_string());
+                    continue;
+                }
+            };
+        out.push(PersonRow {
+            seat,
+            name,
+            email,
+            action,
+            order,
+            external_id,
+            metadata,
+        });
+    }
+    if problems.is_empty() {
+        Ok(out)
+    } else {
+        Err(problems)
+    }
+}
+
+fn reason(e: DomainError) -> String {
+    let m = e.to_string();
+    m.split_once(": ").map(|(_, r)| r.to_string()).unwrap_or(m)
+}
+
+/// Facts as `org.name`-style keys: nested objects are flattened with dots.
+pub fn facts(v: Option<&Value>) -> Result<BTreeMap<String, String>, DomainError> {
+    let mut out = BTreeMap::new();
+    fn walk(
+        prefix: &str,
+        v: &Value,
+        out: &mut BTreeMap<String, String>,
+        depth: usize,
+    ) -> Result<(), DomainError> {
+        let field = if prefix.is_empty() {
+            "facts".to_string()
+        } else {
+            format!("facts.{prefix}")
+        };
+        match v {
+            Value::Object(o) if depth < 4 => {
+                for (k, v) in o {
+                    let key = if prefix.is_empty() {
+                        k.clone()
+                    } else {
+                        format!("{prefix}.{k}")
+                    };
+                    walk(&key, v, out, depth + 1)?;
+                }
+                Ok(())
+            }
+            Value::String(s) if !prefix.is_empty() => {
+                out.insert(
+                    prefix.to_string(),
+                    text(&field, s, 2000).unwrap_or_default(),
+                );
+                Ok(())
+            }
+            Value::Number(n) if !prefix.is_empty() => {
+                out.insert(prefix.to_string(), n.to_string());
+                Ok(())
+            }
+            Value::Null if !prefix.is_empty() => Ok(()),
+            _ => Err(DomainError::invalid(
+                &field,
+                "must be an object of strings (nested objects are joined with dots)",
+            )),
+        }
+    }
+    match v {
+        None | Some(Value::Null) => {}
+        Some(v) => walk("", v, &mut out, 0)?,
+    }
+    if out.len() > 200 {
+        return Err(DomainError::invalid("facts", "has more than 200 values"));
+    }
+    Ok(out)
+}
+
+/// Answers to `custom.<key>` chips, keyed without the prefix.
+pub fn variable_values(
+    field: &str,
+    v: Option<&Value>,
+) -> Result<BTreeMap<String, String>, DomainError> {
+    let mut out = BTreeMap::new();
+    let obj = match v {
+        None | Some(Value::Null) => return Ok(out),
+        Some(Value::Object(o)) => o,
+        Some(_) => {
+            return Err(DomainError::invalid(
+                field,
+                "must be an object of answers by key",
+            ));
+        }
+    };
+    for (k, v) in obj {
+        let key = k.strip_prefix("custom.").unwrap_or(k);
+        let at = format!("{field}.{key}");
+        if !signet_source::is_role_word(key) {
+            return Err(DomainError::invalid(
+                &at,
+                "keys are 1 to 40 letters, digits, '_' or '-'",
+            ));
+        }
+        let s = match v {
+            Value::String(s) => s.clone(),
+            Value::Number(n) => n.to_string(),
+            Value::Bool(b) => b.to_string(),
+            _ => return Err(DomainError::invalid(&at, "must be a string")),
+        };
+        if s.chars().count() > 5000 {
+            return Err(DomainError::invalid(&at, "is longer than 5000 characters"));
+        }
+        out.insert(key.to_string(), s);
+    }
+    Ok(out)
+}
+
+pub fn send_options(s: Option<&SendOptionsIn>) -> Result<SendOptionsIn, DomainError> {
+    let Some(s) = s else {
+        return Ok(SendOptionsIn::default());
+    };
+    let mut out = s.clone();
+    if let Some(d) = s.expiry_days
+        && !(1..=365).contains(&d)
+    {
+        return Err(DomainError::invalid(
+            "send.expiryDays",
+            "must be from 1 to 365",
+        ));
+    }
+    if let Some(days) = &s.reminder_days {
+        if days.len() > 10 {
+            return Err(DomainError::invalid(
+                "send.reminderDays",
+                "holds at most 10 days",
+            ));
+        }
+        for (i, d) in days.iter().enumerate() {
+            if !(1..=365).contains(d) {
+                return Err(DomainError::invalid(
+                    &format!("send.reminderDays[{i}]"),
+                    "must be from 1 to 365",
+                ));
+            }
+        }
+        let mut sorted = days.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        out.reminder_days = Some(sorted);
+    }
+    if let Some(l) = &s.language
+        && !LANGUAGES.contains(&l.as_str())
+    {
+        return Err(DomainError::invalid(
+            "send.language",
+            format!("must be one of {}", LANGUAGES.join(", ")),
+        ));
+    }
+    if let Some(r) = &s.reply_to
+        && !is_email(r.trim())
+    {
+        return Err(DomainError::invalid(
+            "send.replyTo",
+            format!("'{r}' is not an email address"),
+        ));
+    }
+    out.sender_name = opt_text("send.senderName", &s.sender_name, 200)?;
+    out.subject = opt_text("send.subject", &s.subject, 300)?;
+    out.message = opt_text("send.message", &s.message, 5000)?;
+    out.internal_note = opt_text("send.internalNote", &s.internal_note, 5000)?;
+    Ok(out)
+}
+
+pub fn email_options(e: Option<&EmailOptionsIn>) -> Result<EmailOptionsIn, DomainError> {
+    let Some(e) = e else {
+        return Ok(EmailOptionsIn::default());
+    };
+    let mut out = e.clone();
+    if let Some(r) = &e.reply_to
+        && !is_email(r.trim())
+    {
+        return Err(DomainError::invalid(
+            "email.replyTo",
+            format!("'{r}' is not an email address"),
+        ));
+    }
+    if let Some(l) = &e.locale
+        && !LANGUAGES.contains(&l.as_str())
+    {
+        return Err(DomainError::invalid(
+            "email.locale",
+            format!("must be one of {}", LANGUAGES.join(", ")),
+        ));
+    }
+    out.subject = opt_text("email.subject", &e.subject, 300)?;
+    out.message = opt_text("email.message", &e.message, 5000)?;
+    out.sender_name = opt_text("email.senderName", &e.sender_name, 200)?;
+    Ok(out)
+}

@@ -1,0 +1,119 @@
+//! The document state machine, in one place. Every transition is a conditional UPDATE whose
+//! WHERE clause is the set of states it may leave from, so two requests racing on one document
+//! cannot both win; the loser is told what state the document is in.
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DocState {
+    Draft,
+    Sent,
+    Opened,
+    /// Some, or all (waiting for the sealed copy), have signed.
+    Signed,
+    Executed,
+    Declined,
+    Expired,
+    Voided,
+}
+
+impl DocState {
+    pub const NAMES: &'static [&'static str] = &[
+        "draft", "sent", "opened", "signed", "executed", "declined", "expired", "voided",
+    ];
+
+    pub fn parse(s: &str) -> Option<DocState> {
+        Some(match s {
+            "draft" => DocState::Draft,
+            "sent" => DocState::Sent,
+            "opened" => DocState::Opened,
+            "signed" => DocState::Signed,
+            "executed" => DocState::Executed,
+            "declined" => DocState::Declined,
+            "expired" => DocState::Expired,
+            "voided" => DocState::Voided,
+            _ => return None,
+        })
+    }
+
+    pub fn as_str(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+
+    /// `sent`, `opened` or `signed`.
+    pub fn out_for_signature(self) -> bool {
+        matches!(self, DocState::Sent | DocState::Opened | DocState::Signed)
+    }
+}
+
+/// SQL list of the states a document is out for signature in.
+pub const OUT_FOR_SIGNATURE: &str = "('sent', 'opened', 'signed')";
+
+/// Person statuses: `waiting` (not their turn), `invited`, `opened`, `signed`, `declined`.
+pub const UP: &str = "('invited', 'opened')";
+
+/// The seats to invite next: with a signing order, every participant of the lowest `order`
+/// among those not yet done; without one, every participant. `people` is (seat, order, status,
+/// participates).
+pub fn next_to_invite<'a>(
+    signing_order: bool,
+    people: &[(&'a str, i64, &str, bool)],
+) -> Vec<&'a str> {
+    let pending: Vec<_> = people
+        .iter()
+        .filter(|(_, _, status, participates)| *participates && *status != "signed")
+        .collect();
+    if pending
+        .iter()
+        .any(|(_, _, status, _)| *status == "declined")
+    {
+        return vec![];
+    }
+    let lowest = if signing_order {
+        pending.iter().map(|(_, o, _, _)| *o).min()
+    } else {
+        None
+    };
+    pending
+        .iter()
+        .filter(|(_, o, status, _)| *status == "waiting" && lowest.is_none_or(|l| *o == l))
+        .map(|(seat, _, _, _)| *seat)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signing_order_invites_the_lowest_group_then_the_next() {
+        let p = [
+            ("a", 2, "waiting", true),
+            ("b", 1, "waiting", true),
+            ("c", 1, "waiting", true),
+            ("d", 1, "waiting", false),
+        ];
+        assert_eq!(next_to_invite(true, &p), ["b", "c"]);
+        assert_eq!(next_to_invite(false, &p), ["a", "b", "c"]);
+        let p = [
+            ("a", 2, "waiting", true),
+            ("b", 1, "signed", true),
+            ("c", 1, "opened", true),
+        ];
+        assert!(
+            next_to_invite(true, &p).is_empty(),
+            "c of order 1 is still up"
+        );
+        let p = [
+            ("a", 2, "waiting", true),
+            ("b", 1, "signed", true),
+            ("c", 1, "signed", true),
+        ];
+        assert_eq!(next_to_invite(true, &p), ["a"]);
+        let p = [("a", 2, "waiting", true), ("b", 1, "declined", true)];
+        assert!(next_to_invite(true, &p).is_empty());
+        assert_eq!(
+            DocState::parse("voided").map(DocState::as_str),
+            Some("voided")
+        );
+        assert!(DocState::Opened.out_for_signature() && !DocState::Draft.out_for_signature());
+    }
+}

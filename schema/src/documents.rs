@@ -1,0 +1,205 @@
+//! Documents over GraphQL: the same resolvers as `/api/v1/documents`, plus the live
+//! `documentStatus` subscription. Request bodies travel as one `JSON` argument shaped exactly
+//! like the REST body, so both front doors accept and refuse the same input.
+
+use async_graphql::{Context, ErrorExtensions, InputObject, Json, Object, Subscription};
+use futures_util::Stream;
+use serde_json::Value;
+use signet_resolvers::documents::{self, types::*};
+use signet_resolvers::{Actor, Ctx};
+
+use crate::who;
+
+#[derive(InputObject)]
+pub struct MetadataPair {
+    pub key: String,
+    pub value: String,
+}
+
+#[derive(Default)]
+pub struct DocumentsQuery;
+
+#[Object]
+impl DocumentsQuery {
+    /// Documents of the key's mode, newest first (documents:read).
+    async fn documents(
+        &self,
+        ctx: &Context<'_>,
+        state: Option<String>,
+        external_id: Option<String>,
+        metadata: Option<Vec<MetadataPair>>,
+        limit: Option<i64>,
+        cursor: Option<String>,
+    ) -> async_graphql::Result<DocumentPageOut> {
+        let (c, a) = who(ctx)?;
+        let filter = ListFilter {
+            state,
+            external_id,
+            metadata: metadata
+                .unwrap_or_default()
+                .into_iter()
+                .map(|m| (m.key, m.value))
+                .collect(),
+            limit,
+            cursor,
+        };
+        documents::list(c, a, filter).await.map_err(|e| e.extend())
+    }
+
+    /// One document with where each person is (documents:read).
+    async fn document(&self, ctx: &Context<'_>, id: String) -> async_graphql::Result<DocumentOut> {
+        let (c, a) = who(ctx)?;
+        documents::get(c, a, &id).await.map_err(|e| e.extend())
+    }
+
+    /// The document's words, people and choices (documents:read).
+    async fn document_source(
+        &self,
+        ctx: &Context<'_>,
+        id: String,
+    ) -> async_graphql::Result<DocumentSourceOut> {
+        let (c, a) = who(ctx)?;
+        documents::source(c, a, &id).await.map_err(|e| e.extend())
+    }
+
+    /// What a person would be told about a source (documents:read). `input` is the body of
+    /// POST /api/v1/documents/check.
+    async fn check_document(
+        &self,
+        ctx: &Context<'_>,
+        input: Json<Value>,
+    ) -> async_graphql::Result<CheckOut> {
+        let (c, a) = who(ctx)?;
+        let body = from_json("input", input.0).map_err(|e| e.extend())?;
+        documents::check(c, a, body).await.map_err(|e| e.extend())
+    }
+}
+
+#[derive(Default)]
+pub struct DocumentsMutation;
+
+#[Object]
+impl DocumentsMutation {
+    /// Makes a document from words (documents:write); `input` is the body of POST
+    /// /api/v1/documents. A draft unless `sendNow`.
+    async fn create_document(
+        &self,
+        ctx: &Context<'_>,
+        input: Json<Value>,
+    ) -> async_graphql::Result<DocumentOut> {
+        let (c, a) = who(ctx)?;
+        let body = from_json("input", input.0).map_err(|e| e.extend())?;
+        documents::create(c, a, body)
+            .await
+            .map(|(_, d)| d)
+            .map_err(|e| e.extend())
+    }
+
+    /// Sends a draft (documents:write). A draft-only key files an approval instead: the
+    /// document stays a draft and carries the pending `approval`.
+    async fn send_document(
+        &self,
+        ctx: &Context<'_>,
+        id: String,
+    ) -> async_graphql::Result<DocumentOut> {
+        let (c, a) = who(ctx)?;
+        documents::send(c, a, &id)
+            .await
+            .map(|(_, d)| d)
+            .map_err(|e| e.extend())
+    }
+
+    /// Replaces a draft with a revised one under a new id (documents:write); `input` is the
+    /// body of POST /api/v1/documents/{id}/revise.
+    async fn revise_document(
+        &self,
+        ctx: &Context<'_>,
+        id: String,
+        input: Json<Value>,
+    ) -> async_graphql::Result<DocumentOut> {
+        let (c, a) = who(ctx)?;
+        let body = from_json("input", input.0).map_err(|e| e.extend())?;
+        documents::revise(c, a, &id, body)
+            .await
+            .map_err(|e| e.extend())
+    }
+
+    /// Reminds everyone who is up, or one seat (documents:write).
+    async fn remind_document(
+        &self,
+        ctx: &Context<'_>,
+        id: String,
+        seat: Option<String>,
+    ) -> async_graphql::Result<DocumentOut> {
+        let (c, a) = who(ctx)?;
+        documents::remind(c, a, &id, RemindIn { seat })
+            .await
+            .map_err(|e| e.extend())
+    }
+
+    /// Voids a document still out for signature (documents:write).
+    async fn void_document(
+        &self,
+        ctx: &Context<'_>,
+        id: String,
+        reason: Option<String>,
+    ) -> async_graphql::Result<DocumentOut> {
+        let (c, a) = who(ctx)?;
+        documents::void(c, a, &id, VoidIn { reason })
+            .await
+            .map_err(|e| e.extend())
+    }
+
+    /// Signs a seat of a test document with a test key (documents:write).
+    async fn test_sign_document(
+        &self,
+        ctx: &Context<'_>,
+        id: String,
+        seat: String,
+    ) -> async_graphql::Result<DocumentOut> {
+        let (c, a) = who(ctx)?;
+        documents::test_sign(c, a, &id, TestSignIn { seat })
+            .await
+            .map_err(|e| e.extend())
+    }
+}
+
+#[derive(Default)]
+pub struct DocumentsSubscription;
+
+#[Subscription]
+impl DocumentsSubscription {
+    /// The document now, then again after every change of its state or of a person
+    /// (documents:read). Works across server processes when Redis is configured.
+    async fn document_status(
+        &self,
+        ctx: &Context<'_>,
+        id: String,
+    ) -> async_graphql::Result<impl Stream<Item = async_graphql::Result<DocumentOut>> + use<>> {
+        let (c, a) = who(ctx)?;
+        let (c, a): (Ctx, Actor) = (c.clone(), a.clone());
+        // Subscribe before the first read so no change falls between the two.
+        let rx = c.live.subscribe();
+        let first = documents::get(&c, &a, &id).await.map_err(|e| e.extend())?;
+        let state = (Some(first), rx, c, a, id);
+        Ok(futures_util::stream::unfold(
+            state,
+            |(first, mut rx, c, a, id)| async move {
+                if let Some(doc) = first {
+                    return Some((Ok(doc), (None, rx, c, a, id)));
+                }
+                loop {
+                    match rx.recv().await {
+                        Ok(changed) if changed == id => break,
+                        Ok(_) => continue,
+                        // Missed some ids: read again rather than risk missing ours.
+                        Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => break,
+                        Err(tokio::sync::broadcast::error::RecvError::Closed) => return None,
+                    }
+                }
+                let next = documents::get(&c, &a, &id).await.map_err(|e| e.extend());
+                Some((next, (None, rx, c, a, id)))
+            },
+        ))
+    }
+}

@@ -1,0 +1,203 @@
+use serde_json::{Value, json};
+
+use crate::*;
+
+fn para(content: Value) -> Value {
+    json!({"type": "paragraph", "content": content})
+}
+
+fn field(name: &str, ty: &str, role: &str) -> Value {
+    json!({"type": "fieldTag", "attrs": {"name": name, "type": ty, "role": role}})
+}
+
+fn person(seat: &str, i: usize) -> Person {
+    Person {
+        seat: seat.into(),
+        name: format!("Person {i}"),
+        email: format!("p{i}@example.com"),
+        action: PersonAction::Sign,
+        path: format!("people[{i}]"),
+    }
+}
+
+fn run(src: Value, people: &[Person]) -> Report {
+    let doc = parse("source", &src).unwrap();
+    check(
+        &doc,
+        &CheckInput {
+            people: Some(people),
+            root: "source",
+            require_signature: true,
+            ..Default::default()
+        },
+    )
+}
+
+fn messages(ps: &[Problem]) -> Vec<String> {
+    ps.iter().map(ToString::to_string).collect()
+}
+
+#[test]
+fn parses_every_node_kind_into_typed_values() {
+    let src = json!({"type": "doc", "content": [
+        {"type": "heading", "attrs": {"level": 2}, "content": [{"type": "text", "text": "Terms"}]},
+        para(json!([
+            {"type": "text", "text": "Hello ", "marks": [{"type": "bold"}, {"type": "link", "attrs": {"href": "https://example.com"}}]},
+            {"type": "variableChip", "attrs": {"name": "org.name"}},
+            {"type": "hardBreak"},
+            field("Start", "date", "client"),
+        ])),
+        {"type": "bulletList", "content": [{"type": "listItem", "content": [
+            para(json!([{"type": "text", "text": "one"}])),
+            {"type": "orderedList", "attrs": {"start": 3}, "content": [{"type": "listItem", "content": [para(json!([{"type": "text", "text": "nested"}]))]}]}
+        ]}]},
+        {"type": "table", "content": [
+            {"type": "tableRow", "content": [{"type": "tableHeader", "content": [para(json!([{"type": "text", "text": "H"}]))]}]},
+            {"type": "tableRow", "content": [{"type": "tableCell", "content": [para(json!([{"type": "text", "text": "C"}]))]}]}
+        ]},
+        {"type": "signatureBlock", "attrs": {"role": "client"}}
+    ]});
+    let doc = parse("source", &src).unwrap();
+    assert_eq!(doc.content.len(), 5);
+    let Block::Paragraph(p) = &doc.content[1] else {
+        panic!()
+    };
+    let Inline::Text { marks, .. } = &p[0] else {
+        panic!()
+    };
+    assert!(marks.bold && marks.link.as_deref() == Some("https://example.com"));
+    let Block::Table(t) = &doc.content[3] else {
+        panic!()
+    };
+    assert!(t.header);
+    let fields = walk::fields(&doc);
+    let names: Vec<_> = fields.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(names, ["Start", "client signature", "client date signed"]);
+    assert_eq!(fields[2].autofill, Some(Autofill::DateSigned));
+}
+
+#[test]
+fn structural_errors_carry_their_path() {
+    let src = json!({"type": "doc", "content": [
+        para(json!([{"type": "text", "text": "ok"}])),
+        para(json!([{"type": "fieldTag", "attrs": {"name": "x", "type": "laser", "role": "a"}}])),
+        {"type": "heading", "attrs": {"level": 7}},
+        {"type": "signatureBlock", "attrs": {"role": "bad role!"}},
+        para(json!([{"type": "text", "text": "x", "marks": [{"type": "link", "attrs": {"href": "javascript:alert(1)"}}]}])),
+        {"type": "video"}
+    ]});
+    let errs = messages(&parse("source", &src).unwrap_err());
+    assert!(
+        errs[0].starts_with("source.content[1].content[0].attrs.type: unknown field type 'laser'"),
+        "{errs:?}"
+    );
+    assert_eq!(
+        errs[1],
+        "source.content[2].attrs.level: must be 1, 2, 3 or 4"
+    );
+    assert!(errs[2].starts_with("source.content[3].attrs.role: 'bad role!' is not a role word"));
+    assert!(
+        errs[3].starts_with("source.content[4].content[0].marks[0].attrs.href: must be an http")
+    );
+    assert!(errs[4].starts_with("source.content[5].type: unknown node type 'video'"));
+    assert_eq!(errs.len(), 5);
+    assert!(parse("source", &json!([])).is_err());
+}
+
+#[test]
+fn unknown_role_names_the_field_and_the_people() {
+    let src = json!({"type": "doc", "content": [
+        para(json!([field("Sig", "signature", "signer_1"), field("Other", "signature", "signer_3")]))
+    ]});
+    let r = run(src, &[person("signer_1", 0)]);
+    assert_eq!(
+        messages(&r.problems),
+        [
+            "source.content[0].content[1].attrs.role: unknown role 'signer_3'; the people are signer_1"
+        ]
+    );
+}
+
+#[test]
+fn people_without_fields_or_signatures_are_problems() {
+    let src =
+        json!({"type": "doc", "content": [para(json!([field("Initials", "initials", "a")]))]});
+    let r = run(src, &[person("a", 0), person("b", 1)]);
+    let m = messages(&r.problems);
+    assert!(
+        m.contains(&"people[0]: person 'a' (Person 0) has no signature field".to_string()),
+        "{m:?}"
+    );
+    assert!(m.contains(&"people[1]: person 'b' (Person 1) has no field to fill in".to_string()));
+    assert!(m.contains(&"source.content: the document has no signature field".to_string()));
+}
+
+#[test]
+fn chips_duplicates_and_payments_are_checked() {
+    let src = json!({"type": "doc", "content": [para(json!([
+        {"type": "variableChip", "attrs": {"name": "custom.rent"}},
+        {"type": "variableChip", "attrs": {"name": "weather.today"}},
+        {"type": "variableChip", "attrs": {"name": "a.name"}},
+        field("Sig", "signature", "a"),
+        field("sig", "text", "a"),
+        field("Pay", "payment", "a"),
+    ]))]});
+    let r = run(src.clone(), &[person("a", 0)]);
+    let m = messages(&r.problems);
+    assert!(m.iter().any(|e| e == "source.content[0].content[0].attrs.name: 'custom.rent' has no answer; give it in variableValues.rent"), "{m:?}");
+    assert!(m.iter().any(|e| {
+        e.starts_with("source.content[0].content[1].attrs.name: unknown chip 'weather.today'")
+    }));
+    assert!(m.iter().any(|e| {
+        e.starts_with("source.content[0].content[4].attrs.name: duplicate field name 'sig'")
+    }));
+    assert!(m.iter().any(
+        |e| e == "source.content[0].content[5].attrs.amount: payment field 'Pay' has no amount"
+    ));
+    assert_eq!(m.len(), 4, "{m:?}");
+    // As a template, the unanswered custom chip is a question.
+    let doc = parse("source", &src).unwrap();
+    let t = check(
+        &doc,
+        &CheckInput {
+            for_template: true,
+            root: "source",
+            ..Default::default()
+        },
+    );
+    assert_eq!(t.questions, ["rent"]);
+    assert!(
+        !messages(&t.problems)
+            .iter()
+            .any(|e| e.contains("custom.rent"))
+    );
+}
+
+#[test]
+fn sender_only_sections_end_at_a_heading_of_the_same_or_higher_level() {
+    let h = |level: u8, sender: bool, t: &str| {
+        let mut attrs = json!({"level": level});
+        if sender {
+            attrs["audience"] = json!("sender");
+        }
+        json!({"type": "heading", "attrs": attrs, "content": [{"type": "text", "text": t}]})
+    };
+    let src = json!({"type": "doc", "content": [
+        h(1, false, "Contract"),
+        h(2, true, "Internal notes"),
+        para(json!([{"type": "text", "text": "our margin is 40%"}, field("Secret", "text", "a")])),
+        h(3, false, "Still internal"),
+        para(json!([{"type": "text", "text": "hidden too"}])),
+        h(2, false, "Payment terms"),
+        para(json!([field("Sig", "signature", "a")]))
+    ]});
+    let doc = parse("source", &src).unwrap();
+    let view = walk::signer_view(&doc);
+    let text = format!("{view:?}");
+    assert!(!text.contains("margin") && !text.contains("hidden too") && !text.contains("Secret"));
+    assert!(text.contains("Payment terms") && text.contains("Contract"));
+    let r = run(src, &[person("a", 0)]);
+    assert!(r.ok(), "{:?}", r.problems);
+    assert_eq!(r.fields.len(), 1);
+    assert!(r.warnings[0].message.contains("sender-only section"));
+}

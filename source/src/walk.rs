@@ -1,0 +1,177 @@
+//! Read-only walks over a `Doc`: the signer's view (sender-only sections removed), every field
+//! in reading order (signature blocks expanded into their fields), and every merge chip.
+
+use crate::model::*;
+
+/// The document as signers see, sign and receive it: each sender-only heading and everything
+/// under it up to the next heading of the same or a higher level (a smaller or equal level
+/// number) are removed, at every depth.
+pub fn signer_view(doc: &Doc) -> Doc {
+    Doc {
+        content: without_sender_sections(&doc.content),
+    }
+}
+
+fn without_sender_sections(blocks: &[Block]) -> Vec<Block> {
+    let mut out = Vec::new();
+    let mut hiding_below: Option<u8> = None;
+    for b in blocks {
+        if let Block::Heading {
+            level, sender_only, ..
+        } = b
+        {
+            if let Some(h) = hiding_below
+                && *level <= h
+            {
+                hiding_below = None;
+            }
+            if hiding_below.is_none() && *sender_only {
+                hiding_below = Some(*level);
+            }
+        }
+        if hiding_below.is_some() {
+            continue;
+        }
+        out.push(match b {
+            Block::BulletList(items) => Block::BulletList(items.iter().map(item).collect()),
+            Block::OrderedList { start, items } => Block::OrderedList {
+                start: *start,
+                items: items.iter().map(item).collect(),
+            },
+            Block::Table(t) => Block::Table(Table {
+                header: t.header,
+                rows: t
+                    .rows
+                    .iter()
+                    .map(|r| {
+                        r.iter()
+                            .map(|c| Cell {
+                                content: without_sender_sections(&c.content),
+                            })
+                            .collect()
+                    })
+                    .collect(),
+            }),
+            other => other.clone(),
+        });
+    }
+    out
+}
+
+fn item(i: &ListItem) -> ListItem {
+    ListItem {
+        content: without_sender_sections(&i.content),
+    }
+}
+
+/// Calls `f` for every block, depth first, in reading order.
+pub fn each_block<'d>(blocks: &'d [Block], f: &mut impl FnMut(&'d Block)) {
+    for b in blocks {
+        f(b);
+        match b {
+            Block::BulletList(items) | Block::OrderedList { items, .. } => {
+                for i in items {
+                    each_block(&i.content, f);
+                }
+            }
+            Block::Table(t) => {
+                for c in t.rows.iter().flatten() {
+                    each_block(&c.content, f);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Calls `f` for every inline node, in reading order.
+pub fn each_inline<'d>(doc: &'d Doc, f: &mut impl FnMut(&'d Inline)) {
+    each_block(&doc.content, &mut |b| {
+        if let Block::Heading { content, .. } | Block::Paragraph(content) = b {
+            content.iter().for_each(&mut *f);
+        }
+    });
+}
+
+/// The fields a signature block stands for: the signature itself and the date it was signed.
+pub fn signature_block_fields(role: &str, nth: usize) -> [Field; 2] {
+    let suffix = if nth > 1 {
+        format!(" {nth}")
+    } else {
+        String::new()
+    };
+    let base = Field {
+        name: String::new(),
+        ty: FieldType::Signature,
+        role: role.to_string(),
+        required: true,
+        autofill: None,
+        editable: true,
+        placeholder: None,
+        tooltip: None,
+        locked: false,
+        options: vec![],
+        default: None,
+        payment: None,
+        path: String::new(),
+    };
+    [
+        Field {
+            name: format!("{role} signature{suffix}"),
+            ..base.clone()
+        },
+        Field {
+            name: format!("{role} date signed{suffix}"),
+            ty: FieldType::Date,
+            autofill: Some(Autofill::DateSigned),
+            editable: false,
+            ..base
+        },
+    ]
+}
+
+/// Every field of `doc` in reading order, signature blocks expanded.
+pub fn fields(doc: &Doc) -> Vec<Field> {
+    let mut out = Vec::new();
+    let mut blocks_per_role = std::collections::BTreeMap::<String, usize>::new();
+    each_block(&doc.content, &mut |b| match b {
+        Block::Heading { content, .. } | Block::Paragraph(content) => {
+            for i in content {
+                if let Inline::Field(f) = i {
+                    out.push(f.clone());
+                }
+            }
+        }
+        Block::SignatureBlock { role } => {
+            let n = blocks_per_role.entry(role.clone()).or_default();
+            *n += 1;
+            out.extend(signature_block_fields(role, *n));
+        }
+        _ => {}
+    });
+    out
+}
+
+/// The names of the merge chips of `doc`, each once, in first-seen order.
+pub fn chips(doc: &Doc) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    each_inline(doc, &mut |i| {
+        if let Inline::Chip { name, .. } = i
+            && !out.contains(name)
+        {
+            out.push(name.clone());
+        }
+    });
+    out
+}
+
+/// Roles written in the text (fields and signature blocks), each once, in first-seen order.
+pub fn roles(doc: &Doc) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for f in fields(doc) {
+        if !out.contains(&f.role) {
+            out.push(f.role);
+        }
+    }
+    out
+}

@@ -1,0 +1,786 @@
+//! The document lifecycle over REST on both backend sets: drafts, checks, sends, signing order,
+//! reminders, voiding, revising, test mode, usage and approvals.
+
+use serde_json::{Value, json};
+use signet_resolvers::Mode;
+use signet_resolvers::plans::Plan;
+use signet_storage::sea_orm::{ConnectionTrait, Value as Sql};
+
+use crate::both;
+use crate::harness::{Answer, TestApp};
+
+pub fn source() -> Value {
+    json!({"type": "doc", "content": [
+        {"type": "heading", "attrs": {"level": 1}, "content": [{"type": "text", "text": "Services agreement"}]},
+        {"type": "paragraph", "content": [
+            {"type": "text", "text": "Between "},
+            {"type": "variableChip", "attrs": {"name": "org.name"}},
+            {"type": "text", "text": " and "},
+            {"type": "variableChip", "attrs": {"name": "client.name"}},
+            {"type": "text", "text": " for a fee of "},
+            {"type": "variableChip", "attrs": {"name": "custom.fee"}},
+            {"type": "text", "text": "."}
+        ]},
+        {"type": "heading", "attrs": {"level": 2, "audience": "sender"}, "content": [{"type": "text", "text": "Internal"}]},
+        {"type": "paragraph", "content": [{"type": "text", "text": "Margin 40%"}]},
+        {"type": "heading", "attrs": {"level": 2}, "content": [{"type": "text", "text": "Signatures"}]},
+        {"type": "paragraph", "content": [
+            {"type": "text", "text": "Start: "},
+            {"type": "fieldTag", "attrs": {"name": "Start date", "type": "date", "role": "client"}}
+        ]},
+        {"type": "signatureBlock", "attrs": {"role": "client"}},
+        {"type": "signatureBlock", "attrs": {"role": "provider"}}
+    ]})
+}
+
+pub fn body(extra: Value) -> String {
+    let mut b = json!({
+        "title": "Services agreement",
+        "source": source(),
+        "people": [
+            {"name": "Ada Client", "email": "ada@example.com", "role": "client", "order": 1},
+            {"name": "Bob Provider", "email": "bob@example.com", "role": "provider", "order": 2},
+            {"name": "Cy Copy", "email": "cy@example.com", "action": "cc"}
+        ],
+        "variableValues": {"fee": "1,000 EUR"},
+        "metadata": {"crm.id": "42"},
+        "externalId": "deal-42"
+    });
+    if let Value::Object(extra) = extra {
+        for (k, v) in extra {
+            b[k] = v;
+        }
+    }
+    b.to_string()
+}
+
+fn idem() -> String {
+    format!("idem-{}", signet_resolvers::ids::new_id("k"))
+}
+
+pub async fn create(app: &TestApp, key: &str, extra: Value) -> Answer {
+    app.post(
+        "/api/v1/documents",
+        key,
+        &[("idempotency-key", &idem())],
+        &body(extra),
+    )
+    .await
+}
+
+async fn act(app: &TestApp, key: &str, id: &str, action: &str, body: Value) -> Answer {
+    app.post(
+        &format!("/api/v1/documents/{id}/{action}"),
+        key,
+        &[("idempotency-key", &idem())],
+        &body.to_string(),
+    )
+    .await
+}
+
+fn person<'a>(doc: &'a Value, seat: &str) -> &'a Value {
+    doc["people"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["seat"] == seat)
+        .unwrap()
+}
+
+async fn outbox(app: &TestApp, doc: &str) -> Vec<(String, Value, String)> {
+    let db = &app.ctx().db;
+    db.conn
+        .query_all_raw(db.stmt(
+            "SELECT kind, payload, state FROM outbox WHERE document_id = $1 ORDER BY id",
+            [Sql::from(doc)],
+        ))
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let payload: String = r.try_get("", "payload").unwrap();
+            (
+                r.try_get("", "kind").unwrap(),
+                serde_json::from_str(&payload).unwrap(),
+                r.try_get("", "state").unwrap(),
+            )
+        })
+        .collect()
+}
+
+fn events(jobs: &[(String, Value, String)]) -> Vec<String> {
+    jobs.iter()
+        .filter(|j| j.0 == "event")
+        .map(|j| j.1["type"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn emails(jobs: &[(String, Value, String)], kind: &str) -> Vec<String> {
+    jobs.iter()
+        .filter(|j| j.0 == "email" && j.1["kind"] == kind && j.2 == "queued")
+        .map(|j| j.1["seat"].as_str().unwrap().to_string())
+        .collect()
+}
+
+both!(draft_send_and_signing_order_through_to_signed, |app| {
+    let (_, key) = app.owner().await;
+    let made = create(
+        &app,
+        &key,
+        json!({"send": {"signingOrder": true, "reminderDays": [3, 1], "expiryDays": 30}}),
+    )
+    .await;
+    assert_eq!(made.status, 201, "{}", made.body);
+    let doc = made.body.clone();
+    let id = doc["id"].as_str().unwrap();
+    assert!(id.starts_with("doc_"));
+    assert_eq!(doc["state"], "draft");
+    assert_eq!(doc["test"], true);
+    assert_eq!(doc["externalId"], "deal-42");
+    assert_eq!(doc["metadata"]["crm.id"], "42");
+    assert_eq!(person(&doc, "client")["status"], "waiting");
+    assert_eq!(
+        person(&doc, "signer_3")["name"],
+        "Cy Copy",
+        "no role: seat signer_<n>"
+    );
+
+    let sent = act(&app, &key, id, "send", json!({})).await;
+    assert_eq!(sent.status, 201, "{}", sent.body);
+    assert_eq!(sent.body["state"], "sent");
+    assert!(sent.body["pageCount"].as_i64().unwrap() >= 1);
+    assert!(sent.body["expiresAt"].is_string());
+    assert_eq!(
+        person(&sent.body, "client")["status"],
+        "invited",
+        "order 1 first"
+    );
+    assert_eq!(
+        person(&sent.body, "provider")["status"],
+        "waiting",
+        "order 2 waits"
+    );
+    assert_eq!(
+        person(&sent.body, "signer_3")["status"],
+        "waiting",
+        "cc is never invited to sign"
+    );
+    let jobs = outbox(&app, id).await;
+    assert_eq!(events(&jobs), ["documents.document.sent"]);
+    assert_eq!(emails(&jobs, "invitation"), ["client"]);
+    let event = &jobs.iter().find(|j| j.0 == "event").unwrap().1;
+    assert_eq!(event["data"]["document"]["metadata"]["crm.id"], "42");
+    assert_eq!(event["test"], true);
+
+    // Not their turn; then the first signs and the second is invited.
+    let early = act(&app, &key, id, "test-sign", json!({"seat": "provider"})).await;
+    assert_eq!(early.status, 409, "{}", early.body);
+    assert!(
+        early.body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("not seat 'provider''s turn")
+    );
+    let one = act(&app, &key, id, "test-sign", json!({"seat": "client"})).await;
+    assert_eq!(one.status, 200, "{}", one.body);
+    assert_eq!(one.body["state"], "signed");
+    assert_eq!(person(&one.body, "client")["status"], "signed");
+    assert!(person(&one.body, "client")["signedAt"].is_string());
+    assert_eq!(person(&one.body, "provider")["status"], "invited");
+    let again = act(&app, &key, id, "test-sign", json!({"seat": "client"})).await;
+    assert_eq!(again.status, 409);
+    let cc = act(&app, &key, id, "test-sign", json!({"seat": "signer_3"})).await;
+    assert_eq!(cc.status, 409, "{}", cc.body);
+    let nobody = act(&app, &key, id, "test-sign", json!({"seat": "nobody"})).await;
+    assert_eq!(nobody.status, 400);
+    assert!(
+        nobody.body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("seat: ")
+    );
+
+    let two = act(&app, &key, id, "test-sign", json!({"seat": "provider"})).await;
+    assert_eq!(two.status, 200);
+    assert_eq!(two.body["state"], "signed", "waits in signed until sealed");
+    let jobs = outbox(&app, id).await;
+    assert_eq!(
+        events(&jobs),
+        [
+            "documents.document.sent",
+            "documents.document.signed",
+            "documents.document.signed"
+        ]
+    );
+    assert_eq!(
+        jobs.iter()
+            .filter(|j| j.0 == "seal" && j.2 == "queued")
+            .count(),
+        1,
+        "sealing queued once"
+    );
+    assert_eq!(emails(&jobs, "invitation"), ["client", "provider"]);
+
+    // Nobody left to remind, and a finished document cannot be voided or sent.
+    let r = act(&app, &key, id, "remind", json!({})).await;
+    assert_eq!(r.status, 409, "{}", r.body);
+    assert_eq!(act(&app, &key, id, "send", json!({})).await.status, 409);
+
+    // The audit trail is a hash chain.
+    let db = &app.ctx().db;
+    let rows = db.conn.query_all_raw(db.stmt("SELECT seq, event, prev_hash, hash FROM audit_events WHERE document_id = $1 ORDER BY seq", [Sql::from(id)])).await.unwrap();
+    let mut prev = signet_resolvers::documents::trail_genesis().to_string();
+    for r in &rows {
+        assert_eq!(r.try_get::<String>("", "prev_hash").unwrap(), prev);
+        prev = r.try_get("", "hash").unwrap();
+    }
+    let names: Vec<String> = rows
+        .iter()
+        .map(|r| r.try_get("", "event").unwrap())
+        .collect();
+    assert_eq!(names.first().map(String::as_str), Some("created"));
+    assert!(
+        names.contains(&"consented".to_string())
+            && names.last().map(String::as_str) == Some("all_signed"),
+        "{names:?}"
+    );
+
+    // Fields carry their page rectangles; the sender-only words never reached a signer.
+    let fields = db.conn.query_all_raw(db.stmt("SELECT name, page, x, y, width, height, value FROM fields WHERE document_id = $1 ORDER BY position", [Sql::from(id)])).await.unwrap();
+    let names: Vec<String> = fields
+        .iter()
+        .map(|r| r.try_get("", "name").unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "Start date",
+            "client signature",
+            "client date signed",
+            "provider signature",
+            "provider date signed"
+        ]
+    );
+    for f in &fields {
+        assert!(
+            f.try_get::<f64>("", "width").unwrap() > 0.0
+                && f.try_get::<i32>("", "page").unwrap() >= 1
+        );
+        assert!(
+            f.try_get::<Option<String>>("", "value").unwrap().is_some(),
+            "test signature fills every field"
+        );
+    }
+    let pdf = app
+        .ctx()
+        .blobs
+        .get(&format!("documents/{id}/original.pdf"))
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(pdf.starts_with(b"%PDF-"));
+});
+
+both!(bad_sources_and_bodies_are_refused_with_their_path, |app| {
+    let (_, key) = app.owner().await;
+    let mut src = source();
+    src["content"][5]["content"][1]["attrs"]["role"] = json!("signer_9");
+    let a = create(&app, &key, json!({"source": src})).await;
+    assert_eq!(a.status, 400);
+    assert_eq!(a.body["error"]["kind"], "invalid");
+    let msg = a.body["error"]["message"].as_str().unwrap();
+    assert!(
+        msg.starts_with("source.content[5].content[1].attrs.role: unknown role 'signer_9'"),
+        "{msg}"
+    );
+
+    let a = create(&app, &key, json!({"variableValues": {}})).await;
+    assert!(
+        a.body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("'custom.fee' has no answer"),
+        "{}",
+        a.body
+    );
+    let a = create(
+        &app,
+        &key,
+        json!({"people": [{"name": "A", "email": "not-an-email", "role": "client"}]}),
+    )
+    .await;
+    assert_eq!(
+        a.body["error"]["message"],
+        "people[0].email: 'not-an-email' is not an email address"
+    );
+    let a = create(&app, &key, json!({"paper": "legal"})).await;
+    assert_eq!(a.body["error"]["message"], "paper: must be letter or a4");
+    let a = create(&app, &key, json!({"send": {"expiryDays": 0}})).await;
+    assert_eq!(
+        a.body["error"]["message"],
+        "send.expiryDays: must be from 1 to 365"
+    );
+    let a = create(&app, &key, json!({"send": {"language": "xx"}})).await;
+    assert!(
+        a.body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("send.language: must be one of en, es")
+    );
+    let a = create(&app, &key, json!({"titel": "typo"})).await;
+    assert!(
+        a.body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("unknown field `titel`")
+    );
+    let a = app
+        .post("/api/v1/documents", &key, &[], &body(json!({})))
+        .await;
+    assert_eq!(a.status, 400, "Idempotency-Key is required: {}", a.body);
+    // Nothing was half-written.
+    let list = app.get("/api/v1/documents", Some(&key)).await;
+    assert_eq!(
+        list.body["data"].as_array().unwrap().len(),
+        0,
+        "{}",
+        list.body
+    );
+});
+
+both!(check_tells_problems_and_warnings, |app| {
+    let (_, key) = app.owner().await;
+    let mut src = source();
+    src["content"][3]["content"] = json!([{"type": "fieldTag", "attrs": {"name": "Secret", "type": "text", "role": "client"}}]);
+    src["content"][1]["content"][1]["attrs"]["name"] = json!("weather.today");
+    let a = app
+        .post(
+            "/api/v1/documents/check",
+            &key,
+            &[],
+            &json!({
+                "source": src,
+                "people": [{"name": "Ada", "email": "ada@example.com", "role": "client"}],
+                "requireSignature": true
+            })
+            .to_string(),
+        )
+        .await;
+    assert_eq!(a.status, 200, "{}", a.body);
+    assert_eq!(a.body["ok"], false);
+    let problems: Vec<String> = a.body["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            format!(
+                "{}: {}",
+                p["path"].as_str().unwrap(),
+                p["message"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert!(
+        problems.iter().any(|p| p
+            .starts_with("source.content[1].content[1].attrs.name: unknown chip 'weather.today'")),
+        "{problems:?}"
+    );
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.contains("unknown role 'provider'")),
+        "{problems:?}"
+    );
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.contains("'custom.fee' has no answer")),
+        "{problems:?}"
+    );
+    assert!(
+        a.body["warnings"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("sender-only section")
+    );
+    assert_eq!(a.body["roles"], json!(["client", "provider"]));
+    assert_eq!(a.body["questions"], json!(["fee"]));
+
+    let t = app
+        .post(
+            "/api/v1/documents/check",
+            &key,
+            &[],
+            &json!({"source": source(), "forTemplate": true}).to_string(),
+        )
+        .await;
+    assert_eq!(t.body["ok"], true, "{}", t.body);
+});
+
+both!(lists_filter_page_and_keep_modes_apart, |app| {
+    let (ws, test_key) = app.owner().await;
+    let live_key = app
+        .key(&ws, Mode::Live, &["documents:read", "documents:write"])
+        .await;
+    let mut ids = vec![];
+    for i in 0..3 {
+        let a = create(&app, &test_key, json!({"externalId": format!("e{i}"), "metadata": {"crm.id": format!("{}", i % 2), "team": "x"}})).await;
+        ids.push(a.body["id"].as_str().unwrap().to_string());
+    }
+    let live = create(&app, &live_key, json!({})).await;
+    assert_eq!(live.body["test"], false);
+    let live_id = live.body["id"].as_str().unwrap();
+
+    let all = app.get("/api/v1/documents?limit=2", Some(&test_key)).await;
+    let got: Vec<&str> = all.body["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(got, [ids[2].as_str(), ids[1].as_str()], "newest first");
+    let cursor = all.body["page"]["nextCursor"].as_str().unwrap();
+    let rest = app
+        .get(
+            &format!("/api/v1/documents?limit=2&cursor={cursor}"),
+            Some(&test_key),
+        )
+        .await;
+    assert_eq!(rest.body["data"][0]["id"], ids[0].as_str());
+    assert!(rest.body["page"]["nextCursor"].is_null());
+
+    let m = app
+        .get(
+            "/api/v1/documents?metadata[crm.id]=0&metadata[team]=x",
+            Some(&test_key),
+        )
+        .await;
+    assert_eq!(m.body["data"].as_array().unwrap().len(), 2, "{}", m.body);
+    let e = app
+        .get("/api/v1/documents?externalId=e1", Some(&test_key))
+        .await;
+    assert_eq!(e.body["data"][0]["id"], ids[1].as_str());
+    let s = app
+        .get("/api/v1/documents?state=sent", Some(&test_key))
+        .await;
+    assert_eq!(s.body["data"].as_array().unwrap().len(), 0);
+    let bad = app
+        .get("/api/v1/documents?state=nope", Some(&test_key))
+        .await;
+    assert_eq!(bad.status, 400);
+    assert!(
+        bad.body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("state: unknown state 'nope'")
+    );
+    let bad = app
+        .get("/api/v1/documents?color=red", Some(&test_key))
+        .await;
+    assert_eq!(bad.status, 400);
+
+    // Each mode sees only its own documents; the other mode's answer 404.
+    assert_eq!(
+        app.get(&format!("/api/v1/documents/{live_id}"), Some(&test_key))
+            .await
+            .status,
+        404
+    );
+    assert_eq!(
+        app.get(&format!("/api/v1/documents/{}", ids[0]), Some(&live_key))
+            .await
+            .status,
+        404
+    );
+    let lives = app.get("/api/v1/documents", Some(&live_key)).await;
+    assert_eq!(lives.body["data"].as_array().unwrap().len(), 1);
+    assert_eq!(
+        app.get("/api/v1/documents/doc_nope", Some(&test_key))
+            .await
+            .status,
+        404
+    );
+    let src = app
+        .get(
+            &format!("/api/v1/documents/{}/source", ids[0]),
+            Some(&test_key),
+        )
+        .await;
+    assert_eq!(src.status, 200);
+    assert_eq!(src.body["source"], source());
+    assert_eq!(src.body["variableValues"]["fee"], "1,000 EUR");
+    assert_eq!(src.body["people"][0]["role"], "client");
+});
+
+both!(remind_void_and_revise_follow_the_state_machine, |app| {
+    let (_, key) = app.owner().await;
+    let draft = create(&app, &key, json!({})).await.body;
+    let id = draft["id"].as_str().unwrap().to_string();
+    assert_eq!(
+        act(&app, &key, &id, "remind", json!({})).await.status,
+        409,
+        "a draft has nobody waiting"
+    );
+    assert_eq!(
+        act(&app, &key, &id, "void", json!({})).await.status,
+        409,
+        "a draft is not out for signature"
+    );
+
+    // Revise: a new id, the old one gone, role words renamed.
+    let mut src = source();
+    let text = serde_json::to_string(&src)
+        .unwrap()
+        .replace("\"client\"", "\"customer\"");
+    src = serde_json::from_str(&text).unwrap();
+    src["content"][1]["content"][3]["attrs"]["name"] = json!("customer.name");
+    let rev = act(
+        &app,
+        &key,
+        &id,
+        "revise",
+        json!({"source": src, "roleMap": {"client": "customer"}}),
+    )
+    .await;
+    assert_eq!(rev.status, 201, "{}", rev.body);
+    let new_id = rev.body["id"].as_str().unwrap().to_string();
+    assert_ne!(new_id, id);
+    assert!(person(&rev.body, "customer")["email"] == "ada@example.com");
+    assert_eq!(rev.body["externalId"], "deal-42");
+    assert_eq!(
+        app.get(&format!("/api/v1/documents/{id}"), Some(&key))
+            .await
+            .status,
+        404
+    );
+    let unmapped = act(&app, &key, &new_id, "revise", json!({"source": source()})).await;
+    assert_eq!(
+        unmapped.status, 400,
+        "roles no longer match: {}",
+        unmapped.body
+    );
+
+    // No signing order: everyone is invited at once; remind one seat, everyone, then void.
+    let sent = act(&app, &key, &new_id, "send", json!({})).await;
+    assert_eq!(sent.status, 201, "{}", sent.body);
+    assert_eq!(person(&sent.body, "provider")["status"], "invited");
+    let r = act(&app, &key, &new_id, "remind", json!({"seat": "provider"})).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let r = app
+        .post(&format!("/api/v1/documents/{new_id}/remind"), &key, &[], "")
+        .await;
+    assert_eq!(r.status, 200, "an empty body reminds everyone: {}", r.body);
+    assert_eq!(
+        act(&app, &key, &new_id, "remind", json!({"seat": "nobody"}))
+            .await
+            .status,
+        400
+    );
+    assert_eq!(
+        act(&app, &key, &new_id, "revise", json!({"source": src}))
+            .await
+            .status,
+        409,
+        "only drafts are revised"
+    );
+    let jobs = outbox(&app, &new_id).await;
+    let mut reminded = emails(&jobs, "reminder");
+    reminded.sort();
+    assert_eq!(reminded, ["customer", "provider", "provider"]);
+
+    let v = act(
+        &app,
+        &key,
+        &new_id,
+        "void",
+        json!({"reason": "terms changed"}),
+    )
+    .await;
+    assert_eq!(v.status, 200, "{}", v.body);
+    assert_eq!(v.body["state"], "voided");
+    assert_eq!(v.body["reason"], "terms changed");
+    let again = act(&app, &key, &new_id, "void", json!({})).await;
+    assert_eq!(again.status, 409);
+    assert!(
+        again.body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("is voided")
+    );
+    assert_eq!(
+        act(&app, &key, &new_id, "remind", json!({})).await.status,
+        409
+    );
+    assert_eq!(
+        act(
+            &app,
+            &key,
+            &new_id,
+            "test-sign",
+            json!({"seat": "customer"})
+        )
+        .await
+        .status,
+        409
+    );
+    let jobs = outbox(&app, &new_id).await;
+    assert_eq!(
+        events(&jobs),
+        ["documents.document.sent", "documents.document.voided"]
+    );
+    assert!(
+        emails(&jobs, "reminder").is_empty(),
+        "queued reminders are withdrawn on void"
+    );
+    assert_eq!(emails(&jobs, "voided").len(), 2);
+    let voided = jobs
+        .iter()
+        .find(|j| j.1["type"] == "documents.document.voided")
+        .unwrap();
+    assert_eq!(voided.1["data"]["reason"], "terms changed");
+});
+
+both!(live_keys_count_usage_and_cannot_test_sign, |app| {
+    let ws = app.workspace(Plan::Free).await;
+    let live = app
+        .key(
+            &ws,
+            Mode::Live,
+            &["documents:read", "documents:write", "account:read"],
+        )
+        .await;
+    let a = create(&app, &live, json!({"sendNow": true})).await;
+    assert_eq!(a.status, 201, "{}", a.body);
+    assert_eq!(a.body["state"], "sent");
+    let id = a.body["id"].as_str().unwrap();
+    let ts = act(&app, &live, id, "test-sign", json!({"seat": "client"})).await;
+    assert_eq!(ts.status, 403, "{}", ts.body);
+    let usage = app.get("/api/v1/usage", Some(&live)).await;
+    assert_eq!(usage.body["documents"]["used"], 1);
+
+    // Test sends are never counted.
+    let (tws, test_key) = app.owner().await;
+    create(&app, &test_key, json!({"sendNow": true})).await;
+    let used = signet_resolvers::usage::get_documents_sent(app.ctx(), &tws)
+        .await
+        .unwrap();
+    assert_eq!(used, 0);
+
+    // Past the plan's monthly allowance a live send is refused with 403; the draft stays.
+    let db = &app.ctx().db;
+    signet_resolvers::usage::add(
+        &db.conn,
+        db,
+        &ws,
+        signet_resolvers::usage::DOCUMENTS_SENT,
+        99,
+    )
+    .await
+    .unwrap();
+    let over = create(&app, &live, json!({"sendNow": true})).await;
+    assert_eq!(over.status, 403, "{}", over.body);
+    assert!(
+        over.body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("allowance of 100 documents")
+    );
+});
+
+both!(draft_only_sends_wait_for_an_approval, |app| {
+    let ws = app.workspace(Plan::Free).await;
+    let mut input = signet_resolvers::keys::KeyCreateIn::new(
+        &ws,
+        Mode::Test,
+        signet_resolvers::actor::Scopes::parse(["documents:read", "documents:write"]).unwrap(),
+    );
+    input.draft_only = true;
+    let key = app.key_with(input).await;
+    let d = create(&app, &key, json!({})).await;
+    let id = d.body["id"].as_str().unwrap();
+    let s = act(&app, &key, id, "send", json!({})).await;
+    assert_eq!(s.status, 202, "{}", s.body);
+    assert_eq!(s.body["state"], "draft");
+    let apr = s.body["approval"]["id"].as_str().unwrap().to_string();
+    assert!(apr.starts_with("apr_"));
+    assert!(
+        outbox(&app, id).await.is_empty(),
+        "nothing goes out before approval"
+    );
+
+    let (code, out, err) = app.cli(&["admin", "approvals", "list", "--workspace", &ws, "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let list: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(list["data"][0]["id"], apr.as_str());
+    assert_eq!(list["data"][0]["state"], "pending");
+    let (code, out, err) = app.cli(&[
+        "admin",
+        "approvals",
+        "approve",
+        &apr,
+        "--by",
+        "owner@example.com",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let decided: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(decided["state"], "approved");
+    let doc = app
+        .get(&format!("/api/v1/documents/{id}"), Some(&key))
+        .await;
+    assert_eq!(doc.body["state"], "sent");
+    assert!(doc.body["approval"].is_null());
+    let (code, _, err) = app.cli(&["admin", "approvals", "decline", &apr, "--by", "x", "--json"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("already approved"), "{err}");
+});
+
+both!(the_scheduler_expires_and_reminds, |app| {
+    let (_, key) = app.owner().await;
+    let a = create(
+        &app,
+        &key,
+        json!({"sendNow": true, "send": {"expiryDays": 5, "reminderDays": [1, 2]}}),
+    )
+    .await;
+    let b = create(
+        &app,
+        &key,
+        json!({"sendNow": true, "send": {"expiryDays": 5, "reminderDays": [1, 2]}}),
+    )
+    .await;
+    let (a, b) = (
+        a.body["id"].as_str().unwrap().to_string(),
+        b.body["id"].as_str().unwrap().to_string(),
+    );
+    let db = &app.ctx().db;
+    let past = signet_storage::now_ms() - 1000;
+    db.conn
+        .execute_raw(db.stmt(
+            "UPDATE documents SET expires_at = $1 WHERE id = $2",
+            [Sql::from(past), Sql::from(a.clone())],
+        ))
+        .await
+        .unwrap();
+    db.conn
+        .execute_raw(db.stmt(
+            "UPDATE documents SET next_reminder_at = $1 WHERE id = $2",
+            [Sql::from(past), Sql::from(b.clone())],
+        ))
+        .await
+        .unwrap();
+    let (expired, reminded) = signet_resolvers::documents::sweep(app.ctx()).await.unwrap();
+    assert_eq!((expired, reminded), (1, 2));
+    let doc = app.get(&format!("/api/v1/documents/{a}"), Some(&key)).await;
+    assert_eq!(doc.body["state"], "expired");
+    assert_eq!(
+        events(&outbox(&app, &a).await),
+        ["documents.document.sent", "documents.document.expired"]
+    );
+    assert_eq!(emails(&outbox(&app, &b).await, "reminder").len(), 2);
+    // The next reminder is the next day of the list; a second pass does nothing now.
+    assert_eq!(
+        signet_resolvers::documents::sweep(app.ctx()).await.unwrap(),
+        (0, 0)
+    );
+});
