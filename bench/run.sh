@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Authenticated GET /api/v1/usage against a release build, at 64 and 256 connections, on the
-# embedded default and on PostgreSQL+Redis. Prints one line per run; copy them into
-# bench/RESULTS.md. Everything listens on 127.0.0.1 and stops when the script ends.
-#   bash bench/run.sh [seconds]
+# Load against a release build, at 64 and 256 connections, on the embedded default and on
+# PostgreSQL+Redis. Prints one line per run; copy them into bench/RESULTS.md. Everything
+# listens on 127.0.0.1 and stops when the script ends.
+#   bash bench/run.sh [seconds] [usage|documents]
+# usage:     authenticated GET /api/v1/usage
+# documents: POST /api/v1/documents with sendNow (create + check + render + send), live key
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER_RUN=${1:-10}
+SCENARIO=${2:-usage}
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/signet-target}"
 cargo build --release -q -p signet -p signet-bench
 SIGNET="$CARGO_TARGET_DIR/release/signet"
@@ -26,10 +29,14 @@ run_scenario() { # name, then env assignments
   wait_port "$port"
   local ws key
   ws=$(env "$@" "$SIGNET" admin workspace create --name Bench --plan pro --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
-  key=$(env "$@" "$SIGNET" admin key create --workspace "$ws" --mode live --scopes account:read --per-minute 1000000000 --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["key"])')
+  local scopes=account:read path=/api/v1/usage extra=()
+  if [ "$SCENARIO" = documents ]; then
+    scopes=documents:read,documents:write path=/api/v1/documents extra=(--body bench/create-send.json)
+  fi
+  key=$(env "$@" "$SIGNET" admin key create --workspace "$ws" --mode live --scopes "$scopes" --per-minute 1000000000 --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["key"])')
   for c in 64 256; do
     printf '%s, ' "$name"
-    "$BENCH" http --url "http://127.0.0.1:$port/api/v1/usage" --key "$key" --connections "$c" --seconds "$SECONDS_PER_RUN" --server-pid "$pid"
+    "$BENCH" http --url "http://127.0.0.1:$port$path" --key "$key" --connections "$c" --seconds "$SECONDS_PER_RUN" --server-pid "$pid" "${extra[@]}"
   done
   kill "$pid"; wait "$pid" 2>/dev/null || true
 }

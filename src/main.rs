@@ -10,6 +10,10 @@ use signet::{Config, Services};
 use signet_resolvers::actor::Scopes;
 use signet_resolvers::keys::KeyCreateIn;
 use signet_resolvers::plans::Plan;
+
+// glibc malloc took over a tenth of the server's time under load (bench/RESULTS.md).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use signet_resolvers::workspaces::WorkspaceIn;
 use signet_resolvers::{DomainError, Mode, api_log, documents, keys, teams, workspaces};
 

@@ -5,7 +5,7 @@
 use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
-use http_body_util::{BodyExt, Empty};
+use http_body_util::{BodyExt, Full};
 use hyper::body::Bytes;
 use hyper::{Request, Uri};
 use hyper_util::rt::TokioIo;
@@ -18,10 +18,13 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Cmd {
-    /// GET one URL with a bearer key over N connections for a while.
+    /// GET one URL (or POST a JSON body) with a bearer key over N connections for a while.
     Http {
         #[arg(long)]
         url: String,
+        /// POST this file's contents as JSON, each request with a fresh Idempotency-Key.
+        #[arg(long)]
+        body: Option<std::path::PathBuf>,
         #[arg(long, env = "SIGNET_API_KEY")]
         key: String,
         #[arg(long, default_value_t = 64)]
@@ -46,7 +49,14 @@ struct Outcome {
     non_2xx: u64,
 }
 
-async fn connection(uri: Uri, key: String, warm_until: Instant, stop_at: Instant) -> Outcome {
+async fn connection(
+    n: usize,
+    uri: Uri,
+    key: String,
+    body: Option<Bytes>,
+    warm_until: Instant,
+    stop_at: Instant,
+) -> Outcome {
     let mut out = Outcome {
         latencies_us: Vec::with_capacity(1 << 16),
         errors: 0,
@@ -65,19 +75,32 @@ async fn connection(uri: Uri, key: String, warm_until: Instant, stop_at: Instant
     };
     tokio::spawn(conn);
     let auth = format!("Bearer {key}");
+    // Unique across runs against one server, so no request is answered from a replay.
+    let run = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
     let path = uri
         .path_and_query()
         .map(|p| p.to_string())
         .unwrap_or_else(|| "/".into());
+    let mut sent = 0u64;
     loop {
         let now = Instant::now();
         if now >= stop_at {
             break;
         }
-        let req = Request::get(path.as_str())
+        sent += 1;
+        let builder = match &body {
+            None => Request::get(path.as_str()),
+            Some(_) => Request::post(path.as_str())
+                .header("content-type", "application/json")
+                .header("idempotency-key", format!("bench-{run}-{n}-{sent}")),
+        };
+        let req = builder
             .header("host", authority.as_str())
             .header("authorization", auth.as_str())
-            .body(Empty::<Bytes>::new());
+            .body(Full::new(body.clone().unwrap_or_default()));
         let Ok(req) = req else { break };
         if sender.ready().await.is_err() {
             out.errors += 1;
@@ -125,6 +148,7 @@ fn pct(sorted: &[u32], p: f64) -> f64 {
 async fn main() {
     let Cmd::Http {
         url,
+        body,
         key,
         connections,
         seconds,
@@ -139,11 +163,28 @@ async fn main() {
             std::process::exit(2);
         }
     };
+    let body = match body.map(std::fs::read) {
+        None => None,
+        Some(Ok(b)) => Some(Bytes::from(b)),
+        Some(Err(e)) => {
+            eprintln!("signet-bench: --body: {e}");
+            std::process::exit(2);
+        }
+    };
     let start = Instant::now();
     let warm_until = start + Duration::from_secs(warmup);
     let stop_at = warm_until + Duration::from_secs(seconds);
     let tasks: Vec<_> = (0..connections)
-        .map(|_| tokio::spawn(connection(uri.clone(), key.clone(), warm_until, stop_at)))
+        .map(|n| {
+            tokio::spawn(connection(
+                n,
+                uri.clone(),
+                key.clone(),
+                body.clone(),
+                warm_until,
+                stop_at,
+            ))
+        })
         .collect();
     let mut all = Vec::new();
     let (mut errors, mut non_2xx) = (0, 0);

@@ -167,6 +167,21 @@ both!(draft_send_and_signing_order_through_to_signed, |app| {
     );
     let jobs = outbox(&app, id).await;
     assert_eq!(events(&jobs), ["documents.document.sent"]);
+    // An email job names who and what; links and codes are minted only when the email goes.
+    for (kind, payload, _) in jobs.iter().filter(|j| j.0 == "email") {
+        let mut keys: Vec<&str> = payload
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        keys.sort();
+        assert_eq!(
+            keys,
+            ["documentId", "kind", "locale", "personId", "seat", "test"],
+            "{kind}"
+        );
+    }
     assert_eq!(emails(&jobs, "invitation"), ["client"]);
     let event = &jobs.iter().find(|j| j.0 == "event").unwrap().1;
     assert_eq!(event["data"]["document"]["metadata"]["crm.id"], "42");
@@ -784,3 +799,61 @@ both!(the_scheduler_expires_and_reminds, |app| {
         (0, 0)
     );
 });
+
+both!(
+    every_document_route_answers_404_for_unknown_and_other_mode_documents,
+    |app| {
+        let (ws, test_key) = app.owner().await;
+        let live_key = app
+            .key(&ws, Mode::Live, &["documents:read", "documents:write"])
+            .await;
+        let live_doc = create(&app, &live_key, json!({})).await.body["id"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        for id in ["doc_01JAAAAAAAAAAAAAAAAAAAAAAA", live_doc.as_str()] {
+            for path in ["", "/source"] {
+                let a = app
+                    .get(&format!("/api/v1/documents/{id}{path}"), Some(&test_key))
+                    .await;
+                assert_eq!(a.status, 404, "GET {path}: {}", a.body);
+                assert_eq!(a.body["error"]["kind"], "not_found");
+            }
+            for (action, body) in [
+                ("send", json!({})),
+                ("remind", json!({})),
+                ("void", json!({})),
+                ("test-sign", json!({"seat": "client"})),
+                ("revise", json!({"source": source()})),
+            ] {
+                let a = act(&app, &test_key, id, action, body).await;
+                assert_eq!(a.status, 404, "{action} on {id}: {}", a.body);
+            }
+        }
+        // documents:read reads but cannot write; without it nothing is read.
+        let reader = app.key(&ws, Mode::Live, &["documents:read"]).await;
+        assert_eq!(
+            app.get(&format!("/api/v1/documents/{live_doc}"), Some(&reader))
+                .await
+                .status,
+            200
+        );
+        assert_eq!(create(&app, &reader, json!({})).await.status, 401);
+        assert_eq!(
+            act(&app, &reader, &live_doc, "send", json!({}))
+                .await
+                .status,
+            401
+        );
+        let writer = app.key(&ws, Mode::Live, &["documents:write"]).await;
+        assert_eq!(
+            app.get("/api/v1/documents", Some(&writer)).await.status,
+            401
+        );
+        // The live document is untouched by the test key's attempts.
+        let doc = app
+            .get(&format!("/api/v1/documents/{live_doc}"), Some(&live_key))
+            .await;
+        assert_eq!(doc.body["state"], "draft");
+    }
+);

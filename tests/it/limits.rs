@@ -51,7 +51,7 @@ both!(over_budget_is_429_with_retry_after, |app| {
     assert_eq!(app.get("/api/v1/usage", Some(&other)).await.status, 200);
 });
 
-struct Process(Child);
+pub(crate) struct Process(Child);
 
 impl Drop for Process {
     fn drop(&mut self) {
@@ -60,7 +60,7 @@ impl Drop for Process {
     }
 }
 
-fn spawn_server(app: &TestApp) -> (Process, String) {
+pub(crate) fn spawn_server(app: &TestApp) -> (Process, String) {
     let port = free_port();
     let child = Command::new(env!("CARGO_BIN_EXE_signet"))
         .arg("serve")

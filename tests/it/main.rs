@@ -15,6 +15,7 @@ mod documents;
 mod graphql;
 mod idempotency;
 mod limits;
+mod live;
 mod reads;
 mod schemathesis;
 mod snapshots;

@@ -229,6 +229,7 @@ pub(crate) async fn send_draft(
             doc.id
         )));
     }
+    let mut rows = Vec::with_capacity(rendered.fields.len());
     for (i, p) in rendered.fields.iter().enumerate() {
         let f = &p.field;
         let spec = json!({
@@ -241,27 +242,44 @@ pub(crate) async fn send_draft(
             "default": f.default,
             "payment": f.payment.as_ref().map(|p| json!({"amountMinor": p.amount_minor, "currency": p.currency, "description": p.description})),
         });
-        txn.execute_raw(ctx.db.stmt(
-            "INSERT INTO fields (id, document_id, position, seat, name, field_type, required, spec, page, x, y, width, height) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
-            [
-                Value::from(ids::new_id("fld")),
-                Value::from(doc.id.clone()),
-                Value::from(i as i32),
-                Value::from(f.role.clone()),
-                Value::from(f.name.clone()),
-                Value::from(f.ty.as_str()),
-                Value::from(f.required),
-                Value::from(spec.to_string()),
-                Value::from(p.page as i32),
-                Value::from(p.x),
-                Value::from(p.y),
-                Value::from(p.width),
-                Value::from(p.height),
-            ],
-        ))
-        .await?;
+        rows.push(vec![
+            Value::from(ids::new_id("fld")),
+            Value::from(doc.id.clone()),
+            Value::from(i as i32),
+            Value::from(f.role.clone()),
+            Value::from(f.name.clone()),
+            Value::from(f.ty.as_str()),
+            Value::from(f.required),
+            Value::from(spec.to_string()),
+            Value::from(p.page as i32),
+            Value::from(p.x),
+            Value::from(p.y),
+            Value::from(p.width),
+            Value::from(p.height),
+        ]);
     }
+    store::insert_rows(
+        &txn,
+        &ctx.db,
+        "fields",
+        &[
+            "id",
+            "document_id",
+            "position",
+            "seat",
+            "name",
+            "field_type",
+            "required",
+            "spec",
+            "page",
+            "x",
+            "y",
+            "width",
+            "height",
+        ],
+        rows,
+    )
+    .await?;
     if approved {
         txn.execute_raw(ctx.db.stmt(
             "UPDATE approvals SET state = 'approved', decided_at = $2, decided_by = $3 WHERE document_id = $1 AND state = 'pending'",

@@ -287,36 +287,64 @@ async fn insert_draft<C: ConnectionTrait>(
         ],
     ))
     .await?;
-    for (k, v) in &d.metadata.0 {
-        conn.execute_raw(db.stmt(
-            "INSERT INTO document_metadata (document_id, mkey, mvalue) VALUES ($1, $2, $3)",
-            [
-                Value::from(id.clone()),
-                Value::from(k.clone()),
-                Value::from(v.clone()),
-            ],
-        ))
-        .await?;
-    }
-    for (i, p) in d.people.iter().enumerate() {
-        conn.execute_raw(db.stmt(
-            "INSERT INTO people (id, document_id, position, seat, name, email, external_id, metadata, action, sign_order, status, reminders) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'waiting', 0)",
-            [
-                Value::from(ids::new_id("per")),
-                Value::from(id.clone()),
-                Value::from(i as i32),
-                Value::from(p.seat.clone()),
-                Value::from(p.name.clone()),
-                Value::from(p.email.clone()),
-                Value::from(p.external_id.clone()),
-                Value::from(json(&p.metadata.0)),
-                Value::from(p.action.as_str()),
-                Value::from(p.order as i32),
-            ],
-        ))
-        .await?;
-    }
+    store::insert_rows(
+        conn,
+        db,
+        "document_metadata",
+        &["document_id", "mkey", "mvalue"],
+        d.metadata
+            .0
+            .iter()
+            .map(|(k, v)| {
+                vec![
+                    Value::from(id.clone()),
+                    Value::from(k.clone()),
+                    Value::from(v.clone()),
+                ]
+            })
+            .collect(),
+    )
+    .await?;
+    store::insert_rows(
+        conn,
+        db,
+        "people",
+        &[
+            "id",
+            "document_id",
+            "position",
+            "seat",
+            "name",
+            "email",
+            "external_id",
+            "metadata",
+            "action",
+            "sign_order",
+            "status",
+            "reminders",
+        ],
+        d.people
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                vec![
+                    Value::from(ids::new_id("per")),
+                    Value::from(id.clone()),
+                    Value::from(i as i32),
+                    Value::from(p.seat.clone()),
+                    Value::from(p.name.clone()),
+                    Value::from(p.email.clone()),
+                    Value::from(p.external_id.clone()),
+                    Value::from(json(&p.metadata.0)),
+                    Value::from(p.action.as_str()),
+                    Value::from(p.order as i32),
+                    Value::from("waiting"),
+                    Value::from(0i32),
+                ]
+            })
+            .collect(),
+    )
+    .await?;
     trail::audit(
         conn,
         db,
