@@ -19,6 +19,16 @@ use crate::{Actor, Ctx, DomainError, Mode, Scope, ids, usage};
 
 const DAY_MS: i64 = 86_400_000;
 
+/// Renders at once: one per core. Rendering is pure CPU, so more only adds threads, memory and
+/// context switches; a send beyond these waits its turn.
+static RENDER_SLOTS: std::sync::LazyLock<tokio::sync::Semaphore> = std::sync::LazyLock::new(|| {
+    tokio::sync::Semaphore::new(
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(2),
+    )
+});
+
 pub(crate) fn person_in(p: &PersonDbRow) -> PersonIn {
     PersonIn {
         name: p.name.clone(),
@@ -193,10 +203,15 @@ pub(crate) async fn send_draft(
         seat_names,
     };
     let renderer = ctx.renderer.clone();
+    let slot = RENDER_SLOTS
+        .acquire()
+        .await
+        .map_err(|e| DomainError::Internal(format!("render slots closed: {e}")))?;
     let rendered = tokio::task::spawn_blocking(move || renderer.render(&job))
         .await
         .map_err(|e| DomainError::Internal(format!("renderer panicked: {e}")))?
         .map_err(|e| DomainError::Internal(format!("rendering {}: {e}", doc.id)))?;
+    drop(slot);
     let blob = format!("documents/{}/original.pdf", doc.id);
     ctx.blobs.put(&blob, rendered.pdf).await?;
 
