@@ -3,8 +3,10 @@
 use signet_pdf::{Labels, Paper, Profile, RenderInput, Renderer};
 use signet_resolvers::render::{DocRenderer, Placement, RenderJob, RenderedDoc};
 
+/// The engine is built on the first render: parsing the embedded fonts costs about 50 MB
+/// and a fraction of a second, which a process that never renders should not pay.
 #[derive(Default)]
-pub struct PdfRenderer(Renderer);
+pub struct PdfRenderer(std::sync::OnceLock<Renderer>);
 
 impl DocRenderer for PdfRenderer {
     fn render(&self, job: &RenderJob) -> Result<RenderedDoc, String> {
@@ -20,7 +22,11 @@ impl DocRenderer for PdfRenderer {
             seat_names: &job.seat_names,
             labels: Labels::EN,
         };
-        let out = self.0.render(&input).map_err(|e| e.to_string())?;
+        let out = self
+            .0
+            .get_or_init(Renderer::new)
+            .render(&input)
+            .map_err(|e| e.to_string())?;
         Ok(RenderedDoc {
             pdf: out.pdf,
             pages: out.pages,
