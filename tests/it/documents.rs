@@ -681,7 +681,8 @@ both!(live_keys_count_usage_and_cannot_test_sign, |app| {
         .unwrap();
     assert_eq!(used, 0);
 
-    // Past the plan's monthly allowance a live send is refused with 403; the draft stays.
+    // Past the plan's monthly allowance a live send is refused with 403, and a refused
+    // sendNow leaves nothing behind; a draft can still be made, but not sent.
     let db = &app.ctx().db;
     signet_resolvers::usage::add(
         &db.conn,
@@ -700,6 +701,22 @@ both!(live_keys_count_usage_and_cannot_test_sign, |app| {
             .unwrap()
             .contains("allowance of 100 documents")
     );
+    let list = app.get("/api/v1/documents", Some(&live)).await;
+    assert_eq!(
+        list.body["data"].as_array().unwrap().len(),
+        1,
+        "{}",
+        list.body
+    );
+    let draft = create(&app, &live, json!({})).await;
+    assert_eq!(draft.status, 201);
+    let id = draft.body["id"].as_str().unwrap();
+    let refused = act(&app, &live, id, "send", json!({})).await;
+    assert_eq!(refused.status, 403);
+    let still = app
+        .get(&format!("/api/v1/documents/{id}"), Some(&live))
+        .await;
+    assert_eq!(still.body["state"], "draft");
 });
 
 both!(draft_only_sends_wait_for_an_approval, |app| {

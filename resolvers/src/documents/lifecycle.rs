@@ -135,6 +135,32 @@ async fn file_approval(
     Ok((202, out_of(ctx, &ctx.db.conn, doc).await?))
 }
 
+/// What refuses a send whatever the draft's state: a payment field while payments are not
+/// connected, or a live send past the plan's monthly allowance.
+pub(crate) async fn may_send(
+    ctx: &Ctx,
+    actor: &Actor,
+    test: bool,
+    report: &signet_source::Report,
+) -> Result<(), DomainError> {
+    if report.fields.iter().any(|f| f.ty == FieldType::Payment) {
+        // No processor account can be connected yet, so readiness is never `connected`.
+        return Err(DomainError::Forbidden(
+            "This document collects a payment, and payments are not connected for the workspace (GET /api/v1/payments/status).".into(),
+        ));
+    }
+    if !test && let Some(limit) = ctx.plans.limits(actor.plan).documents_per_month {
+        let used = usage::get_documents_sent(ctx, &actor.workspace_id).await?;
+        if used >= limit as i64 {
+            return Err(DomainError::Forbidden(format!(
+                "The {} plan's allowance of {limit} documents this month is used up; it renews on the 1st (UTC).",
+                actor.plan.as_str()
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// Sends a draft. `approved` is true when a person approved a draft-only key's request.
 pub(crate) async fn send_draft(
     ctx: &Ctx,
@@ -153,23 +179,7 @@ pub(crate) async fn send_draft(
     }
     let (draft, people) = stored_draft(ctx, &doc).await?;
     let report = draft.checked(false)?;
-    if report.fields.iter().any(|f| f.ty == FieldType::Payment) {
-        // No processor account can be connected yet, so readiness is never `connected`.
-        return Err(DomainError::Forbidden(
-            "This document collects a payment, and payments are not connected for the workspace (GET /api/v1/payments/status).".into(),
-        ));
-    }
-    if !doc.test
-        && let Some(limit) = ctx.plans.limits(actor.plan).documents_per_month
-    {
-        let used = usage::get_documents_sent(ctx, &doc.workspace_id).await?;
-        if used >= limit as i64 {
-            return Err(DomainError::Forbidden(format!(
-                "The {} plan's allowance of {limit} documents this month is used up; it renews on the 1st (UTC).",
-                actor.plan.as_str()
-            )));
-        }
-    }
+    may_send(ctx, actor, doc.test, &report).await?;
     if !approved {
         crate::limits::spend_daily(ctx, actor).await?;
     }

@@ -382,7 +382,11 @@ pub async fn create(
     let send_now = body.send_now.unwrap_or(false);
     let facts = facts_with_defaults(ctx, actor, input::facts(body.facts.as_ref())?).await?;
     let draft = parse_draft(body, facts)?;
-    draft.checked(send_now)?;
+    let report = draft.checked(false)?;
+    if send_now && !actor.draft_only {
+        // Refuse before anything is written: a refused sendNow leaves no draft behind.
+        lifecycle::may_send(ctx, actor, actor.mode == Mode::Test, &report).await?;
+    }
     crate::limits::spend_daily(ctx, actor).await?;
     let txn = ctx.db.conn.begin().await?;
     let doc = insert_draft(ctx, &txn, actor, &draft, "Draft created through the API").await?;
@@ -390,7 +394,23 @@ pub async fn create(
     ctx.live.publish(&doc.id).await;
     if send_now {
         // The send counts against the daily limit on its own, like a separate send call would.
-        return lifecycle::send_draft(ctx, actor, doc, false).await;
+        // If it fails after all (a race, the renderer), the draft is taken back so a retry
+        // with the same body does not leave two documents.
+        let id = doc.id.clone();
+        return match lifecycle::send_draft(ctx, actor, doc, false).await {
+            Ok(sent) => Ok(sent),
+            Err(e) => {
+                ctx.db
+                    .conn
+                    .execute_raw(ctx.db.stmt(
+                        "DELETE FROM documents WHERE id = $1 AND state = 'draft'",
+                        [Value::from(id.clone())],
+                    ))
+                    .await?;
+                ctx.live.publish(&id).await;
+                Err(e)
+            }
+        };
     }
     let out = out_of(ctx, &ctx.db.conn, &doc).await?;
     Ok((201, out))
