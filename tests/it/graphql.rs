@@ -48,7 +48,11 @@ both!(queries_share_resolvers_and_error_kinds_with_rest, |app| {
     assert_eq!(a.body["error"]["kind"], "unauthenticated");
 });
 
-async fn init(base: &str, payload: Value) -> Option<Value> {
+pub type Socket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// Opens a graphql-transport-ws socket on `base` and sends `connection_init` with `payload`.
+pub async fn connect(base: &str, payload: Value) -> Socket {
     let url = format!("{}/graphql/ws", base.replacen("http", "ws", 1));
     let mut req = url.into_client_request().unwrap();
     req.headers_mut().insert(
@@ -64,6 +68,11 @@ async fn init(base: &str, payload: Value) -> Option<Value> {
         ))
         .await
         .unwrap();
+    socket
+}
+
+async fn init(base: &str, payload: Value) -> Option<Value> {
+    let mut socket = connect(base, payload).await;
     let next = tokio::time::timeout(std::time::Duration::from_secs(5), socket.next())
         .await
         .ok()??;

@@ -5,32 +5,22 @@
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
 use crate::both;
 use crate::documents::{body, create};
+use crate::graphql::{Socket, connect};
 use crate::harness::{Kind, TestApp};
 
-type Socket =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
-/// Opens a graphql-transport-ws socket on `base` and subscribes to document `id`.
+/// A socket on `base`, acknowledged, subscribed to document `id`.
 async fn subscribe(base: &str, key: &str, id: &str) -> Socket {
-    let url = format!("{}/graphql/ws", base.replacen("http", "ws", 1));
-    let mut req = url.into_client_request().unwrap();
-    req.headers_mut().insert(
-        "sec-websocket-protocol",
-        "graphql-transport-ws".parse().unwrap(),
-    );
-    let (mut socket, _) = tokio_tungstenite::connect_async(req).await.unwrap();
-    let send = |v: Value| Message::Text(v.to_string().into());
-    socket.send(send(json!({"type": "connection_init", "payload": {"Authorization": format!("Bearer {key}")}}))).await.unwrap();
+    let mut socket = connect(base, json!({"Authorization": format!("Bearer {key}")})).await;
     assert_eq!(next(&mut socket).await["type"], "connection_ack");
+    let subscribe = json!({"id": "1", "type": "subscribe", "payload": {
+        "query": "subscription($id: String!) { documentStatus(id: $id) { id state people { seat status } } }",
+        "variables": {"id": id}
+    }});
     socket
-        .send(send(json!({"id": "1", "type": "subscribe", "payload": {
-            "query": "subscription($id: String!) { documentStatus(id: $id) { id state people { seat status } } }",
-            "variables": {"id": id}
-        }})))
+        .send(Message::Text(subscribe.to_string().into()))
         .await
         .unwrap();
     socket
