@@ -123,6 +123,25 @@ pub async fn add<C: ConnectionTrait>(
     Ok(())
 }
 
+/// Live documents sent this calendar month (UTC), read on `conn` (inside a transaction).
+pub async fn documents_sent_in<C: ConnectionTrait>(
+    conn: &C,
+    db: &signet_storage::Db,
+    workspace_id: &str,
+) -> Result<i64, DomainError> {
+    let [month, _] = periods(Utc::now());
+    let row = conn
+        .query_one_raw(db.stmt(
+            "SELECT count FROM usage_counters WHERE workspace_id = $1 AND metric = $2 AND period = $3",
+            [Value::from(workspace_id), Value::from(DOCUMENTS_SENT), Value::from(month.0)],
+        ))
+        .await?;
+    Ok(match row {
+        Some(r) => r.try_get("", "count")?,
+        None => 0,
+    })
+}
+
 /// Live documents sent this calendar month (UTC) by a workspace.
 pub async fn get_documents_sent(ctx: &Ctx, workspace_id: &str) -> Result<i64, DomainError> {
     let [month, _] = periods(Utc::now());

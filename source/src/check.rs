@@ -271,6 +271,11 @@ fn check_people(r: &mut Report, input: &CheckInput<'_>) {
     };
     if people.is_empty() && !input.for_template {
         r.problem("people", "at least one person is needed");
+    } else if !input.for_template && people.iter().all(|p| p.action == PersonAction::Cc) {
+        r.problem(
+            "people",
+            "nobody signs or approves: at least one person needs the action sign or approve",
+        );
     }
     let mut seats = BTreeSet::new();
     for p in people {

@@ -7,7 +7,7 @@ pub mod walk;
 
 pub use check::{CheckInput, Person, PersonAction, Report, check};
 pub use model::*;
-pub use parse::{is_role_word, parse};
+pub use parse::{RESERVED_ROLES, is_role_word, parse, role_problem};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Severity {

@@ -26,6 +26,23 @@ pub fn parse(root: &str, value: &Value) -> Result<Doc, Vec<Problem>> {
     }
 }
 
+/// Words that name merge chips (`org.name`, `sender.email`, `custom.x`, `document.title`) and
+/// so cannot be a seat: a seat's own chips are `<seat>.name` and `<seat>.email`.
+pub const RESERVED_ROLES: &[&str] = &["org", "sender", "document", "custom"];
+
+/// Why `s` cannot be a role word, if it cannot.
+pub fn role_problem(s: &str) -> Option<String> {
+    if !is_role_word(s) {
+        return Some(format!(
+            "'{}' is not a role word: use 1 to 40 letters, digits, '_' or '-'",
+            truncate(s)
+        ));
+    }
+    RESERVED_ROLES
+        .contains(&s)
+        .then(|| format!("'{s}' names merge chips and cannot be a role; pick another word"))
+}
+
 /// Whether `s` can be a role word: 1 to 40 letters, digits, `_` or `-`.
 pub fn is_role_word(s: &str) -> bool {
     (1..=40).contains(&s.len())
@@ -386,17 +403,13 @@ impl Parser {
 
     fn role(&mut self, path: &str, attrs: Option<&Map<String, Value>>) -> Option<String> {
         match attrs.and_then(|a| a.get("role")) {
-            Some(Value::String(r)) if is_role_word(r) => Some(r.clone()),
-            Some(Value::String(r)) => {
-                self.err(
-                    &format!("{path}.attrs.role"),
-                    format!(
-                        "'{}' is not a role word: use 1 to 40 letters, digits, '_' or '-'",
-                        truncate(r)
-                    ),
-                );
-                None
-            }
+            Some(Value::String(r)) => match role_problem(r) {
+                None => Some(r.clone()),
+                Some(problem) => {
+                    self.err(&format!("{path}.attrs.role"), problem);
+                    None
+                }
+            },
             _ => {
                 self.err(&format!("{path}.attrs.role"), "is required");
                 None

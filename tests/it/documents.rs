@@ -286,13 +286,19 @@ both!(draft_send_and_signing_order_through_to_signed, |app| {
             "test signature fills every field"
         );
     }
-    let pdf = app
-        .ctx()
-        .blobs
-        .get(&format!("documents/{id}/original.pdf"))
+    let blob: String = db
+        .conn
+        .query_one_raw(db.stmt(
+            "SELECT pdf_blob FROM documents WHERE id = $1",
+            [Sql::from(id)],
+        ))
         .await
         .unwrap()
+        .unwrap()
+        .try_get("", "pdf_blob")
         .unwrap();
+    assert!(blob.starts_with(&format!("documents/{id}/")), "{blob}");
+    let pdf = app.ctx().blobs.get(&blob).await.unwrap().unwrap();
     assert!(pdf.starts_with(b"%PDF-"));
 });
 
@@ -327,6 +333,55 @@ both!(bad_sources_and_bodies_are_refused_with_their_path, |app| {
     assert_eq!(
         a.body["error"]["message"],
         "people[0].email: 'not-an-email' is not an email address"
+    );
+    let a = create(
+        &app,
+        &key,
+        json!({"people": [{"name": "A", "email": "a@x.com,b@y.com", "role": "client"}]}),
+    )
+    .await;
+    assert_eq!(
+        a.body["error"]["message"],
+        "people[0].email: 'a@x.com,b@y.com' is not an email address"
+    );
+    let a = create(
+        &app,
+        &key,
+        json!({"title": "Line one\nBcc: evil@example.com"}),
+    )
+    .await;
+    assert_eq!(
+        a.body["error"]["message"],
+        "title: must be one line, without control characters"
+    );
+    let a = create(
+        &app,
+        &key,
+        json!({"people": [{"name": "A", "email": "a@x.com", "role": "sender"}]}),
+    )
+    .await;
+    assert!(
+        a.body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("people[0].role: 'sender' names merge chips"),
+        "{}",
+        a.body
+    );
+    let a = create(&app, &key, json!({"facts": {"org": {"name": ""}}})).await;
+    assert_eq!(
+        a.body["error"]["message"],
+        "facts.org.name: must not be empty"
+    );
+    let cc_only = json!({"type": "doc", "content": [{"type": "paragraph", "content": [{"type": "text", "text": "FYI"}]}]});
+    let a = create(&app, &key, json!({"source": cc_only, "people": [{"name": "A", "email": "a@x.com", "action": "cc"}], "variableValues": {}})).await;
+    assert!(
+        a.body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("people: nobody signs or approves"),
+        "{}",
+        a.body
     );
     let a = create(&app, &key, json!({"paper": "legal"})).await;
     assert_eq!(a.body["error"]["message"], "paper: must be letter or a4");
@@ -765,6 +820,22 @@ both!(draft_only_sends_wait_for_an_approval, |app| {
     let (code, _, err) = app.cli(&["admin", "approvals", "decline", &apr, "--by", "x", "--json"]);
     assert_ne!(code, 0);
     assert!(err.contains("already approved"), "{err}");
+
+    // A key allowed to send may send the draft itself; the pending approval is withdrawn.
+    let other = create(&app, &key, json!({})).await.body["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(act(&app, &key, &other, "send", json!({})).await.status, 202);
+    let sender = app
+        .key(&ws, Mode::Test, &["documents:read", "documents:write"])
+        .await;
+    let sent = act(&app, &sender, &other, "send", json!({})).await;
+    assert_eq!(sent.status, 201, "{}", sent.body);
+    assert!(sent.body["approval"].is_null());
+    let (_, out, _) = app.cli(&["admin", "approvals", "list", "--workspace", &ws, "--json"]);
+    let list: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(list["data"][0]["state"], "withdrawn", "{list}");
 });
 
 both!(the_scheduler_expires_and_reminds, |app| {

@@ -51,10 +51,12 @@ impl PersonRow {
 }
 
 pub fn is_email(s: &str) -> bool {
-    let Some((local, domain)) = s.rsplit_once('@') else {
+    let Some((local, domain)) = s.split_once('@') else {
         return false;
     };
     s.len() <= 254
+        && !domain.contains('@')
+        && !s.chars().any(|c| ",;\"()[]:\\<>".contains(c))
         && !local.is_empty()
         && local.len() <= 64
         && domain.contains('.')
@@ -83,6 +85,31 @@ pub fn text(field: &str, v: &str, max: usize) -> Result<String, DomainError> {
         ));
     }
     Ok(t.to_string())
+}
+
+/// A one-line value (a title, a name, an email subject): no line breaks or other control
+/// characters, which could reach email headers.
+pub fn line(field: &str, v: &str, max: usize) -> Result<String, DomainError> {
+    let t = text(field, v, max)?;
+    if t.chars().any(char::is_control) {
+        return Err(DomainError::invalid(
+            field,
+            "must be one line, without control characters",
+        ));
+    }
+    Ok(t)
+}
+
+pub fn opt_line(
+    field: &str,
+    v: &Option<String>,
+    max: usize,
+) -> Result<Option<String>, DomainError> {
+    match v {
+        None => Ok(None),
+        Some(s) if s.trim().is_empty() => Ok(None),
+        Some(s) => line(field, s, max).map(Some),
+    }
 }
 
 pub fn opt_text(
@@ -116,7 +143,7 @@ pub fn people(list: &[PersonIn]) -> Result<Vec<PersonRow>, Vec<Problem>> {
     }
     for (i, p) in list.iter().enumerate() {
         let at = |k: &str| format!("people[{i}].{k}");
-        let name = match text(&at("name"), &p.name, 200) {
+        let name = match line(&at("name"), &p.name, 200) {
             Ok(n) => n,
             Err(e) => {
                 bad(at("name"), reason(e));
@@ -133,14 +160,13 @@ pub fn people(list: &[PersonIn]) -> Result<Vec<PersonRow>, Vec<Problem>> {
         }
         let seat = match &p.role {
             None => format!("signer_{}", i + 1),
-            Some(r) if signet_source::is_role_word(r) => r.clone(),
-            Some(r) => {
-                bad(
-                    at("role"),
-                    format!("'{r}' is not a role word: use 1 to 40 letters, digits, '_' or '-'"),
-                );
-                continue;
-            }
+            Some(r) => match signet_source::role_problem(r) {
+                None => r.clone(),
+                Some(problem) => {
+                    bad(at("role"), problem);
+                    continue;
+                }
+            },
         };
         let action = match p.action.as_deref() {
             None => PersonAction::Sign,
@@ -160,7 +186,7 @@ pub fn people(list: &[PersonIn]) -> Result<Vec<PersonRow>, Vec<Problem>> {
             bad(at("order"), "must be from 1 to 100".into());
             continue;
         }
-        let external_id = match opt_text(&at("externalId"), &p.external_id, 200) {
+        let external_id = match opt_line(&at("externalId"), &p.external_id, 200) {
             Ok(x) => x,
             Err(e) => {
                 bad(at("externalId"), reason(e));
@@ -226,10 +252,7 @@ pub fn facts(v: Option<&Value>) -> Result<BTreeMap<String, String>, DomainError>
                 Ok(())
             }
             Value::String(s) if !prefix.is_empty() => {
-                out.insert(
-                    prefix.to_string(),
-                    text(&field, s, 2000).unwrap_or_default(),
-                );
+                out.insert(prefix.to_string(), text(&field, s, 2000)?);
                 Ok(())
             }
             Value::Number(n) if !prefix.is_empty() => {
@@ -341,8 +364,8 @@ pub fn send_options(s: Option<&SendOptionsIn>) -> Result<SendOptionsIn, DomainEr
             format!("'{r}' is not an email address"),
         ));
     }
-    out.sender_name = opt_text("send.senderName", &s.sender_name, 200)?;
-    out.subject = opt_text("send.subject", &s.subject, 300)?;
+    out.sender_name = opt_line("send.senderName", &s.sender_name, 200)?;
+    out.subject = opt_line("send.subject", &s.subject, 300)?;
     out.message = opt_text("send.message", &s.message, 5000)?;
     out.internal_note = opt_text("send.internalNote", &s.internal_note, 5000)?;
     Ok(out)
@@ -369,8 +392,8 @@ pub fn email_options(e: Option<&EmailOptionsIn>) -> Result<EmailOptionsIn, Domai
             format!("must be one of {}", LANGUAGES.join(", ")),
         ));
     }
-    out.subject = opt_text("email.subject", &e.subject, 300)?;
+    out.subject = opt_line("email.subject", &e.subject, 300)?;
     out.message = opt_text("email.message", &e.message, 5000)?;
-    out.sender_name = opt_text("email.senderName", &e.sender_name, 200)?;
+    out.sender_name = opt_line("email.senderName", &e.sender_name, 200)?;
     Ok(out)
 }

@@ -82,7 +82,18 @@ async fn stored_draft(ctx: &Ctx, doc: &DocRow) -> Result<(Draft, Vec<PersonDbRow
 pub async fn send(ctx: &Ctx, actor: &Actor, id: &str) -> Result<(u16, DocumentOut), DomainError> {
     actor.require(Scope::DocumentsWrite)?;
     let doc = visible(&ctx.db.conn, ctx, actor, id).await?;
-    send_draft(ctx, actor, doc, false).await
+    send_draft(ctx, actor, doc, Via::Request).await
+}
+
+/// How a send came about, which decides what it is charged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Via {
+    /// POST /documents/{id}/send: spends one of the key's daily drafts and sends.
+    Request,
+    /// `sendNow` on create: the create already spent it; one request, one unit.
+    SendNow,
+    /// A person approved a draft-only key's request: not charged to the key.
+    Approval,
 }
 
 async fn file_approval(
@@ -166,8 +177,9 @@ pub(crate) async fn send_draft(
     ctx: &Ctx,
     actor: &Actor,
     doc: DocRow,
-    approved: bool,
+    via: Via,
 ) -> Result<(u16, DocumentOut), DomainError> {
+    let approved = via == Via::Approval;
     if doc.state != "draft" {
         return Err(DomainError::conflict(format!(
             "document {} is {}; only a draft can be sent",
@@ -180,7 +192,7 @@ pub(crate) async fn send_draft(
     let (draft, people) = stored_draft(ctx, &doc).await?;
     let report = draft.checked(false)?;
     may_send(ctx, actor, doc.test, &report).await?;
-    if !approved {
+    if via == Via::Request {
         crate::limits::spend_daily(ctx, actor).await?;
     }
 
@@ -222,7 +234,13 @@ pub(crate) async fn send_draft(
         .map_err(|e| DomainError::Internal(format!("renderer panicked: {e}")))?
         .map_err(|e| DomainError::Internal(format!("rendering {}: {e}", doc.id)))?;
     drop(slot);
-    let blob = format!("documents/{}/original.pdf", doc.id);
+    // A name of its own per render: a second send racing on this draft (which will lose at
+    // the conditional UPDATE) cannot overwrite the winner's file.
+    let blob = format!(
+        "documents/{}/{}.pdf",
+        doc.id,
+        ids::new_id("render").to_lowercase()
+    );
     ctx.blobs.put(&blob, rendered.pdf).await?;
 
     let send = &draft.send;
@@ -305,13 +323,18 @@ pub(crate) async fn send_draft(
         rows,
     )
     .await?;
-    if approved {
-        txn.execute_raw(ctx.db.stmt(
-            "UPDATE approvals SET state = 'approved', decided_at = $2, decided_by = $3 WHERE document_id = $1 AND state = 'pending'",
-            [Value::from(doc.id.clone()), Value::from(now), Value::from(actor.key_id.clone())],
-        ))
-        .await?;
-    }
+    // A pending approval ends with the send: approved by the person, or withdrawn because a
+    // key allowed to send sent the draft itself.
+    txn.execute_raw(ctx.db.stmt(
+        "UPDATE approvals SET state = $4, decided_at = $2, decided_by = $3 WHERE document_id = $1 AND state = 'pending'",
+        [
+            Value::from(doc.id.clone()),
+            Value::from(now),
+            Value::from(actor.key_id.clone()),
+            Value::from(if approved { "approved" } else { "withdrawn" }),
+        ],
+    ))
+    .await?;
     let mut doc = doc;
     doc.state = "sent".into();
     trail::audit(
@@ -329,6 +352,16 @@ pub(crate) async fn send_draft(
     invite_next(ctx, &txn, &doc, &people, signing_order(&doc), &actor.key_id).await?;
     if !doc.test {
         usage::add(&txn, &ctx.db, &doc.workspace_id, usage::DOCUMENTS_SENT, 1).await?;
+        // Read back under the counter's row lock (SQLite: the write lock): of sends racing for
+        // the month's last document exactly one commits; the others roll back here.
+        if let Some(limit) = ctx.plans.limits(actor.plan).documents_per_month
+            && usage::documents_sent_in(&txn, &ctx.db, &doc.workspace_id).await? > limit as i64
+        {
+            return Err(DomainError::Forbidden(format!(
+                "The {} plan's allowance of {limit} documents this month is used up; it renews on the 1st (UTC).",
+                actor.plan.as_str()
+            )));
+        }
     }
     txn.commit().await?;
     ctx.live.publish(&doc.id).await;
@@ -841,7 +874,7 @@ pub async fn sweep(ctx: &Ctx) -> Result<(usize, usize), DomainError> {
         let txn = ctx.db.conn.begin().await?;
         let claimed = txn
             .execute_raw(ctx.db.stmt(
-                "UPDATE documents SET next_reminder_at = $3 WHERE id = $1 AND next_reminder_at = $2",
+                &format!("UPDATE documents SET next_reminder_at = $3 WHERE id = $1 AND next_reminder_at = $2 AND state IN {OUT_FOR_SIGNATURE}"),
                 [Value::from(doc.id.clone()), Value::from(was), Value::from(next)],
             ))
             .await?;
@@ -917,7 +950,7 @@ pub async fn approvals_decide(
             daily_limit: None,
             per_minute: u64::MAX,
         };
-        send_draft(ctx, &actor, doc, true).await?;
+        send_draft(ctx, &actor, doc, Via::Approval).await?;
     } else {
         let txn = ctx.db.conn.begin().await?;
         let done = txn

@@ -217,7 +217,7 @@ fn parse_draft(
     body: DocumentCreateIn,
     facts: BTreeMap<String, String>,
 ) -> Result<Draft, DomainError> {
-    let title = input::text("title", &body.title, 300)?;
+    let title = input::line("title", &body.title, 300)?;
     let doc = signet_source::parse("source", &body.source).map_err(|p| problems_error(&p))?;
     let people = input::people(&body.people).map_err(|p| problems_error(&p))?;
     let paper = body.paper.unwrap_or_else(|| "letter".into());
@@ -234,7 +234,7 @@ fn parse_draft(
     Ok(Draft {
         title,
         description: input::opt_text("description", &body.description, 2000)?,
-        external_id: input::opt_text("externalId", &body.external_id, 200)?,
+        external_id: input::opt_line("externalId", &body.external_id, 200)?,
         metadata: Metadata::parse(
             "metadata",
             body.metadata.as_ref().unwrap_or(&serde_json::Value::Null),
@@ -397,7 +397,7 @@ pub async fn create(
         // If it fails after all (a race, the renderer), the draft is taken back so a retry
         // with the same body does not leave two documents.
         let id = doc.id.clone();
-        return match lifecycle::send_draft(ctx, actor, doc, false).await {
+        return match lifecycle::send_draft(ctx, actor, doc, lifecycle::Via::SendNow).await {
             Ok(sent) => Ok(sent),
             Err(e) => {
                 ctx.db
@@ -543,14 +543,28 @@ pub async fn revise(
     }
     let role_map = body.role_map.unwrap_or_default();
     for (from, to) in &role_map {
-        if !signet_source::is_role_word(to) {
-            return Err(DomainError::invalid(
-                &format!("roleMap.{from}"),
-                format!("'{to}' is not a role word"),
-            ));
+        if let Some(problem) = signet_source::role_problem(to) {
+            return Err(DomainError::invalid(&format!("roleMap.{from}"), problem));
         }
     }
     let people = store::people(&ctx.db.conn, &ctx.db, &[&old.id]).await?;
+    for (from, to) in &role_map {
+        if !people.iter().any(|p| &p.seat == from) {
+            return Err(DomainError::invalid(
+                &format!("roleMap.{from}"),
+                format!("document {id} has no seat '{from}'"),
+            ));
+        }
+        let taken = people
+            .iter()
+            .any(|p| &p.seat == to && !role_map.contains_key(&p.seat));
+        if taken || role_map.iter().any(|(f, t)| t == to && f != from) {
+            return Err(DomainError::invalid(
+                &format!("roleMap.{from}"),
+                format!("seat '{to}' would be taken twice"),
+            ));
+        }
+    }
     let people_in: Vec<PersonIn> = people
         .iter()
         .map(|p| {

@@ -304,7 +304,7 @@ pub struct DocumentSourceOut {
 pub struct ApprovalOut {
     pub id: String,
     pub document_id: String,
-    /// `pending`, `approved` or `declined`.
+    /// `pending`, `approved`, `declined`, or `withdrawn` (a key allowed to send sent the draft).
     pub state: String,
     pub created_at: String,
     pub decided_at: Option<String>,
