@@ -224,6 +224,9 @@ impl Parser {
         let mut items = Vec::new();
         for (i, item) in self.children(path, obj).iter().enumerate() {
             let ipath = format!("{path}.content[{i}]");
+            if !self.count_node(&ipath) {
+                break;
+            }
             match (kind(item), item.as_object()) {
                 (Some("listItem" | "list_item"), Some(o)) => items.push(ListItem {
                     content: self.blocks(&ipath, o, depth + 1),
@@ -252,6 +255,9 @@ impl Parser {
             let mut cells = Vec::new();
             for (c, cell) in self.children(&rpath, ro).iter().enumerate() {
                 let cpath = format!("{rpath}.content[{c}]");
+                if !self.count_node(&cpath) {
+                    break;
+                }
                 match (kind(cell), cell.as_object()) {
                     (
                         Some(k @ ("tableCell" | "table_cell" | "tableHeader" | "table_header")),

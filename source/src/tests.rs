@@ -201,3 +201,16 @@ fn sender_only_sections_end_at_a_heading_of_the_same_or_higher_level() {
     assert_eq!(r.fields.len(), 1);
     assert!(r.warnings[0].message.contains("sender-only section"));
 }
+
+#[test]
+fn empty_list_items_and_table_cells_count_toward_the_node_limit() {
+    let cells: Vec<Value> = (0..50_001).map(|_| json!({"type": "tableCell"})).collect();
+    let rows = json!([{"type": "tableRow", "content": cells.clone()}, {"type": "tableRow", "content": cells}]);
+    let src = json!({"type": "doc", "content": [{"type": "table", "content": rows}]});
+    let errs = parse("source", &src).unwrap_err();
+    assert!(
+        errs[0].message.contains("more than 100000 nodes"),
+        "{:?}",
+        errs[0]
+    );
+}
