@@ -11,8 +11,9 @@ use signet_storage::now_ms;
 
 use super::state::{self, OUT_FOR_SIGNATURE, UP};
 use super::store::{self, DocRow, PersonDbRow};
+use super::trail::{self, Trail};
 use super::types::*;
-use super::{Draft, input, not_found, out_of, trail, visible};
+use super::{Draft, input, not_found, out_of, visible};
 use crate::metadata::Metadata;
 use crate::render::RenderJob;
 use crate::{Actor, Ctx, DomainError, Mode, Scope, ids, usage};
@@ -337,19 +338,27 @@ pub(crate) async fn send_draft(
     .await?;
     let mut doc = doc;
     doc.state = "sent".into();
-    trail::audit(
+    let mut trail = Trail::new(&doc.id);
+    trail
+        .audit(
+            "sent",
+            "Document sent for signature",
+            None,
+            &actor.key_id,
+            json!({"pages": sizes.len(), "fields": rendered.fields.len(), "test": doc.test}),
+        )
+        .event("documents.document.sent", &doc, None, None);
+    invite_next(
+        ctx,
         &txn,
-        &ctx.db,
-        &doc.id,
-        "sent",
-        "Document sent for signature",
-        None,
+        &mut trail,
+        &doc,
+        &people,
+        signing_order(&doc),
         &actor.key_id,
-        json!({"pages": sizes.len(), "fields": rendered.fields.len(), "test": doc.test}),
     )
     .await?;
-    trail::event(&txn, &ctx.db, "documents.document.sent", &doc, None, None).await?;
-    invite_next(ctx, &txn, &doc, &people, signing_order(&doc), &actor.key_id).await?;
+    trail.write(&txn, &ctx.db).await?;
     if !doc.test {
         usage::add(&txn, &ctx.db, &doc.workspace_id, usage::DOCUMENTS_SENT, 1).await?;
         // Read back under the counter's row lock (SQLite: the write lock): of sends racing for
@@ -391,6 +400,7 @@ fn locale(doc: &DocRow) -> String {
 async fn invite_next(
     ctx: &Ctx,
     txn: &DatabaseTransaction,
+    trail: &mut Trail,
     doc: &DocRow,
     people: &[PersonDbRow],
     ordered: bool,
@@ -408,31 +418,35 @@ async fn invite_next(
         })
         .collect();
     let seats = state::next_to_invite(ordered, &view);
-    let now = now_ms();
+    let invited: Vec<&PersonDbRow> = seats
+        .iter()
+        .filter_map(|seat| people.iter().find(|p| p.seat == *seat))
+        .collect();
+    if invited.is_empty() {
+        return Ok(0);
+    }
+    let marks: Vec<String> = (0..invited.len()).map(|i| format!("${}", i + 2)).collect();
+    let mut values = vec![Value::from(now_ms())];
+    values.extend(invited.iter().map(|p| Value::from(p.id.clone())));
+    txn.execute_raw(ctx.db.stmt(
+        &format!(
+            "UPDATE people SET status = 'invited', invited_at = $1 WHERE status = 'waiting' AND id IN ({})",
+            marks.join(", ")
+        ),
+        values,
+    ))
+    .await?;
     let locale = locale(doc);
-    for seat in &seats {
-        let Some(p) = people.iter().find(|p| p.seat == *seat) else {
-            continue;
-        };
-        txn.execute_raw(ctx.db.stmt(
-            "UPDATE people SET status = 'invited', invited_at = $2 WHERE id = $1 AND status = 'waiting'",
-            [Value::from(p.id.clone()), Value::from(now)],
-        ))
-        .await?;
-        let mut p = p.clone();
+    for p in &invited {
+        let mut p = (*p).clone();
         p.status = "invited".into();
-        trail::email(txn, &ctx.db, "invitation", doc, &p, &locale).await?;
-        trail::audit(
-            txn,
-            &ctx.db,
-            &doc.id,
+        trail.email("invitation", doc, &p, &locale).audit(
             "invited",
             &format!("{} ({}) invited to {}", p.name, p.email, p.action),
             Some(&p.seat),
             actor,
             json!({}),
-        )
-        .await?;
+        );
     }
     Ok(seats.len())
 }
@@ -510,26 +524,29 @@ async fn remind_people(
     up: &[&PersonDbRow],
     actor: &str,
 ) -> Result<(), DomainError> {
+    let marks: Vec<String> = (0..up.len()).map(|i| format!("${}", i + 2)).collect();
+    let mut values = vec![Value::from(now_ms())];
+    values.extend(up.iter().map(|p| Value::from(p.id.clone())));
+    txn.execute_raw(ctx.db.stmt(
+        &format!(
+            "UPDATE people SET last_reminded_at = $1, reminders = reminders + 1 WHERE id IN ({})",
+            marks.join(", ")
+        ),
+        values,
+    ))
+    .await?;
     let locale = locale(doc);
+    let mut trail = Trail::new(&doc.id);
     for p in up {
-        txn.execute_raw(ctx.db.stmt(
-            "UPDATE people SET last_reminded_at = $2, reminders = reminders + 1 WHERE id = $1",
-            [Value::from(p.id.clone()), Value::from(now_ms())],
-        ))
-        .await?;
-        trail::email(txn, &ctx.db, "reminder", doc, p, &locale).await?;
-        trail::audit(
-            txn,
-            &ctx.db,
-            &doc.id,
+        trail.email("reminder", doc, p, &locale).audit(
             "reminded",
             &format!("{} ({}) reminded", p.name, p.email),
             Some(&p.seat),
             actor,
             json!({}),
-        )
-        .await?;
+        );
     }
+    trail.write(txn, &ctx.db).await?;
     Ok(())
 }
 
@@ -568,31 +585,16 @@ async fn end(
     let mut doc = doc.clone();
     doc.state = to.to_string();
     doc.reason = reason.map(str::to_string);
-    trail::audit(
-        &txn,
-        &ctx.db,
-        &doc.id,
-        to,
-        description,
-        None,
-        actor,
-        json!({"reason": reason}),
-    )
-    .await?;
-    trail::event(
-        &txn,
-        &ctx.db,
-        &format!("documents.document.{to}"),
-        &doc,
-        None,
-        reason,
-    )
-    .await?;
+    let mut trail = Trail::new(&doc.id);
+    trail
+        .audit(to, description, None, actor, json!({"reason": reason}))
+        .event(&format!("documents.document.{to}"), &doc, None, reason);
     let people = store::people(&txn, &ctx.db, &[&doc.id]).await?;
     let locale = locale(&doc);
     for p in people.iter().filter(|p| p.invited_at.is_some()) {
-        trail::email(&txn, &ctx.db, to, &doc, p, &locale).await?;
+        trail.email(to, &doc, p, &locale);
     }
+    trail.write(&txn, &ctx.db).await?;
     txn.commit().await?;
     ctx.live.publish(&doc.id).await;
     Ok(())
@@ -734,41 +736,35 @@ pub async fn test_sign(
         .await?;
     }
     let actor_name = format!("{} (test signature)", actor.key_id);
-    trail::audit(
-        &txn,
-        &ctx.db,
-        &doc.id,
-        "consented",
-        &format!("{} agreed to sign electronically (test)", person.name),
-        Some(&person.seat),
-        &actor_name,
-        json!({"test": true}),
-    )
-    .await?;
-    trail::audit(
-        &txn,
-        &ctx.db,
-        &doc.id,
-        "signed",
-        &format!(
-            "{} ({}) signed (test signature, no legal effect)",
-            person.name, person.email
-        ),
-        Some(&person.seat),
-        &actor_name,
-        json!({"test": true}),
-    )
-    .await?;
+    let mut trail = Trail::new(&doc.id);
+    trail
+        .audit(
+            "consented",
+            &format!("{} agreed to sign electronically (test)", person.name),
+            Some(&person.seat),
+            &actor_name,
+            json!({"test": true}),
+        )
+        .audit(
+            "signed",
+            &format!(
+                "{} ({}) signed (test signature, no legal effect)",
+                person.name, person.email
+            ),
+            Some(&person.seat),
+            &actor_name,
+            json!({"test": true}),
+        );
     let people = store::people(&txn, &ctx.db, &[&doc.id]).await?;
     let all_done = people
         .iter()
         .filter(|p| p.participates())
         .all(|p| p.status == "signed");
     let mut doc = doc;
-    if doc.state != "signed" {
+    if doc.state != "signed" || all_done {
         txn.execute_raw(ctx.db.stmt(
-            "UPDATE documents SET state = 'signed' WHERE id = $1",
-            [Value::from(doc.id.clone())],
+            "UPDATE documents SET state = 'signed', next_reminder_at = CASE WHEN $2 THEN NULL ELSE next_reminder_at END WHERE id = $1",
+            [Value::from(doc.id.clone()), Value::from(all_done)],
         ))
         .await?;
         doc.state = "signed".into();
@@ -778,44 +774,30 @@ pub async fn test_sign(
         .find(|p| p.id == person.id)
         .cloned()
         .unwrap_or_else(|| person.clone());
-    trail::event(
-        &txn,
-        &ctx.db,
-        "documents.document.signed",
-        &doc,
-        Some(&me),
-        None,
-    )
-    .await?;
+    trail.event("documents.document.signed", &doc, Some(&me), None);
     if all_done {
-        txn.execute_raw(ctx.db.stmt(
-            "UPDATE documents SET next_reminder_at = NULL WHERE id = $1",
-            [Value::from(doc.id.clone())],
-        ))
-        .await?;
-        trail::job(
-            &txn,
-            &ctx.db,
-            "seal",
-            &doc,
-            json!({"documentId": doc.id}),
-            now,
-        )
-        .await?;
-        trail::audit(
-            &txn,
-            &ctx.db,
-            &doc.id,
-            "all_signed",
-            "Everyone has signed; the sealed copy is being made",
-            None,
-            "signet",
-            json!({}),
-        )
-        .await?;
+        trail
+            .job("seal", &doc, json!({"documentId": doc.id}), now)
+            .audit(
+                "all_signed",
+                "Everyone has signed; the sealed copy is being made",
+                None,
+                "signet",
+                json!({}),
+            );
     } else {
-        invite_next(ctx, &txn, &doc, &people, signing_order(&doc), &actor.key_id).await?;
+        invite_next(
+            ctx,
+            &txn,
+            &mut trail,
+            &doc,
+            &people,
+            signing_order(&doc),
+            &actor.key_id,
+        )
+        .await?;
     }
+    trail.write(&txn, &ctx.db).await?;
     txn.commit().await?;
     ctx.live.publish(&doc.id).await;
     out_of(ctx, &ctx.db.conn, &doc).await

@@ -258,7 +258,7 @@ async fn insert_draft<C: ConnectionTrait>(
     actor: &Actor,
     d: &Draft,
     note: &str,
-) -> Result<DocRow, DomainError> {
+) -> Result<(DocRow, Vec<store::PersonDbRow>), DomainError> {
     let db = &ctx.db;
     let id = ids::new_id("doc");
     let now = now_ms();
@@ -305,6 +305,28 @@ async fn insert_draft<C: ConnectionTrait>(
             .collect(),
     )
     .await?;
+    let people: Vec<store::PersonDbRow> = d
+        .people
+        .iter()
+        .enumerate()
+        .map(|(i, p)| store::PersonDbRow {
+            id: ids::new_id("per"),
+            document_id: id.clone(),
+            position: i as i64,
+            seat: p.seat.clone(),
+            name: p.name.clone(),
+            email: p.email.clone(),
+            external_id: p.external_id.clone(),
+            metadata: p.metadata.0.clone(),
+            action: p.action.as_str().to_string(),
+            order: p.order,
+            status: "waiting".into(),
+            invited_at: None,
+            opened_at: None,
+            completed_at: None,
+            declined_at: None,
+        })
+        .collect();
     store::insert_rows(
         conn,
         db,
@@ -323,20 +345,19 @@ async fn insert_draft<C: ConnectionTrait>(
             "status",
             "reminders",
         ],
-        d.people
+        people
             .iter()
-            .enumerate()
-            .map(|(i, p)| {
+            .map(|p| {
                 vec![
-                    Value::from(ids::new_id("per")),
+                    Value::from(p.id.clone()),
                     Value::from(id.clone()),
-                    Value::from(i as i32),
+                    Value::from(p.position as i32),
                     Value::from(p.seat.clone()),
                     Value::from(p.name.clone()),
                     Value::from(p.email.clone()),
                     Value::from(p.external_id.clone()),
-                    Value::from(json(&p.metadata.0)),
-                    Value::from(p.action.as_str()),
+                    Value::from(json(&p.metadata)),
+                    Value::from(p.action.clone()),
                     Value::from(p.order as i32),
                     Value::from("waiting"),
                     Value::from(0i32),
@@ -356,9 +377,32 @@ async fn insert_draft<C: ConnectionTrait>(
         serde_json::json!({"title": d.title, "people": d.people.len()}),
     )
     .await?;
-    store::load(conn, db, &id)
-        .await?
-        .ok_or_else(|| not_found(&id))
+    let doc = DocRow {
+        id,
+        workspace_id: actor.workspace_id.clone(),
+        test: actor.mode == Mode::Test,
+        state: "draft".into(),
+        title: d.title.clone(),
+        description: d.description.clone(),
+        external_id: d.external_id.clone(),
+        metadata: d.metadata.0.clone(),
+        source: d.source.to_string(),
+        facts: json(&d.facts),
+        variable_values: json(&d.variable_values),
+        paper: d.paper.clone(),
+        profile: d.profile.clone(),
+        email_options: json(&d.email),
+        send_options: json(&d.send),
+        created_by: actor.key_id.clone(),
+        created_at: now,
+        updated_at: now,
+        sent_at: None,
+        completed_at: None,
+        expires_at: None,
+        reason: None,
+        page_sizes: None,
+    };
+    Ok((doc, people))
 }
 
 mod erased {
@@ -389,7 +433,8 @@ pub async fn create(
     }
     crate::limits::spend_daily(ctx, actor).await?;
     let txn = ctx.db.conn.begin().await?;
-    let doc = insert_draft(ctx, &txn, actor, &draft, "Draft created through the API").await?;
+    let (doc, people) =
+        insert_draft(ctx, &txn, actor, &draft, "Draft created through the API").await?;
     txn.commit().await?;
     ctx.live.publish(&doc.id).await;
     if send_now {
@@ -412,8 +457,8 @@ pub async fn create(
             }
         };
     }
-    let out = out_of(ctx, &ctx.db.conn, &doc).await?;
-    Ok((201, out))
+    // A new draft has no approval yet; its rows are all in hand.
+    Ok((201, store::to_out(&doc, &people, None)))
 }
 
 pub async fn get(ctx: &Ctx, actor: &Actor, id: &str) -> Result<DocumentOut, DomainError> {
@@ -623,7 +668,7 @@ pub async fn revise(
         [Value::from(old.id.clone()), Value::from(now_ms())],
     ))
     .await?;
-    let doc = insert_draft(
+    let (doc, people) = insert_draft(
         ctx,
         &txn,
         actor,
@@ -634,7 +679,7 @@ pub async fn revise(
     txn.commit().await?;
     ctx.live.publish(&old.id).await;
     ctx.live.publish(&doc.id).await;
-    out_of(ctx, &ctx.db.conn, &doc).await
+    Ok(store::to_out(&doc, &people, None))
 }
 
 /// The `prev_hash` of a document's first audit row.

@@ -1,19 +1,234 @@
-//! What every transition writes in its own transaction: an audit row chained to the previous
-//! one by hash, the event for webhooks, and the jobs (emails, sealing) it causes. All of it goes
+//! What every transition writes in its own transaction: audit rows chained to the previous one
+//! by hash, the events for webhooks, and the jobs (emails, sealing) it causes. All of it goes
 //! through the outbox table, so a process killed after the commit loses nothing.
+//!
+//! A transition collects its rows in a `Trail` and writes them at once: one read of the last
+//! audit hash and one INSERT each for audit rows and outbox jobs, however many people it
+//! touches.
 
 use ring::digest;
 use sea_orm::{ConnectionTrait, Value};
 use serde_json::json;
 use signet_storage::{Db, now_ms};
 
-use super::store::{DocRow, PersonDbRow};
+use super::store::{self, DocRow, PersonDbRow};
 use crate::{DomainError, ids};
 
 pub const GENESIS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
 
-/// Appends one audit row. Call after the transaction has written the document row, which holds
-/// the row lock (PostgreSQL) or the write lock (SQLite), so sequence numbers cannot race.
+struct AuditRow {
+    event: String,
+    description: String,
+    seat: Option<String>,
+    actor: String,
+    detail: String,
+}
+
+/// The audit rows and outbox jobs of one transition of one document.
+pub struct Trail {
+    doc_id: String,
+    audits: Vec<AuditRow>,
+    jobs: Vec<Vec<Value>>,
+}
+
+impl Trail {
+    pub fn new(doc_id: &str) -> Trail {
+        Trail {
+            doc_id: doc_id.to_string(),
+            audits: Vec::new(),
+            jobs: Vec::new(),
+        }
+    }
+
+    pub fn audit(
+        &mut self,
+        event: &str,
+        description: &str,
+        seat: Option<&str>,
+        actor: &str,
+        detail: serde_json::Value,
+    ) -> &mut Trail {
+        self.audits.push(AuditRow {
+            event: event.to_string(),
+            description: description.to_string(),
+            seat: seat.map(str::to_string),
+            actor: actor.to_string(),
+            detail: detail.to_string(),
+        });
+        self
+    }
+
+    /// Queues a job in the outbox.
+    pub fn job(
+        &mut self,
+        kind: &str,
+        doc: &DocRow,
+        payload: serde_json::Value,
+        run_at: i64,
+    ) -> &mut Trail {
+        self.jobs.push(vec![
+            Value::from(ids::new_id("job")),
+            Value::from(kind),
+            Value::from(doc.workspace_id.clone()),
+            Value::from(doc.id.clone()),
+            Value::from(doc.test),
+            Value::from(payload.to_string()),
+            Value::from("queued"),
+            Value::from(0i32),
+            Value::from(run_at),
+            Value::from(now_ms()),
+        ]);
+        self
+    }
+
+    /// The event of a transition (`documents.document.sent`, ...) with the payload DESIGN.md
+    /// fixes. `doc` must already carry the new state. Never a link or a code.
+    pub fn event(
+        &mut self,
+        topic: &str,
+        doc: &DocRow,
+        person: Option<&PersonDbRow>,
+        reason: Option<&str>,
+    ) -> &mut Trail {
+        let id = ids::new_id("evt");
+        let mut data = json!({
+            "document": {
+                "id": doc.id,
+                "state": doc.state,
+                "title": doc.title,
+                "test": doc.test,
+                "externalId": doc.external_id,
+                "metadata": doc.metadata,
+            }
+        });
+        if let Some(p) = person {
+            data["person"] = json!({
+                "seat": p.seat,
+                "name": p.name,
+                "externalId": p.external_id,
+                "metadata": p.metadata,
+                "status": p.status,
+            });
+        }
+        if let Some(r) = reason {
+            data["reason"] = json!(r);
+        }
+        let payload = json!({
+            "id": id,
+            "type": topic,
+            "createdAt": store::time(now_ms()),
+            "test": doc.test,
+            "data": data,
+        });
+        self.job("event", doc, payload, now_ms())
+    }
+
+    /// An email about `doc` to `person` (invitation, reminder, ...). Delivery belongs to the
+    /// email worker; the job carries what it needs and no link (links are minted when it is
+    /// sent).
+    pub fn email(
+        &mut self,
+        kind: &str,
+        doc: &DocRow,
+        person: &PersonDbRow,
+        locale: &str,
+    ) -> &mut Trail {
+        let payload = json!({
+            "kind": kind,
+            "documentId": doc.id,
+            "personId": person.id,
+            "seat": person.seat,
+            "locale": locale,
+            "test": doc.test,
+        });
+        self.job("email", doc, payload, now_ms())
+    }
+
+    /// Writes everything collected. Call after the transaction has written the document row,
+    /// which holds the row lock (PostgreSQL) or the write lock (SQLite), so audit sequence
+    /// numbers cannot race.
+    pub async fn write<C: ConnectionTrait>(self, conn: &C, db: &Db) -> Result<(), DomainError> {
+        if !self.audits.is_empty() {
+            let last = conn
+                .query_one_raw(db.stmt(
+                    "SELECT seq, hash FROM audit_events WHERE document_id = $1 ORDER BY seq DESC LIMIT 1",
+                    [Value::from(self.doc_id.clone())],
+                ))
+                .await?;
+            let (mut seq, mut prev): (i64, String) = match last {
+                Some(r) => (r.try_get::<i64>("", "seq")?, r.try_get("", "hash")?),
+                None => (0, GENESIS.to_string()),
+            };
+            let at = now_ms();
+            let mut rows = Vec::with_capacity(self.audits.len());
+            for a in self.audits {
+                seq += 1;
+                let hash = chain_hash(
+                    &prev,
+                    seq,
+                    at,
+                    &a.event,
+                    &a.description,
+                    a.seat.as_deref(),
+                    &a.actor,
+                    &a.detail,
+                );
+                rows.push(vec![
+                    Value::from(self.doc_id.clone()),
+                    Value::from(seq),
+                    Value::from(at),
+                    Value::from(a.event),
+                    Value::from(a.description),
+                    Value::from(a.seat),
+                    Value::from(a.actor),
+                    Value::from(a.detail),
+                    Value::from(std::mem::replace(&mut prev, hash.clone())),
+                    Value::from(hash),
+                ]);
+            }
+            store::insert_rows(
+                conn,
+                db,
+                "audit_events",
+                &[
+                    "document_id",
+                    "seq",
+                    "at",
+                    "event",
+                    "description",
+                    "seat",
+                    "actor",
+                    "detail",
+                    "prev_hash",
+                    "hash",
+                ],
+                rows,
+            )
+            .await?;
+        }
+        store::insert_rows(
+            conn,
+            db,
+            "outbox",
+            &[
+                "id",
+                "kind",
+                "workspace_id",
+                "document_id",
+                "test",
+                "payload",
+                "state",
+                "attempts",
+                "run_at",
+                "created_at",
+            ],
+            self.jobs,
+        )
+        .await
+    }
+}
+
+/// Appends one audit row on its own (see `Trail` for several).
 #[allow(clippy::too_many_arguments)]
 pub async fn audit<C: ConnectionTrait>(
     conn: &C,
@@ -25,37 +240,9 @@ pub async fn audit<C: ConnectionTrait>(
     actor: &str,
     detail: serde_json::Value,
 ) -> Result<(), DomainError> {
-    let last = conn
-        .query_one_raw(db.stmt(
-            "SELECT seq, hash FROM audit_events WHERE document_id = $1 ORDER BY seq DESC LIMIT 1",
-            [Value::from(doc_id)],
-        ))
-        .await?;
-    let (seq, prev): (i64, String) = match last {
-        Some(r) => (r.try_get::<i64>("", "seq")? + 1, r.try_get("", "hash")?),
-        None => (1, GENESIS.to_string()),
-    };
-    let at = now_ms();
-    let detail = detail.to_string();
-    let hash = chain_hash(&prev, seq, at, event, description, seat, actor, &detail);
-    conn.execute_raw(db.stmt(
-        "INSERT INTO audit_events (document_id, seq, at, event, description, seat, actor, detail, prev_hash, hash) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
-        [
-            Value::from(doc_id),
-            Value::from(seq),
-            Value::from(at),
-            Value::from(event),
-            Value::from(description),
-            Value::from(seat.map(str::to_string)),
-            Value::from(actor),
-            Value::from(detail),
-            Value::from(prev),
-            Value::from(hash),
-        ],
-    ))
-    .await?;
-    Ok(())
+    let mut t = Trail::new(doc_id);
+    t.audit(event, description, seat, actor, detail);
+    t.write(conn, db).await
 }
 
 /// SHA-256 over the previous hash and every column, each length-prefixed so no two rows can
@@ -90,105 +277,4 @@ pub fn chain_hash(
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect()
-}
-
-/// Queues a job in the outbox.
-pub async fn job<C: ConnectionTrait>(
-    conn: &C,
-    db: &Db,
-    kind: &str,
-    doc: &DocRow,
-    payload: serde_json::Value,
-    run_at: i64,
-) -> Result<String, DomainError> {
-    let id = ids::new_id("job");
-    conn.execute_raw(db.stmt(
-        "INSERT INTO outbox (id, kind, workspace_id, document_id, test, payload, state, attempts, run_at, created_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, 'queued', 0, $7, $8)",
-        [
-            Value::from(id.clone()),
-            Value::from(kind),
-            Value::from(doc.workspace_id.clone()),
-            Value::from(doc.id.clone()),
-            Value::from(doc.test),
-            Value::from(payload.to_string()),
-            Value::from(run_at),
-            Value::from(now_ms()),
-        ],
-    ))
-    .await?;
-    Ok(id)
-}
-
-/// Writes the event of a transition (`documents.document.sent`, ...) with the payload DESIGN.md
-/// fixes. `doc` must already carry the new state. Never a link or a code.
-pub async fn event<C: ConnectionTrait>(
-    conn: &C,
-    db: &Db,
-    topic: &str,
-    doc: &DocRow,
-    person: Option<&PersonDbRow>,
-    reason: Option<&str>,
-) -> Result<(), DomainError> {
-    let id = ids::new_id("evt");
-    let mut data = json!({
-        "document": {
-            "id": doc.id,
-            "state": doc.state,
-            "title": doc.title,
-            "test": doc.test,
-            "externalId": doc.external_id,
-            "metadata": doc.metadata,
-        }
-    });
-    if let Some(p) = person {
-        data["person"] = json!({
-            "seat": p.seat,
-            "name": p.name,
-            "externalId": p.external_id,
-            "metadata": p.metadata,
-            "status": p.status,
-        });
-    }
-    if let Some(r) = reason {
-        data["reason"] = json!(r);
-    }
-    let payload = json!({
-        "id": id,
-        "type": topic,
-        "createdAt": super::store::time(now_ms()),
-        "test": doc.test,
-        "data": data,
-    });
-    job(conn, db, "event", doc, payload, now_ms()).await?;
-    Ok(())
-}
-
-/// Queues an email about `doc` to `person` (invitation, reminder, ...). Delivery belongs to the
-/// email worker; the job carries what it needs and no link (links are minted when it is sent).
-pub async fn email<C: ConnectionTrait>(
-    conn: &C,
-    db: &Db,
-    kind: &str,
-    doc: &DocRow,
-    person: &PersonDbRow,
-    locale: &str,
-) -> Result<(), DomainError> {
-    job(
-        conn,
-        db,
-        "email",
-        doc,
-        json!({
-            "kind": kind,
-            "documentId": doc.id,
-            "personId": person.id,
-            "seat": person.seat,
-            "locale": locale,
-            "test": doc.test,
-        }),
-        now_ms(),
-    )
-    .await?;
-    Ok(())
 }
