@@ -1,0 +1,530 @@
+//! Making drafts: the checks a person is told about, a new draft from words, and revising a
+//! draft into a new one. Every creator runs the same checks as Send.
+
+use std::collections::BTreeMap;
+
+use sea_orm::{ConnectionTrait, TransactionTrait, Value};
+use signet_source::{CheckInput, Report};
+use signet_storage::now_ms;
+
+use super::input::{self, PersonRow};
+use super::store::{self, DocRow};
+use super::types::*;
+use super::{lifecycle, parse_json_map, send, trail, visible};
+use crate::metadata::Metadata;
+use crate::{Actor, Ctx, DomainError, Mode, Scope, ids};
+
+pub(crate) fn problems_error(problems: &[signet_source::Problem]) -> DomainError {
+    let first = &problems[0];
+    let more = match problems.len() {
+        1 => String::new(),
+        n => format!(
+            " (and {} more; POST /api/v1/documents/check lists them all)",
+            n - 1
+        ),
+    };
+    DomainError::Invalid(format!("{first}{more}"))
+}
+
+/// Facts with the workspace's defaults for what the caller left out.
+pub(crate) async fn facts_with_defaults(
+    ctx: &Ctx,
+    actor: &Actor,
+    given: BTreeMap<String, String>,
+) -> Result<BTreeMap<String, String>, DomainError> {
+    let mut facts = given;
+    if !facts.contains_key("org.name") || !facts.contains_key("sender.name") {
+        let ws = crate::workspaces::get(ctx, &actor.workspace_id).await?;
+        facts.entry("org.name".into()).or_insert(ws.name.clone());
+        facts.entry("sender.name".into()).or_insert(ws.name);
+    }
+    Ok(facts)
+}
+
+pub(crate) fn run_check(
+    doc: &signet_source::Doc,
+    people: Option<&[PersonRow]>,
+    facts: BTreeMap<String, String>,
+    variable_values: BTreeMap<String, String>,
+    require_signature: bool,
+    for_template: bool,
+) -> Report {
+    let persons: Option<Vec<_>> = people.map(|p| {
+        p.iter()
+            .enumerate()
+            .map(|(i, r)| r.as_source_person(i))
+            .collect()
+    });
+    signet_source::check(
+        doc,
+        &CheckInput {
+            people: persons.as_deref(),
+            facts,
+            variable_values,
+            require_signature,
+            for_template,
+            root: "source",
+        },
+    )
+}
+
+pub(crate) fn item(p: &signet_source::Problem) -> CheckItemOut {
+    CheckItemOut {
+        path: p.path.clone(),
+        message: p.message.clone(),
+    }
+}
+
+/// POST /documents/check: what a person would be told.
+pub async fn check(
+    ctx: &Ctx,
+    actor: &Actor,
+    body: DocumentCheckIn,
+) -> Result<CheckOut, DomainError> {
+    actor.require(Scope::DocumentsRead)?;
+    if !body.source.is_object() {
+        return Err(DomainError::invalid(
+            "source",
+            "must be an object with type \"doc\" and a content array",
+        ));
+    }
+    let mut problems = Vec::new();
+    let doc = match signet_source::parse("source", &body.source) {
+        Ok(d) => Some(d),
+        Err(p) => {
+            problems.extend(p);
+            None
+        }
+    };
+    // Malformed people are a bad request, as on every creator; the report is about the words.
+    let people = match body.people.as_deref().map(input::people) {
+        None => None,
+        Some(Ok(p)) => Some(p),
+        Some(Err(p)) => return Err(problems_error(&p)),
+    };
+    let facts = facts_with_defaults(ctx, actor, input::facts(body.facts.as_ref())?).await?;
+    let values = input::variable_values("variableValues", body.variable_values.as_ref())?;
+    let mut report = Report::default();
+    if let Some(doc) = &doc {
+        report = run_check(
+            doc,
+            people.as_deref(),
+            facts,
+            values,
+            body.require_signature.unwrap_or(false),
+            body.for_template.unwrap_or(false),
+        );
+    }
+    problems.extend(report.problems);
+    Ok(CheckOut {
+        ok: problems.is_empty(),
+        problems: problems.iter().map(item).collect(),
+        warnings: report.warnings.iter().map(item).collect(),
+        roles: report.roles,
+        fields: report
+            .fields
+            .iter()
+            .map(|f| CheckFieldOut {
+                name: f.name.clone(),
+                field_type: f.ty.as_str().to_string(),
+                role: f.role.clone(),
+                required: f.required,
+            })
+            .collect(),
+        questions: report.questions,
+    })
+}
+
+/// A draft's words, people and choices, validated.
+pub(crate) struct Draft {
+    pub title: String,
+    pub description: Option<String>,
+    pub external_id: Option<String>,
+    pub metadata: Metadata,
+    pub source: serde_json::Value,
+    pub doc: signet_source::Doc,
+    pub people: Vec<PersonRow>,
+    pub facts: BTreeMap<String, String>,
+    pub variable_values: BTreeMap<String, String>,
+    pub paper: String,
+    pub profile: String,
+    pub send: SendOptionsIn,
+    pub email: EmailOptionsIn,
+}
+
+impl Draft {
+    /// Runs the same checks as Send; the first problem refuses the request.
+    pub(crate) fn checked(&self, require_signature: bool) -> Result<Report, DomainError> {
+        let report = run_check(
+            &self.doc,
+            Some(&self.people),
+            self.facts.clone(),
+            self.variable_values.clone(),
+            require_signature,
+            false,
+        );
+        if !report.ok() {
+            return Err(problems_error(&report.problems));
+        }
+        Ok(report)
+    }
+}
+
+pub(crate) fn parse_draft(
+    body: DocumentCreateIn,
+    facts: BTreeMap<String, String>,
+) -> Result<Draft, DomainError> {
+    let title = input::line("title", &body.title, 300)?;
+    let doc = signet_source::parse("source", &body.source).map_err(|p| problems_error(&p))?;
+    let people = input::people(&body.people).map_err(|p| problems_error(&p))?;
+    let paper = body.paper.unwrap_or_else(|| "letter".into());
+    if !matches!(paper.as_str(), "letter" | "a4") {
+        return Err(DomainError::invalid("paper", "must be letter or a4"));
+    }
+    let profile = body.profile.unwrap_or_else(|| "typeset".into());
+    if !matches!(profile.as_str(), "typeset" | "contract") {
+        return Err(DomainError::invalid(
+            "profile",
+            "must be typeset or contract",
+        ));
+    }
+    Ok(Draft {
+        title,
+        description: input::opt_text("description", &body.description, 2000)?,
+        external_id: input::opt_line("externalId", &body.external_id, 200)?,
+        metadata: Metadata::parse(
+            "metadata",
+            body.metadata.as_ref().unwrap_or(&serde_json::Value::Null),
+        )?,
+        source: body.source,
+        doc,
+        people,
+        facts,
+        variable_values: input::variable_values("variableValues", body.variable_values.as_ref())?,
+        paper,
+        profile,
+        send: input::send_options(body.send.as_ref())?,
+        email: input::email_options(body.email.as_ref())?,
+    })
+}
+
+/// Writes a new draft (document, metadata pairs, people) and its audit row.
+pub(crate) async fn insert_draft<C: ConnectionTrait>(
+    ctx: &Ctx,
+    conn: &C,
+    actor: &Actor,
+    d: &Draft,
+    note: &str,
+) -> Result<(DocRow, Vec<store::PersonDbRow>), DomainError> {
+    let db = &ctx.db;
+    let id = ids::new_id("doc");
+    let now = now_ms();
+    let json = |v: &dyn erased::Ser| v.json();
+    conn.execute_raw(db.stmt(
+        "INSERT INTO documents (id, workspace_id, test, state, title, description, external_id, metadata, source, facts, \
+         variable_values, paper, profile, email_options, send_options, created_by, created_at, updated_at) \
+         VALUES ($1, $2, $3, 'draft', $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $16)",
+        [
+            Value::from(id.clone()),
+            Value::from(actor.workspace_id.clone()),
+            Value::from(actor.mode == Mode::Test),
+            Value::from(d.title.clone()),
+            Value::from(d.description.clone()),
+            Value::from(d.external_id.clone()),
+            Value::from(json(&d.metadata.0)),
+            Value::from(d.source.to_string()),
+            Value::from(json(&d.facts)),
+            Value::from(json(&d.variable_values)),
+            Value::from(d.paper.clone()),
+            Value::from(d.profile.clone()),
+            Value::from(json(&d.email)),
+            Value::from(json(&d.send)),
+            Value::from(actor.key_id.clone()),
+            Value::from(now),
+        ],
+    ))
+    .await?;
+    store::insert_rows(
+        conn,
+        db,
+        "document_metadata",
+        &["document_id", "mkey", "mvalue"],
+        d.metadata
+            .0
+            .iter()
+            .map(|(k, v)| {
+                vec![
+                    Value::from(id.clone()),
+                    Value::from(k.clone()),
+                    Value::from(v.clone()),
+                ]
+            })
+            .collect(),
+    )
+    .await?;
+    let people: Vec<store::PersonDbRow> = d
+        .people
+        .iter()
+        .enumerate()
+        .map(|(i, p)| store::PersonDbRow {
+            id: ids::new_id("per"),
+            document_id: id.clone(),
+            position: i as i64,
+            seat: p.seat.clone(),
+            name: p.name.clone(),
+            email: p.email.clone(),
+            external_id: p.external_id.clone(),
+            metadata: p.metadata.0.clone(),
+            action: p.action.as_str().to_string(),
+            order: p.order,
+            status: "waiting".into(),
+            invited_at: None,
+            opened_at: None,
+            completed_at: None,
+            declined_at: None,
+        })
+        .collect();
+    store::insert_rows(
+        conn,
+        db,
+        "people",
+        &[
+            "id",
+            "document_id",
+            "position",
+            "seat",
+            "name",
+            "email",
+            "external_id",
+            "metadata",
+            "action",
+            "sign_order",
+            "status",
+            "reminders",
+        ],
+        people
+            .iter()
+            .map(|p| {
+                vec![
+                    Value::from(p.id.clone()),
+                    Value::from(id.clone()),
+                    Value::from(p.position as i32),
+                    Value::from(p.seat.clone()),
+                    Value::from(p.name.clone()),
+                    Value::from(p.email.clone()),
+                    Value::from(p.external_id.clone()),
+                    Value::from(json(&p.metadata)),
+                    Value::from(p.action.clone()),
+                    Value::from(p.order as i32),
+                    Value::from("waiting"),
+                    Value::from(0i32),
+                ]
+            })
+            .collect(),
+    )
+    .await?;
+    trail::audit(
+        conn,
+        db,
+        &id,
+        "created",
+        note,
+        None,
+        &actor.key_id,
+        serde_json::json!({"title": d.title, "people": d.people.len()}),
+    )
+    .await?;
+    let doc = DocRow {
+        id,
+        workspace_id: actor.workspace_id.clone(),
+        test: actor.mode == Mode::Test,
+        state: "draft".into(),
+        title: d.title.clone(),
+        description: d.description.clone(),
+        external_id: d.external_id.clone(),
+        metadata: d.metadata.0.clone(),
+        source: d.source.to_string(),
+        facts: json(&d.facts),
+        variable_values: json(&d.variable_values),
+        paper: d.paper.clone(),
+        profile: d.profile.clone(),
+        email_options: json(&d.email),
+        send_options: json(&d.send),
+        created_by: actor.key_id.clone(),
+        created_at: now,
+        updated_at: now,
+        sent_at: None,
+        completed_at: None,
+        expires_at: None,
+        reason: None,
+        page_sizes: None,
+    };
+    Ok((doc, people))
+}
+
+pub(crate) mod erased {
+    pub trait Ser {
+        fn json(&self) -> String;
+    }
+    impl<T: serde::Serialize> Ser for T {
+        fn json(&self) -> String {
+            serde_json::to_string(self).unwrap_or_else(|_| "null".into())
+        }
+    }
+}
+
+/// POST /documents: a draft, or sent at once with `sendNow`.
+pub async fn create(
+    ctx: &Ctx,
+    actor: &Actor,
+    body: DocumentCreateIn,
+) -> Result<(u16, DocumentOut), DomainError> {
+    actor.require(Scope::DocumentsWrite)?;
+    let send_now = body.send_now.unwrap_or(false);
+    let facts = facts_with_defaults(ctx, actor, input::facts(body.facts.as_ref())?).await?;
+    let draft = parse_draft(body, facts)?;
+    let report = draft.checked(false)?;
+    if send_now && !actor.draft_only {
+        // Refuse before anything is written: a refused sendNow leaves no draft behind.
+        send::may_send(ctx, actor, actor.mode == Mode::Test, &report).await?;
+    }
+    crate::limits::spend_daily(ctx, actor).await?;
+    let txn = ctx.db.conn.begin().await?;
+    let (doc, people) =
+        insert_draft(ctx, &txn, actor, &draft, "Draft created through the API").await?;
+    txn.commit().await?;
+    ctx.live.publish(&doc.id).await;
+    if send_now {
+        // The send counts against the daily limit on its own, like a separate send call would.
+        // If it fails after all (a race, the renderer), the draft is taken back so a retry
+        // with the same body does not leave two documents.
+        let id = doc.id.clone();
+        return match send::send_draft(ctx, actor, doc, send::Via::SendNow).await {
+            Ok(sent) => Ok(sent),
+            Err(e) => {
+                ctx.db
+                    .conn
+                    .execute_raw(ctx.db.stmt(
+                        "DELETE FROM documents WHERE id = $1 AND state = 'draft'",
+                        [Value::from(id.clone())],
+                    ))
+                    .await?;
+                ctx.live.publish(&id).await;
+                Err(e)
+            }
+        };
+    }
+    // A new draft has no approval yet; its rows are all in hand.
+    Ok((201, store::to_out(&doc, &people, None)))
+}
+
+/// POST /documents/{id}/revise: a new draft with a new id; the old draft is deleted.
+pub async fn revise(
+    ctx: &Ctx,
+    actor: &Actor,
+    id: &str,
+    body: DocumentReviseIn,
+) -> Result<DocumentOut, DomainError> {
+    actor.require(Scope::DocumentsWrite)?;
+    let old = visible(&ctx.db.conn, ctx, actor, id).await?;
+    if old.state != "draft" {
+        return Err(DomainError::conflict(format!(
+            "document {id} is {}; only a draft can be revised",
+            old.state
+        )));
+    }
+    let role_map = body.role_map.unwrap_or_default();
+    for (from, to) in &role_map {
+        if let Some(problem) = signet_source::role_problem(to) {
+            return Err(DomainError::invalid(&format!("roleMap.{from}"), problem));
+        }
+    }
+    let people = store::people(&ctx.db.conn, &ctx.db, &[&old.id]).await?;
+    for (from, to) in &role_map {
+        if !people.iter().any(|p| &p.seat == from) {
+            return Err(DomainError::invalid(
+                &format!("roleMap.{from}"),
+                format!("document {id} has no seat '{from}'"),
+            ));
+        }
+        let taken = people
+            .iter()
+            .any(|p| &p.seat == to && !role_map.contains_key(&p.seat));
+        if taken || role_map.iter().any(|(f, t)| t == to && f != from) {
+            return Err(DomainError::invalid(
+                &format!("roleMap.{from}"),
+                format!("seat '{to}' would be taken twice"),
+            ));
+        }
+    }
+    let people_in: Vec<PersonIn> = people
+        .iter()
+        .map(|p| {
+            let mut pi = lifecycle::person_in(p);
+            if let Some(new) = role_map.get(&p.seat) {
+                pi.role = Some(new.clone());
+            }
+            pi
+        })
+        .collect();
+    let facts = match &body.facts {
+        Some(f) => facts_with_defaults(ctx, actor, input::facts(Some(f))?).await?,
+        None => parse_json_map(&old.facts),
+    };
+    let variable_values = match &body.variable_values {
+        Some(v) => Some(v.clone()),
+        None => {
+            Some(serde_json::to_value(parse_json_map(&old.variable_values)).unwrap_or_default())
+        }
+    };
+    let draft = parse_draft(
+        DocumentCreateIn {
+            title: old.title.clone(),
+            source: body.source,
+            people: people_in,
+            email: serde_json::from_str(&old.email_options).ok(),
+            metadata: Some(serde_json::to_value(&old.metadata).unwrap_or_default()),
+            external_id: old.external_id.clone(),
+            facts: None,
+            variable_values,
+            paper: Some(old.paper.clone()),
+            profile: Some(old.profile.clone()),
+            send: serde_json::from_str(&old.send_options).ok(),
+            description: old.description.clone(),
+            send_now: None,
+        },
+        facts,
+    )?;
+    draft.checked(false)?;
+    crate::limits::spend_daily(ctx, actor).await?;
+    let txn = ctx.db.conn.begin().await?;
+    // Deleting first takes the write lock and proves the old draft is still a draft.
+    let gone = txn
+        .execute_raw(ctx.db.stmt(
+            "DELETE FROM documents WHERE id = $1 AND state = 'draft'",
+            [Value::from(old.id.clone())],
+        ))
+        .await?;
+    if gone.rows_affected() != 1 {
+        return Err(DomainError::conflict(format!(
+            "document {id} is no longer a draft"
+        )));
+    }
+    txn.execute_raw(ctx.db.stmt(
+        "UPDATE approvals SET state = 'declined', decided_at = $2, note = 'the draft was revised' WHERE document_id = $1 AND state = 'pending'",
+        [Value::from(old.id.clone()), Value::from(now_ms())],
+    ))
+    .await?;
+    let (doc, people) = insert_draft(
+        ctx,
+        &txn,
+        actor,
+        &draft,
+        &format!("Draft revised from {}", old.id),
+    )
+    .await?;
+    txn.commit().await?;
+    ctx.live.publish(&old.id).await;
+    ctx.live.publish(&doc.id).await;
+    Ok(store::to_out(&doc, &people, None))
+}

@@ -1,0 +1,366 @@
+//! Sending a draft: the checks that refuse it, the approval a draft-only key files instead,
+//! rendering the signer's view, and the one transaction that makes it `sent`.
+
+use std::collections::BTreeMap;
+
+use sea_orm::{ConnectionTrait, TransactionTrait, Value};
+use serde_json::json;
+use signet_source::FieldType;
+use signet_storage::now_ms;
+
+use super::lifecycle::*;
+use super::store::{self, DocRow, PersonDbRow};
+use super::trail::{self, Trail};
+use super::types::*;
+use super::{Draft, input, not_found, out_of, visible};
+use crate::metadata::Metadata;
+use crate::render::RenderJob;
+use crate::{Actor, Ctx, DomainError, Scope, ids, usage};
+
+/// Renders at once: one per core. Rendering is pure CPU, so more only adds threads, memory and
+/// context switches; a send beyond these waits its turn.
+pub(crate) static RENDER_SLOTS: std::sync::LazyLock<tokio::sync::Semaphore> =
+    std::sync::LazyLock::new(|| {
+        tokio::sync::Semaphore::new(
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(2),
+        )
+    });
+
+/// Rebuilds a stored draft's words and people as the checks see them.
+pub(crate) async fn stored_draft(
+    ctx: &Ctx,
+    doc: &DocRow,
+) -> Result<(Draft, Vec<PersonDbRow>), DomainError> {
+    let source: serde_json::Value = serde_json::from_str(&doc.source)
+        .map_err(|e| DomainError::Internal(format!("stored source of {}: {e}", doc.id)))?;
+    let parsed = signet_source::parse("source", &source).map_err(|p| {
+        DomainError::Internal(format!(
+            "stored source of {} no longer parses: {}",
+            doc.id, p[0]
+        ))
+    })?;
+    let people = store::people(&ctx.db.conn, &ctx.db, &[&doc.id]).await?;
+    let rows = input::people(&people.iter().map(person_in).collect::<Vec<_>>())
+        .map_err(|p| DomainError::Internal(format!("stored people of {}: {}", doc.id, p[0])))?;
+    Ok((
+        Draft {
+            title: doc.title.clone(),
+            description: doc.description.clone(),
+            external_id: doc.external_id.clone(),
+            metadata: Metadata(doc.metadata.clone()),
+            source,
+            doc: parsed,
+            people: rows,
+            facts: map(&doc.facts),
+            variable_values: map(&doc.variable_values),
+            paper: doc.paper.clone(),
+            profile: doc.profile.clone(),
+            send: serde_json::from_str(&doc.send_options).unwrap_or_default(),
+            email: serde_json::from_str(&doc.email_options).unwrap_or_default(),
+        },
+        people,
+    ))
+}
+
+/// POST /documents/{id}/send.
+pub async fn send(ctx: &Ctx, actor: &Actor, id: &str) -> Result<(u16, DocumentOut), DomainError> {
+    actor.require(Scope::DocumentsWrite)?;
+    let doc = visible(&ctx.db.conn, ctx, actor, id).await?;
+    send_draft(ctx, actor, doc, Via::Request).await
+}
+
+/// How a send came about, which decides what it is charged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Via {
+    /// POST /documents/{id}/send: spends one of the key's daily drafts and sends.
+    Request,
+    /// `sendNow` on create: the create already spent it; one request, one unit.
+    SendNow,
+    /// A person approved a draft-only key's request: not charged to the key.
+    Approval,
+}
+
+pub(crate) async fn file_approval(
+    ctx: &Ctx,
+    actor: &Actor,
+    doc: &DocRow,
+) -> Result<(u16, DocumentOut), DomainError> {
+    let txn = ctx.db.conn.begin().await?;
+    let touched = txn
+        .execute_raw(ctx.db.stmt(
+            "UPDATE documents SET updated_at = $2 WHERE id = $1 AND state = 'draft'",
+            [Value::from(doc.id.clone()), Value::from(now_ms())],
+        ))
+        .await?;
+    if touched.rows_affected() != 1 {
+        return Err(DomainError::conflict(format!(
+            "document {} is no longer a draft",
+            doc.id
+        )));
+    }
+    let pending = store::pending_approvals(&txn, &ctx.db, &[&doc.id]).await?;
+    if pending.is_empty() {
+        let apr = ids::new_id("apr");
+        txn.execute_raw(ctx.db.stmt(
+            "INSERT INTO approvals (id, workspace_id, document_id, key_id, test, state, created_at) VALUES ($1, $2, $3, $4, $5, 'pending', $6)",
+            [
+                Value::from(apr.clone()),
+                Value::from(doc.workspace_id.clone()),
+                Value::from(doc.id.clone()),
+                Value::from(actor.key_id.clone()),
+                Value::from(doc.test),
+                Value::from(now_ms()),
+            ],
+        ))
+        .await?;
+        trail::audit(
+            &txn,
+            &ctx.db,
+            &doc.id,
+            "approval_requested",
+            &format!("A draft-only key asked to send; approval {apr} filed"),
+            None,
+            &actor.key_id,
+            json!({"approval": apr}),
+        )
+        .await?;
+    }
+    txn.commit().await?;
+    ctx.live.publish(&doc.id).await;
+    Ok((202, out_of(ctx, &ctx.db.conn, doc).await?))
+}
+
+/// What refuses a send whatever the draft's state: a payment field while payments are not
+/// connected, or a live send past the plan's monthly allowance.
+pub(crate) async fn may_send(
+    ctx: &Ctx,
+    actor: &Actor,
+    test: bool,
+    report: &signet_source::Report,
+) -> Result<(), DomainError> {
+    if report.fields.iter().any(|f| f.ty == FieldType::Payment) {
+        // No processor account can be connected yet, so readiness is never `connected`.
+        return Err(DomainError::Forbidden(
+            "This document collects a payment, and payments are not connected for the workspace (GET /api/v1/payments/status).".into(),
+        ));
+    }
+    if !test && let Some(limit) = ctx.plans.limits(actor.plan).documents_per_month {
+        let used = usage::get_documents_sent(ctx, &actor.workspace_id).await?;
+        if used >= limit as i64 {
+            return Err(DomainError::Forbidden(format!(
+                "The {} plan's allowance of {limit} documents this month is used up; it renews on the 1st (UTC).",
+                actor.plan.as_str()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Sends a draft. `approved` is true when a person approved a draft-only key's request.
+pub(crate) async fn send_draft(
+    ctx: &Ctx,
+    actor: &Actor,
+    doc: DocRow,
+    via: Via,
+) -> Result<(u16, DocumentOut), DomainError> {
+    let approved = via == Via::Approval;
+    if doc.state != "draft" {
+        return Err(DomainError::conflict(format!(
+            "document {} is {}; only a draft can be sent",
+            doc.id, doc.state
+        )));
+    }
+    if actor.draft_only && !approved {
+        return file_approval(ctx, actor, &doc).await;
+    }
+    let (draft, people) = stored_draft(ctx, &doc).await?;
+    let report = draft.checked(false)?;
+    may_send(ctx, actor, doc.test, &report).await?;
+    if via == Via::Request {
+        crate::limits::spend_daily(ctx, actor).await?;
+    }
+
+    // Render the signer's view with every value merged, off the async runtime.
+    let now = now_ms();
+    let mut values: BTreeMap<String, String> = draft.facts.clone();
+    for (k, v) in &draft.variable_values {
+        values.insert(format!("custom.{k}"), v.clone());
+    }
+    values.insert("document.title".into(), draft.title.clone());
+    values.insert(
+        "document.date".into(),
+        chrono::Utc::now().format("%Y-%m-%d").to_string(),
+    );
+    let mut seat_names = BTreeMap::new();
+    for p in &draft.people {
+        values.insert(format!("{}.name", p.seat), p.name.clone());
+        values.insert(format!("{}.email", p.seat), p.email.clone());
+        seat_names.insert(p.seat.clone(), p.name.clone());
+    }
+    let job = RenderJob {
+        source: draft.doc.clone(),
+        title: draft.title.clone(),
+        footer: doc.id.clone(),
+        paper: draft.paper.clone(),
+        profile: draft.profile.clone(),
+        test: doc.test,
+        lang: draft.send.language.clone().unwrap_or_else(|| "en".into()),
+        values,
+        seat_names,
+    };
+    let renderer = ctx.renderer.clone();
+    let slot = RENDER_SLOTS
+        .acquire()
+        .await
+        .map_err(|e| DomainError::Internal(format!("render slots closed: {e}")))?;
+    let rendered = tokio::task::spawn_blocking(move || renderer.render(&job))
+        .await
+        .map_err(|e| DomainError::Internal(format!("renderer panicked: {e}")))?
+        .map_err(|e| DomainError::Internal(format!("rendering {}: {e}", doc.id)))?;
+    drop(slot);
+    // A name of its own per render: a second send racing on this draft (which will lose at
+    // the conditional UPDATE) cannot overwrite the winner's file.
+    let blob = format!(
+        "documents/{}/{}.pdf",
+        doc.id,
+        ids::new_id("render").to_lowercase()
+    );
+    ctx.blobs.put(&blob, rendered.pdf).await?;
+
+    let send = &draft.send;
+    let expires_at = send.expiry_days.map(|d| now + d * DAY_MS);
+    let next_reminder = send
+        .reminder_days
+        .as_ref()
+        .and_then(|d| d.first())
+        .map(|d| now + d * DAY_MS);
+    let sizes: Vec<[f64; 2]> = rendered.pages.iter().map(|(w, h)| [*w, *h]).collect();
+    let txn = ctx.db.conn.begin().await?;
+    let moved = txn
+        .execute_raw(ctx.db.stmt(
+            "UPDATE documents SET state = 'sent', sent_at = $2, updated_at = $2, expires_at = $3, next_reminder_at = $4, \
+             pdf_blob = $5, page_sizes = $6 WHERE id = $1 AND state = 'draft'",
+            [
+                Value::from(doc.id.clone()),
+                Value::from(now),
+                Value::from(expires_at),
+                Value::from(next_reminder),
+                Value::from(blob),
+                Value::from(serde_json::to_string(&sizes).unwrap_or_default()),
+            ],
+        ))
+        .await?;
+    if moved.rows_affected() != 1 {
+        return Err(DomainError::conflict(format!(
+            "document {} is no longer a draft",
+            doc.id
+        )));
+    }
+    let mut rows = Vec::with_capacity(rendered.fields.len());
+    for (i, p) in rendered.fields.iter().enumerate() {
+        let f = &p.field;
+        let spec = json!({
+            "autofill": f.autofill.map(|a| a.as_str()),
+            "editable": f.editable,
+            "locked": f.locked,
+            "placeholder": f.placeholder,
+            "tooltip": f.tooltip,
+            "options": f.options,
+            "default": f.default,
+            "payment": f.payment.as_ref().map(|p| json!({"amountMinor": p.amount_minor, "currency": p.currency, "description": p.description})),
+        });
+        rows.push(vec![
+            Value::from(ids::new_id("fld")),
+            Value::from(doc.id.clone()),
+            Value::from(i as i32),
+            Value::from(f.role.clone()),
+            Value::from(f.name.clone()),
+            Value::from(f.ty.as_str()),
+            Value::from(f.required),
+            Value::from(spec.to_string()),
+            Value::from(p.page as i32),
+            Value::from(p.x),
+            Value::from(p.y),
+            Value::from(p.width),
+            Value::from(p.height),
+        ]);
+    }
+    store::insert_rows(
+        &txn,
+        &ctx.db,
+        "fields",
+        &[
+            "id",
+            "document_id",
+            "position",
+            "seat",
+            "name",
+            "field_type",
+            "required",
+            "spec",
+            "page",
+            "x",
+            "y",
+            "width",
+            "height",
+        ],
+        rows,
+    )
+    .await?;
+    // A pending approval ends with the send: approved by the person, or withdrawn because a
+    // key allowed to send sent the draft itself.
+    txn.execute_raw(ctx.db.stmt(
+        "UPDATE approvals SET state = $4, decided_at = $2, decided_by = $3 WHERE document_id = $1 AND state = 'pending'",
+        [
+            Value::from(doc.id.clone()),
+            Value::from(now),
+            Value::from(actor.key_id.clone()),
+            Value::from(if approved { "approved" } else { "withdrawn" }),
+        ],
+    ))
+    .await?;
+    let mut doc = doc;
+    doc.state = "sent".into();
+    let mut trail = Trail::new(&doc.id);
+    trail
+        .audit(
+            "sent",
+            "Document sent for signature",
+            None,
+            &actor.key_id,
+            json!({"pages": sizes.len(), "fields": rendered.fields.len(), "test": doc.test}),
+        )
+        .event("documents.document.sent", &doc, None, None);
+    invite_next(
+        ctx,
+        &txn,
+        &mut trail,
+        &doc,
+        &people,
+        signing_order(&doc),
+        &actor.key_id,
+    )
+    .await?;
+    trail.write(&txn, &ctx.db).await?;
+    if !doc.test {
+        usage::add(&txn, &ctx.db, &doc.workspace_id, usage::DOCUMENTS_SENT, 1).await?;
+        // Read back under the counter's row lock (SQLite: the write lock): of sends racing for
+        // the month's last document exactly one commits; the others roll back here.
+        if let Some(limit) = ctx.plans.limits(actor.plan).documents_per_month
+            && usage::documents_sent_in(&txn, &ctx.db, &doc.workspace_id).await? > limit as i64
+        {
+            return Err(DomainError::Forbidden(format!(
+                "The {} plan's allowance of {limit} documents this month is used up; it renews on the 1st (UTC).",
+                actor.plan.as_str()
+            )));
+        }
+    }
+    txn.commit().await?;
+    ctx.live.publish(&doc.id).await;
+    let doc = store::load(&ctx.db.conn, &ctx.db, &doc.id)
+        .await?
+        .ok_or_else(|| not_found(&doc.id))?;
+    Ok((201, out_of(ctx, &ctx.db.conn, &doc).await?))
+}
