@@ -95,7 +95,7 @@ pub async fn list(
     }
     let mut sql = format!(
         "SELECT {} FROM documents WHERE workspace_id = $1 AND test = $2",
-        store::DOC_COLUMNS
+        store::LIST_COLUMNS
     );
     let mut values = vec![
         Value::from(actor.workspace_id.clone()),

@@ -39,6 +39,14 @@ pub const DOC_COLUMNS: &str = "id, workspace_id, test, state, title, description
     metadata, source, facts, variable_values, paper, profile, email_options, send_options, \
     created_by, created_at, updated_at, sent_at, completed_at, expires_at, reason, page_sizes";
 
+/// The columns of a list page: the words and the merge values are never part of a document's
+/// answer, so a page of 200 documents does not read 200 sources. Rows read this way carry
+/// empty `source`, `facts` and `variable_values` and serve only `to_out`.
+pub const LIST_COLUMNS: &str = "id, workspace_id, test, state, title, description, external_id, \
+    metadata, '' AS source, '' AS facts, '' AS variable_values, paper, profile, email_options, \
+    send_options, created_by, created_at, updated_at, sent_at, completed_at, expires_at, reason, \
+    page_sizes";
+
 fn get<T: sea_orm::TryGetable>(r: &QueryResult, col: &str) -> Result<T, DomainError> {
     r.try_get("", col).map_err(DomainError::from)
 }
