@@ -123,7 +123,7 @@ pub async fn add<C: ConnectionTrait>(
     Ok(())
 }
 
-/// Live documents sent this calendar month (UTC), read on `conn` (inside a transaction).
+/// Live documents sent this calendar month (UTC), read on `conn` (a transaction, or the pool).
 pub async fn documents_sent_in<C: ConnectionTrait>(
     conn: &C,
     db: &signet_storage::Db,
@@ -140,15 +140,6 @@ pub async fn documents_sent_in<C: ConnectionTrait>(
         Some(r) => r.try_get("", "count")?,
         None => 0,
     })
-}
-
-/// Live documents sent this calendar month (UTC) by a workspace.
-pub async fn get_documents_sent(ctx: &Ctx, workspace_id: &str) -> Result<i64, DomainError> {
-    let [month, _] = periods(Utc::now());
-    Ok(ctx
-        .db
-        .usage_counts(workspace_id, &[(DOCUMENTS_SENT, month.0.as_str())])
-        .await?[0])
 }
 
 #[cfg(test)]

@@ -395,11 +395,12 @@ pub async fn create(
     txn.commit().await?;
     ctx.live.publish(&doc.id).await;
     if send_now {
-        // The send counts against the daily limit on its own, like a separate send call would.
-        // If it fails after all (a race, the renderer), the draft is taken back so a retry
-        // with the same body does not leave two documents.
+        // One request, one unit of the daily limit (spent above); the words were checked above
+        // too, so the send takes them as they are. If it fails after all (a race, the
+        // renderer), the draft is taken back so a retry does not leave two documents.
         let id = doc.id.clone();
-        return match send::send_draft(ctx, actor, doc, send::Via::SendNow).await {
+        let in_hand = Some((draft, people));
+        return match send::send_draft(ctx, actor, doc, send::Via::SendNow, in_hand).await {
             Ok(sent) => Ok(sent),
             Err(e) => {
                 ctx.db

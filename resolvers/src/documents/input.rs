@@ -100,16 +100,25 @@ pub fn line(field: &str, v: &str, max: usize) -> Result<String, DomainError> {
     Ok(t)
 }
 
+/// An optional value: left out or blank is `None`, anything else goes through `parse`.
+fn optional(
+    field: &str,
+    v: &Option<String>,
+    max: usize,
+    parse: fn(&str, &str, usize) -> Result<String, DomainError>,
+) -> Result<Option<String>, DomainError> {
+    match v {
+        Some(s) if !s.trim().is_empty() => parse(field, s, max).map(Some),
+        _ => Ok(None),
+    }
+}
+
 pub fn opt_line(
     field: &str,
     v: &Option<String>,
     max: usize,
 ) -> Result<Option<String>, DomainError> {
-    match v {
-        None => Ok(None),
-        Some(s) if s.trim().is_empty() => Ok(None),
-        Some(s) => line(field, s, max).map(Some),
-    }
+    optional(field, v, max, line)
 }
 
 pub fn opt_text(
@@ -117,11 +126,7 @@ pub fn opt_text(
     v: &Option<String>,
     max: usize,
 ) -> Result<Option<String>, DomainError> {
-    match v {
-        None => Ok(None),
-        Some(s) if s.trim().is_empty() => Ok(None),
-        Some(s) => text(field, s, max).map(Some),
-    }
+    optional(field, v, max, text)
 }
 
 /// Problems with the people, each with its path; the rows when there are none.

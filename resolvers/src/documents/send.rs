@@ -68,7 +68,7 @@ pub(crate) async fn stored_draft(
 pub async fn send(ctx: &Ctx, actor: &Actor, id: &str) -> Result<(u16, DocumentOut), DomainError> {
     actor.require(Scope::DocumentsWrite)?;
     let doc = visible(&ctx.db.conn, ctx, actor, id).await?;
-    send_draft(ctx, actor, doc, Via::Request).await
+    send_draft(ctx, actor, doc, Via::Request, None).await
 }
 
 /// How a send came about, which decides what it is charged.
@@ -147,7 +147,7 @@ pub(crate) async fn may_send(
         ));
     }
     if !test && let Some(limit) = ctx.plans.limits(actor.plan).documents_per_month {
-        let used = usage::get_documents_sent(ctx, &actor.workspace_id).await?;
+        let used = usage::documents_sent_in(&ctx.db.conn, &ctx.db, &actor.workspace_id).await?;
         if used >= limit as i64 {
             return Err(DomainError::Forbidden(format!(
                 "The {} plan's allowance of {limit} documents this month is used up; it renews on the 1st (UTC).",
@@ -164,6 +164,7 @@ pub(crate) async fn send_draft(
     actor: &Actor,
     doc: DocRow,
     via: Via,
+    in_hand: Option<(Draft, Vec<PersonDbRow>)>,
 ) -> Result<(u16, DocumentOut), DomainError> {
     let approved = via == Via::Approval;
     if doc.state != "draft" {
@@ -175,9 +176,16 @@ pub(crate) async fn send_draft(
     if actor.draft_only && !approved {
         return file_approval(ctx, actor, &doc).await;
     }
-    let (draft, people) = stored_draft(ctx, &doc).await?;
-    let report = draft.checked(false)?;
-    may_send(ctx, actor, doc.test, &report).await?;
+    // `sendNow` hands over the draft create just checked; otherwise it is read back.
+    let (draft, people) = match in_hand {
+        Some(checked) => checked,
+        None => {
+            let (draft, people) = stored_draft(ctx, &doc).await?;
+            let report = draft.checked(false)?;
+            may_send(ctx, actor, doc.test, &report).await?;
+            (draft, people)
+        }
+    };
     if via == Via::Request {
         crate::limits::spend_daily(ctx, actor).await?;
     }
