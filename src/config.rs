@@ -39,6 +39,17 @@ pub struct Config {
     pub log_format: String,
     /// Seconds between the scheduler's passes (expiry and reminders).
     pub scheduler_interval_secs: u64,
+    /// Webhooks may go to loopback, private and link-local addresses. For development and the
+    /// test suite only: it lets a webhook reach into this machine's network.
+    pub webhooks_allow_private: bool,
+    /// Webhooks may use plain http:// URLs. For development and the test suite only.
+    pub webhooks_allow_http: bool,
+    /// Seconds a worker reserves a webhook delivery it is making; after a crash the delivery is
+    /// made again once this runs out. At least 20 (receivers have 15 s to answer).
+    pub webhook_lease_secs: u64,
+    /// Whether `serve` also runs the webhook delivery worker. Turn off for API-only processes
+    /// when `signet worker` processes deliver.
+    pub workers: bool,
     pub plans: Plans,
 }
 
@@ -84,6 +95,10 @@ impl Default for Config {
             anonymous_per_minute: 120,
             log_format: "text".into(),
             scheduler_interval_secs: 30,
+            webhooks_allow_private: false,
+            webhooks_allow_http: false,
+            webhook_lease_secs: 60,
+            workers: true,
             plans: Plans::default(),
         }
     }
@@ -155,6 +170,11 @@ impl Config {
             anyhow::bail!(
                 "log_format (SIGNET_LOG_FORMAT): must be text or json, got {:?}",
                 self.log_format
+            );
+        }
+        if self.webhook_lease_secs < 20 {
+            anyhow::bail!(
+                "webhook_lease_secs (SIGNET_WEBHOOK_LEASE_SECS): must be at least 20, longer than the 15-second receiver timeout"
             );
         }
         if self.anonymous_per_minute == 0 {

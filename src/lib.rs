@@ -74,15 +74,23 @@ pub async fn services(config: &Config) -> anyhow::Result<Services> {
         live: signet_resolvers::live::StatusBus::new(pubsub),
     };
     let (api_log, log_writer) = ApiLogSink::spawn(db.clone());
+    let secret = config.secret()?;
     let ctx = Ctx::new(
         db,
         budget,
         idempotency,
         daily,
-        &config.secret()?,
+        &secret,
         config.plans.clone(),
         api_log,
         documents,
+    )
+    .with_webhook_policy(
+        &secret,
+        signet_resolvers::webhooks::guard::Policy {
+            allow_private: config.webhooks_allow_private,
+            allow_http: config.webhooks_allow_http,
+        },
     );
     Ok(Services { ctx, log_writer })
 }
@@ -133,6 +141,9 @@ pub async fn start(config: &Config, extra: &'static [Route]) -> anyhow::Result<S
         Duration::from_secs(config.scheduler_interval_secs.max(1)),
     ));
     let key_watch = tokio::spawn(signet_resolvers::keys::watch(ctx.clone()));
+    let worker = config
+        .workers
+        .then(|| tokio::spawn(deliver(ctx.clone(), config)));
     let task = tokio::spawn(async move {
         let served = axum::serve(
             listener,
@@ -145,6 +156,9 @@ pub async fn start(config: &Config, extra: &'static [Route]) -> anyhow::Result<S
         sweeper.abort();
         scheduler.abort();
         key_watch.abort();
+        if let Some(w) = worker {
+            w.abort();
+        }
         log_writer.stop().await;
         served.map_err(Into::into)
     });
@@ -156,13 +170,47 @@ pub async fn start(config: &Config, extra: &'static [Route]) -> anyhow::Result<S
     })
 }
 
-/// Periodic housekeeping of the embedded default.
+/// The webhook delivery worker of this process.
+fn deliver(ctx: Ctx, config: &Config) -> impl std::future::Future<Output = ()> + use<> {
+    signet_resolvers::webhooks::deliver::run(
+        ctx,
+        signet_resolvers::webhooks::deliver::WorkerConfig {
+            lease: Duration::from_secs(config.webhook_lease_secs),
+            ..Default::default()
+        },
+    )
+}
+
+/// Runs only the background work (webhook delivery and the scheduler) until `stop` resolves:
+/// `signet worker`, for scale-out beside API-only `serve` processes.
+pub async fn work(
+    config: &Config,
+    stop: impl std::future::Future<Output = ()>,
+) -> anyhow::Result<()> {
+    let Services { ctx, log_writer } = services(config).await?;
+    let worker = tokio::spawn(deliver(ctx.clone(), config));
+    let scheduler = tokio::spawn(schedule(
+        ctx.clone(),
+        Duration::from_secs(config.scheduler_interval_secs.max(1)),
+    ));
+    stop.await;
+    worker.abort();
+    scheduler.abort();
+    log_writer.stop().await;
+    Ok(())
+}
+
+/// Periodic housekeeping: expired idempotency records, and webhook messages and attempts past
+/// their keeping time.
 async fn sweep(ctx: Ctx) {
     let mut tick = tokio::time::interval(Duration::from_secs(600));
     loop {
         tick.tick().await;
         if let Err(e) = ctx.idempotency.purge_expired().await {
             tracing::warn!(error = %e, "purging idempotency records failed");
+        }
+        if let Err(e) = signet_resolvers::webhooks::deliver::purge(&ctx).await {
+            tracing::warn!(error = %e, "purging webhook records failed");
         }
     }
 }

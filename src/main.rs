@@ -1,5 +1,7 @@
 //! `signet`: the server and its administration commands.
 
+mod listen;
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -35,6 +37,10 @@ struct Cli {
 enum Command {
     /// Serve the API, GraphQL and the pages.
     Serve,
+    /// Run only the background work: webhook delivery and the scheduler.
+    Worker,
+    /// Forward a relay endpoint's deliveries to a local receiver.
+    Listen(listen::ListenArgs),
     /// Apply database migrations (needed before `serve` on PostgreSQL).
     Migrate,
     /// Administer workspaces, keys, teams and the API log.
@@ -262,6 +268,10 @@ fn out(json: bool, value: Value, text: String) {
 async fn run(command: Command, config: Config) -> Result<(), Failure> {
     match command {
         Command::Serve => serve(config).await.or_fail(false),
+        Command::Worker => signet::work(&config, shutdown_signal())
+            .await
+            .or_fail(false),
+        Command::Listen(args) => listen::run(args).await.or_fail(false),
         Command::Migrate => {
             let db = signet_storage::Db::connect(&config.database_url())
                 .await

@@ -23,6 +23,8 @@ pub struct Ctx {
     pub renderer: Arc<dyn crate::render::DocRenderer>,
     pub blobs: signet_storage::Blobs,
     pub live: crate::live::StatusBus,
+    /// Webhook delivery: the guarded client, the address policy and the secret box.
+    pub hooks: Arc<crate::webhooks::Hooks>,
 }
 
 /// What the document resolvers need beyond the foundation.
@@ -56,6 +58,17 @@ impl Ctx {
             renderer: documents.renderer,
             blobs: documents.blobs,
             live: documents.live,
+            hooks: crate::webhooks::Hooks::new(secret, Default::default()),
         }
+    }
+
+    /// Replaces the webhook address policy (operator settings for development and tests).
+    pub fn with_webhook_policy(
+        mut self,
+        secret: &[u8],
+        policy: crate::webhooks::guard::Policy,
+    ) -> Ctx {
+        self.hooks = crate::webhooks::Hooks::new(secret, policy);
+        self
     }
 }

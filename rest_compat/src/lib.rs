@@ -5,6 +5,7 @@ pub mod error;
 pub mod extract;
 mod graphql;
 mod handlers;
+mod hooks;
 pub mod openapi;
 pub mod routes;
 

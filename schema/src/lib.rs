@@ -1,6 +1,8 @@
 #![doc = include_str!("../README.md")]
 
 mod documents;
+#[path = "webhooks.rs"]
+mod webhooks_gql;
 
 use async_graphql::{Context, ErrorExtensions, MergedObject, MergedSubscription, Object, Schema};
 use signet_resolvers::payments::PaymentsStatusOut;
@@ -44,10 +46,15 @@ fn who<'a>(ctx: &'a Context<'_>) -> async_graphql::Result<(&'a Ctx, &'a Actor)> 
 }
 
 #[derive(MergedObject, Default)]
-pub struct Query(AccountQuery, WebhooksQuery, documents::DocumentsQuery);
+pub struct Query(
+    AccountQuery,
+    WebhooksQuery,
+    documents::DocumentsQuery,
+    webhooks_gql::WebhookEndpointsQuery,
+);
 
 #[derive(MergedObject, Default)]
-pub struct Mutation(documents::DocumentsMutation);
+pub struct Mutation(documents::DocumentsMutation, webhooks_gql::WebhooksMutation);
 
 #[derive(MergedSubscription, Default)]
 pub struct Subscription(documents::DocumentsSubscription);

@@ -63,6 +63,10 @@ pub const SECRET: &str = "test-secret-test-secret-test-secret-0123";
 pub struct Options {
     pub trusted_proxies: Vec<ipnet::IpNet>,
     pub anonymous_per_minute: Option<u64>,
+    /// Keep the production address guard: no private addresses, no plain http.
+    pub strict_webhooks: bool,
+    /// Do not run the webhook delivery worker in the test's own server.
+    pub no_worker: bool,
 }
 
 impl TestApp {
@@ -113,6 +117,11 @@ impl TestApp {
             ..Config::default()
         };
         config.trusted_proxies = opts.trusted_proxies;
+        // Receivers in tests listen on 127.0.0.1 over plain http.
+        config.webhooks_allow_private = !opts.strict_webhooks;
+        config.webhooks_allow_http = !opts.strict_webhooks;
+        config.webhook_lease_secs = 20;
+        config.workers = !opts.no_worker;
         if let Some(n) = opts.anonymous_per_minute {
             config.anonymous_per_minute = n;
         }
@@ -220,6 +229,9 @@ impl TestApp {
             ("SIGNET_DATA_DIR", self.dir.path().display().to_string()),
             ("SIGNET_SECRET_KEY", self.secret.clone()),
             ("SIGNET_REDIS_PREFIX", self.redis_prefix.clone()),
+            ("SIGNET_WEBHOOKS_ALLOW_PRIVATE", "true".into()),
+            ("SIGNET_WEBHOOKS_ALLOW_HTTP", "true".into()),
+            ("SIGNET_WEBHOOK_LEASE_SECS", "20".into()),
         ]);
         if let Some(r) = &self.redis_url {
             env.insert("REDIS_URL", r.clone());

@@ -19,3 +19,4 @@ mod live;
 mod reads;
 mod schemathesis;
 mod snapshots;
+mod webhooks;

@@ -3,7 +3,7 @@
 //! and methods the document does not list. Outside CI a missing schemathesis is reported as
 //! skipped; with `CI=true` it fails.
 
-use crate::harness::{Kind, TestApp};
+use crate::harness::{Kind, Options, TestApp};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn live_server_conforms_to_its_openapi_document() {
@@ -19,7 +19,16 @@ async fn live_server_conforms_to_its_openapi_document() {
         eprintln!("SKIPPED: schemathesis is not installed (pip install schemathesis)");
         return;
     }
-    let app = TestApp::start(Kind::Sqlite).await.unwrap();
+    // Unauthenticated probes of every operation must not run out the per-address budget.
+    let app = TestApp::start_with(
+        Kind::Sqlite,
+        Options {
+            anonymous_per_minute: Some(1_000_000),
+            ..Options::default()
+        },
+    )
+    .await
+    .unwrap();
     // A budget schemathesis does not exhaust, so the logic behind each route is reached.
     let ws = app.workspace(signet_resolvers::plans::Plan::Free).await;
     let mut input = signet_resolvers::keys::KeyCreateIn::new(

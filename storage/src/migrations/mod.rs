@@ -6,6 +6,7 @@ use sea_orm_migration::prelude::*;
 
 mod m0001_foundation;
 mod m0002_documents;
+mod m0003_webhooks;
 
 pub struct Migrator;
 
@@ -15,6 +16,7 @@ impl MigratorTrait for Migrator {
         vec![
             Box::new(m0001_foundation::Migration),
             Box::new(m0002_documents::Migration),
+            Box::new(m0003_webhooks::Migration),
         ]
     }
 }

@@ -1,4 +1,19 @@
-//! Webhook topics. Endpoints, delivery and relay come with the webhooks issue.
+//! Webhooks: endpoints and their secrets, Standard Webhooks signatures, the fan-out of outbox
+//! events into one message per subscribed endpoint, durable delivery with retries, the delivery
+//! log and replay, and the relay that `signet listen` long-polls.
+
+pub mod deliver;
+pub mod endpoints;
+pub mod guard;
+pub mod relay;
+pub mod secret;
+pub mod send;
+pub mod store;
+pub mod types;
+
+pub use endpoints::{create, delete, deliveries, list, replay, rotate, test_send};
+pub use relay::relay;
+pub use send::Hooks;
 
 use serde::Serialize;
 
@@ -51,4 +66,8 @@ pub fn topics(actor: &Actor) -> Result<TopicsOut, DomainError> {
             })
             .collect(),
     })
+}
+
+pub fn is_topic(name: &str) -> bool {
+    TOPICS.iter().any(|(t, _)| *t == name)
 }

@@ -1,0 +1,841 @@
+//! Webhooks end to end: endpoints over REST, deliveries verified by the `standardwebhooks`
+//! Python library in a real receiver, retries, 410, replay, rotation, the relay with
+//! `signet listen`, and no event lost when the delivering process is killed.
+
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use signet_resolvers::Mode;
+use signet_resolvers::plans::Plan;
+use signet_storage::sea_orm::ConnectionTrait;
+
+use crate::both;
+use crate::harness::{Kind, Options, TestApp};
+
+const ALL: &[&str] = &[
+    "webhooks:read",
+    "webhooks:write",
+    "documents:read",
+    "documents:write",
+];
+
+/// The Python receiver; killed when dropped.
+pub struct Receiver {
+    child: Child,
+    pub url: String,
+    log: PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+impl Drop for Receiver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn python_with_standardwebhooks() -> bool {
+    let ok = Command::new("python3")
+        .args(["-c", "import standardwebhooks"])
+        .status()
+        .map(|s| s.success())
+        .unwrap_or(false);
+    assert!(
+        ok || std::env::var("CI").as_deref() != Ok("true"),
+        "CI=true: python3 with standardwebhooks is required (pip install standardwebhooks)"
+    );
+    ok
+}
+
+impl Receiver {
+    pub fn start(args: &[&str]) -> Option<Receiver> {
+        if !python_with_standardwebhooks() {
+            eprintln!("skipped: python3 standardwebhooks is not installed");
+            return None;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let port_file = dir.path().join("port");
+        let log = dir.path().join("log.jsonl");
+        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/webhooks/receiver.py");
+        let secrets = dir.path().join("secrets");
+        std::fs::write(&secrets, "").unwrap();
+        let child = Command::new("python3")
+            .arg(script)
+            .arg("--secrets-file")
+            .arg(&secrets)
+            .arg("--port-file")
+            .arg(&port_file)
+            .arg("--log")
+            .arg(&log)
+            .args(args)
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("python3 runs");
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let port = loop {
+            if let Ok(p) = std::fs::read_to_string(&port_file) {
+                break p;
+            }
+            assert!(Instant::now() < deadline, "the receiver did not start");
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        Some(Receiver {
+            child,
+            url: format!("http://127.0.0.1:{port}"),
+            log,
+            _dir: dir,
+        })
+    }
+
+    /// Adds a secret the receiver verifies with (each secret is tried separately).
+    pub fn knows(&self, secret: &str) {
+        use std::io::Write;
+        let mut f = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(self.secrets())
+            .unwrap();
+        writeln!(f, "{secret}").unwrap();
+    }
+
+    fn secrets(&self) -> PathBuf {
+        self.log.with_file_name("secrets")
+    }
+
+    pub fn records(&self) -> Vec<Value> {
+        std::fs::read_to_string(&self.log)
+            .unwrap_or_default()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    }
+
+    /// Waits until `done` holds for the records.
+    pub async fn wait_for(
+        &self,
+        what: &str,
+        secs: u64,
+        done: impl Fn(&[Value]) -> bool,
+    ) -> Vec<Value> {
+        let deadline = Instant::now() + Duration::from_secs(secs);
+        loop {
+            let r = self.records();
+            if done(&r) {
+                return r;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "timed out waiting for {what}; got {} records: {r:#?}",
+                r.len()
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+}
+
+fn idem() -> String {
+    format!("idem-{}", signet_resolvers::ids::new_id("k"))
+}
+
+async fn hook(app: &TestApp, key: &str, body: Value) -> Value {
+    let a = app
+        .post("/api/v1/webhooks", key, &[], &body.to_string())
+        .await;
+    assert_eq!(a.status, 201, "{:?}", a.body);
+    a.body
+}
+
+/// Sends a document at once: one `documents.document.sent` event. Returns its id.
+async fn sent_document(app: &TestApp, key: &str) -> String {
+    let body = crate::documents::body(json!({"sendNow": true}));
+    let a = app
+        .post(
+            "/api/v1/documents",
+            key,
+            &[("Idempotency-Key", &idem())],
+            &body,
+        )
+        .await;
+    assert_eq!(a.status, 201, "{:?}", a.body);
+    a.body["id"].as_str().unwrap().to_string()
+}
+
+async fn setup(app: &TestApp, mode: Mode) -> String {
+    let ws = app.workspace(Plan::Pro).await;
+    app.key(&ws, mode, ALL).await
+}
+
+both!(endpoints_are_made_listed_and_removed, |app| {
+    let key = setup(&app, Mode::Live).await;
+    let topics = app.get("/api/v1/webhooks/topics", Some(&key)).await;
+    assert_eq!(topics.body["topics"].as_array().unwrap().len(), 7);
+
+    let bad = app
+        .post(
+            "/api/v1/webhooks",
+            &key,
+            &[],
+            &json!({"eventTypes": ["documents.document.sent", "nope"], "relay": true}).to_string(),
+        )
+        .await;
+    assert_eq!(bad.status, 400);
+    assert!(
+        bad.body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("eventTypes[1]: unknown topic 'nope'"),
+        "{:?}",
+        bad.body
+    );
+    let neither = app
+        .post(
+            "/api/v1/webhooks",
+            &key,
+            &[],
+            &json!({"eventTypes": ["documents.document.sent"]}).to_string(),
+        )
+        .await;
+    assert_eq!(neither.status, 400);
+
+    let a = hook(
+        &app,
+        &key,
+        json!({"eventTypes": ["documents.document.sent"], "relay": true, "name": "laptop"}),
+    )
+    .await;
+    let secret = a["secret"].as_str().unwrap();
+    assert!(
+        secret.starts_with("whsec_") && secret.len() == 38,
+        "{secret}"
+    );
+    assert_eq!(a["relay"], true);
+    assert!(a["url"].is_null());
+    let b = hook(
+        &app,
+        &key,
+        json!({"eventTypes": ["documents.document.voided"], "url": "https://127.0.0.1:9/h"}),
+    )
+    .await;
+
+    let list = app.get("/api/v1/webhooks", Some(&key)).await;
+    let ids: Vec<&str> = list.body["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        ids,
+        vec![b["id"].as_str().unwrap(), a["id"].as_str().unwrap()],
+        "newest first"
+    );
+    assert!(
+        !list.body.to_string().contains("whsec_"),
+        "the secret is shown once"
+    );
+
+    // Another mode's key sees none of them.
+    let ws_key_test = setup(&app, Mode::Test).await;
+    let path = format!("/api/v1/webhooks/{}/deliveries", a["id"].as_str().unwrap());
+    assert_eq!(app.get(&path, Some(&ws_key_test)).await.status, 404);
+
+    let del = app
+        .send(
+            app.client
+                .delete(format!(
+                    "{}/api/v1/webhooks/{}",
+                    app.base,
+                    b["id"].as_str().unwrap()
+                ))
+                .bearer_auth(&key),
+        )
+        .await;
+    assert_eq!(del.status, 200);
+    assert_eq!(del.body["state"], "deleted");
+    let list = app.get("/api/v1/webhooks", Some(&key)).await;
+    assert_eq!(list.body["data"].as_array().unwrap().len(), 1);
+    let log = app
+        .get(
+            &format!("/api/v1/webhooks/{}/deliveries", b["id"].as_str().unwrap()),
+            Some(&key),
+        )
+        .await;
+    assert_eq!(log.status, 200, "the record stays readable after removal");
+});
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn non_public_and_plain_http_addresses_are_refused_at_creation() {
+    let app = TestApp::start_with(
+        Kind::Sqlite,
+        Options {
+            strict_webhooks: true,
+            ..Options::default()
+        },
+    )
+    .await
+    .unwrap();
+    let key = setup(&app, Mode::Live).await;
+    for (url, words) in [
+        ("https://localhost/h", "not a public"),
+        ("https://127.0.0.1/h", "127.0.0.1"),
+        ("https://10.1.2.3/h", "not a public"),
+        ("https://169.254.169.254/latest", "not a public"),
+        ("https://[::1]/h", "not a public"),
+        ("https://nowhere.invalid/h", "cannot be resolved"),
+        ("http://example.com/h", "https"),
+    ] {
+        let a = app
+            .post(
+                "/api/v1/webhooks",
+                &key,
+                &[],
+                &json!({"eventTypes": ["documents.document.sent"], "url": url}).to_string(),
+            )
+            .await;
+        assert_eq!(a.status, 400, "{url}: {:?}", a.body);
+        let msg = a.body["error"]["message"].as_str().unwrap();
+        assert!(
+            msg.starts_with("url: ") && msg.contains(words),
+            "{url}: {msg}"
+        );
+    }
+}
+
+both!(
+    deliveries_verify_with_the_standard_library_and_carry_the_facts,
+    |app| {
+        let Some(rx) = Receiver::start(&[]) else {
+            return;
+        };
+        let key = setup(&app, Mode::Live).await;
+        let ep = hook(&app, &key, json!({"eventTypes": ["documents.document.sent", "documents.document.voided"], "url": format!("{}/hooks", rx.url)})).await;
+        rx.knows(ep["secret"].as_str().unwrap());
+        let ep_id = ep["id"].as_str().unwrap().to_string();
+
+        let doc = sent_document(&app, &key).await;
+        let void = app
+            .post(
+                &format!("/api/v1/documents/{doc}/void"),
+                &key,
+                &[],
+                r#"{"reason": "wrong fee"}"#,
+            )
+            .await;
+        assert_eq!(void.status, 200, "{:?}", void.body);
+        let got = rx.wait_for("two deliveries", 30, |r| r.len() >= 2).await;
+        let mut types = vec![];
+        for r in &got {
+            assert_eq!(r["verified"], json!([true]), "{r:#?}");
+            assert_eq!(r["answered"], 200);
+            assert!(
+                r["tampered"]["body"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with("rejected"),
+                "{r:#?}"
+            );
+            assert!(
+                r["tampered"]["secret"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with("rejected"),
+                "{r:#?}"
+            );
+            assert!(
+                r["tampered"]["timestamp"]
+                    .as_str()
+                    .unwrap()
+                    .contains("too old"),
+                "{r:#?}"
+            );
+            assert_eq!(
+                r["headers"]["webhook-signature"],
+                r["headers"]["service-signature"]
+            );
+            let body: Value = serde_json::from_str(r["body"].as_str().unwrap()).unwrap();
+            assert_eq!(
+                r["headers"]["webhook-id"].as_str().unwrap(),
+                body["id"].as_str().unwrap()
+            );
+            assert_eq!(body["data"]["document"]["id"], doc.as_str());
+            assert_eq!(body["data"]["document"]["externalId"], "deal-42");
+            assert_eq!(body["data"]["document"]["metadata"]["crm.id"], "42");
+            assert_eq!(body["test"], false);
+            let text = r["body"].as_str().unwrap();
+            assert!(
+                !text.contains("http") && !text.to_lowercase().contains("code\""),
+                "no link or code: {text}"
+            );
+            types.push(body["type"].as_str().unwrap().to_string());
+        }
+        types.sort();
+        assert_eq!(
+            types,
+            vec!["documents.document.sent", "documents.document.voided"]
+        );
+        // Deliveries may arrive in any order; the voided one carries the reason.
+        assert!(
+            got.iter().any(|r| r["body"]
+                .as_str()
+                .unwrap()
+                .contains(r#""reason":"wrong fee""#)),
+            "{got:#?}"
+        );
+
+        let log = app
+            .get(&format!("/api/v1/webhooks/{ep_id}/deliveries"), Some(&key))
+            .await;
+        let attempts = log.body["data"].as_array().unwrap();
+        assert_eq!(attempts.len(), 2);
+        assert!(
+            attempts.iter().all(|a| a["succeeded"] == true
+                && a["try"] == 1
+                && a["responseStatus"] == 200
+                && a["result"] == "200 OK"),
+            "{attempts:#?}"
+        );
+
+        // A sample: signed, test: true, answered at once, and not in the record.
+        let t = app
+            .post(
+                &format!("/api/v1/webhooks/{ep_id}/test"),
+                &key,
+                &[],
+                r#"{"topic": "documents.document.executed"}"#,
+            )
+            .await;
+        assert_eq!(t.status, 200, "{:?}", t.body);
+        assert_eq!(t.body["delivered"], true);
+        assert_eq!(t.body["responseStatus"], 200);
+        let got = rx.wait_for("the sample", 10, |r| r.len() >= 3).await;
+        let sample: Value = serde_json::from_str(got[2]["body"].as_str().unwrap()).unwrap();
+        assert_eq!(sample["test"], true);
+        assert_eq!(sample["type"], "documents.document.executed");
+        assert_eq!(got[2]["verified"], json!([true]));
+        let log = app
+            .get(&format!("/api/v1/webhooks/{ep_id}/deliveries"), Some(&key))
+            .await;
+        assert_eq!(
+            log.body["data"].as_array().unwrap().len(),
+            2,
+            "samples are not stored"
+        );
+
+        // Replay: the same webhook-id and body again.
+        let first = &attempts[1];
+        let r = app
+            .post(
+                &format!(
+                    "/api/v1/webhooks/{ep_id}/deliveries/{}/replay",
+                    first["deliveryId"].as_str().unwrap()
+                ),
+                &key,
+                &[],
+                "",
+            )
+            .await;
+        assert_eq!(r.status, 201, "{:?}", r.body);
+        assert_eq!(r.body["webhookId"], first["webhookId"]);
+        let got = rx.wait_for("the replay", 10, |r| r.len() >= 4).await;
+        assert_eq!(got[3]["headers"]["webhook-id"], first["webhookId"]);
+        assert_eq!(got[3]["verified"], json!([true]));
+    }
+);
+
+both!(a_rotation_signs_with_both_secrets_for_its_window, |app| {
+    let Some(rx) = Receiver::start(&[]) else {
+        return;
+    };
+    let key = setup(&app, Mode::Live).await;
+    let ep = hook(
+        &app,
+        &key,
+        json!({"eventTypes": ["documents.document.sent"], "url": format!("{}/h", rx.url)}),
+    )
+    .await;
+    let old = ep["secret"].as_str().unwrap().to_string();
+    let id = ep["id"].as_str().unwrap();
+    let r = app
+        .post(
+            &format!("/api/v1/webhooks/{id}/rotate"),
+            &key,
+            &[],
+            r#"{"windowHours": 2}"#,
+        )
+        .await;
+    assert_eq!(r.status, 200, "{:?}", r.body);
+    let new = r.body["secret"].as_str().unwrap().to_string();
+    assert_ne!(new, old);
+    assert!(r.body["previousSecretExpiresAt"].is_string());
+    rx.knows(&old);
+    rx.knows(&new);
+    sent_document(&app, &key).await;
+    let got = rx.wait_for("a delivery", 30, |r| !r.is_empty()).await;
+    assert_eq!(
+        got[0]["verified"],
+        json!([true, true]),
+        "each secret alone verifies: {:#?}",
+        got[0]
+    );
+    assert_eq!(
+        got[0]["headers"]["webhook-signature"]
+            .as_str()
+            .unwrap()
+            .split(' ')
+            .count(),
+        2
+    );
+
+    // A rotation with no window: only the newest secret signs.
+    let r = app
+        .post(
+            &format!("/api/v1/webhooks/{id}/rotate"),
+            &key,
+            &[],
+            r#"{"windowHours": 0}"#,
+        )
+        .await;
+    let newest = r.body["secret"].as_str().unwrap().to_string();
+    rx.knows(&newest);
+    sent_document(&app, &key).await;
+    let got = rx.wait_for("a second delivery", 30, |r| r.len() >= 2).await;
+    assert_eq!(got[1]["verified"], json!([false, false, true]));
+    let bad = app
+        .post(
+            &format!("/api/v1/webhooks/{id}/rotate"),
+            &key,
+            &[],
+            r#"{"windowHours": 721}"#,
+        )
+        .await;
+    assert_eq!(bad.status, 400);
+});
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_delivery_is_retried_with_the_same_id_and_410_disables() {
+    let app = TestApp::start(Kind::Sqlite).await.unwrap();
+    let Some(rx) = Receiver::start(&["--fail-first", "1"]) else {
+        return;
+    };
+    let key = setup(&app, Mode::Live).await;
+    let ep = hook(
+        &app,
+        &key,
+        json!({"eventTypes": ["documents.document.sent"], "url": format!("{}/h", rx.url)}),
+    )
+    .await;
+    rx.knows(ep["secret"].as_str().unwrap());
+    sent_document(&app, &key).await;
+    // The first try answers 503; the retry comes about 5 s later (±10 %).
+    let got = rx.wait_for("the retry", 20, |r| r.len() >= 2).await;
+    assert_eq!(got[0]["answered"], 503);
+    assert_eq!(got[1]["answered"], 200);
+    assert_eq!(
+        got[0]["headers"]["webhook-id"],
+        got[1]["headers"]["webhook-id"]
+    );
+    assert_eq!(got[0]["body"], got[1]["body"]);
+    let id = ep["id"].as_str().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let log = loop {
+        let log = app
+            .get(&format!("/api/v1/webhooks/{id}/deliveries"), Some(&key))
+            .await;
+        if log.body["data"].as_array().unwrap().len() == 2 || Instant::now() > deadline {
+            break log;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    let a = log.body["data"].as_array().unwrap();
+    assert_eq!(
+        (a[0]["try"].clone(), a[0]["succeeded"].clone()),
+        (json!(2), json!(true)),
+        "{a:#?}"
+    );
+    assert_eq!(
+        (a[1]["try"].clone(), a[1]["result"].clone()),
+        (json!(1), json!("503 Service Unavailable"))
+    );
+
+    // A receiver that answers 410 Gone is never called again.
+    let gone = Receiver::start(&["--answer", "410"]).unwrap();
+    let ep = hook(
+        &app,
+        &key,
+        json!({"eventTypes": ["documents.document.sent"], "url": format!("{}/h", gone.url)}),
+    )
+    .await;
+    let id = ep["id"].as_str().unwrap();
+    sent_document(&app, &key).await;
+    gone.wait_for("the 410", 20, |r| !r.is_empty()).await;
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let list = app.get("/api/v1/webhooks", Some(&key)).await;
+        let e = list.body["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["id"] == id)
+            .unwrap()
+            .clone();
+        if e["state"] == "disabled" {
+            assert_eq!(e["disabledReason"], "the receiver answered 410 Gone");
+            break;
+        }
+        assert!(Instant::now() < deadline, "not disabled: {e:#?}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    sent_document(&app, &key).await;
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    assert_eq!(
+        gone.records().len(),
+        1,
+        "a disabled endpoint receives nothing"
+    );
+}
+
+struct Listener(Child);
+
+impl Drop for Listener {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn listen(app: &TestApp, key: &str, endpoint: &str, to: &str, state: &std::path::Path) -> Listener {
+    Listener(
+        Command::new(env!("CARGO_BIN_EXE_signet"))
+            .args([
+                "listen",
+                "--endpoint",
+                endpoint,
+                "--forward-to",
+                to,
+                "--base-url",
+                &app.base,
+                "--state-file",
+            ])
+            .arg(state)
+            .env("SIGNET_API_KEY", key)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("signet listen starts"),
+    )
+}
+
+both!(
+    the_relay_long_polls_and_signet_listen_forwards_with_exact_headers,
+    |app| {
+        let Some(rx) = Receiver::start(&[]) else {
+            return;
+        };
+        let key = setup(&app, Mode::Live).await;
+        let ep = hook(&app, &key, json!({"eventTypes": ["documents.document.sent", "documents.document.voided"], "relay": true})).await;
+        rx.knows(ep["secret"].as_str().unwrap());
+        let id = ep["id"].as_str().unwrap().to_string();
+
+        // A long poll returns as soon as a delivery is stored.
+        let empty = app
+            .get(&format!("/api/v1/webhooks/{id}/relay"), Some(&key))
+            .await;
+        assert_eq!(empty.body["data"], json!([]));
+        let poll = {
+            let (client, url, key) = (
+                app.client.clone(),
+                format!("{}/api/v1/webhooks/{id}/relay?wait=20", app.base),
+                key.clone(),
+            );
+            tokio::spawn(async move {
+                client
+                    .get(url)
+                    .bearer_auth(key)
+                    .send()
+                    .await
+                    .unwrap()
+                    .json::<Value>()
+                    .await
+                    .unwrap()
+            })
+        };
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let started = Instant::now();
+        let doc = sent_document(&app, &key).await;
+        let page = poll.await.unwrap();
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the poll waited too long"
+        );
+        assert_eq!(page["data"].as_array().unwrap().len(), 1, "{page:#?}");
+        let item = &page["data"][0];
+        assert_eq!(item["eventType"], "documents.document.sent");
+        assert!(item["body"].as_str().unwrap().contains(&doc));
+        let bad = app
+            .get(&format!("/api/v1/webhooks/{id}/relay?wait=26"), Some(&key))
+            .await;
+        assert_eq!(bad.status, 400);
+
+        // signet listen starts after the newest stored delivery and forwards what comes next.
+        let state = rx.log.with_file_name("listen-state");
+        let l = listen(&app, &key, &id, &format!("{}/local", rx.url), &state);
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while !state.exists() {
+            assert!(Instant::now() < deadline, "listen never started");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let v = app
+            .post(&format!("/api/v1/documents/{doc}/void"), &key, &[], "")
+            .await;
+        assert_eq!(v.status, 200);
+        let got = rx
+            .wait_for("the forwarded delivery", 30, |r| !r.is_empty())
+            .await;
+        assert_eq!(
+            got.len(),
+            1,
+            "the delivery stored before listen started is not forwarded"
+        );
+        assert_eq!(got[0]["verified"], json!([true]), "{:#?}", got[0]);
+        assert_eq!(got[0]["path"], "/local");
+        assert!(
+            got[0]["body"]
+                .as_str()
+                .unwrap()
+                .contains("documents.document.voided")
+        );
+
+        // Stopped, a delivery comes in; restarted, listen resumes and forwards it.
+        drop(l);
+        let doc2 = sent_document(&app, &key).await;
+        let _l = listen(&app, &key, &id, &format!("{}/local", rx.url), &state);
+        let got = rx
+            .wait_for("the delivery made while listen was down", 30, |r| {
+                r.len() >= 2
+            })
+            .await;
+        assert!(got[1]["body"].as_str().unwrap().contains(&doc2));
+        assert_eq!(got[1]["verified"], json!([true]));
+    }
+);
+
+/// Every (endpoint, webhook-id) pair the receiver saw.
+fn pairs(records: &[Value]) -> std::collections::BTreeSet<(String, String)> {
+    records
+        .iter()
+        .map(|r| {
+            (
+                r["path"].as_str().unwrap().to_string(),
+                r["headers"]["webhook-id"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+fn worker(app: &TestApp) -> Listener {
+    Listener(
+        Command::new(env!("CARGO_BIN_EXE_signet"))
+            .arg("worker")
+            .envs(app.env())
+            .current_dir(app.dir.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("signet worker starts"),
+    )
+}
+
+/// Ten endpoints, ten events: a worker process is killed with SIGKILL while the hundred
+/// deliveries are in flight; after a restart every pair arrives, repeats sharing their id.
+async fn no_event_lost(kind: Kind) {
+    let Some(app) = TestApp::start_with(
+        kind,
+        Options {
+            no_worker: true,
+            ..Options::default()
+        },
+    )
+    .await
+    else {
+        return;
+    };
+    let Some(rx) = Receiver::start(&["--delay", "0.3"]) else {
+        return;
+    };
+    let key = setup(&app, Mode::Live).await;
+    let mut endpoints = vec![];
+    for i in 0..10 {
+        let ep = hook(
+            &app,
+            &key,
+            json!({"eventTypes": ["documents.document.sent"], "url": format!("{}/e{i}", rx.url)}),
+        )
+        .await;
+        rx.knows(ep["secret"].as_str().unwrap());
+        endpoints.push(format!("/e{i}"));
+    }
+    let mut events = vec![];
+    for _ in 0..10 {
+        let doc = sent_document(&app, &key).await;
+        let rows = app
+            .ctx()
+            .db
+            .conn
+            .query_all_raw(app.ctx().db.stmt(
+                "SELECT payload FROM outbox WHERE kind = 'event' AND document_id = $1",
+                [signet_storage::sea_orm::Value::from(doc)],
+            ))
+            .await
+            .unwrap();
+        for r in rows {
+            let p: String = r.try_get("", "payload").unwrap();
+            events.push(
+                serde_json::from_str::<Value>(&p).unwrap()["id"]
+                    .as_str()
+                    .unwrap()
+                    .to_string(),
+            );
+        }
+    }
+    assert_eq!(events.len(), 10);
+    let expected: std::collections::BTreeSet<(String, String)> = endpoints
+        .iter()
+        .flat_map(|e| events.iter().map(move |v| (e.clone(), v.clone())))
+        .collect();
+
+    let w = worker(&app);
+    rx.wait_for("the first deliveries", 30, |r| !r.is_empty())
+        .await;
+    drop(w); // SIGKILL, with deliveries in flight and unrecorded
+    let before = pairs(&rx.records());
+    assert!(
+        before.len() < expected.len(),
+        "the kill came too late to test anything"
+    );
+
+    // Several workers share the queue after the restart.
+    let _w1 = worker(&app);
+    let _w2 = worker(&app);
+    let got = rx
+        .wait_for("every event at every endpoint", 90, |r| {
+            pairs(r) == expected
+        })
+        .await;
+    assert!(
+        got.iter()
+            .all(|r| r["verified"].as_array().unwrap().iter().any(|v| v == true))
+    );
+    assert!(got.len() >= expected.len());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_event_is_lost_when_the_worker_is_killed_sqlite() {
+    no_event_lost(Kind::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_event_is_lost_when_the_worker_is_killed_postgres_redis() {
+    no_event_lost(Kind::PostgresRedis).await;
+}
