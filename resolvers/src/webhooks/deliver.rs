@@ -3,7 +3,8 @@
 //! - **Fan-out** claims queued `event` rows of the outbox and, in the same transaction, stores
 //!   one message per subscribed endpoint of the event's workspace and mode. An event is either
 //!   still queued or fully fanned out; never half.
-//! - **Delivery** leases due messages (`claimed_until`), posts them concurrently, and records
+//! - **Delivery** leases due messages (state `sending`, with `next_attempt_at` moved to the end
+//!   of the lease, so one index finds both due and abandoned ones), posts them concurrently, and records
 //!   every outcome in batches: the attempt row, the message's next try or its end, and the
 //!   endpoint's health. A worker killed mid-flight leaves leases that run out, and the messages
 //!   are delivered again with the same `webhook-id`: at least once, never lost.
@@ -144,8 +145,8 @@ pub async fn claim(ctx: &Ctx, n: usize, lease_ms: i64) -> Result<Vec<Claimed>, D
         .conn
         .query_all_raw(ctx.db.stmt(
             &format!(
-                "UPDATE webhook_messages SET claimed_until = $1 WHERE id IN (SELECT id FROM webhook_messages \
-                 WHERE state = 'pending' AND next_attempt_at <= $2 AND (claimed_until IS NULL OR claimed_until < $2) \
+                "UPDATE webhook_messages SET state = 'sending', next_attempt_at = $1 WHERE id IN (SELECT id FROM webhook_messages \
+                 WHERE state IN ('pending', 'sending') AND next_attempt_at <= $2 \
                  ORDER BY next_attempt_at LIMIT $3{skip}) \
                  RETURNING id, endpoint_id, event_id, topic, payload, attempts"
             ),
@@ -234,11 +235,11 @@ pub async fn record(ctx: &Ctx, done: &[Done]) -> Result<(), DomainError> {
         }
         match next_try(tries, &d.outcome, now) {
             Some(at) => txn.execute_raw(ctx.db.stmt(
-                "UPDATE webhook_messages SET attempts = $2, next_attempt_at = $3, claimed_until = NULL WHERE id = $1 AND state = 'pending'",
+                "UPDATE webhook_messages SET attempts = $2, state = 'pending', next_attempt_at = $3 WHERE id = $1 AND state = 'sending'",
                 [Value::from(m.id.clone()), Value::from(tries), Value::from(at)],
             )),
             None => txn.execute_raw(ctx.db.stmt(
-                "UPDATE webhook_messages SET attempts = $2, state = 'failed', finished_at = $3, claimed_until = NULL WHERE id = $1 AND state = 'pending'",
+                "UPDATE webhook_messages SET attempts = $2, state = 'failed', finished_at = $3 WHERE id = $1 AND state = 'sending'",
                 [Value::from(m.id.clone()), Value::from(tries), Value::from(now)],
             )),
         }
@@ -269,7 +270,7 @@ pub async fn record(ctx: &Ctx, done: &[Done]) -> Result<(), DomainError> {
         let mut v = vec![Value::from(now)];
         v.extend(delivered);
         txn.execute_raw(ctx.db.stmt(
-            &format!("UPDATE webhook_messages SET state = 'delivered', attempts = attempts + 1, finished_at = $1, claimed_until = NULL WHERE id IN ({}) AND state = 'pending'", marks(2, n)),
+            &format!("UPDATE webhook_messages SET state = 'delivered', attempts = attempts + 1, finished_at = $1 WHERE id IN ({}) AND state = 'sending'", marks(2, n)),
             v,
         ))
         .await?;
@@ -331,7 +332,7 @@ async fn disable_endpoint<C: ConnectionTrait>(
     ))
     .await?;
     conn.execute_raw(ctx.db.stmt(
-        "UPDATE webhook_messages SET state = 'cancelled', finished_at = $2, claimed_until = NULL WHERE endpoint_id = $1 AND state = 'pending'",
+        "UPDATE webhook_messages SET state = 'cancelled', finished_at = $2 WHERE endpoint_id = $1 AND state IN ('pending', 'sending')",
         [Value::from(id), Value::from(now)],
     ))
     .await?;
@@ -380,7 +381,7 @@ pub async fn endpoints_of(
         ctx.db
             .conn
             .execute_raw(ctx.db.stmt(
-                &format!("UPDATE webhook_messages SET state = 'cancelled', finished_at = $1, claimed_until = NULL WHERE id IN ({})", marks(2, drop.len())),
+                &format!("UPDATE webhook_messages SET state = 'cancelled', finished_at = $1 WHERE id IN ({})", marks(2, drop.len())),
                 v,
             ))
             .await?;
@@ -423,6 +424,9 @@ pub async fn run(ctx: Ctx, cfg: WorkerConfig) {
     });
     let _writer = AbortOnDrop(writer);
     let slots = Arc::new(tokio::sync::Semaphore::new(cfg.concurrency));
+    // Slots are refilled in batches of this many, so a busy queue is leased in few statements.
+    let refill = (cfg.concurrency / 4).clamp(1, BATCH);
+    let returned = Arc::new(tokio::sync::Notify::new());
     let lease_ms = cfg.lease.as_millis() as i64;
     loop {
         let fanned = match fan_out(&ctx).await {
@@ -462,6 +466,7 @@ pub async fn run(ctx: Ctx, cfg: WorkerConfig) {
             };
             let hooks = ctx.hooks.clone();
             let tx = tx.clone();
+            let returned = returned.clone();
             tokio::spawn(async move {
                 let outcome = match send::signed_headers(
                     &secrets,
@@ -484,9 +489,23 @@ pub async fn run(ctx: Ctx, cfg: WorkerConfig) {
                     at: now_ms(),
                 });
                 drop(permit);
+                returned.notify_one();
             });
         }
-        if fanned < BATCH && took < free.max(1) {
+        if took == free {
+            // Busy: wait (briefly) for a batch of slots to come back, then lease again.
+            let until = tokio::time::Instant::now() + Duration::from_millis(20);
+            while slots.available_permits() < refill {
+                if tokio::time::timeout_at(until, returned.notified())
+                    .await
+                    .is_err()
+                {
+                    break;
+                }
+            }
+        } else if fanned < BATCH {
+            // The queue is drained: wait for new work, or look again shortly (retries come
+            // due, other processes fan out).
             let _ = tokio::time::timeout(
                 Duration::from_millis(100),
                 ctx.hooks.deliver_wake.notified(),
@@ -522,4 +541,46 @@ pub async fn purge(ctx: &Ctx) -> Result<(), DomainError> {
         ))
         .await?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn failed(status: Option<u16>, retry_after: Option<u64>) -> Outcome {
+        Outcome {
+            succeeded: false,
+            status,
+            result: String::new(),
+            duration_ms: 1,
+            retry_after: retry_after.map(Duration::from_secs),
+        }
+    }
+
+    #[test]
+    fn retries_follow_the_schedule_with_jitter_and_retry_after() {
+        let now = 1_000_000;
+        for (tries, secs) in [(1, 5), (2, 300), (3, 1_800), (7, 36_000)] {
+            let at = next_try(tries, &failed(Some(503), None), now).unwrap();
+            let delay = at - now;
+            assert!(
+                delay >= secs * 900 && delay <= secs * 1100,
+                "try {tries}: {delay} ms"
+            );
+        }
+        assert_eq!(
+            next_try(8, &failed(Some(503), None), now),
+            None,
+            "8 tries in all"
+        );
+        assert_eq!(
+            next_try(1, &failed(Some(410), None), now),
+            None,
+            "410 ends it"
+        );
+        let later = next_try(1, &failed(Some(429), Some(120)), now).unwrap();
+        assert_eq!(later - now, 120_000, "Retry-After asks for more than 5 s");
+        let capped = next_try(1, &failed(Some(429), Some(10 * 86_400)), now).unwrap();
+        assert_eq!(capped - now, MAX_RETRY_AFTER_MS);
+    }
 }

@@ -175,7 +175,7 @@ pub async fn delete(ctx: &Ctx, actor: &Actor, id: &str) -> Result<WebhookOut, Do
     ))
     .await?;
     txn.execute_raw(ctx.db.stmt(
-        "UPDATE webhook_messages SET state = 'cancelled', finished_at = $2 WHERE endpoint_id = $1 AND state IN ('pending', 'stored')",
+        "UPDATE webhook_messages SET state = 'cancelled', finished_at = $2 WHERE endpoint_id = $1 AND state IN ('pending', 'sending', 'stored')",
         [Value::from(id), Value::from(now)],
     ))
     .await?;

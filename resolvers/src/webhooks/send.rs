@@ -40,7 +40,8 @@ impl Hooks {
             .connect_timeout(Duration::from_secs(10))
             .redirect(reqwest::redirect::Policy::none())
             .no_proxy()
-            .pool_max_idle_per_host(64)
+            // As many as deliveries in flight, so a busy receiver keeps its connections warm.
+            .pool_max_idle_per_host(512)
             .user_agent(concat!("Signet-Webhooks/", env!("CARGO_PKG_VERSION")))
             .dns_resolver(guard::resolver(policy))
             .build()

@@ -112,7 +112,8 @@ pub struct DeliveryOut {
     pub id: String,
     pub webhook_id: String,
     pub event_type: String,
-    /// `pending` (being delivered), `delivered`, `failed` (gave up), `cancelled`, or `stored`
+    /// `pending` (waiting for its next try), `sending`, `delivered`, `failed` (gave up),
+    /// `cancelled` (the endpoint was removed or disabled), or `stored`
     /// (waiting in a relay feed).
     pub state: String,
     pub replay: bool,

@@ -10,8 +10,9 @@ impl MigrationName for Migration {
 
 // Webhook endpoints, one message per (event, endpoint), every attempt made to deliver one,
 // and the fan-out mark on outbox events. A message is the unit of delivery and of retry: it
-// keeps the exact body, and a lease (`claimed_until`) lets several workers share the queue
-// while a killed worker's messages fall back to the queue when the lease runs out. `seq` is
+// keeps the exact body. A worker leases a message by setting it `sending` with
+// `next_attempt_at` at the lease's end, so several workers share the queue and a killed
+// worker's messages are due again when the lease runs out. `seq` is
 // given under the fan-out lock, so it follows commit order: the relay's cursor never skips a
 // message that committed late.
 const UP: &str = r#"
@@ -43,7 +44,6 @@ CREATE TABLE webhook_messages (
     state TEXT NOT NULL,
     attempts INTEGER NOT NULL,
     next_attempt_at BIGINT NOT NULL,
-    claimed_until BIGINT,
     replay BOOLEAN NOT NULL,
     created_at BIGINT NOT NULL,
     finished_at BIGINT

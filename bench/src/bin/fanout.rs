@@ -1,0 +1,217 @@
+//! Webhook fan-out benchmark: the real delivery worker, the real database and real HTTP to a
+//! local receiver that answers 204 at once. Events are written straight into the outbox (as a
+//! document transition would), so what is measured is fan-out, signing, posting and recording.
+//!
+//!   fanout --events 1 --endpoints 1000 [--database-url postgres://...]
+//!
+//! Prints one line: deliveries, seconds until the receiver had them all, deliveries per second,
+//! and seconds until every outcome was recorded.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use clap::Parser;
+use http_body_util::Empty;
+use hyper::body::Bytes;
+use secrecy::SecretString;
+use serde_json::json;
+use signet::Config;
+use signet_resolvers::webhooks::{self, deliver, types::WebhookCreateIn};
+use signet_resolvers::{Actor, Mode, actor::Scopes, plans::Plan, workspaces};
+use signet_storage::sea_orm::{ConnectionTrait, Value};
+
+#[derive(Parser)]
+struct Args {
+    #[arg(long)]
+    events: usize,
+    #[arg(long)]
+    endpoints: usize,
+    /// PostgreSQL (already empty or migrated); default a fresh SQLite file.
+    #[arg(long)]
+    database_url: Option<String>,
+    #[arg(long, default_value = "512")]
+    concurrency: usize,
+}
+
+async fn receiver(count: Arc<AtomicU64>) -> u16 {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .unwrap_or_else(|e| panic!("bind: {e}"));
+    let port = listener.local_addr().map(|a| a.port()).unwrap_or_default();
+    tokio::spawn(async move {
+        loop {
+            let Ok((stream, _)) = listener.accept().await else {
+                continue;
+            };
+            let count = count.clone();
+            tokio::spawn(async move {
+                let svc = hyper::service::service_fn(move |_req| {
+                    count.fetch_add(1, Ordering::Relaxed);
+                    async move {
+                        hyper::Response::builder()
+                            .status(204)
+                            .body(Empty::<Bytes>::new())
+                    }
+                });
+                let io = hyper_util::rt::TokioIo::new(stream);
+                let _ = hyper::server::conn::http1::Builder::new()
+                    .serve_connection(io, svc)
+                    .await;
+            });
+        }
+    });
+    port
+}
+
+#[tokio::main]
+async fn main() {
+    let args = Args::parse();
+    let dir = std::env::temp_dir().join(format!("signet-fanout-{}", std::process::id()));
+    let config = Config {
+        data_dir: dir.clone(),
+        database_url: args.database_url.clone(),
+        secret_key: Some(SecretString::from(
+            "bench-secret-bench-secret-bench-secret-00",
+        )),
+        webhooks_allow_private: true,
+        webhooks_allow_http: true,
+        workers: false,
+        ..Config::default()
+    };
+    if let Some(url) = &args.database_url {
+        let db = signet_storage::Db::connect(url)
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        db.migrate().await.unwrap_or_else(|e| panic!("{e}"));
+    }
+    let services = signet::services(&config)
+        .await
+        .unwrap_or_else(|e| panic!("{e:#}"));
+    let ctx = services.ctx.clone();
+    let count = Arc::new(AtomicU64::new(0));
+    let port = receiver(count.clone()).await;
+
+    let ws = workspaces::create(
+        &ctx,
+        workspaces::WorkspaceIn {
+            name: "Bench".into(),
+            plan: Plan::Pro,
+            time_zone: "UTC".into(),
+        },
+    )
+    .await
+    .unwrap_or_else(|e| panic!("{e}"))
+    .id;
+    let actor = Actor {
+        workspace_id: ws.clone(),
+        key_id: "key_bench".into(),
+        mode: Mode::Live,
+        scopes: Scopes::all(),
+        plan: Plan::Pro,
+        draft_only: false,
+        daily_limit: None,
+        per_minute: u64::MAX,
+    };
+    for i in 0..args.endpoints {
+        webhooks::create(
+            &ctx,
+            &actor,
+            WebhookCreateIn {
+                event_types: vec!["documents.document.sent".into()],
+                url: Some(format!("http://127.0.0.1:{port}/e{i}")),
+                relay: None,
+                name: None,
+            },
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    }
+    let now = signet_storage::now_ms();
+    let rows: Vec<Vec<Value>> = (0..args.events)
+        .map(|i| {
+            let evt = signet_resolvers::ids::new_id("evt");
+            let payload = json!({"id": evt, "type": "documents.document.sent", "createdAt": "2026-11-22T00:00:00Z", "test": false,
+                "data": {"document": {"id": format!("doc_bench{i}"), "state": "sent", "title": "Consulting agreement", "test": false,
+                "externalId": format!("deal-{i}"), "metadata": {"crm.deal": "bench"}}}});
+            vec![
+                Value::from(signet_resolvers::ids::new_id("job")), Value::from("event"), Value::from(ws.clone()),
+                Value::from(format!("doc_bench{i}")), Value::from(false), Value::from(payload.to_string()),
+                Value::from("queued"), Value::from(0i32), Value::from(now), Value::from(now),
+            ]
+        })
+        .collect();
+    for chunk in rows.chunks(1000) {
+        signet_resolvers::documents::store::insert_rows(
+            &ctx.db.conn,
+            &ctx.db,
+            "outbox",
+            &[
+                "id",
+                "kind",
+                "workspace_id",
+                "document_id",
+                "test",
+                "payload",
+                "state",
+                "attempts",
+                "run_at",
+                "created_at",
+            ],
+            chunk.to_vec(),
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    }
+    let expected = (args.events * args.endpoints) as u64;
+    let started = Instant::now();
+    let worker = tokio::spawn(deliver::run(
+        ctx.clone(),
+        deliver::WorkerConfig {
+            concurrency: args.concurrency,
+            ..Default::default()
+        },
+    ));
+    while count.load(Ordering::Relaxed) < expected {
+        assert!(
+            started.elapsed() < Duration::from_secs(600),
+            "deliveries stalled at {}",
+            count.load(Ordering::Relaxed)
+        );
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+    let received = started.elapsed();
+    loop {
+        let r = ctx
+            .db
+            .conn
+            .query_one_raw(ctx.db.stmt(
+                "SELECT COUNT(*) AS n FROM webhook_messages WHERE state = 'delivered'",
+                [],
+            ))
+            .await;
+        let n: i64 = r
+            .ok()
+            .flatten()
+            .and_then(|r| r.try_get("", "n").ok())
+            .unwrap_or(0);
+        if n as u64 >= expected {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    let recorded = started.elapsed();
+    worker.abort();
+    println!(
+        "{} events x {} endpoints: {expected} deliveries, received in {:.3} s ({:.0}/s), all recorded in {:.3} s ({:.0}/s), extra posts {}",
+        args.events,
+        args.endpoints,
+        received.as_secs_f64(),
+        expected as f64 / received.as_secs_f64(),
+        recorded.as_secs_f64(),
+        expected as f64 / recorded.as_secs_f64(),
+        count.load(Ordering::Relaxed) - expected
+    );
+    services.log_writer.stop().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
