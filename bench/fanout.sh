@@ -26,6 +26,8 @@ runs() { # label, then extra arguments
 }
 
 runs "embedded (SQLite)"
+printf 'embedded (SQLite), '
+"$FANOUT" --warm --events 1 --endpoints 1000
 
 PGBIN=$(pg_config --bindir 2>/dev/null || ls -d /usr/lib/postgresql/*/bin | tail -n1)
 PGPORT=$(free_port)
@@ -36,7 +38,7 @@ if [ "$(id -u)" = 0 ]; then chown -R postgres "$WORK"; AS=(runuser -u postgres -
 "${AS[@]}" "$PGBIN/postgres" -D "$WORK/pg/data" -p "$PGPORT" -k "$WORK/pg" -c listen_addresses=127.0.0.1 >/dev/null 2>&1 &
 PIDS+=($!)
 wait_port "$PGPORT"
-for db in 1 2 3; do "${AS[@]}" "$PGBIN/createdb" -h 127.0.0.1 -p "$PGPORT" -U postgres "fan$db"; done
+for db in 1 2 3 4; do "${AS[@]}" "$PGBIN/createdb" -h 127.0.0.1 -p "$PGPORT" -U postgres "fan$db"; done
 n=0
 for shape in "1 1000" "10 1000" "10000 10"; do
   n=$((n + 1))
@@ -44,3 +46,5 @@ for shape in "1 1000" "10 1000" "10000 10"; do
   printf 'PostgreSQL, '
   "$FANOUT" --events "$1" --endpoints "$2" --database-url "postgres://postgres@127.0.0.1:$PGPORT/fan$n"
 done
+printf 'PostgreSQL, '
+"$FANOUT" --warm --events 1 --endpoints 1000 --database-url "postgres://postgres@127.0.0.1:$PGPORT/fan4"

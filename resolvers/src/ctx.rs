@@ -62,6 +62,14 @@ impl Ctx {
         }
     }
 
+    /// After a document change committed: live status subscribers hear of it, and this
+    /// process's webhook worker looks for the events it queued at once instead of at its
+    /// next poll.
+    pub async fn committed(&self, doc_id: &str) {
+        self.live.publish(doc_id).await;
+        self.hooks.deliver_wake.notify_one();
+    }
+
     /// Replaces the webhook address policy (operator settings for development and tests).
     pub fn with_webhook_policy(
         mut self,

@@ -94,7 +94,7 @@ pub async fn approvals_decide(
         )
         .await?;
         txn.commit().await?;
-        ctx.live.publish(&doc.id).await;
+        ctx.committed(&doc.id).await;
     }
     let row = ctx
         .db

@@ -393,7 +393,7 @@ pub async fn create(
     let (doc, people) =
         insert_draft(ctx, &txn, actor, &draft, "Draft created through the API").await?;
     txn.commit().await?;
-    ctx.live.publish(&doc.id).await;
+    ctx.committed(&doc.id).await;
     if send_now {
         // One request, one unit of the daily limit (spent above); the words were checked above
         // too, so the send takes them as they are. If it fails after all (a race, the
@@ -410,7 +410,7 @@ pub async fn create(
                         [Value::from(id.clone())],
                     ))
                     .await?;
-                ctx.live.publish(&id).await;
+                ctx.committed(&id).await;
                 Err(e)
             }
         };
@@ -525,7 +525,7 @@ pub async fn revise(
     )
     .await?;
     txn.commit().await?;
-    ctx.live.publish(&old.id).await;
-    ctx.live.publish(&doc.id).await;
+    ctx.committed(&old.id).await;
+    ctx.committed(&doc.id).await;
     Ok(store::to_out(&doc, &people, None))
 }

@@ -49,7 +49,7 @@ pub async fn remind(
     }
     remind_people(ctx, &txn, &doc, &up, &actor.key_id).await?;
     txn.commit().await?;
-    ctx.live.publish(&doc.id).await;
+    ctx.committed(&doc.id).await;
     out_of(ctx, &ctx.db.conn, &doc).await
 }
 
@@ -132,7 +132,7 @@ pub(crate) async fn end(
     }
     trail.write(&txn, &ctx.db).await?;
     txn.commit().await?;
-    ctx.live.publish(&doc.id).await;
+    ctx.committed(&doc.id).await;
     Ok(())
 }
 

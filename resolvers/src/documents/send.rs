@@ -128,7 +128,7 @@ pub(crate) async fn file_approval(
         .await?;
     }
     txn.commit().await?;
-    ctx.live.publish(&doc.id).await;
+    ctx.committed(&doc.id).await;
     Ok((202, out_of(ctx, &ctx.db.conn, doc).await?))
 }
 
@@ -366,7 +366,7 @@ pub(crate) async fn send_draft(
         }
     }
     txn.commit().await?;
-    ctx.live.publish(&doc.id).await;
+    ctx.committed(&doc.id).await;
     let doc = store::load(&ctx.db.conn, &ctx.db, &doc.id)
         .await?
         .ok_or_else(|| not_found(&doc.id))?;

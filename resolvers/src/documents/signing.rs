@@ -192,6 +192,6 @@ pub async fn test_sign(
     }
     trail.write(&txn, &ctx.db).await?;
     txn.commit().await?;
-    ctx.live.publish(&doc.id).await;
+    ctx.committed(&doc.id).await;
     out_of(ctx, &ctx.db.conn, &doc).await
 }
