@@ -41,11 +41,23 @@ fn marks(from: usize, n: usize) -> String {
 
 /// Fans out up to `BATCH` queued events. Returns how many events it took.
 pub async fn fan_out(ctx: &Ctx) -> Result<usize, DomainError> {
+    // A plain read first: an idle worker never takes the write lock.
+    let any = ctx
+        .db
+        .conn
+        .query_one_raw(ctx.db.stmt(
+            "SELECT id FROM outbox WHERE state = 'queued' AND kind = 'event' LIMIT 1",
+            [],
+        ))
+        .await?;
+    if any.is_none() {
+        return Ok(0);
+    }
     let txn = ctx.db.conn.begin().await?;
     store::lock_messages(&txn, &ctx.db).await?;
     let events = txn
         .query_all_raw(ctx.db.stmt(
-            "SELECT id, workspace_id, test, payload FROM outbox WHERE state = 'queued' AND kind = 'event' ORDER BY id LIMIT $1",
+            "SELECT id, workspace_id, test, payload FROM outbox WHERE state = 'queued' AND kind = 'event' ORDER BY run_at LIMIT $1",
             [Value::from(BATCH as i64)],
         ))
         .await?;
