@@ -147,6 +147,18 @@ pub struct Claimed {
 /// Leases up to `n` due messages for `lease_ms`.
 pub async fn claim(ctx: &Ctx, n: usize, lease_ms: i64) -> Result<Vec<Claimed>, DomainError> {
     let now = now_ms();
+    // A plain read first, as in fan-out: an idle worker never takes the write lock.
+    let due = ctx
+        .db
+        .conn
+        .query_one_raw(ctx.db.stmt(
+            "SELECT id FROM webhook_messages WHERE state IN ('pending', 'sending') AND next_attempt_at <= $1 LIMIT 1",
+            [Value::from(now)],
+        ))
+        .await?;
+    if due.is_none() {
+        return Ok(Vec::new());
+    }
     let skip = if ctx.db.backend == Backend::Postgres {
         " FOR UPDATE SKIP LOCKED"
     } else {
