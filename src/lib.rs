@@ -84,9 +84,6 @@ pub async fn services(config: &Config) -> anyhow::Result<Services> {
         config.plans.clone(),
         api_log,
         documents,
-    )
-    .with_webhook_policy(
-        &secret,
         signet_resolvers::webhooks::guard::Policy {
             allow_private: config.webhooks_allow_private,
             allow_http: config.webhooks_allow_http,

@@ -45,6 +45,7 @@ impl Ctx {
         plans: Plans,
         api_log: ApiLogSink,
         documents: DocumentServices,
+        webhook_policy: crate::webhooks::guard::Policy,
     ) -> Ctx {
         Ctx {
             db,
@@ -58,7 +59,7 @@ impl Ctx {
             renderer: documents.renderer,
             blobs: documents.blobs,
             live: documents.live,
-            hooks: crate::webhooks::Hooks::new(secret, Default::default()),
+            hooks: crate::webhooks::Hooks::new(secret, webhook_policy),
         }
     }
 
@@ -68,15 +69,5 @@ impl Ctx {
     pub async fn committed(&self, doc_id: &str) {
         self.live.publish(doc_id).await;
         self.hooks.deliver_wake.notify_one();
-    }
-
-    /// Replaces the webhook address policy (operator settings for development and tests).
-    pub fn with_webhook_policy(
-        mut self,
-        secret: &[u8],
-        policy: crate::webhooks::guard::Policy,
-    ) -> Ctx {
-        self.hooks = crate::webhooks::Hooks::new(secret, policy);
-        self
     }
 }

@@ -88,18 +88,7 @@ async fn emit(ctx: &signet_resolvers::Ctx, ws: &str, n: usize) {
             &ctx.db.conn,
             &ctx.db,
             "outbox",
-            &[
-                "id",
-                "kind",
-                "workspace_id",
-                "document_id",
-                "test",
-                "payload",
-                "state",
-                "attempts",
-                "run_at",
-                "created_at",
-            ],
+            signet_resolvers::documents::trail::OUTBOX_COLUMNS,
             chunk.to_vec(),
         )
         .await

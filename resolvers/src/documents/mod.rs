@@ -10,7 +10,7 @@ mod send;
 mod signing;
 pub mod state;
 pub mod store;
-mod trail;
+pub mod trail;
 pub mod types;
 
 use std::collections::BTreeMap;

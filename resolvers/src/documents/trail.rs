@@ -14,6 +14,20 @@ use signet_storage::{Db, now_ms};
 use super::store::{self, DocRow, PersonDbRow};
 use crate::{DomainError, ids};
 
+/// The outbox columns, in the order of the values `Trail::job` builds.
+pub const OUTBOX_COLUMNS: &[&str] = &[
+    "id",
+    "kind",
+    "workspace_id",
+    "document_id",
+    "test",
+    "payload",
+    "state",
+    "attempts",
+    "run_at",
+    "created_at",
+];
+
 pub const GENESIS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
 
 struct AuditRow {
@@ -206,25 +220,7 @@ impl Trail {
             )
             .await?;
         }
-        store::insert_rows(
-            conn,
-            db,
-            "outbox",
-            &[
-                "id",
-                "kind",
-                "workspace_id",
-                "document_id",
-                "test",
-                "payload",
-                "state",
-                "attempts",
-                "run_at",
-                "created_at",
-            ],
-            self.jobs,
-        )
-        .await
+        store::insert_rows(conn, db, "outbox", OUTBOX_COLUMNS, self.jobs).await
     }
 }
 
