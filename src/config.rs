@@ -50,6 +50,13 @@ pub struct Config {
     /// Whether `serve` also runs the webhook delivery worker. Turn off for API-only processes
     /// when `signet worker` processes deliver.
     pub workers: bool,
+    /// The address people and verifiers reach this installation at (`https://sign.example.com`).
+    /// When set before the first start, the certificates the built-in authority issues name
+    /// `<public_url>/ca/root.crl` as where their revocation list is served.
+    pub public_url: Option<String>,
+    /// Folder of the certificate authority (root, sealing and time-stamping keys); defaults to
+    /// `<data_dir>/ca`. Scale-out processes must share it so that they seal with one key.
+    pub ca_dir: Option<PathBuf>,
     pub plans: Plans,
 }
 
@@ -99,6 +106,8 @@ impl Default for Config {
             webhooks_allow_http: false,
             webhook_lease_secs: 60,
             workers: true,
+            public_url: None,
+            ca_dir: None,
             plans: Plans::default(),
         }
     }
@@ -133,6 +142,10 @@ impl Config {
         let mut config = config;
         // An empty variable (`DATABASE_URL=`) means "not set", as most tools read it.
         config.database_url = config.database_url.filter(|u| !u.is_empty());
+        config.public_url = config
+            .public_url
+            .map(|u| u.trim_end_matches('/').to_string())
+            .filter(|u| !u.is_empty());
         config.redis_url = config.redis_url.filter(|u| !u.is_empty());
         config.validate()?;
         Ok(config)
@@ -181,6 +194,12 @@ impl Config {
             anyhow::bail!("anonymous_per_minute (SIGNET_ANONYMOUS_PER_MINUTE): must be at least 1");
         }
         Ok(())
+    }
+
+    pub fn ca_dir(&self) -> PathBuf {
+        self.ca_dir
+            .clone()
+            .unwrap_or_else(|| self.data_dir.join("ca"))
     }
 
     pub fn database_url(&self) -> String {

@@ -72,6 +72,7 @@ pub async fn services(config: &Config) -> anyhow::Result<Services> {
         renderer: std::sync::Arc::new(render::PdfRenderer::default()),
         blobs: signet_storage::Blobs::local(config.data_dir.join("blobs")),
         live: signet_resolvers::live::StatusBus::new(pubsub),
+        authority: std::sync::Arc::new(authority(config)?),
     };
     let (api_log, log_writer) = ApiLogSink::spawn(db.clone());
     let secret = config.secret()?;
@@ -90,6 +91,22 @@ pub async fn services(config: &Config) -> anyhow::Result<Services> {
         },
     );
     Ok(Services { ctx, log_writer })
+}
+
+/// The certificate authority in `ca_dir`, made on the first start.
+pub fn authority(config: &Config) -> anyhow::Result<signet_seal::Authority> {
+    let dir = config.ca_dir();
+    signet_seal::Authority::load_or_create(
+        &dir,
+        &signet_seal::NewAuthority {
+            organisation: String::new(),
+            crl_url: config
+                .public_url
+                .as_ref()
+                .map(|u| format!("{u}/ca/root.crl")),
+        },
+    )
+    .with_context(|| format!("ca_dir (SIGNET_CA_DIR): {}", dir.display()))
 }
 
 async fn pending_migrations(
@@ -141,6 +158,9 @@ pub async fn start(config: &Config, extra: &'static [Route]) -> anyhow::Result<S
     let worker = config
         .workers
         .then(|| tokio::spawn(deliver(ctx.clone(), config)));
+    let sealer = config
+        .workers
+        .then(|| tokio::spawn(signet_resolvers::documents::seal::run(ctx.clone())));
     let task = tokio::spawn(async move {
         let served = axum::serve(
             listener,
@@ -153,7 +173,7 @@ pub async fn start(config: &Config, extra: &'static [Route]) -> anyhow::Result<S
         sweeper.abort();
         scheduler.abort();
         key_watch.abort();
-        if let Some(w) = worker {
+        for w in [worker, sealer].into_iter().flatten() {
             w.abort();
         }
         log_writer.stop().await;
@@ -186,12 +206,14 @@ pub async fn work(
 ) -> anyhow::Result<()> {
     let Services { ctx, log_writer } = services(config).await?;
     let worker = tokio::spawn(deliver(ctx.clone(), config));
+    let sealer = tokio::spawn(signet_resolvers::documents::seal::run(ctx.clone()));
     let scheduler = tokio::spawn(schedule(
         ctx.clone(),
         Duration::from_secs(config.scheduler_interval_secs.max(1)),
     ));
     stop.await;
     worker.abort();
+    sealer.abort();
     scheduler.abort();
     log_writer.stop().await;
     Ok(())

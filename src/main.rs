@@ -59,6 +59,9 @@ enum Admin {
     /// Sends of draft-only keys waiting for a person's decision.
     #[command(subcommand)]
     Approvals(ApprovalCmd),
+    /// The certificate authority that seals documents.
+    #[command(subcommand)]
+    Ca(CaCmd),
     /// Find a request in the API log by its id.
     ApiLog {
         #[arg(long)]
@@ -66,6 +69,13 @@ enum Admin {
         #[arg(long)]
         json: bool,
     },
+}
+
+#[derive(Subcommand)]
+enum CaCmd {
+    /// Print the root certificate (PEM) for verifiers and PDF readers to trust. It issued the
+    /// live and the test sealing certificates and the time-stamping certificate.
+    Export,
 }
 
 #[derive(Subcommand)]
@@ -280,6 +290,11 @@ async fn run(command: Command, config: Config) -> Result<(), Failure> {
             eprintln!("signet: migrations applied");
             Ok(())
         }
+        Command::Admin(Admin::Ca(CaCmd::Export)) => {
+            // Needs only the authority's folder: no database.
+            print!("{}", signet::authority(&config).or_fail(false)?.root_pem());
+            Ok(())
+        }
         Command::Admin(cmd) => {
             let json = admin_json(&cmd);
             let Services { ctx, log_writer } = signet::services(&config).await.or_fail(json)?;
@@ -334,6 +349,7 @@ fn admin_json(cmd: &Admin) -> bool {
         | Admin::Approvals(ApprovalCmd::Approve { json, .. })
         | Admin::Approvals(ApprovalCmd::Decline { json, .. })
         | Admin::ApiLog { json, .. } => *json,
+        Admin::Ca(_) => false,
     }
 }
 
@@ -539,6 +555,7 @@ async fn admin(ctx: &signet_resolvers::Ctx, cmd: Admin) -> anyhow::Result<()> {
             );
             out(json, serde_json::to_value(&e)?, text);
         }
+        Admin::Ca(CaCmd::Export) => print!("{}", ctx.authority.root_pem()),
     }
     Ok(())
 }

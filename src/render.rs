@@ -1,7 +1,12 @@
 //! `signet-pdf` behind the resolvers' `DocRenderer` seam.
 
-use signet_pdf::{Labels, Paper, Profile, RenderInput, Renderer};
-use signet_resolvers::render::{DocRenderer, Placement, RenderJob, RenderedDoc};
+use signet_pdf::{
+    Certificate, CertificatePerson, Labels, Paper, PlacedValue, Profile, RenderInput, Renderer,
+    ValueKind,
+};
+use signet_resolvers::render::{
+    CertificateDoc, DocRenderer, MarkKind, Placement, RenderJob, RenderedDoc, ValueMark,
+};
 
 /// The engine is built on the first render: parsing the embedded fonts costs about 50 MB
 /// and a fraction of a second, which a process that never renders should not pay.
@@ -22,11 +27,7 @@ impl DocRenderer for PdfRenderer {
             seat_names: &job.seat_names,
             labels: Labels::EN,
         };
-        let out = self
-            .0
-            .get_or_init(Renderer::new)
-            .render(&input)
-            .map_err(|e| e.to_string())?;
+        let out = self.engine().render(&input).map_err(|e| e.to_string())?;
         Ok(RenderedDoc {
             pdf: out.pdf,
             pages: out.pages,
@@ -43,5 +44,54 @@ impl DocRenderer for PdfRenderer {
                 })
                 .collect(),
         })
+    }
+
+    fn values_layer(&self, pages: &[(f64, f64)], marks: &[ValueMark]) -> Result<Vec<u8>, String> {
+        let values: Vec<PlacedValue> = marks
+            .iter()
+            .map(|m| PlacedValue {
+                page: m.page,
+                x: m.x,
+                y: m.y,
+                width: m.width,
+                height: m.height,
+                kind: match m.kind {
+                    MarkKind::Signature => ValueKind::Signature,
+                    MarkKind::Check => ValueKind::Check,
+                    MarkKind::Text => ValueKind::Text,
+                },
+                text: m.text.clone(),
+            })
+            .collect();
+        self.engine()
+            .values_layer(pages, &values)
+            .map_err(|e| e.to_string())
+    }
+
+    fn certificate(&self, doc: &CertificateDoc) -> Result<Vec<u8>, String> {
+        let cert = Certificate {
+            paper: Paper::parse(&doc.paper).unwrap_or(Paper::Letter),
+            heading: doc.heading.clone(),
+            test: doc.test,
+            facts: doc.facts.clone(),
+            people: doc
+                .people
+                .iter()
+                .map(|(heading, lines)| CertificatePerson {
+                    heading: heading.clone(),
+                    lines: lines.clone(),
+                })
+                .collect(),
+            events: doc.events.clone(),
+            people_heading: doc.people_heading.clone(),
+            events_heading: doc.events_heading.clone(),
+        };
+        self.engine().certificate(&cert).map_err(|e| e.to_string())
+    }
+}
+
+impl PdfRenderer {
+    fn engine(&self) -> &Renderer {
+        self.0.get_or_init(Renderer::new)
     }
 }

@@ -5,30 +5,10 @@
 use std::collections::BTreeMap;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use serde_json::{Value, json};
 use signet_pdf::{Labels, Paper, Profile, RenderInput, Renderer};
 
-/// About `pages` pages of clauses with a field in every fifth and two signature blocks.
-fn source(pages: usize) -> signet_source::Doc {
-    let mut content = vec![];
-    for i in 0..pages * 8 {
-        content.push(json!({"type": "heading", "attrs": {"level": 2}, "content": [{"type": "text", "text": format!("Clause {i}")}]}));
-        let mut para = vec![
-            json!({"type": "text", "text": "The parties agree that the services described in this clause are provided with reasonable care and skill, on the dates set out in the schedule, and that any change is agreed in writing. "}),
-        ];
-        if i % 5 == 0 {
-            para.push(json!({"type": "fieldTag", "attrs": {"name": format!("Initials {i}"), "type": "initials", "role": "client"}}));
-        }
-        content.push(json!({"type": "paragraph", "content": para}));
-    }
-    content.push(json!({"type": "signatureBlock", "attrs": {"role": "client"}}));
-    content.push(json!({"type": "signatureBlock", "attrs": {"role": "provider"}}));
-    signet_source::parse(
-        "source",
-        &json!({"type": "doc", "content": Value::Array(content)}),
-    )
-    .unwrap_or_else(|e| panic!("{e:?}"))
-}
+mod common;
+use common::source;
 
 fn bench(c: &mut Criterion) {
     let renderer = Renderer::new();

@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+mod completion;
 mod fonts;
 mod markup;
 mod world;
@@ -13,6 +14,7 @@ use typst::introspection::MetadataElem;
 use typst::utils::PicoStr;
 use typst_layout::PagedDocument;
 
+pub use completion::{Certificate, CertificatePerson, PlacedValue, ValueKind};
 pub use fonts::COVERAGE;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -152,39 +154,42 @@ impl Renderer {
         let generated = markup::generate(input);
         let data =
             serde_json::to_vec(&generated.data).map_err(|e| RenderError::Compile(e.to_string()))?;
-        let world = world::DocWorld::new(&self.shared, generated.markup, data);
-        let result = typst::compile::<PagedDocument>(&world).output;
-        // Each document is different: keep the memo cache from growing without bound.
-        typst::comemo::evict(4);
-        let document = result.map_err(|errs| {
-            RenderError::Compile(
-                errs.iter()
-                    .map(|e| e.message.to_string())
-                    .collect::<Vec<_>>()
-                    .join("; "),
-            )
-        })?;
+        let document = self.compile(generated.markup, data)?;
         let pages: Vec<(f64, f64)> = document
             .pages()
             .iter()
             .map(|p| (p.frame.width().to_pt(), p.frame.height().to_pt()))
             .collect();
         let fields = field_rects(&document, &generated.data.fields, &generated.fields)?;
-        let options = typst_pdf::PdfOptions {
-            ident: Smart::Custom(input.footer.to_string()),
-            creator: Smart::Custom(Some("Signet".to_string())),
-            ..Default::default()
-        };
-        let pdf = typst_pdf::pdf(&document, &options).map_err(|errs| {
-            RenderError::Export(
-                errs.iter()
-                    .map(|e| e.message.to_string())
-                    .collect::<Vec<_>>()
-                    .join("; "),
-            )
-        })?;
+        let pdf = export(&document, input.footer)?;
         Ok(Rendered { pdf, pages, fields })
     }
+
+    /// Compiles generated markup with its data file. Each document is different: the memo
+    /// cache is kept from growing without bound.
+    fn compile(&self, markup: String, data: Vec<u8>) -> Result<PagedDocument, RenderError> {
+        let world = world::DocWorld::new(&self.shared, markup, data);
+        let result = typst::compile::<PagedDocument>(&world).output;
+        typst::comemo::evict(4);
+        result.map_err(|errs| RenderError::Compile(messages(&errs)))
+    }
+}
+
+fn messages(errs: &[typst::diag::SourceDiagnostic]) -> String {
+    errs.iter()
+        .map(|e| e.message.to_string())
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// The PDF of a compiled document; `ident` names it in the file's identifier.
+fn export(document: &PagedDocument, ident: &str) -> Result<Vec<u8>, RenderError> {
+    let options = typst_pdf::PdfOptions {
+        ident: Smart::Custom(ident.to_string()),
+        creator: Smart::Custom(Some("Signet".to_string())),
+        ..Default::default()
+    };
+    typst_pdf::pdf(document, &options).map_err(|errs| RenderError::Export(messages(&errs)))
 }
 
 fn field_rects(

@@ -23,6 +23,10 @@ pub struct Ctx {
     pub renderer: Arc<dyn crate::render::DocRenderer>,
     pub blobs: signet_storage::Blobs,
     pub live: crate::live::StatusBus,
+    /// The sealing keys and the time-stamp authority.
+    pub authority: Arc<signet_seal::Authority>,
+    /// Wakes this process's sealing worker when a document change commits.
+    pub seal_wake: Arc<tokio::sync::Notify>,
     /// Webhook delivery: the guarded client, the address policy and the secret box.
     pub hooks: Arc<crate::webhooks::Hooks>,
 }
@@ -32,6 +36,7 @@ pub struct DocumentServices {
     pub renderer: Arc<dyn crate::render::DocRenderer>,
     pub blobs: signet_storage::Blobs,
     pub live: crate::live::StatusBus,
+    pub authority: Arc<signet_seal::Authority>,
 }
 
 impl Ctx {
@@ -59,6 +64,8 @@ impl Ctx {
             renderer: documents.renderer,
             blobs: documents.blobs,
             live: documents.live,
+            authority: documents.authority,
+            seal_wake: Arc::default(),
             hooks: crate::webhooks::Hooks::new(secret, webhook_policy),
         }
     }
@@ -69,5 +76,6 @@ impl Ctx {
     pub async fn committed(&self, doc_id: &str) {
         self.live.publish(doc_id).await;
         self.hooks.deliver_wake.notify_one();
+        self.seal_wake.notify_one();
     }
 }

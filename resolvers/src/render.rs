@@ -39,4 +39,45 @@ pub struct RenderedDoc {
 pub trait DocRenderer: Send + Sync + 'static {
     /// CPU-bound; resolvers call it on the blocking pool.
     fn render(&self, job: &RenderJob) -> Result<RenderedDoc, String>;
+    /// Transparent pages of the given sizes with the values drawn in; CPU-bound.
+    fn values_layer(&self, pages: &[(f64, f64)], marks: &[ValueMark]) -> Result<Vec<u8>, String>;
+    /// The certificate of completion as a PDF of its own; CPU-bound.
+    fn certificate(&self, doc: &CertificateDoc) -> Result<Vec<u8>, String>;
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MarkKind {
+    /// Typed signatures and initials.
+    Signature,
+    /// A ticked checkbox.
+    Check,
+    Text,
+}
+
+/// A field value and its rectangle, in points from the page's top-left corner.
+#[derive(Clone, Debug)]
+pub struct ValueMark {
+    pub page: u32,
+    pub x: f64,
+    pub y: f64,
+    pub width: f64,
+    pub height: f64,
+    pub kind: MarkKind,
+    pub text: String,
+}
+
+/// The certificate of completion, as words; the engine lays it out.
+#[derive(Clone, Debug)]
+pub struct CertificateDoc {
+    /// `letter` or `a4`.
+    pub paper: String,
+    pub heading: String,
+    pub test: bool,
+    pub facts: Vec<(String, String)>,
+    /// A heading per person, with label and value lines.
+    pub people: Vec<(String, Vec<(String, String)>)>,
+    /// Time, event, description.
+    pub events: Vec<[String; 3]>,
+    pub people_heading: String,
+    pub events_heading: String,
 }

@@ -16,31 +16,7 @@ use signet_resolvers::{Actor, DomainError, keys};
 
 use crate::AppState;
 use crate::door::{self, ClientIp};
-use crate::routes::{Access, Idem, Route, schema_of};
-
-fn row(
-    method: Method,
-    path: &'static str,
-    id: &'static str,
-    access: Access,
-    handler: fn() -> MethodRouter<AppState>,
-) -> Route {
-    Route {
-        method,
-        path,
-        operation_id: id,
-        summary: "",
-        access,
-        idempotency: Idem::None,
-        query: &[],
-        request: None,
-        response: schema_of::<signet_resolvers::webhooks::TopicOut>,
-        success: 200,
-        statuses: &[],
-        body_limit: 2 << 20,
-        handler,
-    }
-}
+use crate::routes::{Access, Route, row};
 
 static QUERY: std::sync::LazyLock<Route> = std::sync::LazyLock::new(|| {
     row(

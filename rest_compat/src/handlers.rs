@@ -130,6 +130,43 @@ pub mod documents {
         )
     }
 
+    /// A file answer with its type and a download name.
+    fn file(out: documents::FileOut, content_type: &'static str) -> axum::response::Response {
+        use axum::http::header;
+        use axum::response::IntoResponse;
+        let disposition = format!("attachment; filename=\"{}\"", out.file_name);
+        (
+            [
+                (header::CONTENT_TYPE, content_type.to_string()),
+                (header::CONTENT_DISPOSITION, disposition),
+            ],
+            out.bytes,
+        )
+            .into_response()
+    }
+
+    pub fn signed_pdf() -> MethodRouter<AppState> {
+        get(
+            |State(s): State<AppState>, Extension(a): Extension<Actor>, Path(id): Path<String>| async move {
+                Result::<_, ApiError>::Ok(file(
+                    documents::signed_pdf(&s.ctx, &a, &id).await?,
+                    "application/pdf",
+                ))
+            },
+        )
+    }
+
+    pub fn audit_csv() -> MethodRouter<AppState> {
+        get(
+            |State(s): State<AppState>, Extension(a): Extension<Actor>, Path(id): Path<String>| async move {
+                Result::<_, ApiError>::Ok(file(
+                    documents::audit_csv(&s.ctx, &a, &id).await?,
+                    "text/csv; charset=utf-8",
+                ))
+            },
+        )
+    }
+
     pub fn source() -> MethodRouter<AppState> {
         get(
             |State(s): State<AppState>, Extension(a): Extension<Actor>, Path(id): Path<String>| async move {

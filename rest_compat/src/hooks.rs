@@ -37,7 +37,8 @@ fn int(pairs: &[(String, String)], name: &str) -> Result<Option<i64>, DomainErro
         .find(|(k, _)| k == name)
         .map(|(_, v)| v.as_str())
     {
-        None | Some("") => Ok(None),
+        None => Ok(None),
+        // `wait` is "integer or null"; an empty value is neither, as for documents' `limit`.
         Some("null") if name == "wait" => Ok(None),
         Some(v) => v
             .parse()

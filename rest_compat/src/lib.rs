@@ -8,6 +8,7 @@ mod handlers;
 mod hooks;
 pub mod openapi;
 pub mod routes;
+mod trust;
 
 use std::sync::Arc;
 
@@ -65,6 +66,7 @@ pub fn router(state: AppState, extra: &'static [Route]) -> Router {
             .fold(Router::new(), |r, route| route.mount(r, &state))
             .merge(graphql::router(&state))
             .merge(openapi::router())
+            .merge(trust::router(&state))
             .fallback(door::not_found),
         state,
     )

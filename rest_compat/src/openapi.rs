@@ -60,15 +60,28 @@ fn operation(
         }));
     }
     let ok = (route.response)(schemas);
+    let content = match ok.strip_prefix('@') {
+        Some(media) if media == "application/pdf" => {
+            json!({media: {"schema": {"type": "string", "format": "binary"}}})
+        }
+        Some(media) => json!({media: {"schema": {"type": "string"}}}),
+        None => {
+            json!({"application/json": {"schema": {"$ref": format!("#/components/schemas/{ok}")}}})
+        }
+    };
     let mut responses = Map::new();
-    responses.insert(
-        route.success.to_string(),
-        json!({
-            "description": "Success",
-            "headers": rate_headers(),
-            "content": {"application/json": {"schema": {"$ref": format!("#/components/schemas/{ok}")}}}
-        }),
-    );
+    let mut success = json!({
+        "description": "Success",
+        "headers": rate_headers(),
+        "content": content,
+    });
+    if ok.starts_with('@') {
+        success["headers"]["Content-Disposition"] = json!({
+            "description": "attachment, with a file name made of the title and the document id",
+            "schema": {"type": "string"}
+        });
+    }
+    responses.insert(route.success.to_string(), success);
     for (status, what) in [
         (400, "The request is not valid; the message names the field and the reason."),
         (401, "The key is missing, wrong, revoked, expired, used from an address it is not allowed from, or lacks the scope. The answer is the same for all."),

@@ -34,6 +34,18 @@ pub enum Idem {
 /// Pushes a schema and everything it refers to into `out`; returns its name.
 pub type SchemaFn = fn(&mut Vec<(String, RefOr<Schema>)>) -> String;
 
+/// The answer is a file, not JSON: `openapi` describes these names as their media types.
+pub const PDF_FILE: &str = "@application/pdf";
+pub const CSV_FILE: &str = "@text/csv";
+
+fn pdf_file(_: &mut Vec<(String, RefOr<Schema>)>) -> String {
+    PDF_FILE.to_string()
+}
+
+fn csv_file(_: &mut Vec<(String, RefOr<Schema>)>) -> String {
+    CSV_FILE.to_string()
+}
+
 pub fn schema_of<T: utoipa::ToSchema>(out: &mut Vec<(String, RefOr<Schema>)>) -> String {
     let name = T::name().into_owned();
     out.push((name.clone(), T::schema()));
@@ -79,6 +91,11 @@ impl std::fmt::Debug for Route {
 }
 
 impl Route {
+    const fn with_statuses(mut self, statuses: &'static [(u16, &'static str)]) -> Route {
+        self.statuses = statuses;
+        self
+    }
+
     pub fn full_path(&self) -> String {
         format!("/api/v1{}", self.path)
     }
@@ -92,6 +109,32 @@ impl Route {
             &self.full_path(),
             door::layer(self, (self.handler)(), state),
         )
+    }
+}
+
+/// A row for a route outside `/api/v1` (GraphQL, the trust routes): it passes through the
+/// same door but is not in the OpenAPI document.
+pub(crate) fn row(
+    method: Method,
+    path: &'static str,
+    id: &'static str,
+    access: Access,
+    handler: fn() -> MethodRouter<AppState>,
+) -> Route {
+    Route {
+        method,
+        path,
+        operation_id: id,
+        summary: "",
+        access,
+        idempotency: Idem::None,
+        query: &[],
+        request: None,
+        response: schema_of::<signet_resolvers::webhooks::TopicOut>,
+        success: 200,
+        statuses: &[],
+        body_limit: 2 << 20,
+        handler,
     }
 }
 
@@ -277,6 +320,27 @@ pub static ROUTES: &[Route] = &[
         body_limit: 0,
         handler: docs::get_one,
     },
+    read(
+        "/documents/{id}/signed.pdf",
+        "v1.documents.signedPdf",
+        "The sealed PDF with its certificate of completion (PAdES B-LTA); 404 until the document is executed",
+        Scope::DocumentsRead,
+        pdf_file,
+        docs::signed_pdf,
+    )
+    .with_statuses(&[(
+        404,
+        "No such document, one of the other mode than the key's, or not executed yet.",
+    )]),
+    read(
+        "/documents/{id}/audit-log.csv",
+        "v1.documents.auditLog",
+        "The audit trail as RFC 4180 CSV: time (UTC), event, description, person, document, detail",
+        Scope::DocumentsRead,
+        csv_file,
+        docs::audit_csv,
+    )
+    .with_statuses(&[NOT_FOUND]),
     Route {
         method: Method::GET,
         path: "/documents/{id}/source",

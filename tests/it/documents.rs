@@ -219,8 +219,9 @@ both!(draft_send_and_signing_order_through_to_signed, |app| {
     assert_eq!(two.status, 200);
     assert_eq!(two.body["state"], "signed", "waits in signed until sealed");
     let jobs = outbox(&app, id).await;
+    // The sealing worker may already have sealed it (tests/it/sealing.rs follows that part).
     assert_eq!(
-        events(&jobs),
+        events(&jobs)[..3],
         [
             "documents.document.sent",
             "documents.document.signed",
@@ -228,9 +229,7 @@ both!(draft_send_and_signing_order_through_to_signed, |app| {
         ]
     );
     assert_eq!(
-        jobs.iter()
-            .filter(|j| j.0 == "seal" && j.2 == "queued")
-            .count(),
+        jobs.iter().filter(|j| j.0 == "seal").count(),
         1,
         "sealing queued once"
     );
@@ -256,7 +255,10 @@ both!(draft_send_and_signing_order_through_to_signed, |app| {
     assert_eq!(names.first().map(String::as_str), Some("created"));
     assert!(
         names.contains(&"consented".to_string())
-            && names.last().map(String::as_str) == Some("all_signed"),
+            && matches!(
+                names.last().map(String::as_str),
+                Some("all_signed" | "sealed")
+            ),
         "{names:?}"
     );
 

@@ -18,5 +18,6 @@ mod limits;
 mod live;
 mod reads;
 mod schemathesis;
+mod sealing;
 mod snapshots;
 mod webhooks;

@@ -73,11 +73,12 @@ pub async fn test_sign(
         .db
         .conn
         .query_all_raw(ctx.db.stmt(
-            "SELECT id, field_type, spec FROM fields WHERE document_id = $1 AND seat = $2 ORDER BY position",
+            "SELECT id, name, field_type, spec FROM fields WHERE document_id = $1 AND seat = $2 ORDER BY position",
             [Value::from(doc.id.clone()), Value::from(person.seat.clone())],
         ))
         .await?;
     let mut values = Vec::new();
+    let mut completed = Vec::new();
     let today = chrono::Utc::now().format("%Y-%m-%d").to_string();
     for f in &fields {
         let ty: String = f.try_get("", "field_type")?;
@@ -89,6 +90,7 @@ pub async fn test_sign(
         }
         let spec: serde_json::Value =
             serde_json::from_str(&f.try_get::<String>("", "spec")?).unwrap_or_default();
+        completed.push(f.try_get::<String>("", "name")?);
         values.push((
             f.try_get::<String>("", "id")?,
             test_value(&ty, &spec, person, &today),
@@ -146,7 +148,7 @@ pub async fn test_sign(
             ),
             Some(&person.seat),
             &actor_name,
-            json!({"test": true}),
+            json!({"test": true, "fields": completed}),
         );
     let people = store::people(&txn, &ctx.db, &[&doc.id]).await?;
     let all_done = people
@@ -156,7 +158,8 @@ pub async fn test_sign(
     let mut doc = doc;
     if doc.state != "signed" || all_done {
         txn.execute_raw(ctx.db.stmt(
-            "UPDATE documents SET state = 'signed', next_reminder_at = CASE WHEN $2 THEN NULL ELSE next_reminder_at END WHERE id = $1",
+            "UPDATE documents SET state = 'signed', next_reminder_at = CASE WHEN $2 THEN NULL ELSE next_reminder_at END, \
+             expires_at = CASE WHEN $2 THEN NULL ELSE expires_at END WHERE id = $1",
             [Value::from(doc.id.clone()), Value::from(all_done)],
         ))
         .await?;

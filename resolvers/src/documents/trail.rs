@@ -274,3 +274,86 @@ pub fn chain_hash(
         .map(|b| format!("{b:02x}"))
         .collect()
 }
+
+/// One stored audit row, as the CSV, the certificate and the verifier read it.
+#[derive(Clone, Debug)]
+pub struct AuditRecord {
+    pub seq: i64,
+    pub at: i64,
+    pub event: String,
+    pub description: String,
+    pub seat: Option<String>,
+    pub actor: String,
+    pub detail: String,
+    pub prev_hash: String,
+    pub hash: String,
+}
+
+/// The audit rows of a document, oldest first.
+pub async fn records<C: ConnectionTrait>(
+    conn: &C,
+    db: &Db,
+    doc_id: &str,
+) -> Result<Vec<AuditRecord>, DomainError> {
+    let rows = conn
+        .query_all_raw(db.stmt(
+            "SELECT seq, at, event, description, seat, actor, detail, prev_hash, hash \
+             FROM audit_events WHERE document_id = $1 ORDER BY seq",
+            [Value::from(doc_id.to_string())],
+        ))
+        .await?;
+    rows.iter()
+        .map(|r| {
+            Ok(AuditRecord {
+                seq: r.try_get("", "seq")?,
+                at: r.try_get("", "at")?,
+                event: r.try_get("", "event")?,
+                description: r.try_get("", "description")?,
+                seat: r.try_get("", "seat")?,
+                actor: r.try_get("", "actor")?,
+                detail: r.try_get("", "detail")?,
+                prev_hash: r.try_get("", "prev_hash")?,
+                hash: r.try_get("", "hash")?,
+            })
+        })
+        .collect()
+}
+
+/// Checks the chain: numbered from 1 with no gap, each row naming the hash of the row before
+/// it, each hash recomputed from the row. Names the first row that is edited, inserted or
+/// out of place, or the place where one was removed. A removed last row is found by comparing
+/// the head with the one the sealed certificate states.
+pub fn verify_chain(rows: &[AuditRecord]) -> Result<(), String> {
+    let mut prev = GENESIS.to_string();
+    for (i, r) in rows.iter().enumerate() {
+        let want = i as i64 + 1;
+        if r.seq != want {
+            return Err(format!(
+                "row {want} is missing or out of place (found row {} there)",
+                r.seq
+            ));
+        }
+        if r.prev_hash != prev {
+            return Err(format!(
+                "row {} does not follow row {}: a row was inserted, removed or edited before it",
+                r.seq,
+                r.seq - 1
+            ));
+        }
+        let hash = chain_hash(
+            &r.prev_hash,
+            r.seq,
+            r.at,
+            &r.event,
+            &r.description,
+            r.seat.as_deref(),
+            &r.actor,
+            &r.detail,
+        );
+        if hash != r.hash {
+            return Err(format!("row {} was edited after it was written", r.seq));
+        }
+        prev = hash;
+    }
+    Ok(())
+}

@@ -7,6 +7,7 @@ use sea_orm_migration::prelude::*;
 mod m0001_foundation;
 mod m0002_documents;
 mod m0003_webhooks;
+mod m0004_sealing;
 
 pub struct Migrator;
 
@@ -17,6 +18,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0001_foundation::Migration),
             Box::new(m0002_documents::Migration),
             Box::new(m0003_webhooks::Migration),
+            Box::new(m0004_sealing::Migration),
         ]
     }
 }

@@ -1,0 +1,157 @@
+//! Sealing time of a 1-page and a 10-page document with two people, as the sealing job does
+//! it: the values layer and the certificate rendered with Typst, both laid onto the sent file
+//! as incremental updates, then PAdES B-LTA with the built-in time-stamp authority. "Without
+//! rendering" takes the layer and the certificate as already rendered: the PDF and crypto work
+//! alone.
+//!   cargo bench -p signet-pdf --bench seal
+
+use std::collections::BTreeMap;
+
+use chrono::Utc;
+use criterion::{Criterion, criterion_group, criterion_main};
+use signet_pdf::{
+    Certificate, CertificatePerson, Labels, Paper, PlacedValue, Profile, RenderInput, Renderer,
+    ValueKind,
+};
+use signet_seal::{Authority, NewAuthority};
+use signet_source::FieldType;
+
+mod common;
+use common::source;
+
+fn certificate() -> Certificate {
+    let person = |name: &str, seat: &str| CertificatePerson {
+        heading: format!("{name} · {seat}"),
+        lines: vec![
+            ("Email".into(), format!("{seat}@example.com")),
+            ("IP address".into(), "203.0.113.7".into()),
+            (
+                "User agent".into(),
+                "Mozilla/5.0 (X11; Linux x86_64)".into(),
+            ),
+            ("Opened".into(), "2026-11-22 10:00:00 UTC".into()),
+            ("Consented".into(), "2026-11-22 10:01:00 UTC".into()),
+            ("Signed".into(), "2026-11-22 10:02:00 UTC".into()),
+        ],
+    };
+    Certificate {
+        paper: Paper::Letter,
+        heading: "Certificate of completion".into(),
+        test: false,
+        facts: vec![
+            ("Document".into(), "doc_01BENCH".into()),
+            ("Original SHA-256".into(), "ab".repeat(32)),
+            ("Final SHA-256".into(), "cd".repeat(32)),
+        ],
+        people: vec![
+            person("Ada Client", "client"),
+            person("Bob Provider", "provider"),
+        ],
+        events: (0..12)
+            .map(|i| {
+                [
+                    format!("2026-11-22 10:{i:02}:00 UTC"),
+                    "signed".into(),
+                    "Ada Client signed".into(),
+                ]
+            })
+            .collect(),
+        people_heading: "Signers and recipients".into(),
+        events_heading: "Audit trail".into(),
+    }
+}
+
+fn bench(c: &mut Criterion) {
+    let renderer = Renderer::new();
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let authority = Authority::load_or_create(&dir.path().join("ca"), &NewAuthority::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let values = BTreeMap::new();
+    let seats = BTreeMap::from([
+        ("client".to_string(), "Ada Client".to_string()),
+        ("provider".to_string(), "Bob Provider".to_string()),
+    ]);
+    for pages in [1, 10] {
+        let doc = source(pages);
+        let sent = renderer
+            .render(&RenderInput {
+                doc: &doc,
+                title: "Services agreement",
+                footer: "doc_bench",
+                paper: Paper::Letter,
+                profile: Profile::Contract,
+                test: false,
+                lang: "en",
+                values: &values,
+                seat_names: &seats,
+                labels: Labels::EN,
+            })
+            .unwrap_or_else(|e| panic!("{e}"));
+        let marks: Vec<PlacedValue> = sent
+            .fields
+            .iter()
+            .map(|f| PlacedValue {
+                page: f.page,
+                x: f.x,
+                y: f.y,
+                width: f.width,
+                height: f.height,
+                kind: match f.field.ty {
+                    FieldType::Signature | FieldType::Initials => ValueKind::Signature,
+                    _ => ValueKind::Text,
+                },
+                text: match f.field.ty {
+                    FieldType::Initials => "AC".into(),
+                    FieldType::Signature => "Ada Client".into(),
+                    _ => "2026-11-22".into(),
+                },
+            })
+            .collect();
+        let cert = certificate();
+        let seal_all = |layer: &[u8], cert_pdf: &[u8]| {
+            let with_values = signet_seal::stamp(&sent.pdf, layer, sent.pages.len())
+                .unwrap_or_else(|e| panic!("{e}"));
+            let complete =
+                signet_seal::stamp(&with_values, cert_pdf, 0).unwrap_or_else(|e| panic!("{e}"));
+            signet_seal::seal(&complete, &authority, false, "bench", Utc::now())
+                .unwrap_or_else(|e| panic!("{e}"))
+        };
+        let layer = renderer
+            .values_layer(&sent.pages, &marks)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let cert_pdf = renderer
+            .certificate(&cert)
+            .unwrap_or_else(|e| panic!("{e}"));
+        eprintln!(
+            "{pages}-page source: {} pages, {} values, sealed file {} bytes",
+            sent.pages.len(),
+            marks.len(),
+            seal_all(&layer, &cert_pdf).len()
+        );
+        c.bench_function(
+            &format!("seal {pages}-page document, with rendering"),
+            |b| {
+                b.iter(|| {
+                    let layer = renderer
+                        .values_layer(&sent.pages, &marks)
+                        .unwrap_or_else(|e| panic!("{e}"));
+                    let cert_pdf = renderer
+                        .certificate(&cert)
+                        .unwrap_or_else(|e| panic!("{e}"));
+                    seal_all(&layer, &cert_pdf)
+                })
+            },
+        );
+        c.bench_function(
+            &format!("seal {pages}-page document, without rendering"),
+            |b| b.iter(|| seal_all(&layer, &cert_pdf)),
+        );
+    }
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(30);
+    targets = bench
+}
+criterion_main!(benches);

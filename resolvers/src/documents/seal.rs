@@ -1,0 +1,461 @@
+//! Sealing: the job queued when the last seat signs. It runs in three incremental updates over
+//! the file people were sent, so each step can be cut back out and hashed:
+//!
+//! 1. the values layer (every field value drawn in its rectangle);
+//! 2. the certificate of completion, which states the SHA-256 of the file as sent and of the
+//!    file with the values, and the head of the audit chain;
+//! 3. the PAdES B-LTA seal (`signet-seal`).
+//!
+//! Only when the sealed file is stored does the document become `executed`, in one
+//! transaction with its audit row, its event and the job's end. A job is leased: a process
+//! that dies mid-seal leaves a lease that runs out, and the next worker seals again. Sealing
+//! twice is harmless; only one conditional UPDATE can win.
+
+use sea_orm::{ConnectionTrait, TransactionTrait, Value};
+use serde_json::json;
+use signet_storage::now_ms;
+
+use super::store::{self, DocRow, PersonDbRow};
+use super::trail::{self, AuditRecord, Trail};
+use crate::render::{CertificateDoc, MarkKind, ValueMark};
+use crate::{Ctx, DomainError};
+
+/// How long a worker owns a sealing job before another may take it.
+const LEASE_MS: i64 = 120_000;
+const BATCH: i64 = 8;
+
+/// The sealing worker of a process: seals what is due, woken at once by a commit in this
+/// process and every second otherwise; every five minutes it looks for stuck documents.
+pub async fn run(ctx: Ctx) {
+    let mut last_sweep: Option<std::time::Instant> = None;
+    loop {
+        match run_seals(&ctx).await {
+            Ok(n) if n as i64 >= BATCH => continue,
+            Ok(_) => {}
+            Err(e) => tracing::warn!(error = %e, "sealing pass failed"),
+        }
+        if last_sweep.is_none_or(|t| t.elapsed() > std::time::Duration::from_secs(300)) {
+            last_sweep = Some(std::time::Instant::now());
+            if let Err(e) = requeue_stuck(&ctx).await {
+                tracing::warn!(error = %e, "looking for stuck documents failed");
+            }
+        }
+        tokio::select! {
+            _ = ctx.seal_wake.notified() => {}
+            _ = tokio::time::sleep(std::time::Duration::from_secs(1)) => {}
+        }
+    }
+}
+
+/// Seals due documents. Answers how many became executed.
+pub async fn run_seals(ctx: &Ctx) -> Result<usize, DomainError> {
+    let now = now_ms();
+    let due = ctx
+        .db
+        .conn
+        .query_all_raw(ctx.db.stmt(
+            "SELECT id, document_id, state, attempts, run_at FROM outbox \
+             WHERE kind = 'seal' AND state IN ('queued', 'running') AND run_at <= $1 \
+             ORDER BY run_at LIMIT $2",
+            [Value::from(now), Value::from(BATCH)],
+        ))
+        .await?;
+    let mut sealed = 0;
+    for r in &due {
+        let job: String = r.try_get("", "id")?;
+        let doc_id: Option<String> = r.try_get("", "document_id")?;
+        let attempts: i32 = r.try_get("", "attempts")?;
+        let run_at: i64 = r.try_get("", "run_at")?;
+        let state: String = r.try_get("", "state")?;
+        // Take the lease only if nobody else took it since the read.
+        let claimed = ctx
+            .db
+            .conn
+            .execute_raw(ctx.db.stmt(
+                "UPDATE outbox SET state = 'running', attempts = attempts + 1, run_at = $4 \
+                 WHERE id = $1 AND state = $2 AND run_at = $3",
+                [
+                    Value::from(job.clone()),
+                    Value::from(state),
+                    Value::from(run_at),
+                    Value::from(now + LEASE_MS),
+                ],
+            ))
+            .await?;
+        if claimed.rows_affected() != 1 {
+            continue;
+        }
+        let Some(doc_id) = doc_id else {
+            finish_job(ctx, &ctx.db.conn, &job).await?;
+            continue;
+        };
+        match seal_one(ctx, &job, &doc_id).await {
+            Ok(true) => sealed += 1,
+            Ok(false) => {}
+            Err(e) => {
+                // Back off: 5 s, 10 s, 20 s ... up to an hour; the document stays `signed`.
+                let wait = (5_000i64 << attempts.clamp(0, 10)).min(3_600_000);
+                tracing::error!(document = %doc_id, attempts = attempts + 1, error = %e, "sealing failed; will retry");
+                ctx.db
+                    .conn
+                    .execute_raw(ctx.db.stmt(
+                        "UPDATE outbox SET state = 'queued', run_at = $2 WHERE id = $1 AND state = 'running'",
+                        [Value::from(job.clone()), Value::from(now_ms() + wait)],
+                    ))
+                    .await?;
+            }
+        }
+    }
+    Ok(sealed)
+}
+
+/// Re-queues documents everyone signed that have no sealing job waiting: a job lost to an
+/// operator's hand or a restore. Answers how many it queued.
+pub async fn requeue_stuck(ctx: &Ctx) -> Result<usize, DomainError> {
+    let rows = ctx
+        .db
+        .conn
+        .query_all_raw(ctx.db.stmt(
+            &format!(
+                "SELECT {} FROM documents d WHERE d.state = 'signed' AND d.updated_at < $1 \
+                 AND NOT EXISTS (SELECT 1 FROM people p WHERE p.document_id = d.id AND p.action <> 'cc' AND p.status <> 'signed') \
+                 AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.document_id = d.id AND o.kind = 'seal' AND o.state IN ('queued', 'running')) \
+                 LIMIT 100",
+                store::DOC_COLUMNS
+                    .split(", ")
+                    .map(|c| format!("d.{}", c.trim()))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            [Value::from(now_ms() - LEASE_MS)],
+        ))
+        .await?;
+    for r in &rows {
+        let doc = DocRow::from_row(r)?;
+        let mut t = Trail::new(&doc.id);
+        t.job("seal", &doc, json!({"documentId": doc.id}), now_ms());
+        t.write(&ctx.db.conn, &ctx.db).await?;
+        tracing::warn!(document = %doc.id, "re-queued sealing for a signed document with no job");
+    }
+    Ok(rows.len())
+}
+
+async fn finish_job<C: ConnectionTrait>(ctx: &Ctx, conn: &C, job: &str) -> Result<(), DomainError> {
+    conn.execute_raw(ctx.db.stmt(
+        "UPDATE outbox SET state = 'done' WHERE id = $1",
+        [Value::from(job.to_string())],
+    ))
+    .await?;
+    Ok(())
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    ring::digest::digest(&ring::digest::SHA256, bytes)
+        .as_ref()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Seals one document. `Ok(false)` when there was nothing to do (already executed, voided).
+async fn seal_one(ctx: &Ctx, job: &str, doc_id: &str) -> Result<bool, DomainError> {
+    let conn = &ctx.db.conn;
+    let Some(doc) = store::load(conn, &ctx.db, doc_id).await? else {
+        finish_job(ctx, conn, job).await?;
+        return Ok(false);
+    };
+    if doc.state != "signed" {
+        finish_job(ctx, conn, job).await?;
+        return Ok(false);
+    }
+    let people = store::people(conn, &ctx.db, &[doc_id]).await?;
+    if people
+        .iter()
+        .any(|p| p.participates() && p.status != "signed")
+    {
+        finish_job(ctx, conn, job).await?;
+        return Ok(false);
+    }
+    let blob: Option<String> = conn
+        .query_one_raw(ctx.db.stmt(
+            "SELECT pdf_blob FROM documents WHERE id = $1",
+            [Value::from(doc_id.to_string())],
+        ))
+        .await?
+        .map(|r| r.try_get("", "pdf_blob"))
+        .transpose()?
+        .flatten();
+    let blob =
+        blob.ok_or_else(|| DomainError::Internal(format!("{doc_id} has no rendered file")))?;
+    let original = ctx.blobs.get(&blob).await?.ok_or_else(|| {
+        DomainError::Internal(format!("the rendered file of {doc_id} is missing"))
+    })?;
+    let audit = trail::records(conn, &ctx.db, doc_id).await?;
+    trail::verify_chain(&audit).map_err(|e| {
+        DomainError::Internal(format!("the audit trail of {doc_id} is broken: {e}"))
+    })?;
+    let marks = value_marks(ctx, doc_id, &people).await?;
+    let pages: Vec<(f64, f64)> = doc
+        .page_sizes
+        .as_deref()
+        .and_then(|s| serde_json::from_str::<Vec<[f64; 2]>>(s).ok())
+        .unwrap_or_default()
+        .into_iter()
+        .map(|[w, h]| (w, h))
+        .collect();
+
+    let renderer = ctx.renderer.clone();
+    let authority = ctx.authority.clone();
+    let doc2 = doc.clone();
+    let sealed_at = chrono::Utc::now();
+    let made = tokio::task::spawn_blocking(move || -> Result<Made, String> {
+        let layer = renderer.values_layer(&pages, &marks)?;
+        let with_values =
+            signet_seal::stamp(&original, &layer, pages.len()).map_err(|e| e.to_string())?;
+        let original_sha256 = sha256_hex(&original);
+        let final_sha256 = sha256_hex(&with_values);
+        let cert = certificate(
+            &doc2,
+            &people,
+            &audit,
+            &original_sha256,
+            original.len(),
+            &final_sha256,
+            with_values.len(),
+            sealed_at,
+        );
+        let cert_pdf = renderer.certificate(&cert)?;
+        let complete = signet_seal::stamp(&with_values, &cert_pdf, 0).map_err(|e| e.to_string())?;
+        let pdf = signet_seal::seal(
+            &complete,
+            &authority,
+            doc2.test,
+            "Signed by every party; sealed by Signet",
+            sealed_at,
+        )
+        .map_err(|e| e.to_string())?;
+        Ok(Made {
+            pdf,
+            original_sha256,
+            final_sha256,
+        })
+    })
+    .await
+    .map_err(|e| DomainError::Internal(format!("sealing panicked: {e}")))?
+    .map_err(|e| DomainError::Internal(format!("sealing {doc_id}: {e}")))?;
+
+    let key = format!(
+        "documents/{}/sealed-{}.pdf",
+        doc.id,
+        crate::ids::new_id("seal").to_lowercase()
+    );
+    let size = made.pdf.len();
+    ctx.blobs.put(&key, made.pdf).await?;
+
+    let txn = ctx.db.conn.begin().await?;
+    let now = now_ms();
+    let done = txn
+        .execute_raw(ctx.db.stmt(
+            "UPDATE documents SET state = 'executed', completed_at = $2, updated_at = $2, \
+             sealed_blob = $3, original_sha256 = $4, final_sha256 = $5, next_reminder_at = NULL, \
+             expires_at = NULL WHERE id = $1 AND state = 'signed'",
+            [
+                Value::from(doc.id.clone()),
+                Value::from(now),
+                Value::from(key),
+                Value::from(made.original_sha256.clone()),
+                Value::from(made.final_sha256.clone()),
+            ],
+        ))
+        .await?;
+    if done.rows_affected() != 1 {
+        // Voided while we sealed: the file stays unreferenced and the job ends.
+        finish_job(ctx, &txn, job).await?;
+        txn.commit().await?;
+        return Ok(false);
+    }
+    let mut doc = doc;
+    doc.state = "executed".into();
+    doc.completed_at = Some(now);
+    let mut t = Trail::new(&doc.id);
+    t.audit(
+        "sealed",
+        "The signed copy was sealed with the certificate of completion (PAdES B-LTA)",
+        None,
+        "signet",
+        json!({
+            "originalSha256": made.original_sha256,
+            "finalSha256": made.final_sha256,
+            "bytes": size,
+            "test": doc.test,
+        }),
+    )
+    .event("documents.document.executed", &doc, None, None);
+    t.write(&txn, &ctx.db).await?;
+    finish_job(ctx, &txn, job).await?;
+    txn.commit().await?;
+    ctx.committed(&doc.id).await;
+    Ok(true)
+}
+
+struct Made {
+    pdf: Vec<u8>,
+    original_sha256: String,
+    final_sha256: String,
+}
+
+/// Every field with a value, as the values layer draws it.
+async fn value_marks(
+    ctx: &Ctx,
+    doc_id: &str,
+    people: &[PersonDbRow],
+) -> Result<Vec<ValueMark>, DomainError> {
+    let rows = ctx
+        .db
+        .conn
+        .query_all_raw(ctx.db.stmt(
+            "SELECT seat, field_type, page, x, y, width, height, value FROM fields \
+             WHERE document_id = $1 AND value IS NOT NULL ORDER BY position",
+            [Value::from(doc_id.to_string())],
+        ))
+        .await?;
+    let mut out = Vec::with_capacity(rows.len());
+    for r in &rows {
+        let ty: String = r.try_get("", "field_type")?;
+        let value: String = r.try_get("", "value")?;
+        let seat: String = r.try_get("", "seat")?;
+        let (kind, text) = match ty.as_str() {
+            "signature" | "initials" => (MarkKind::Signature, value),
+            "checkbox" if matches!(value.as_str(), "true" | "yes" | "on" | "1") => {
+                (MarkKind::Check, String::new())
+            }
+            "checkbox" => continue,
+            _ => (MarkKind::Text, value),
+        };
+        if text.is_empty() && kind != MarkKind::Check {
+            continue;
+        }
+        // A value belongs to a seat that exists; anything else is not drawn.
+        if !people.iter().any(|p| p.seat == seat) {
+            continue;
+        }
+        out.push(ValueMark {
+            page: r.try_get::<i32>("", "page")? as u32,
+            x: r.try_get("", "x")?,
+            y: r.try_get("", "y")?,
+            width: r.try_get("", "width")?,
+            height: r.try_get("", "height")?,
+            kind,
+            text,
+        });
+    }
+    Ok(out)
+}
+
+fn when(ms: Option<i64>) -> String {
+    ms.and_then(chrono::DateTime::from_timestamp_millis)
+        .map(|t| t.format("%Y-%m-%d %H:%M:%S UTC").to_string())
+        .unwrap_or_else(|| "—".into())
+}
+
+/// What a person's audit rows say of where they acted from.
+fn seen_from(audit: &[AuditRecord], seat: &str) -> (String, String) {
+    let mut ip = None;
+    let mut agent = None;
+    for r in audit.iter().filter(|r| r.seat.as_deref() == Some(seat)) {
+        let d: serde_json::Value = serde_json::from_str(&r.detail).unwrap_or_default();
+        if let Some(v) = d.get("ip").and_then(|v| v.as_str()) {
+            ip = Some(v.to_string());
+        }
+        if let Some(v) = d.get("userAgent").and_then(|v| v.as_str()) {
+            agent = Some(v.to_string());
+        }
+    }
+    let none = "not recorded (signed through the API in test mode)".to_string();
+    (ip.unwrap_or_else(|| none.clone()), agent.unwrap_or(none))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn certificate(
+    doc: &DocRow,
+    people: &[PersonDbRow],
+    audit: &[AuditRecord],
+    original_sha256: &str,
+    original_len: usize,
+    final_sha256: &str,
+    final_len: usize,
+    sealed_at: chrono::DateTime<chrono::Utc>,
+) -> CertificateDoc {
+    let head = audit.last().map(|r| r.hash.clone()).unwrap_or_default();
+    let mut facts = vec![
+        ("Document".to_string(), doc.id.clone()),
+        ("Title".to_string(), doc.title.clone()),
+        (
+            "Original SHA-256".to_string(),
+            format!(
+                "{original_sha256}\n(the first {original_len} bytes of this file: the document as sent)"
+            ),
+        ),
+        (
+            "Final SHA-256".to_string(),
+            format!(
+                "{final_sha256}\n(the first {final_len} bytes of this file: the document with every value)"
+            ),
+        ),
+        ("Audit chain head".to_string(), head),
+        ("Sent".to_string(), when(doc.sent_at)),
+        (
+            "Sealed".to_string(),
+            sealed_at.format("%Y-%m-%d %H:%M:%S UTC").to_string(),
+        ),
+    ];
+    if doc.test {
+        facts.push((
+            "Mode".to_string(),
+            "TEST: a practice run with no legal effect, sealed with the test certificate".into(),
+        ));
+    }
+    let consented = |seat: &str| {
+        audit
+            .iter()
+            .find(|r| r.event == "consented" && r.seat.as_deref() == Some(seat))
+            .map(|r| r.at)
+    };
+    let people = people
+        .iter()
+        .map(|p| {
+            let (ip, agent) = seen_from(audit, &p.seat);
+            (
+                format!("{} · {}", p.name, p.seat),
+                vec![
+                    ("Email".to_string(), p.email.clone()),
+                    ("Action".to_string(), p.action.clone()),
+                    ("IP address".to_string(), ip),
+                    ("User agent".to_string(), agent),
+                    ("Invited".to_string(), when(p.invited_at)),
+                    ("Opened".to_string(), when(p.opened_at)),
+                    ("Consented".to_string(), when(consented(&p.seat))),
+                    ("Signed".to_string(), when(p.completed_at)),
+                ],
+            )
+        })
+        .collect();
+    let events = audit
+        .iter()
+        .map(|r| [when(Some(r.at)), r.event.clone(), r.description.clone()])
+        .collect();
+    CertificateDoc {
+        paper: doc.paper.clone(),
+        heading: if doc.test {
+            "Certificate of completion (TEST)".into()
+        } else {
+            "Certificate of completion".into()
+        },
+        test: doc.test,
+        facts,
+        people,
+        events,
+        people_heading: "Signers and recipients".into(),
+        events_heading: "Audit trail".into(),
+    }
+}

@@ -1,0 +1,283 @@
+//! The private certificate authority of an installation: made once, on first start, in the
+//! data folder, and loaded on every start after. A root, a sealing certificate for live
+//! documents, one for test documents (its subject says TEST) and a time-stamping certificate,
+//! all ECDSA P-256 and all issued by the root, so trusting the root (`signet admin ca export`)
+//! is all a verifier needs. Private keys are written with mode 0600 and never logged.
+//!
+//! The folder is made under a temporary name and renamed into place, so two processes
+//! starting at once cannot mix their keys: the loser of the rename loads the winner's.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, Datelike, Duration, Utc};
+use rcgen::{
+    BasicConstraints, CertificateParams, CrlDistributionPoint, CustomExtension, DistinguishedName,
+    DnType, IsCa, Issuer, KeyIdMethod, KeyPair, KeyUsagePurpose, PKCS_ECDSA_P256_SHA256,
+    SerialNumber,
+};
+use ring::rand::{SecureRandom, SystemRandom};
+use yasna::Tag;
+
+use crate::SealError;
+use crate::asn1::{self, CertInfo};
+use crate::cms::Signer;
+use crate::tsa::Tsa;
+
+const FILES: [&str; 4] = ["root", "seal", "seal-test", "tsa"];
+
+/// Who signs what.
+pub struct Authority {
+    root: Signer,
+    live: Signer,
+    test: Signer,
+    tsa: Tsa,
+    root_key_id: Vec<u8>,
+}
+
+/// What the operator may say about a new authority.
+#[derive(Clone, Debug, Default)]
+pub struct NewAuthority {
+    /// Organisation in every subject (`O=`).
+    pub organisation: String,
+    /// Where the root's CRL is served (`<base>/ca/root.crl`), written into every certificate
+    /// the root issues. The sealed files carry the CRL themselves; this is for verifiers that
+    /// fetch.
+    pub crl_url: Option<String>,
+}
+
+impl Authority {
+    /// Loads the authority in `dir`, making it first if the folder does not exist.
+    pub fn load_or_create(dir: &Path, new: &NewAuthority) -> Result<Authority, SealError> {
+        if !dir.join("root.crt").exists() {
+            create(dir, new)?;
+        }
+        Authority::load(dir)
+    }
+
+    pub fn load(dir: &Path) -> Result<Authority, SealError> {
+        let read = |name: &str, ext: &str, label: &str| -> Result<Vec<u8>, SealError> {
+            let path = dir.join(format!("{name}.{ext}"));
+            let pem = fs::read_to_string(&path)
+                .map_err(|e| SealError::Key(format!("{}: {e}", path.display())))?;
+            asn1::pem_to_der(&pem, label)
+        };
+        let cert = |name: &str| read(name, "crt", "CERTIFICATE");
+        let key = |name: &str| read(name, "key", "PRIVATE KEY");
+        let root_der = cert("root")?;
+        let chain = vec![root_der.clone()];
+        let root = Signer::new(&root_der, &key("root")?, Vec::new())?;
+        let root_key_id = key_id(root.public_key());
+        Ok(Authority {
+            live: Signer::new(&cert("seal")?, &key("seal")?, chain.clone())?,
+            test: Signer::new(&cert("seal-test")?, &key("seal-test")?, chain.clone())?,
+            tsa: Tsa {
+                signer: Signer::new(&cert("tsa")?, &key("tsa")?, chain)?,
+            },
+            root,
+            root_key_id,
+        })
+    }
+
+    pub fn root_der(&self) -> &[u8] {
+        &self.root.cert.der
+    }
+
+    pub fn root_pem(&self) -> String {
+        asn1::der_to_pem(&self.root.cert.der, "CERTIFICATE")
+    }
+
+    /// The sealing key for live or test documents.
+    pub fn sealer(&self, test: bool) -> &Signer {
+        if test { &self.test } else { &self.live }
+    }
+
+    pub fn tsa(&self) -> &Tsa {
+        &self.tsa
+    }
+
+    /// Every certificate a verifier needs, for the DSS.
+    pub fn certificates(&self, test: bool) -> Vec<Vec<u8>> {
+        vec![
+            self.root.cert.der.clone(),
+            self.sealer(test).cert.der.clone(),
+            self.tsa.signer.cert.der.clone(),
+        ]
+    }
+
+    /// A fresh CRL of the root (nothing is revoked), valid for a week from `now`.
+    pub fn crl(&self, now: DateTime<Utc>) -> Result<Vec<u8>, SealError> {
+        let number = now.timestamp_millis().to_be_bytes();
+        let aki = yasna::construct_der(|w| {
+            w.write_sequence(|w| {
+                w.next()
+                    .write_tagged_implicit(Tag::context(0), |w| w.write_bytes(&self.root_key_id))
+            })
+        });
+        let crl_number = yasna::construct_der(|w| w.write_bigint_bytes(&number, true));
+        let tbs = yasna::construct_der(|w| {
+            w.write_sequence(|w| {
+                w.next().write_u8(1);
+                asn1::write_alg(w.next(), asn1::ECDSA_SHA256);
+                w.next().write_der(&self.root.cert.subject);
+                w.next().write_der(&asn1::utc_time(now));
+                w.next().write_der(&asn1::utc_time(now + Duration::days(7)));
+                w.next().write_tagged(Tag::context(0), |w| {
+                    w.write_sequence(|w| {
+                        for (arcs, value) in [
+                            (asn1::AUTHORITY_KEY_ID, &aki),
+                            (asn1::CRL_NUMBER, &crl_number),
+                        ] {
+                            w.next().write_sequence(|w| {
+                                w.next().write_oid(&asn1::oid(arcs));
+                                w.next().write_bytes(value);
+                            });
+                        }
+                    })
+                });
+            })
+        });
+        let sig = self.root.sign(&tbs)?;
+        Ok(yasna::construct_der(|w| {
+            w.write_sequence(|w| {
+                w.next().write_der(&tbs);
+                asn1::write_alg(w.next(), asn1::ECDSA_SHA256);
+                w.next().write_bitvec_bytes(&sig, sig.len() * 8);
+            })
+        }))
+    }
+}
+
+/// RFC 7093 method 1: the first 160 bits of the SHA-256 of the public key.
+fn key_id(public_key: &[u8]) -> Vec<u8> {
+    ring::digest::digest(&ring::digest::SHA256, public_key).as_ref()[..20].to_vec()
+}
+
+fn serial() -> Result<SerialNumber, SealError> {
+    let mut s = [0u8; 16];
+    SystemRandom::new()
+        .fill(&mut s)
+        .map_err(|_| SealError::Key("no randomness for a serial".into()))?;
+    s[0] &= 0x7f;
+    s[0] |= 0x01;
+    Ok(SerialNumber::from_slice(&s))
+}
+
+fn params(cn: &str, org: &str, years: i32, key: &KeyPair) -> Result<CertificateParams, SealError> {
+    let now = Utc::now();
+    let mut p = CertificateParams::default();
+    let mut dn = DistinguishedName::new();
+    dn.push(DnType::CommonName, cn);
+    if !org.is_empty() {
+        dn.push(DnType::OrganizationName, org);
+    }
+    p.distinguished_name = dn;
+    // A day back, so a clock a little behind the verifier's does not see a future certificate.
+    let start = now - Duration::days(1);
+    p.not_before = rcgen::date_time_ymd(start.year(), start.month() as u8, start.day() as u8);
+    p.not_after = rcgen::date_time_ymd(now.year() + years, now.month() as u8, 1);
+    p.serial_number = Some(serial()?);
+    p.key_identifier_method = KeyIdMethod::PreSpecified(key_id(key.public_key_raw()));
+    Ok(p)
+}
+
+fn create(dir: &Path, new: &NewAuthority) -> Result<(), SealError> {
+    let err = |e: rcgen::Error| SealError::Certificate(e.to_string());
+    let new_key = || KeyPair::generate_for(&PKCS_ECDSA_P256_SHA256).map_err(err);
+    let org = new.organisation.as_str();
+
+    let root_key = new_key()?;
+    let mut root = params("Signet Root CA", org, 25, &root_key)?;
+    root.is_ca = IsCa::Ca(BasicConstraints::Constrained(0));
+    root.key_usages = vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::CrlSign];
+    let root_cert = root.self_signed(&root_key).map_err(err)?;
+    let issuer = Issuer::new(root, &root_key);
+
+    let leaf = |cn: &str, tsa: bool| -> Result<(String, String), SealError> {
+        let key = new_key()?;
+        let mut p = params(cn, org, 10, &key)?;
+        p.use_authority_key_identifier_extension = true;
+        p.key_usages = vec![
+            KeyUsagePurpose::DigitalSignature,
+            KeyUsagePurpose::ContentCommitment,
+        ];
+        if let Some(url) = &new.crl_url {
+            p.crl_distribution_points = vec![CrlDistributionPoint {
+                uris: vec![url.clone()],
+            }];
+        }
+        if tsa {
+            // RFC 3161 2.3: exactly id-kp-timeStamping, and critical (rcgen writes EKU as
+            // non-critical, so it is written here).
+            let eku = yasna::construct_der(|w| {
+                w.write_sequence(|w| w.next().write_oid(&asn1::oid(asn1::KP_TIME_STAMPING)))
+            });
+            let mut ext = CustomExtension::from_oid_content(asn1::EXT_KEY_USAGE, eku);
+            ext.set_criticality(true);
+            p.custom_extensions = vec![ext];
+            p.key_usages = vec![KeyUsagePurpose::DigitalSignature];
+        }
+        let cert = p.signed_by(&key, &issuer).map_err(err)?;
+        Ok((cert.pem(), key.serialize_pem()))
+    };
+    let suffix = if org.is_empty() {
+        String::new()
+    } else {
+        format!(" for {org}")
+    };
+    let made = [
+        (root_cert.pem(), root_key.serialize_pem()),
+        leaf(&format!("Signet Document Seal{suffix}"), false)?,
+        leaf(&format!("Signet Document Seal (TEST){suffix}"), false)?,
+        leaf(&format!("Signet Time Stamping{suffix}"), true)?,
+    ];
+
+    let tmp = tmp_dir(dir);
+    fs::create_dir_all(&tmp).map_err(|e| io(&tmp, e))?;
+    for (name, (cert, key)) in FILES.iter().zip(made.iter()) {
+        write_file(&tmp.join(format!("{name}.crt")), cert.as_bytes(), 0o644)?;
+        write_file(&tmp.join(format!("{name}.key")), key.as_bytes(), 0o600)?;
+    }
+    if let Some(parent) = dir.parent() {
+        fs::create_dir_all(parent).map_err(|e| io(parent, e))?;
+    }
+    match fs::rename(&tmp, dir) {
+        Ok(()) => Ok(()),
+        // Another process made it first: use theirs.
+        Err(_) if dir.join("root.crt").exists() => {
+            let _ = fs::remove_dir_all(&tmp);
+            Ok(())
+        }
+        Err(e) => Err(io(dir, e)),
+    }
+}
+
+fn tmp_dir(dir: &Path) -> PathBuf {
+    let mut name = dir.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".tmp{}", std::process::id()));
+    dir.with_file_name(name)
+}
+
+fn io(path: &Path, e: std::io::Error) -> SealError {
+    SealError::Key(format!("{}: {e}", path.display()))
+}
+
+fn write_file(path: &Path, bytes: &[u8], mode: u32) -> Result<(), SealError> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut f = fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(mode)
+        .open(path)
+        .map_err(|e| io(path, e))?;
+    f.write_all(bytes).map_err(|e| io(path, e))?;
+    f.sync_all().map_err(|e| io(path, e))
+}
+
+impl CertInfo {
+    /// The certificate as PEM, for `ca export` and tests.
+    pub fn pem(&self) -> String {
+        asn1::der_to_pem(&self.der, "CERTIFICATE")
+    }
+}

@@ -1,0 +1,235 @@
+//! Layers drawn onto a finished PDF as one incremental update: the first pages of a layer
+//! PDF are laid over the file's pages as form XObjects (the field values), and the layer's
+//! other pages are added after the last page (the certificate of completion). The pages
+//! people saw are never re-rendered, so the revision before this one is byte for byte the
+//! file they were sent.
+
+use std::collections::BTreeMap;
+
+use lopdf::{Dictionary, Object, ObjectId, Stream};
+
+use crate::SealError;
+use crate::incremental::{Revisions, write_object};
+
+const XOBJECT_NAME: &[u8] = b"SignetLayer";
+
+/// Lays the first `overlays` pages of `layer` over pages 1..=`overlays` of `base` and appends
+/// the rest of `layer`'s pages.
+pub fn stamp(base: &[u8], layer: &[u8], overlays: usize) -> Result<Vec<u8>, SealError> {
+    let bad = |m: String| SealError::Pdf(m);
+    let mut file = Revisions::open(base)?;
+    let layer_doc = lopdf::Document::load_mem(layer).map_err(|e| bad(format!("layer: {e}")))?;
+    let base_pages: Vec<ObjectId> = file.doc.get_pages().into_values().collect();
+    let layer_pages: Vec<ObjectId> = layer_doc.get_pages().into_values().collect();
+    if overlays > base_pages.len() || overlays > layer_pages.len() {
+        return Err(bad(format!(
+            "{overlays} overlay pages for a file of {} and a layer of {}",
+            base_pages.len(),
+            layer_pages.len()
+        )));
+    }
+
+    // Every object of the layer moves in under a new number, but for its catalog, its page
+    // tree and the pages that become overlays.
+    let overlay_ids: Vec<ObjectId> = layer_pages[..overlays].to_vec();
+    let layer_root = layer_doc
+        .trailer
+        .get(b"Root")
+        .and_then(Object::as_reference)
+        .ok();
+    let skipped = |id: &ObjectId, obj: &Object| {
+        Some(*id) == layer_root
+            || overlay_ids.contains(id)
+            || obj.as_dict().is_ok_and(|d| d.has_type(b"Pages"))
+    };
+    let mut map: BTreeMap<ObjectId, ObjectId> = BTreeMap::new();
+    for (id, obj) in &layer_doc.objects {
+        if !skipped(id, obj) {
+            map.insert(*id, (file.alloc(), 0));
+        }
+    }
+    let mut objects: Vec<(u32, Vec<u8>)> = Vec::new();
+    let pages_root = pages_root(&file.doc)?;
+    for (id, obj) in &layer_doc.objects {
+        if skipped(id, obj) {
+            continue;
+        }
+        let mut obj = remap(obj, &map);
+        if layer_pages[overlays..].contains(id)
+            && let Object::Dictionary(d) = &mut obj
+        {
+            d.set("Parent", Object::Reference(pages_root));
+        }
+        objects.push((map[id].0, body(&obj)));
+    }
+
+    for (i, layer_page) in overlay_ids.iter().enumerate() {
+        let lp = layer_doc
+            .get_dictionary(*layer_page)
+            .map_err(|e| bad(format!("layer page {}: {e}", i + 1)))?;
+        let content = page_content(&layer_doc, lp)?;
+        let mut form = Dictionary::new();
+        form.set("Type", Object::Name(b"XObject".to_vec()));
+        form.set("Subtype", Object::Name(b"Form".to_vec()));
+        form.set(
+            "BBox",
+            lp.get(b"MediaBox").cloned().unwrap_or(Object::Array(vec![
+                0.into(),
+                0.into(),
+                612.into(),
+                792.into(),
+            ])),
+        );
+        let resources = inherited(&layer_doc, lp, b"Resources")
+            .map(|r| remap(&r, &map))
+            .unwrap_or(Object::Dictionary(Dictionary::new()));
+        form.set("Resources", resources);
+        let form_id = file.alloc();
+        objects.push((form_id, body(&Object::Stream(Stream::new(form, content)))));
+
+        // The base page: its own drawing kept inside q/Q, then the layer on top.
+        let page_id = base_pages[i];
+        let mut page = file
+            .doc
+            .get_dictionary(page_id)
+            .map_err(|e| bad(format!("page {}: {e}", i + 1)))?
+            .clone();
+        let mut contents = vec![];
+        let open = file.alloc();
+        objects.push((
+            open,
+            body(&Object::Stream(Stream::new(
+                Dictionary::new(),
+                b"q\n".to_vec(),
+            ))),
+        ));
+        contents.push(Object::Reference((open, 0)));
+        match page.get(b"Contents") {
+            Ok(Object::Array(a)) => contents.extend(a.iter().cloned()),
+            Ok(other) => contents.push(other.clone()),
+            Err(_) => {}
+        }
+        let draw = file.alloc();
+        let mut name = String::from_utf8_lossy(XOBJECT_NAME).to_string();
+        name.insert(0, '/');
+        objects.push((
+            draw,
+            body(&Object::Stream(Stream::new(
+                Dictionary::new(),
+                format!("Q\nq {name} Do Q\n").into_bytes(),
+            ))),
+        ));
+        contents.push(Object::Reference((draw, 0)));
+        page.set("Contents", Object::Array(contents));
+        let mut res = match inherited(&file.doc, &page, b"Resources") {
+            Some(Object::Dictionary(d)) => d,
+            _ => Dictionary::new(),
+        };
+        let mut xobjects = match res.get(b"XObject") {
+            Ok(Object::Dictionary(d)) => d.clone(),
+            Ok(Object::Reference(r)) => file.doc.get_dictionary(*r).cloned().unwrap_or_default(),
+            _ => Dictionary::new(),
+        };
+        xobjects.set(XOBJECT_NAME.to_vec(), Object::Reference((form_id, 0)));
+        res.set("XObject", Object::Dictionary(xobjects));
+        page.set("Resources", Object::Dictionary(res));
+        objects.push((page_id.0, body(&Object::Dictionary(page))));
+    }
+
+    let added: Vec<Object> = layer_pages[overlays..]
+        .iter()
+        .map(|id| Object::Reference(map[id]))
+        .collect();
+    if !added.is_empty() {
+        let mut root = file
+            .doc
+            .get_dictionary(pages_root)
+            .map_err(|e| bad(format!("page tree: {e}")))?
+            .clone();
+        let mut kids = root
+            .get(b"Kids")
+            .and_then(Object::as_array)
+            .cloned()
+            .unwrap_or_default();
+        kids.extend(added.iter().cloned());
+        let count = root.get(b"Count").and_then(Object::as_i64).unwrap_or(0);
+        root.set("Kids", Object::Array(kids));
+        root.set("Count", Object::Integer(count + added.len() as i64));
+        objects.push((pages_root.0, body(&Object::Dictionary(root))));
+    }
+    file.append(objects);
+    Ok(file.out)
+}
+
+fn body(o: &Object) -> Vec<u8> {
+    let mut v = Vec::new();
+    write_object(&mut v, o);
+    v
+}
+
+fn pages_root(doc: &lopdf::Document) -> Result<ObjectId, SealError> {
+    doc.catalog()
+        .and_then(|c| c.get(b"Pages"))
+        .and_then(Object::as_reference)
+        .map_err(|_| SealError::Pdf("the catalog has no page tree".into()))
+}
+
+/// A page attribute, looked up the page tree as ISO 32000 says attributes inherit.
+fn inherited(doc: &lopdf::Document, page: &Dictionary, key: &[u8]) -> Option<Object> {
+    let mut d = page.clone();
+    for _ in 0..32 {
+        match d.get(key) {
+            Ok(Object::Reference(r)) => return doc.get_object(*r).ok().cloned(),
+            Ok(o) => return Some(o.clone()),
+            Err(_) => {}
+        }
+        let parent = d.get(b"Parent").and_then(Object::as_reference).ok()?;
+        d = doc.get_dictionary(parent).ok()?.clone();
+    }
+    None
+}
+
+/// The page's drawing as one content stream (decoded when it was split in several).
+fn page_content(doc: &lopdf::Document, page: &Dictionary) -> Result<Vec<u8>, SealError> {
+    let refs = match page.get(b"Contents") {
+        Ok(Object::Reference(r)) => vec![*r],
+        Ok(Object::Array(a)) => a.iter().filter_map(|o| o.as_reference().ok()).collect(),
+        _ => vec![],
+    };
+    let mut out = Vec::new();
+    for r in refs {
+        let stream = doc
+            .get_object(r)
+            .and_then(Object::as_stream)
+            .map_err(|e| SealError::Pdf(format!("layer content: {e}")))?;
+        let data = stream
+            .decompressed_content()
+            .unwrap_or_else(|_| stream.content.clone());
+        out.extend_from_slice(&data);
+        out.push(b'\n');
+    }
+    Ok(out)
+}
+
+fn remap(o: &Object, map: &BTreeMap<ObjectId, ObjectId>) -> Object {
+    match o {
+        // A reference to what was left behind (the layer's page tree) becomes null.
+        Object::Reference(r) => map.get(r).map_or(Object::Null, |n| Object::Reference(*n)),
+        Object::Array(a) => Object::Array(a.iter().map(|x| remap(x, map)).collect()),
+        Object::Dictionary(d) => {
+            let mut n = Dictionary::new();
+            for (k, v) in d {
+                n.set(k.clone(), remap(v, map));
+            }
+            Object::Dictionary(n)
+        }
+        Object::Stream(s) => {
+            let mut n = s.clone();
+            if let Object::Dictionary(d) = remap(&Object::Dictionary(s.dict.clone()), map) {
+                n.dict = d;
+            }
+            Object::Stream(n)
+        }
+        other => other.clone(),
+    }
+}

@@ -1,0 +1,489 @@
+//! The sealed record end to end: a test document signed by every seat is sealed by the
+//! server's worker, downloaded as signed.pdf and judged by independent verifiers (pyHanko,
+//! poppler's pdfsig with an NSS database trusting `signet admin ca export`, qpdf), and its audit
+//! log is read as CSV. With `CI=true` a missing verifier fails the test.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use signet_resolvers::Mode;
+use signet_resolvers::documents::seal;
+use signet_storage::sea_orm::ConnectionTrait;
+use signet_storage::sea_orm::Value as Sql;
+
+use crate::both;
+use crate::documents::create;
+use crate::harness::{Kind, Options, TestApp};
+
+fn tool(name: &str) -> Option<PathBuf> {
+    let found = std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|d| d.join(name))
+            .find(|p| p.is_file())
+    });
+    if found.is_none() {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "{name} is not installed; .ci/run installs it"
+        );
+        eprintln!("skipping the {name} checks: it is not installed");
+    }
+    found
+}
+
+fn run(cmd: &mut Command) -> String {
+    let out = cmd.output().expect("verifier runs");
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// `pyhanko sign validate` with only our root trusted.
+fn validate(pyhanko: &Path, root: &Path, file: &Path) -> String {
+    run(Command::new(pyhanko)
+        .args([
+            "sign",
+            "validate",
+            "--pretty-print",
+            "--trust-replace",
+            "--trust",
+        ])
+        .arg(root)
+        .arg(file))
+}
+
+async fn bytes(app: &TestApp, path: &str, key: &str) -> (u16, String, String, Vec<u8>) {
+    let res = app
+        .client
+        .get(format!("{}{path}", app.base))
+        .bearer_auth(key)
+        .send()
+        .await
+        .unwrap();
+    let status = res.status().as_u16();
+    let h = |n: &str| {
+        res.headers()
+            .get(n)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .to_string()
+    };
+    let (ct, cd) = (h("content-type"), h("content-disposition"));
+    (status, ct, cd, res.bytes().await.unwrap().to_vec())
+}
+
+async fn sign_all(app: &TestApp, key: &str, id: &str) {
+    for seat in ["client", "provider"] {
+        let r = app
+            .post(
+                &format!("/api/v1/documents/{id}/test-sign"),
+                key,
+                &[],
+                &json!({ "seat": seat }).to_string(),
+            )
+            .await;
+        assert_eq!(r.status, 200, "{}", r.body);
+    }
+}
+
+async fn executed(app: &TestApp, key: &str, id: &str) -> Value {
+    let start = Instant::now();
+    loop {
+        let d = app.get(&format!("/api/v1/documents/{id}"), Some(key)).await;
+        if d.body["state"] == "executed" {
+            return d.body;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "not sealed in time: {}",
+            d.body
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+fn sha256_hex(b: &[u8]) -> String {
+    ring::digest::digest(&ring::digest::SHA256, b)
+        .as_ref()
+        .iter()
+        .map(|x| format!("{x:02x}"))
+        .collect()
+}
+
+/// The hash the certificate states after `label`, and the byte count it names.
+fn stated(text: &str, label: &str) -> (String, usize) {
+    let words: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let at = words
+        .find(label)
+        .unwrap_or_else(|| panic!("{label} in {words}"));
+    let rest = &words[at + label.len()..];
+    let hash: String = rest
+        .trim_start()
+        .chars()
+        .take_while(char::is_ascii_hexdigit)
+        .collect();
+    let n = rest
+        .split("the first ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .expect("byte count");
+    (hash, n)
+}
+
+both!(
+    a_signed_document_is_sealed_and_independent_verifiers_accept_it,
+    |app| {
+        let (ws, key) = app.owner().await;
+        let made = create(&app, &key, json!({"sendNow": true})).await;
+        assert_eq!(made.status, 201, "{}", made.body);
+        let id = made.body["id"].as_str().unwrap().to_string();
+
+        // Not yet signed: no sealed copy.
+        let (status, ..) = bytes(&app, &format!("/api/v1/documents/{id}/signed.pdf"), &key).await;
+        assert_eq!(status, 404);
+
+        sign_all(&app, &key, &id).await;
+        let doc = executed(&app, &key, &id).await;
+        assert_eq!(doc["test"], true);
+
+        let (status, ct, cd, pdf) =
+            bytes(&app, &format!("/api/v1/documents/{id}/signed.pdf"), &key).await;
+        assert_eq!(status, 200);
+        assert_eq!(ct, "application/pdf");
+        assert!(
+            cd.starts_with("attachment; filename=\"services-agreement-doc_")
+                && cd.ends_with("-signed.pdf\""),
+            "{cd}"
+        );
+        assert!(pdf.starts_with(b"%PDF-"));
+        // A live key never sees a test document's copy.
+        let live = app
+            .key(&ws, Mode::Live, &["documents:read", "documents:write"])
+            .await;
+        let (status, ..) = bytes(&app, &format!("/api/v1/documents/{id}/signed.pdf"), &live).await;
+        assert_eq!(status, 404);
+
+        // The executed event went out with the sealed state.
+        let db = &app.ctx().db;
+        let rows = db
+            .conn
+            .query_all_raw(db.stmt(
+                "SELECT payload FROM outbox WHERE document_id = $1 AND kind = 'event'",
+                [signet_storage::sea_orm::Value::from(id.clone())],
+            ))
+            .await
+            .unwrap();
+        let executed_events: Vec<Value> = rows
+            .iter()
+            .map(|r| serde_json::from_str(&r.try_get::<String>("", "payload").unwrap()).unwrap())
+            .filter(|e: &Value| e["type"] == "documents.document.executed")
+            .collect();
+        assert_eq!(executed_events.len(), 1);
+        assert_eq!(executed_events[0]["data"]["document"]["state"], "executed");
+
+        let dir = app.dir.path();
+        let file = dir.join("sealed.pdf");
+        std::fs::write(&file, &pdf).unwrap();
+        let mut changed = pdf.clone();
+        // One byte inside the first revision's page content stream.
+        let at = changed.windows(6).position(|w| w == b"stream").unwrap() + 20;
+        changed[at] ^= 0x01;
+        let bad = dir.join("changed.pdf");
+        std::fs::write(&bad, &changed).unwrap();
+
+        let (code, root, err) = app.cli(&["admin", "ca", "export"]);
+        assert_eq!(code, 0, "{err}");
+        assert!(root.starts_with("-----BEGIN CERTIFICATE-----"), "{root}");
+        let root_file = dir.join("root.pem");
+        std::fs::write(&root_file, &root).unwrap();
+
+        if let Some(pdftotext) = tool("pdftotext") {
+            let text = run(Command::new(&pdftotext).arg(&file).arg("-"));
+            assert!(text.contains("Certificate of completion (TEST)"), "{text}");
+            assert!(text.contains("Ada Client") && text.contains("ada@example.com"));
+            // The values were drawn in: the date a test signature fills.
+            let today = chrono::Utc::now().format("%Y-%m-%d").to_string();
+            assert!(text.contains(&today), "{text}");
+            // The stated hashes are those of the file's own earlier revisions.
+            let (orig, n) = stated(&text, "Original SHA-256");
+            assert_eq!(orig, sha256_hex(&pdf[..n]));
+            assert!(pdf[..n].ends_with(b"%%EOF\n") || pdf[..n].ends_with(b"%%EOF"));
+            let (fin, m) = stated(&text, "Final SHA-256");
+            assert!(m > n);
+            assert_eq!(fin, sha256_hex(&pdf[..m]));
+        }
+        if let Some(qpdf) = tool("qpdf") {
+            let out = run(Command::new(&qpdf).arg("--check").arg(&file));
+            assert!(out.contains("No syntax or stream encoding errors"), "{out}");
+        }
+        if let Some(pyhanko) = tool("pyhanko") {
+            let out = validate(&pyhanko, &root_file, &file);
+            assert!(out.contains("The signature is judged VALID."), "{out}");
+            assert!(
+                out.contains("The signer's certificate is trusted."),
+                "{out}"
+            );
+            assert!(out.contains("The TSA certificate is trusted."), "{out}");
+            assert!(
+                out.contains("All modifications relate to signature maintenance"),
+                "{out}"
+            );
+            let out = validate(&pyhanko, &root_file, &bad);
+            assert!(!out.contains("judged VALID"), "{out}");
+            let out = run(Command::new(&pyhanko)
+                .args([
+                    "sign",
+                    "adesverify",
+                    "--no-revocation-check",
+                    "--trust-replace",
+                    "--trust",
+                ])
+                .arg(&root_file)
+                .arg(&file));
+            assert!(
+                out.contains(
+                    "INTACT:TRUSTED,TIMESTAMP_TOKEN<INTACT:TRUSTED>,EXTENDED_WITH_LTA_UPDATES"
+                ),
+                "{out}"
+            );
+        }
+        // The same root is served to verifiers without a key, with a fresh CRL, and the built-in
+        // time-stamp authority answers a real RFC 3161 client over HTTP.
+        let served = app.get("/ca/root.pem", None).await;
+        assert_eq!(served.status, 200);
+        assert_eq!(served.body.as_str(), Some(root.as_str()));
+        let (status, ct, _, crl) = bytes(&app, "/ca/root.crl", "none").await;
+        assert_eq!((status, ct.as_str()), (200, "application/pkix-crl"));
+        assert_eq!(crl[0], 0x30, "a DER CertificateList");
+        if let Some(pyhanko) = tool("pyhanko") {
+            let stamped = dir.join("stamped.pdf");
+            let out = run(Command::new(&pyhanko)
+                .args(["sign", "timestamp", "--trust-replace", "--trust"])
+                .arg(&root_file)
+                .args(["--timestamp-url", &format!("{}/tsa", app.base)])
+                .arg(&file)
+                .arg(&stamped));
+            assert!(stamped.exists(), "{out}");
+            let out = validate(&pyhanko, &root_file, &stamped);
+            assert!(out.contains("The signature is judged VALID."), "{out}");
+        }
+        let refused = app
+            .client
+            .post(format!("{}/tsa", app.base))
+            .header("content-type", "application/timestamp-query")
+            .body("not a request")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(
+            refused.status(),
+            200,
+            "RFC 3161 answers a rejection, not an HTTP error"
+        );
+        let body = refused.bytes().await.unwrap();
+        assert!(
+            body.windows(3).any(|w| w == [0x02, 0x01, 0x02]),
+            "status rejection"
+        );
+
+        if let (Some(pdfsig), Some(certutil)) = (tool("pdfsig"), tool("certutil")) {
+            let nss = dir.join("nss");
+            std::fs::create_dir_all(&nss).unwrap();
+            let db = format!("sql:{}", nss.display());
+            run(Command::new(&certutil).args(["-N", "-d", &db, "--empty-password"]));
+            run(Command::new(&certutil)
+                .args(["-A", "-d", &db, "-n", "signet-root", "-t", "CT,C,C", "-i"])
+                .arg(&root_file));
+            let out = run(Command::new(&pdfsig).arg("-nssdir").arg(&nss).arg(&file));
+            assert!(out.contains("Signature is Valid"), "{out}");
+            assert!(out.contains("Certificate is Trusted"), "{out}");
+            assert!(
+                out.contains("Signet Document Seal (TEST)"),
+                "test documents use the test certificate: {out}"
+            );
+            // pdfsig answers 0 even on a digest mismatch: its words are what count.
+            let out = run(Command::new(&pdfsig).arg("-nssdir").arg(&nss).arg(&bad));
+            assert!(!out.contains("Signature is Valid"), "{out}");
+        }
+
+        // The audit log as CSV: the spec's columns, every row, the seal last, no link or code.
+        let (status, ct, cd, csv) =
+            bytes(&app, &format!("/api/v1/documents/{id}/audit-log.csv"), &key).await;
+        assert_eq!(status, 200);
+        assert_eq!(ct, "text/csv; charset=utf-8");
+        assert!(cd.ends_with("-audit-log.csv\""), "{cd}");
+        let csv = String::from_utf8(csv).unwrap();
+        let lines: Vec<&str> = csv.split("\r\n").filter(|l| !l.is_empty()).collect();
+        assert_eq!(lines[0], "time,event,description,person,document,detail");
+        assert!(lines[1].contains(",created,"), "{csv}");
+        assert!(lines.last().unwrap().contains(",sealed,"), "{csv}");
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.contains("Ada Client <ada@example.com> (client)")),
+            "{csv}"
+        );
+        assert!(lines[1..].iter().all(|l| l.contains(&id)));
+        for bad in ["http://", "https://", "token", "code="] {
+            assert!(!csv.to_lowercase().contains(bad), "{bad} in {csv}");
+        }
+        let (status, ..) = bytes(&app, "/api/v1/documents/doc_nope/audit-log.csv", &key).await;
+        assert_eq!(status, 404);
+        let (status, ..) = bytes(
+            &app,
+            &format!("/api/v1/documents/{id}/audit-log.csv"),
+            &live,
+        )
+        .await;
+        assert_eq!(status, 404);
+    }
+);
+
+#[test]
+fn the_audit_chain_verifier_finds_edited_inserted_and_removed_rows() {
+    use signet_resolvers::documents::trail::{AuditRecord, GENESIS, chain_hash, verify_chain};
+    let mut rows: Vec<AuditRecord> = Vec::new();
+    let mut prev = GENESIS.to_string();
+    for (i, event) in ["created", "sent", "signed", "sealed"].iter().enumerate() {
+        let seq = i as i64 + 1;
+        let hash = chain_hash(&prev, seq, 1000 + seq, event, "d", None, "signet", "{}");
+        rows.push(AuditRecord {
+            seq,
+            at: 1000 + seq,
+            event: event.to_string(),
+            description: "d".into(),
+            seat: None,
+            actor: "signet".into(),
+            detail: "{}".into(),
+            prev_hash: std::mem::replace(&mut prev, hash.clone()),
+            hash,
+        });
+    }
+    assert_eq!(verify_chain(&rows), Ok(()));
+
+    let mut edited = rows.clone();
+    edited[2].description = "someone else signed".into();
+    assert_eq!(
+        verify_chain(&edited),
+        Err("row 3 was edited after it was written".into())
+    );
+
+    let mut removed = rows.clone();
+    removed.remove(1);
+    assert!(
+        verify_chain(&removed)
+            .unwrap_err()
+            .contains("row 2 is missing")
+    );
+
+    // An inserted row with a forged hash of its own still breaks the next row's link.
+    let mut inserted = rows.clone();
+    let forged_hash = chain_hash(&rows[1].hash, 3, 1, "voided", "x", None, "x", "{}");
+    inserted.insert(
+        2,
+        AuditRecord {
+            seq: 3,
+            at: 1,
+            event: "voided".into(),
+            description: "x".into(),
+            seat: None,
+            actor: "x".into(),
+            detail: "{}".into(),
+            prev_hash: rows[1].hash.clone(),
+            hash: forged_hash,
+        },
+    );
+    for (i, r) in inserted.iter_mut().enumerate() {
+        r.seq = i as i64 + 1;
+    }
+    assert!(verify_chain(&inserted).is_err());
+}
+
+async fn exec(app: &TestApp, sql: &str, id: &str) {
+    let db = &app.ctx().db;
+    db.conn
+        .execute_raw(db.stmt(sql, [Sql::from(id.to_string())]))
+        .await
+        .unwrap();
+}
+
+async fn state(app: &TestApp, key: &str, id: &str) -> String {
+    let d = app.get(&format!("/api/v1/documents/{id}"), Some(key)).await;
+    d.body["state"].as_str().unwrap().to_string()
+}
+
+/// A worker that died mid-seal leaves a lease that runs out; a signed document whose job was
+/// lost is found by the sweep. Both end executed, sealed once.
+async fn abandoned_and_lost_jobs_are_sealed(kind: Kind) {
+    let opts = Options {
+        no_worker: true,
+        ..Options::default()
+    };
+    let Some(app) = TestApp::start_with(kind, opts).await else {
+        return;
+    };
+    let (_, key) = app.owner().await;
+    let ctx = app.ctx();
+    let db = &ctx.db;
+    let mut ids = vec![];
+    for _ in 0..2 {
+        let made = create(&app, &key, json!({"sendNow": true})).await;
+        let id = made.body["id"].as_str().unwrap().to_string();
+        sign_all(&app, &key, &id).await;
+        assert_eq!(state(&app, &key, &id).await, "signed");
+        ids.push(id);
+    }
+    // The first: a worker took the job and died; its lease has run out.
+    exec(&app, "UPDATE outbox SET state = 'running', attempts = 1, run_at = 0 WHERE document_id = $1 AND kind = 'seal'", &ids[0]).await;
+    // The second: its job is gone altogether.
+    exec(
+        &app,
+        "DELETE FROM outbox WHERE document_id = $1 AND kind = 'seal'",
+        &ids[1],
+    )
+    .await;
+
+    assert_eq!(seal::run_seals(ctx).await.unwrap(), 1);
+    assert_eq!(state(&app, &key, &ids[0]).await, "executed");
+    assert_eq!(state(&app, &key, &ids[1]).await, "signed");
+    // A document signed moments ago may still have its job on the way: left alone.
+    assert_eq!(seal::requeue_stuck(ctx).await.unwrap(), 0);
+    exec(
+        &app,
+        "UPDATE documents SET updated_at = updated_at - 600000 WHERE id = $1",
+        &ids[1],
+    )
+    .await;
+    assert_eq!(seal::requeue_stuck(ctx).await.unwrap(), 1);
+    assert_eq!(seal::requeue_stuck(ctx).await.unwrap(), 0, "queued once");
+    assert_eq!(seal::run_seals(ctx).await.unwrap(), 1);
+    assert_eq!(state(&app, &key, &ids[1]).await, "executed");
+    // Nothing left, and nothing sealed twice.
+    assert_eq!(seal::run_seals(ctx).await.unwrap(), 0);
+    for id in &ids {
+        let rows = db
+            .conn
+            .query_all_raw(db.stmt(
+                "SELECT event FROM audit_events WHERE document_id = $1 AND event = 'sealed'",
+                [Sql::from(id.clone())],
+            ))
+            .await
+            .unwrap();
+        assert_eq!(rows.len(), 1, "{id}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn abandoned_and_lost_sealing_jobs_are_sealed_sqlite() {
+    abandoned_and_lost_jobs_are_sealed(Kind::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn abandoned_and_lost_sealing_jobs_are_sealed_postgres_redis() {
+    abandoned_and_lost_jobs_are_sealed(Kind::PostgresRedis).await;
+}
