@@ -57,6 +57,18 @@ pub struct Config {
     /// Folder of the certificate authority (root, sealing and time-stamping keys); defaults to
     /// `<data_dir>/ca`. Scale-out processes must share it so that they seal with one key.
     pub ca_dir: Option<PathBuf>,
+    /// A PKCS#12 file (`.p12`, `.pfx`) whose key and certificate seal live documents instead of
+    /// the generated sealing certificate. Test documents keep the generated test certificate.
+    pub seal_pkcs12: Option<PathBuf>,
+    /// The PKCS#12 file's password.
+    #[serde(serialize_with = "hide", default)]
+    pub seal_pkcs12_password: Option<SecretString>,
+    /// An external RFC 3161 time-stamp authority for the seals, instead of the built-in one.
+    pub tsa_url: Option<String>,
+    /// Tried when `tsa_url` fails or times out.
+    pub tsa_fallback_url: Option<String>,
+    /// Seconds each external time-stamp request may take.
+    pub tsa_timeout_secs: u64,
     pub plans: Plans,
 }
 
@@ -108,6 +120,11 @@ impl Default for Config {
             workers: true,
             public_url: None,
             ca_dir: None,
+            seal_pkcs12: None,
+            seal_pkcs12_password: None,
+            tsa_url: None,
+            tsa_fallback_url: None,
+            tsa_timeout_secs: 10,
             plans: Plans::default(),
         }
     }
@@ -146,6 +163,8 @@ impl Config {
             .public_url
             .map(|u| u.trim_end_matches('/').to_string())
             .filter(|u| !u.is_empty());
+        config.tsa_url = config.tsa_url.filter(|u| !u.is_empty());
+        config.tsa_fallback_url = config.tsa_fallback_url.filter(|u| !u.is_empty());
         config.redis_url = config.redis_url.filter(|u| !u.is_empty());
         config.validate()?;
         Ok(config)
@@ -192,6 +211,31 @@ impl Config {
         }
         if self.anonymous_per_minute == 0 {
             anyhow::bail!("anonymous_per_minute (SIGNET_ANONYMOUS_PER_MINUTE): must be at least 1");
+        }
+        for (name, var, url) in [
+            ("tsa_url", "SIGNET_TSA_URL", &self.tsa_url),
+            (
+                "tsa_fallback_url",
+                "SIGNET_TSA_FALLBACK_URL",
+                &self.tsa_fallback_url,
+            ),
+        ] {
+            if let Some(u) = url
+                && !(u.starts_with("https://") || u.starts_with("http://"))
+            {
+                anyhow::bail!("{name} ({var}): must be an http:// or https:// URL, got {u:?}");
+            }
+        }
+        if self.tsa_fallback_url.is_some() && self.tsa_url.is_none() {
+            anyhow::bail!(
+                "tsa_fallback_url (SIGNET_TSA_FALLBACK_URL): needs tsa_url (SIGNET_TSA_URL) as well"
+            );
+        }
+        if !(1..=120).contains(&self.tsa_timeout_secs) {
+            anyhow::bail!(
+                "tsa_timeout_secs (SIGNET_TSA_TIMEOUT_SECS): must be 1 to 120, got {}",
+                self.tsa_timeout_secs
+            );
         }
         Ok(())
     }

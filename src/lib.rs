@@ -73,6 +73,15 @@ pub async fn services(config: &Config) -> anyhow::Result<Services> {
         blobs: signet_storage::Blobs::local(config.data_dir.join("blobs")),
         live: signet_resolvers::live::StatusBus::new(pubsub),
         authority: std::sync::Arc::new(authority(config)?),
+        stamping: match &config.tsa_url {
+            Some(url) => signet_resolvers::stamping::Stamping::external(
+                url.clone(),
+                config.tsa_fallback_url.clone(),
+                Duration::from_secs(config.tsa_timeout_secs),
+            )
+            .map_err(|e| anyhow::anyhow!("tsa_url (SIGNET_TSA_URL): {e}"))?,
+            None => signet_resolvers::stamping::Stamping::built_in(),
+        },
     };
     let (api_log, log_writer) = ApiLogSink::spawn(db.clone());
     let secret = config.secret()?;
@@ -107,6 +116,30 @@ pub fn authority(config: &Config) -> anyhow::Result<signet_seal::Authority> {
         },
     )
     .with_context(|| format!("ca_dir (SIGNET_CA_DIR): {}", dir.display()))
+    .and_then(|authority| match &config.seal_pkcs12 {
+        None => Ok(authority),
+        Some(file) => {
+            use secrecy::ExposeSecret;
+            let data = std::fs::read(file).with_context(|| {
+                format!(
+                    "seal_pkcs12 (SIGNET_SEAL_PKCS12): cannot read {}",
+                    file.display()
+                )
+            })?;
+            let password = config
+                .seal_pkcs12_password
+                .as_ref()
+                .map(|p| p.expose_secret().to_string())
+                .unwrap_or_default();
+            authority.with_pkcs12(&data, &password).with_context(|| {
+                format!(
+                    "seal_pkcs12 (SIGNET_SEAL_PKCS12) with seal_pkcs12_password \
+                     (SIGNET_SEAL_PKCS12_PASSWORD): {}",
+                    file.display()
+                )
+            })
+        }
+    })
 }
 
 async fn pending_migrations(

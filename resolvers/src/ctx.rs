@@ -25,6 +25,8 @@ pub struct Ctx {
     pub live: crate::live::StatusBus,
     /// The sealing keys and the time-stamp authority.
     pub authority: Arc<signet_seal::Authority>,
+    /// Where the seals' time stamps come from.
+    pub stamping: crate::stamping::Stamping,
     /// Wakes this process's sealing worker when a document change commits.
     pub seal_wake: Arc<tokio::sync::Notify>,
     /// Webhook delivery: the guarded client, the address policy and the secret box.
@@ -37,6 +39,7 @@ pub struct DocumentServices {
     pub blobs: signet_storage::Blobs,
     pub live: crate::live::StatusBus,
     pub authority: Arc<signet_seal::Authority>,
+    pub stamping: crate::stamping::Stamping,
 }
 
 impl Ctx {
@@ -65,6 +68,7 @@ impl Ctx {
             blobs: documents.blobs,
             live: documents.live,
             authority: documents.authority,
+            stamping: documents.stamping,
             seal_wake: Arc::default(),
             hooks: crate::webhooks::Hooks::new(secret, webhook_policy),
         }

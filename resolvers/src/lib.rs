@@ -14,6 +14,7 @@ pub mod page;
 pub mod payments;
 pub mod plans;
 pub mod render;
+pub mod stamping;
 pub mod teams;
 pub mod usage;
 pub mod webhooks;

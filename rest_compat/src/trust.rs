@@ -72,7 +72,7 @@ fn root() -> MethodRouter<AppState> {
 
 fn crl() -> MethodRouter<AppState> {
     get(|State(s): State<AppState>| async move {
-        match s.ctx.authority.crl(chrono::Utc::now()) {
+        match s.ctx.authority.published_crl(chrono::Utc::now()) {
             Ok(der) => ([(header::CONTENT_TYPE, "application/pkix-crl")], der).into_response(),
             Err(e) => ApiError::from(signet_resolvers::DomainError::Internal(e.to_string()))
                 .into_response(),

@@ -10,6 +10,7 @@ use crate::SealError;
 
 pub const SHA256: &[u64] = &[2, 16, 840, 1, 101, 3, 4, 2, 1];
 pub const ECDSA_SHA256: &[u64] = &[1, 2, 840, 10045, 4, 3, 2];
+pub const SHA256_WITH_RSA: &[u64] = &[1, 2, 840, 113549, 1, 1, 11];
 pub const DATA: &[u64] = &[1, 2, 840, 113549, 1, 7, 1];
 pub const SIGNED_DATA: &[u64] = &[1, 2, 840, 113549, 1, 7, 2];
 pub const CONTENT_TYPE: &[u64] = &[1, 2, 840, 113549, 1, 9, 3];
@@ -24,6 +25,21 @@ pub const KP_TIME_STAMPING: &[u64] = &[1, 3, 6, 1, 5, 5, 7, 3, 8];
 /// Our time-stamp policy: an OID under the UUID arc 2.25 (ITU-T X.667), which needs no
 /// registration. 2.25.<the decimal value of a random UUID>.
 pub const TSA_POLICY: &str = "2.25.183951302871604412437127302930152370781";
+
+/// `N` random bytes; `positive` makes them a positive INTEGER of exactly `N` bytes (serials,
+/// nonces).
+pub fn random<const N: usize>(positive: bool) -> Result<[u8; N], SealError> {
+    use ring::rand::SecureRandom;
+    let mut b = [0u8; N];
+    ring::rand::SystemRandom::new()
+        .fill(&mut b)
+        .map_err(|_| SealError::Key("the system has no randomness to give".into()))?;
+    if positive && N > 0 {
+        b[0] &= 0x7f;
+        b[0] |= 0x01;
+    }
+    Ok(b)
+}
 
 pub fn oid(arcs: &[u64]) -> ObjectIdentifier {
     ObjectIdentifier::from_slice(arcs)
@@ -88,9 +104,14 @@ pub fn generalized_time(t: DateTime<Utc>, fraction: bool) -> Vec<u8> {
     tlv(0x18, format!("{s}Z").as_bytes())
 }
 
-/// UTCTime, as RFC 5280 asks for dates before 2050.
+/// A certificate or CRL time as RFC 5280 asks: UTCTime before 2050, GeneralizedTime after.
 pub fn utc_time(t: DateTime<Utc>) -> Vec<u8> {
-    tlv(0x17, t.format("%y%m%d%H%M%SZ").to_string().as_bytes())
+    use chrono::Datelike;
+    if t.year() < 2050 {
+        tlv(0x17, t.format("%y%m%d%H%M%SZ").to_string().as_bytes())
+    } else {
+        generalized_time(t, false)
+    }
 }
 
 /// What CMS needs of a certificate: its issuer and subject names (raw DER) and its serial.
@@ -100,11 +121,13 @@ pub struct CertInfo {
     pub issuer: Vec<u8>,
     pub subject: Vec<u8>,
     pub serial: Vec<u8>,
+    /// The subjectPublicKey bits: an EC point, or an RSAPublicKey.
+    pub public_key: Vec<u8>,
 }
 
 impl CertInfo {
     pub fn parse(der: &[u8]) -> Result<CertInfo, SealError> {
-        let (issuer, subject, serial) = yasna::parse_der(der, |r| {
+        let (issuer, subject, serial, public_key) = yasna::parse_der(der, |r| {
             r.read_sequence(|r| {
                 let tbs = r.next().read_sequence(|r| {
                     r.read_optional(|r| r.read_tagged(Tag::context(0), |r| r.read_i64()))?;
@@ -113,8 +136,12 @@ impl CertInfo {
                     let issuer = r.next().read_der()?;
                     r.next().read_der()?;
                     let subject = r.next().read_der()?;
+                    let public_key = r.next().read_sequence(|r| {
+                        r.next().read_der()?;
+                        Ok(r.next().read_bitvec_bytes()?.0)
+                    })?;
                     while r.read_optional(|r| r.read_der())?.is_some() {}
-                    Ok((issuer, subject, serial))
+                    Ok((issuer, subject, serial, public_key))
                 })?;
                 r.next().read_der()?;
                 r.next().read_der()?;
@@ -127,6 +154,7 @@ impl CertInfo {
             issuer,
             subject,
             serial,
+            public_key,
         })
     }
 

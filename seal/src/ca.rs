@@ -17,7 +17,6 @@ use rcgen::{
     DnType, IsCa, Issuer, KeyIdMethod, KeyPair, KeyUsagePurpose, PKCS_ECDSA_P256_SHA256,
     SerialNumber,
 };
-use ring::rand::{SecureRandom, SystemRandom};
 use yasna::Tag;
 
 use crate::SealError;
@@ -34,6 +33,19 @@ pub struct Authority {
     test: Signer,
     tsa: Tsa,
     root_key_id: Vec<u8>,
+    /// The CRL served to anyone who asks, signed at most once an hour.
+    published: std::sync::Mutex<Option<(DateTime<Utc>, Vec<u8>)>>,
+}
+
+impl std::fmt::Debug for Authority {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The signers print no key.
+        f.debug_struct("Authority")
+            .field("root", &self.root)
+            .field("live", &self.live)
+            .field("test", &self.test)
+            .finish_non_exhaustive()
+    }
 }
 
 /// What the operator may say about a new authority.
@@ -77,6 +89,7 @@ impl Authority {
             },
             root,
             root_key_id,
+            published: std::sync::Mutex::new(None),
         })
     }
 
@@ -97,13 +110,51 @@ impl Authority {
         &self.tsa
     }
 
-    /// Every certificate a verifier needs, for the DSS.
+    /// Seals live documents with an operator's key and certificate (from a PKCS#12 file, say)
+    /// instead of the generated one; `chain` holds the certificates up to their root. Test
+    /// documents keep the generated test certificate.
+    pub fn with_live_key(
+        mut self,
+        cert_der: &[u8],
+        pkcs8: &[u8],
+        chain: Vec<Vec<u8>>,
+    ) -> Result<Authority, SealError> {
+        self.live = Signer::new(cert_der, pkcs8, chain)?;
+        Ok(self)
+    }
+
+    /// Every certificate a verifier needs, for the DSS: the sealing chain and the
+    /// time-stamping chain.
     pub fn certificates(&self, test: bool) -> Vec<Vec<u8>> {
-        vec![
-            self.root.cert.der.clone(),
-            self.sealer(test).cert.der.clone(),
-            self.tsa.signer.cert.der.clone(),
-        ]
+        let sealer = self.sealer(test);
+        let mut all: Vec<Vec<u8>> = Vec::new();
+        for c in std::iter::once(&sealer.cert.der)
+            .chain(&sealer.chain)
+            .chain(std::iter::once(&self.tsa.signer.cert.der))
+            .chain(&self.tsa.signer.chain)
+        {
+            if !all.contains(c) {
+                all.push(c.clone());
+            }
+        }
+        all
+    }
+
+    /// The CRL served at `/ca/root.crl`: made again when an hour old, so that anonymous
+    /// requests cannot make the root sign at will.
+    pub fn published_crl(&self, now: DateTime<Utc>) -> Result<Vec<u8>, SealError> {
+        let mut cached = self
+            .published
+            .lock()
+            .map_err(|_| SealError::Key("the CRL cache is poisoned".into()))?;
+        if let Some((at, der)) = cached.as_ref()
+            && now - *at < Duration::hours(1)
+        {
+            return Ok(der.clone());
+        }
+        let der = self.crl(now)?;
+        *cached = Some((now, der.clone()));
+        Ok(der)
     }
 
     /// A fresh CRL of the root (nothing is revoked), valid for a week from `now`.
@@ -119,7 +170,7 @@ impl Authority {
         let tbs = yasna::construct_der(|w| {
             w.write_sequence(|w| {
                 w.next().write_u8(1);
-                asn1::write_alg(w.next(), asn1::ECDSA_SHA256);
+                self.root.write_signature_alg(w.next());
                 w.next().write_der(&self.root.cert.subject);
                 w.next().write_der(&asn1::utc_time(now));
                 w.next().write_der(&asn1::utc_time(now + Duration::days(7)));
@@ -142,7 +193,7 @@ impl Authority {
         Ok(yasna::construct_der(|w| {
             w.write_sequence(|w| {
                 w.next().write_der(&tbs);
-                asn1::write_alg(w.next(), asn1::ECDSA_SHA256);
+                self.root.write_signature_alg(w.next());
                 w.next().write_bitvec_bytes(&sig, sig.len() * 8);
             })
         }))
@@ -155,13 +206,7 @@ fn key_id(public_key: &[u8]) -> Vec<u8> {
 }
 
 fn serial() -> Result<SerialNumber, SealError> {
-    let mut s = [0u8; 16];
-    SystemRandom::new()
-        .fill(&mut s)
-        .map_err(|_| SealError::Key("no randomness for a serial".into()))?;
-    s[0] &= 0x7f;
-    s[0] |= 0x01;
-    Ok(SerialNumber::from_slice(&s))
+    Ok(SerialNumber::from_slice(&asn1::random::<16>(true)?))
 }
 
 fn params(cn: &str, org: &str, years: i32, key: &KeyPair) -> Result<CertificateParams, SealError> {
@@ -233,14 +278,18 @@ fn create(dir: &Path, new: &NewAuthority) -> Result<(), SealError> {
         leaf(&format!("Signet Time Stamping{suffix}"), true)?,
     ];
 
-    let tmp = tmp_dir(dir);
-    fs::create_dir_all(&tmp).map_err(|e| io(&tmp, e))?;
-    for (name, (cert, key)) in FILES.iter().zip(made.iter()) {
-        write_file(&tmp.join(format!("{name}.crt")), cert.as_bytes(), 0o644)?;
-        write_file(&tmp.join(format!("{name}.key")), key.as_bytes(), 0o600)?;
-    }
     if let Some(parent) = dir.parent() {
         fs::create_dir_all(parent).map_err(|e| io(parent, e))?;
+    }
+    // An empty folder already there (a mounted volume, say) is filled in place; otherwise
+    // the files are written under a temporary name and the folder renamed into place.
+    if dir.is_dir() && fs::read_dir(dir).map_err(|e| io(dir, e))?.next().is_none() {
+        return write_all(dir, &made);
+    }
+    let tmp = tmp_dir(dir)?;
+    if let Err(e) = write_all(&tmp, &made) {
+        let _ = fs::remove_dir_all(&tmp);
+        return Err(e);
     }
     match fs::rename(&tmp, dir) {
         Ok(()) => Ok(()),
@@ -249,14 +298,36 @@ fn create(dir: &Path, new: &NewAuthority) -> Result<(), SealError> {
             let _ = fs::remove_dir_all(&tmp);
             Ok(())
         }
-        Err(e) => Err(io(dir, e)),
+        Err(e) => {
+            let _ = fs::remove_dir_all(&tmp);
+            Err(io(dir, e))
+        }
     }
 }
 
-fn tmp_dir(dir: &Path) -> PathBuf {
+fn write_all(dir: &Path, made: &[(String, String)]) -> Result<(), SealError> {
+    for (name, (cert, key)) in FILES.iter().zip(made.iter()) {
+        write_file(&dir.join(format!("{name}.crt")), cert.as_bytes(), 0o644)?;
+        write_file(&dir.join(format!("{name}.key")), key.as_bytes(), 0o600)?;
+    }
+    Ok(())
+}
+
+/// A new folder beside `dir`, private to this user, under a random name.
+fn tmp_dir(dir: &Path) -> Result<PathBuf, SealError> {
+    use std::os::unix::fs::DirBuilderExt;
+    let hex: String = asn1::random::<8>(false)?
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
     let mut name = dir.file_name().unwrap_or_default().to_os_string();
-    name.push(format!(".tmp{}", std::process::id()));
-    dir.with_file_name(name)
+    name.push(format!(".tmp-{hex}"));
+    let tmp = dir.with_file_name(name);
+    fs::DirBuilder::new()
+        .mode(0o700)
+        .create(&tmp)
+        .map_err(|e| io(&tmp, e))?;
+    Ok(tmp)
 }
 
 fn io(path: &Path, e: std::io::Error) -> SealError {

@@ -4,18 +4,27 @@
 //! unsigned attributes made from the signature value (the signature time stamp).
 
 use ring::rand::SystemRandom;
-use ring::signature::{ECDSA_P256_SHA256_ASN1_SIGNING, EcdsaKeyPair, KeyPair};
-use yasna::Tag;
+use ring::signature::{
+    ECDSA_P256_SHA256_ASN1_SIGNING, EcdsaKeyPair, KeyPair, RSA_PKCS1_SHA256, RsaKeyPair,
+};
+use yasna::{DERWriter, Tag};
 
 use crate::SealError;
 use crate::asn1::{self, CertInfo};
+
+enum Key {
+    /// Ours: every key the built-in authority makes.
+    Ecdsa(EcdsaKeyPair),
+    /// An operator's, from a PKCS#12 file: most document-signing certificates are RSA.
+    Rsa(RsaKeyPair),
+}
 
 /// A key and its certificate, with the rest of its chain to embed beside it.
 pub struct Signer {
     pub cert: CertInfo,
     /// Certificates other than `cert` that verifiers need to build the chain (the root).
     pub chain: Vec<Vec<u8>>,
-    key: EcdsaKeyPair,
+    key: Key,
     rng: SystemRandom,
 }
 
@@ -29,28 +38,66 @@ impl std::fmt::Debug for Signer {
 }
 
 impl Signer {
+    /// `pkcs8` is a P-256 ECDSA or an RSA private key; `cert_der` must be its certificate.
     pub fn new(cert_der: &[u8], pkcs8: &[u8], chain: Vec<Vec<u8>>) -> Result<Signer, SealError> {
         let rng = SystemRandom::new();
-        let key = EcdsaKeyPair::from_pkcs8(&ECDSA_P256_SHA256_ASN1_SIGNING, pkcs8, &rng)
-            .map_err(|e| SealError::Key(format!("not a P-256 PKCS#8 key: {e}")))?;
-        Ok(Signer {
+        let key = match EcdsaKeyPair::from_pkcs8(&ECDSA_P256_SHA256_ASN1_SIGNING, pkcs8, &rng) {
+            Ok(k) => Key::Ecdsa(k),
+            Err(_) => Key::Rsa(RsaKeyPair::from_pkcs8(pkcs8).map_err(|e| {
+                SealError::Key(format!(
+                    "the key is neither ECDSA P-256 nor RSA of 2048 bits or more (PKCS#8): {e}"
+                ))
+            })?),
+        };
+        let signer = Signer {
             cert: CertInfo::parse(cert_der)?,
             chain,
             key,
             rng,
-        })
+        };
+        if signer.cert.public_key != signer.public_key() {
+            return Err(SealError::Key(
+                "the certificate does not belong to the key".into(),
+            ));
+        }
+        Ok(signer)
     }
 
-    /// ECDSA P-256 over SHA-256 of `msg`, DER-encoded (Ecdsa-Sig-Value).
+    /// A signature over SHA-256 of `msg`: ECDSA (DER Ecdsa-Sig-Value) or RSA PKCS#1 v1.5.
     pub fn sign(&self, msg: &[u8]) -> Result<Vec<u8>, SealError> {
-        self.key
-            .sign(&self.rng, msg)
-            .map(|s| s.as_ref().to_vec())
-            .map_err(|_| SealError::Key("ECDSA signing failed".into()))
+        let failed = || SealError::Key("signing failed".into());
+        match &self.key {
+            Key::Ecdsa(k) => k
+                .sign(&self.rng, msg)
+                .map(|s| s.as_ref().to_vec())
+                .map_err(|_| failed()),
+            Key::Rsa(k) => {
+                let mut sig = vec![0u8; k.public().modulus_len()];
+                k.sign(&RSA_PKCS1_SHA256, &self.rng, msg, &mut sig)
+                    .map_err(|_| failed())?;
+                Ok(sig)
+            }
+        }
     }
 
+    /// The public key as the certificate's SubjectPublicKeyInfo holds it.
     pub fn public_key(&self) -> &[u8] {
-        self.key.public_key().as_ref()
+        match &self.key {
+            Key::Ecdsa(k) => k.public_key().as_ref(),
+            Key::Rsa(k) => k.public().as_ref(),
+        }
+    }
+
+    /// The AlgorithmIdentifier of `sign` (RFC 5758 for ECDSA, RFC 4055 for RSA, which keeps
+    /// the NULL parameters).
+    pub fn write_signature_alg(&self, w: DERWriter) {
+        match &self.key {
+            Key::Ecdsa(_) => asn1::write_alg(w, asn1::ECDSA_SHA256),
+            Key::Rsa(_) => w.write_sequence(|w| {
+                w.next().write_oid(&asn1::oid(asn1::SHA256_WITH_RSA));
+                w.next().write_null();
+            }),
+        }
     }
 }
 
@@ -107,7 +154,7 @@ pub fn signed_data(
             signer.cert.write_issuer_serial(w.next());
             asn1::write_alg(w.next(), asn1::SHA256);
             w.next().write_der(&set_of(0xa0, signed_attrs));
-            asn1::write_alg(w.next(), asn1::ECDSA_SHA256);
+            signer.write_signature_alg(w.next());
             w.next().write_bytes(&signature);
             if let Some(a) = &unsigned_attr {
                 w.next().write_der(&set_of(0xa1, vec![a.clone()]));

@@ -29,18 +29,24 @@ pub(crate) struct Revisions {
     page: Dictionary,
     acroform: Option<(u32, Dictionary)>,
     trailer_extra: Vec<(Vec<u8>, Object)>,
+    /// Generation of each object number the file already has; new objects are generation 0.
+    generations: std::collections::HashMap<u32, u16>,
 }
 
 impl Revisions {
     pub(crate) fn open(pdf: &[u8]) -> Result<Revisions, SealError> {
         let bad = |m: &str| SealError::Pdf(m.to_string());
         let prev_xref = start_xref(pdf).ok_or_else(|| bad("no startxref at the end"))?;
-        if !pdf[prev_xref..].starts_with(b"xref") {
+        if !pdf.get(prev_xref..).is_some_and(|t| t.starts_with(b"xref")) {
             return Err(bad(
                 "only files with a classic cross-reference table can be sealed",
             ));
         }
         let doc = lopdf::Document::load_mem(pdf).map_err(|e| SealError::Pdf(e.to_string()))?;
+        // lopdf decrypts as it reads: our revisions would be plaintext in an encrypted file.
+        if doc.trailer.has(b"Encrypt") {
+            return Err(bad("an encrypted PDF cannot be sealed"));
+        }
         let root = doc
             .trailer
             .get(b"Root")
@@ -64,12 +70,21 @@ impl Revisions {
             page.set("Annots", annots);
         }
         let acroform = match catalog.get(b"AcroForm") {
-            Ok(Object::Reference(r)) => Some((
-                r.0,
-                doc.get_dictionary(*r)
+            Ok(Object::Reference(r)) => {
+                let mut form = doc
+                    .get_dictionary(*r)
                     .map_err(|_| bad("the form is missing"))?
-                    .clone(),
-            )),
+                    .clone();
+                // Fields are written inline from here on; an indirect array is read once.
+                if let Ok(Object::Reference(f)) = form.get(b"Fields") {
+                    let fields = doc
+                        .get_object(*f)
+                        .map_err(|_| bad("the form's fields are missing"))?
+                        .clone();
+                    form.set("Fields", fields);
+                }
+                Some((r.0, form))
+            }
             Ok(Object::Dictionary(_)) => {
                 return Err(bad("an inline /AcroForm is not supported"));
             }
@@ -85,6 +100,7 @@ impl Revisions {
             .filter_map(|k| doc.trailer.get(k).ok().map(|v| (k.to_vec(), v.clone())))
             .collect();
         let size = size.max(doc.max_id + 1);
+        let generations = doc.objects.keys().map(|(n, g)| (*n, *g)).collect();
         Ok(Revisions {
             doc,
             out: pdf.to_vec(),
@@ -96,6 +112,7 @@ impl Revisions {
             page,
             acroform,
             trailer_extra,
+            generations,
         })
     }
 
@@ -111,11 +128,12 @@ impl Revisions {
             self.out.push(b'\n');
         }
         let mut offsets = Vec::with_capacity(objects.len());
-        let mut xref: Vec<(u32, usize)> = Vec::with_capacity(objects.len());
+        let mut xref: Vec<(u32, u16, usize)> = Vec::with_capacity(objects.len());
         for (num, body) in objects {
-            xref.push((num, self.out.len()));
+            let generation = self.generations.get(&num).copied().unwrap_or(0);
+            xref.push((num, generation, self.out.len()));
             self.out
-                .extend_from_slice(format!("{num} 0 obj\n").as_bytes());
+                .extend_from_slice(format!("{num} {generation} obj\n").as_bytes());
             offsets.push(self.out.len());
             self.out.extend_from_slice(&body);
             self.out.extend_from_slice(b"\nendobj\n");
@@ -131,9 +149,9 @@ impl Revisions {
             }
             self.out
                 .extend_from_slice(format!("{} {}\n", xref[i].0, j - i + 1).as_bytes());
-            for (_, off) in &xref[i..=j] {
+            for (_, generation, off) in &xref[i..=j] {
                 self.out
-                    .extend_from_slice(format!("{off:010} 00000 n \n").as_bytes());
+                    .extend_from_slice(format!("{off:010} {generation:05} n \n").as_bytes());
             }
             i = j + 1;
         }
@@ -179,8 +197,9 @@ impl Revisions {
         fields.push(Object::Reference((field, 0)));
         form.set("Fields", Object::Array(fields));
         form.set("SigFlags", Object::Integer(3));
+        let form_gen = self.generations.get(&form_id).copied().unwrap_or(0);
         self.catalog
-            .set("AcroForm", Object::Reference((form_id, 0)));
+            .set("AcroForm", Object::Reference((form_id, form_gen)));
         let mut annots = match self.page.get(b"Annots") {
             Ok(Object::Array(a)) => a.clone(),
             _ => Vec::new(),

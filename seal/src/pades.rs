@@ -5,24 +5,27 @@
 //! 2. B-LT: the DSS dictionary with every certificate and a fresh CRL of the root.
 //! 3. B-LTA: a document time stamp (`/DocTimeStamp`, `ETSI.RFC3161`) over everything before.
 
-use crate::SealError;
 use crate::asn1;
 use crate::ca::Authority;
 use crate::cms::{self, Content};
 use crate::incremental::{Revisions, find, literal};
+use crate::remote;
+use crate::{SealError, TimeStamper};
 use chrono::{DateTime, Utc};
 
-/// Seals `pdf` at B-LTA with the live or test sealing key.
+/// Seals `pdf` at B-LTA with the live or test sealing key, time-stamped by `stamper` (the
+/// authority's own TSA, or an external one).
 pub fn seal(
     pdf: &[u8],
     authority: &Authority,
+    stamper: &dyn TimeStamper,
     test: bool,
     reason: &str,
     now: DateTime<Utc>,
 ) -> Result<Vec<u8>, SealError> {
     let mut file = Revisions::open(pdf)?;
     let signer = authority.sealer(test);
-    let tsa = authority.tsa();
+    let mut token = Vec::new();
     let head = format!(
         "/Type /Sig /Filter /Adobe.PPKLite /SubFilter /ETSI.CAdES.detached /Name {} /Reason {} /M {}",
         literal(&String::from_utf8_lossy(&name_of(&signer.cert.subject))),
@@ -40,18 +43,23 @@ pub fn seal(
             },
             |signature| {
                 let imprint = ring::digest::digest(&ring::digest::SHA256, signature);
-                Ok(Some((
-                    asn1::SIGNATURE_TIME_STAMP,
-                    tsa.token(imprint.as_ref(), Utc::now())?,
-                )))
+                token = stamper.stamp(imprint.as_ref())?;
+                Ok(Some((asn1::SIGNATURE_TIME_STAMP, token.clone())))
             },
         )
     })?;
-    file.dss(&authority.certificates(test), &[authority.crl(now)?])?;
+    // Our chain, and whatever chain an external authority put in its token.
+    let mut certs = authority.certificates(test);
+    for c in remote::token_certificates(&token) {
+        if !certs.contains(&c) {
+            certs.push(c);
+        }
+    }
+    file.dss(&certs, &[authority.crl(now)?])?;
     file.signature(
         "Signet archive time stamp",
         "/Type /DocTimeStamp /Filter /Adobe.PPKLite /SubFilter /ETSI.RFC3161",
-        |digest| tsa.token(digest, Utc::now()),
+        |digest| stamper.stamp(digest),
     )?;
     Ok(file.out)
 }

@@ -71,15 +71,9 @@ pub fn stamp(base: &[u8], layer: &[u8], overlays: usize) -> Result<Vec<u8>, Seal
         let mut form = Dictionary::new();
         form.set("Type", Object::Name(b"XObject".to_vec()));
         form.set("Subtype", Object::Name(b"Form".to_vec()));
-        form.set(
-            "BBox",
-            lp.get(b"MediaBox").cloned().unwrap_or(Object::Array(vec![
-                0.into(),
-                0.into(),
-                612.into(),
-                792.into(),
-            ])),
-        );
+        let bbox = inherited(&layer_doc, lp, b"MediaBox")
+            .ok_or_else(|| bad(format!("layer page {} has no size", i + 1)))?;
+        form.set("BBox", bbox);
         let resources = inherited(&layer_doc, lp, b"Resources")
             .map(|r| remap(&r, &map))
             .unwrap_or(Object::Dictionary(Dictionary::new()));
@@ -106,6 +100,11 @@ pub fn stamp(base: &[u8], layer: &[u8], overlays: usize) -> Result<Vec<u8>, Seal
         contents.push(Object::Reference((open, 0)));
         match page.get(b"Contents") {
             Ok(Object::Array(a)) => contents.extend(a.iter().cloned()),
+            // A reference to an array of streams is not a stream: take its elements.
+            Ok(Object::Reference(r)) => match file.doc.get_object(*r) {
+                Ok(Object::Array(a)) => contents.extend(a.iter().cloned()),
+                _ => contents.push(Object::Reference(*r)),
+            },
             Ok(other) => contents.push(other.clone()),
             Err(_) => {}
         }
@@ -116,7 +115,8 @@ pub fn stamp(base: &[u8], layer: &[u8], overlays: usize) -> Result<Vec<u8>, Seal
             draw,
             body(&Object::Stream(Stream::new(
                 Dictionary::new(),
-                format!("Q\nq {name} Do Q\n").into_bytes(),
+                // Readers may join content streams with nothing between: start on a new line.
+                format!("\nQ\nq {name} Do Q\n").into_bytes(),
             ))),
         ));
         contents.push(Object::Reference((draw, 0)));
@@ -146,11 +146,16 @@ pub fn stamp(base: &[u8], layer: &[u8], overlays: usize) -> Result<Vec<u8>, Seal
             .get_dictionary(pages_root)
             .map_err(|e| bad(format!("page tree: {e}")))?
             .clone();
-        let mut kids = root
-            .get(b"Kids")
-            .and_then(Object::as_array)
-            .cloned()
-            .unwrap_or_default();
+        let mut kids = match root.get(b"Kids") {
+            Ok(Object::Array(a)) => a.clone(),
+            Ok(Object::Reference(r)) => file
+                .doc
+                .get_object(*r)
+                .and_then(Object::as_array)
+                .cloned()
+                .map_err(|e| bad(format!("page tree kids: {e}")))?,
+            _ => return Err(bad("the page tree has no kids".into())),
+        };
         kids.extend(added.iter().cloned());
         let count = root.get(b"Count").and_then(Object::as_i64).unwrap_or(0);
         root.set("Kids", Object::Array(kids));
@@ -192,7 +197,10 @@ fn inherited(doc: &lopdf::Document, page: &Dictionary, key: &[u8]) -> Option<Obj
 /// The page's drawing as one content stream (decoded when it was split in several).
 fn page_content(doc: &lopdf::Document, page: &Dictionary) -> Result<Vec<u8>, SealError> {
     let refs = match page.get(b"Contents") {
-        Ok(Object::Reference(r)) => vec![*r],
+        Ok(Object::Reference(r)) => match doc.get_object(*r) {
+            Ok(Object::Array(a)) => a.iter().filter_map(|o| o.as_reference().ok()).collect(),
+            _ => vec![*r],
+        },
         Ok(Object::Array(a)) => a.iter().filter_map(|o| o.as_reference().ok()).collect(),
         _ => vec![],
     };
@@ -202,9 +210,15 @@ fn page_content(doc: &lopdf::Document, page: &Dictionary) -> Result<Vec<u8>, Sea
             .get_object(r)
             .and_then(Object::as_stream)
             .map_err(|e| SealError::Pdf(format!("layer content: {e}")))?;
-        let data = stream
-            .decompressed_content()
-            .unwrap_or_else(|_| stream.content.clone());
+        // A filter we cannot undo is an error: compressed bytes in a form without its filter
+        // would draw garbage.
+        let data = if stream.dict.has(b"Filter") {
+            stream
+                .decompressed_content()
+                .map_err(|e| SealError::Pdf(format!("layer content: {e}")))?
+        } else {
+            stream.content.clone()
+        };
         out.extend_from_slice(&data);
         out.push(b'\n');
     }

@@ -97,6 +97,19 @@ fn fixture() -> Fixture {
     }
 }
 
+/// `tiny_pdf("Hello")` sealed at B-LTA with the live key.
+fn sealed_hello(authority: &Authority) -> Vec<u8> {
+    seal(
+        &tiny_pdf("Hello"),
+        authority,
+        authority.tsa(),
+        false,
+        "Completed",
+        Utc::now(),
+    )
+    .expect("seal")
+}
+
 fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
     let p = dir.join(name);
     std::fs::write(&p, bytes).expect("write");
@@ -129,7 +142,15 @@ fn the_authority_is_made_once_with_private_keys_only_for_us() {
 fn a_sealed_file_keeps_the_original_bytes_as_its_first_revision() {
     let f = fixture();
     let pdf = tiny_pdf("Hello");
-    let sealed = seal(&pdf, &f.authority, false, "Completed", Utc::now()).expect("seal");
+    let sealed = seal(
+        &pdf,
+        &f.authority,
+        f.authority.tsa(),
+        false,
+        "Completed",
+        Utc::now(),
+    )
+    .expect("seal");
     assert_eq!(&sealed[..pdf.len()], &pdf[..]);
     let text = String::from_utf8_lossy(&sealed);
     assert!(text.contains("/SubFilter /ETSI.CAdES.detached"));
@@ -146,14 +167,7 @@ fn a_sealed_file_keeps_the_original_bytes_as_its_first_revision() {
 fn pyhanko_pdfsig_and_qpdf_accept_the_seal_and_reject_a_changed_byte() {
     let f = fixture();
     let dir = f._dir.path();
-    let sealed = seal(
-        &tiny_pdf("Hello"),
-        &f.authority,
-        false,
-        "Completed",
-        Utc::now(),
-    )
-    .expect("seal");
+    let sealed = sealed_hello(&f.authority);
     let good = write(dir, "sealed.pdf", &sealed);
     // One byte of the page's words changed: "Hello" becomes "Jello".
     let mut bad = sealed.clone();
@@ -266,4 +280,212 @@ fn the_time_stamp_authority_answers_requests_and_refuses_bad_ones() {
     );
     let garbage = f.authority.tsa().respond(b"not der", Utc::now());
     assert!(garbage.windows(3).any(|w| w == [0x02, 0x01, 0x02]));
+}
+
+#[test]
+fn an_external_answer_is_taken_only_for_our_digest_and_nonce() {
+    let f = fixture();
+    let tsa = f.authority.tsa();
+    let digest = [9u8; 32];
+    let pending = crate::remote::request(&digest).expect("request");
+    let answer = tsa.respond(&pending.body, Utc::now());
+    let token = pending.token(&answer).expect("our token");
+    // The token carries the authority's certificate and the root, for the DSS.
+    assert_eq!(crate::remote::token_certificates(&token).len(), 2);
+
+    // An answer to another request (another nonce) is refused, and so is another digest.
+    let other = crate::remote::request(&digest).expect("request");
+    let err = pending
+        .token(&tsa.respond(&other.body, Utc::now()))
+        .expect_err("another nonce");
+    assert!(err.to_string().contains("nonce"), "{err}");
+    let elsewhere = crate::remote::request(&[1u8; 32]).expect("request");
+    let err = pending
+        .token(&tsa.respond(&elsewhere.body, Utc::now()))
+        .expect_err("another digest");
+    assert!(err.to_string().contains("another digest"), "{err}");
+    // A refusal says why.
+    let err = pending
+        .token(&tsa.respond(b"junk", Utc::now()))
+        .expect_err("refused");
+    assert!(err.to_string().contains("status 2"), "{err}");
+    assert!(pending.token(b"not der").is_err());
+}
+
+#[test]
+fn the_time_stamp_authority_honours_its_policy_and_refuses_extensions() {
+    let f = fixture();
+    let tsa = f.authority.tsa();
+    let imprint = |w: yasna::DERWriter| {
+        w.write_sequence(|w| {
+            crate::asn1::write_alg(w.next(), crate::asn1::SHA256);
+            w.next().write_bytes(&[5u8; 32]);
+        })
+    };
+    let status = |resp: &[u8]| {
+        yasna::parse_der(resp, |r| {
+            r.read_sequence(|r| {
+                let st = r.next().read_sequence(|r| {
+                    let st = r.next().read_i64()?;
+                    while r.read_optional(|r| r.read_der())?.is_some() {}
+                    Ok(st)
+                })?;
+                r.read_optional(|r| r.read_der())?;
+                Ok(st)
+            })
+        })
+        .expect("a TimeStampResp")
+    };
+    // Our own policy (a 2.25 arc wider than 64 bits) and an explicit certReq FALSE.
+    let ours = yasna::construct_der(|w| {
+        w.write_sequence(|w| {
+            w.next().write_u8(1);
+            imprint(w.next());
+            w.next()
+                .write_der(&crate::asn1::oid_der(crate::asn1::TSA_POLICY));
+            w.next().write_bool(false);
+        })
+    });
+    let resp = tsa.respond(&ours, Utc::now());
+    assert_eq!(status(&resp), 0, "granted");
+    // certReq false: no certificates in the token (no certificate of ours in it).
+    assert!(
+        !resp
+            .windows(20)
+            .any(|w| f.authority.root_der().windows(20).next() == Some(w)),
+        "no certificates without certReq"
+    );
+    let other_policy = yasna::construct_der(|w| {
+        w.write_sequence(|w| {
+            w.next().write_u8(1);
+            imprint(w.next());
+            w.next().write_oid(&crate::asn1::oid(&[1, 2, 3, 4]));
+        })
+    });
+    assert_eq!(status(&tsa.respond(&other_policy, Utc::now())), 2);
+    let with_extensions = yasna::construct_der(|w| {
+        w.write_sequence(|w| {
+            w.next().write_u8(1);
+            imprint(w.next());
+            w.next()
+                .write_tagged_implicit(yasna::Tag::context(0), |w| w.write_sequence(|_| {}));
+        })
+    });
+    let refused = tsa.respond(&with_extensions, Utc::now());
+    assert_eq!(status(&refused), 2);
+    assert!(String::from_utf8_lossy(&refused).contains("extensions"));
+}
+
+#[test]
+fn an_operators_pkcs12_key_seals_live_documents() {
+    let Some(openssl) = tool("openssl") else {
+        return;
+    };
+    let f = fixture();
+    let dir = f._dir.path();
+    let ssl = |args: &[&str]| {
+        let (ok, out) = run(Command::new(&openssl).current_dir(dir).args(args));
+        assert!(ok, "openssl {args:?}: {out}");
+    };
+    // An operator's RSA chain made by OpenSSL, packed as PKCS#12 with a password.
+    std::fs::write(
+        dir.join("leaf.ext"),
+        "basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,nonRepudiation\n",
+    )
+    .expect("ext");
+    ssl(&[
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        "op-ca.key",
+        "-out",
+        "op-ca.pem",
+        "-days",
+        "30",
+        "-subj",
+        "/CN=Operator Root",
+        "-addext",
+        "basicConstraints=critical,CA:TRUE",
+        "-addext",
+        "keyUsage=critical,keyCertSign,cRLSign",
+    ]);
+    ssl(&[
+        "req",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        "op.key",
+        "-out",
+        "op.csr",
+        "-subj",
+        "/O=Operator/CN=Operator Document Seal",
+    ]);
+    ssl(&[
+        "x509",
+        "-req",
+        "-in",
+        "op.csr",
+        "-CA",
+        "op-ca.pem",
+        "-CAkey",
+        "op-ca.key",
+        "-CAcreateserial",
+        "-out",
+        "op.pem",
+        "-days",
+        "30",
+        "-extfile",
+        "leaf.ext",
+    ]);
+    ssl(&[
+        "pkcs12",
+        "-export",
+        "-inkey",
+        "op.key",
+        "-in",
+        "op.pem",
+        "-certfile",
+        "op-ca.pem",
+        "-out",
+        "op.p12",
+        "-passout",
+        "pass:s3cret",
+    ]);
+    let p12 = std::fs::read(dir.join("op.p12")).expect("p12");
+
+    let wrong = Authority::load(&f.ca)
+        .expect("load")
+        .with_pkcs12(&p12, "guess")
+        .expect_err("wrong password");
+    assert!(wrong.to_string().contains("cannot be opened"), "{wrong}");
+    let authority = Authority::load(&f.ca)
+        .expect("load")
+        .with_pkcs12(&p12, "s3cret")
+        .expect("the operator's key");
+    let subject = String::from_utf8_lossy(&authority.sealer(false).cert.subject).to_string();
+    assert!(subject.contains("Operator Document Seal"), "{subject}");
+    // Test documents keep the generated test certificate.
+    let test_subject = String::from_utf8_lossy(&authority.sealer(true).cert.subject).to_string();
+    assert!(test_subject.contains("(TEST)"), "{test_subject}");
+
+    let sealed = sealed_hello(&authority);
+    let file = write(dir, "operator.pdf", &sealed);
+    if let Some(pyhanko) = tool("pyhanko") {
+        let (ok, out) = run(Command::new(&pyhanko)
+            .args(["sign", "validate", "--pretty-print", "--trust-replace"])
+            .arg("--trust")
+            .arg(dir.join("op-ca.pem"))
+            .arg("--trust")
+            .arg(&f.root_pem)
+            .arg(&file));
+        assert!(
+            ok && out.contains("The signature is judged VALID."),
+            "{out}"
+        );
+        assert!(out.contains("sha256_rsa"), "{out}");
+    }
 }

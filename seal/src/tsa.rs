@@ -2,8 +2,6 @@
 //! time stamps, and answers to time-stamp requests from anyone (`POST /tsa`).
 
 use chrono::{DateTime, Utc};
-use ring::rand::{SecureRandom, SystemRandom};
-use yasna::Tag;
 
 use crate::SealError;
 use crate::asn1;
@@ -19,33 +17,34 @@ pub struct Tsa {
 /// What a client asked for, read from a TimeStampReq.
 struct Request {
     alg: Vec<u64>,
+    /// The AlgorithmIdentifier as sent, echoed in the token.
+    alg_der: Vec<u8>,
     imprint: Vec<u8>,
-    policy: Option<Vec<u64>>,
+    /// DER of the policy OID and of the nonce INTEGER, as sent.
+    policy: Option<Vec<u8>>,
     nonce: Option<Vec<u8>>,
     cert_req: bool,
+    extensions: bool,
 }
 
 impl Tsa {
     /// A time-stamp token (a ContentInfo) over a SHA-256 digest, with the TSA's certificate
     /// and chain embedded, as PAdES wants.
     pub fn token(&self, sha256: &[u8], now: DateTime<Utc>) -> Result<Vec<u8>, SealError> {
-        self.token_for(asn1::SHA256, sha256, None, true, now)
+        let alg = yasna::construct_der(|w| asn1::write_alg(w, asn1::SHA256));
+        self.token_for(&alg, sha256, None, true, now)
     }
 
+    /// `alg` is the AlgorithmIdentifier's DER and `nonce` the INTEGER's DER.
     fn token_for(
         &self,
-        alg: &[u64],
+        alg: &[u8],
         imprint: &[u8],
         nonce: Option<&[u8]>,
         with_certificates: bool,
         now: DateTime<Utc>,
     ) -> Result<Vec<u8>, SealError> {
-        let mut serial = [0u8; 16];
-        SystemRandom::new()
-            .fill(&mut serial)
-            .map_err(|_| SealError::Key("no randomness for the serial".into()))?;
-        serial[0] &= 0x7f;
-        serial[0] |= 0x01;
+        let serial = asn1::random::<16>(true)?;
         let policy = asn1::oid_der(asn1::TSA_POLICY);
         let gen_time = asn1::generalized_time(now, true);
         let tst_info = yasna::construct_der(|w| {
@@ -53,7 +52,7 @@ impl Tsa {
                 w.next().write_u8(1);
                 w.next().write_der(&policy);
                 w.next().write_sequence(|w| {
-                    asn1::write_alg(w.next(), alg);
+                    w.next().write_der(alg);
                     w.next().write_bytes(imprint);
                 });
                 w.next().write_bigint_bytes(&serial, true);
@@ -61,7 +60,7 @@ impl Tsa {
                 // accuracy: the clock is the machine's, good to a second.
                 w.next().write_sequence(|w| w.next().write_u8(1));
                 if let Some(n) = nonce {
-                    w.next().write_bigint_bytes(n, true);
+                    w.next().write_der(n);
                 }
             })
         });
@@ -97,15 +96,18 @@ impl Tsa {
                 "the message imprint has the wrong length for its algorithm",
             );
         }
-        if let Some(p) = &req.policy {
-            let ours = asn1::oid_der(asn1::TSA_POLICY);
-            let theirs = yasna::construct_der(|w| w.write_oid(&asn1::oid(p)));
-            if ours != theirs {
-                return rejection(15, "this authority issues tokens under its own policy only");
-            }
+        if req
+            .policy
+            .as_ref()
+            .is_some_and(|p| *p != asn1::oid_der(asn1::TSA_POLICY))
+        {
+            return rejection(15, "this authority issues tokens under its own policy only");
+        }
+        if req.extensions {
+            return rejection(16, "this authority accepts no request extensions");
         }
         match self.token_for(
-            &req.alg,
+            &req.alg_der,
             &req.imprint,
             req.nonce.as_deref(),
             req.cert_req,
@@ -122,34 +124,52 @@ impl Tsa {
     }
 }
 
+/// Reads a TimeStampReq (BER accepted). The fields after the imprint are told apart by their
+/// tags and kept as DER, so a 2.25 policy (arcs wider than 64 bits) and the nonce go back
+/// exactly as they came.
 fn parse_request(der: &[u8]) -> Result<Request, yasna::ASN1Error> {
-    yasna::parse_der(der, |r| {
+    let invalid = || yasna::ASN1Error::new(yasna::ASN1ErrorKind::Invalid);
+    let (alg_der, imprint, rest) = yasna::parse_ber(der, |r| {
         r.read_sequence(|r| {
-            let version = r.next().read_u8()?;
-            if version != 1 {
-                return Err(yasna::ASN1Error::new(yasna::ASN1ErrorKind::Invalid));
+            if r.next().read_u8()? != 1 {
+                return Err(invalid());
             }
-            let (alg, imprint) = r.next().read_sequence(|r| {
-                let alg = r.next().read_sequence(|r| {
-                    let oid = r.next().read_oid()?;
-                    r.read_optional(|r| r.read_null())?;
-                    Ok(oid)
-                })?;
-                Ok((alg, r.next().read_bytes()?))
-            })?;
-            let policy = r.read_optional(|r| r.read_oid())?;
-            let nonce = r.read_optional(|r| r.read_bigint_bytes())?.map(|(b, _)| b);
-            let cert_req = r.read_default(false, |r| r.read_bool())?;
-            r.read_optional(|r| r.read_tagged_implicit(Tag::context(0), |r| r.read_der()))?;
-            Ok(Request {
-                alg: alg.components().to_vec(),
-                imprint,
-                policy: policy.map(|p| p.components().to_vec()),
-                nonce,
-                cert_req,
-            })
+            let (alg_der, imprint) = r
+                .next()
+                .read_sequence(|r| Ok((r.next().read_der()?, r.next().read_bytes()?)))?;
+            let mut rest = Vec::new();
+            while let Some(field) = r.read_optional(|r| r.read_der())? {
+                rest.push(field);
+            }
+            Ok((alg_der, imprint, rest))
         })
-    })
+    })?;
+    let alg = yasna::parse_ber(&alg_der, |r| {
+        r.read_sequence(|r| {
+            let oid = r.next().read_oid()?;
+            r.read_optional(|r| r.read_null())?;
+            Ok(oid.components().to_vec())
+        })
+    })?;
+    let mut req = Request {
+        alg,
+        alg_der,
+        imprint,
+        policy: None,
+        nonce: None,
+        cert_req: false,
+        extensions: false,
+    };
+    for field in rest {
+        match field.first() {
+            Some(0x06) => req.policy = Some(field),
+            Some(0x02) => req.nonce = Some(field),
+            Some(0x01) => req.cert_req = yasna::parse_ber(&field, |r| r.read_bool())?,
+            Some(0xa0) => req.extensions = true,
+            _ => return Err(invalid()),
+        }
+    }
+    Ok(req)
 }
 
 /// A rejection (status 2) with one PKIFailureInfo bit set.

@@ -67,6 +67,8 @@ pub struct Options {
     pub strict_webhooks: bool,
     /// Do not run the webhook delivery worker in the test's own server.
     pub no_worker: bool,
+    /// An external time-stamp authority and its fallback for the seals.
+    pub tsa_urls: Option<(String, String)>,
 }
 
 impl TestApp {
@@ -122,6 +124,10 @@ impl TestApp {
         config.webhooks_allow_http = !opts.strict_webhooks;
         config.webhook_lease_secs = 20;
         config.workers = !opts.no_worker;
+        if let Some((url, fallback)) = opts.tsa_urls {
+            config.tsa_url = Some(url);
+            config.tsa_fallback_url = Some(fallback);
+        }
         if let Some(n) = opts.anonymous_per_minute {
             config.anonymous_per_minute = n;
         }

@@ -487,3 +487,85 @@ async fn abandoned_and_lost_sealing_jobs_are_sealed_sqlite() {
 async fn abandoned_and_lost_sealing_jobs_are_sealed_postgres_redis() {
     abandoned_and_lost_jobs_are_sealed(Kind::PostgresRedis).await;
 }
+
+/// An operator's time-stamp authority with its first address down: the fallback stamps the
+/// seal, and its certificates travel in the file.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_external_time_stamp_authority_and_its_fallback_stamp_the_seal() {
+    // Another Signet plays the external authority; the first URL is a port nobody listens on.
+    let other = TestApp::start(Kind::Sqlite).await.unwrap();
+    let closed = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        format!("http://{}/tsa", l.local_addr().unwrap())
+    };
+    let opts = Options {
+        tsa_urls: Some((closed, format!("{}/tsa", other.base))),
+        ..Options::default()
+    };
+    let app = TestApp::start_with(Kind::Sqlite, opts).await.unwrap();
+    let (_, key) = app.owner().await;
+    let made = create(&app, &key, json!({"sendNow": true})).await;
+    let id = made.body["id"].as_str().unwrap().to_string();
+    sign_all(&app, &key, &id).await;
+    executed(&app, &key, &id).await;
+    let (status, _, _, pdf) =
+        bytes(&app, &format!("/api/v1/documents/{id}/signed.pdf"), &key).await;
+    assert_eq!(status, 200);
+
+    let dir = app.dir.path();
+    let file = dir.join("sealed.pdf");
+    std::fs::write(&file, &pdf).unwrap();
+    let ours = dir.join("ours.pem");
+    std::fs::write(&ours, app.ctx().authority.root_pem()).unwrap();
+    let theirs = dir.join("theirs.pem");
+    std::fs::write(&theirs, other.ctx().authority.root_pem()).unwrap();
+    assert_ne!(
+        app.ctx().authority.root_pem(),
+        other.ctx().authority.root_pem()
+    );
+    if let Some(pyhanko) = tool("pyhanko") {
+        let out = run(Command::new(&pyhanko)
+            .args(["sign", "validate", "--pretty-print", "--trust-replace"])
+            .arg("--trust")
+            .arg(&ours)
+            .arg("--trust")
+            .arg(&theirs)
+            .arg(&file));
+        assert!(out.contains("The signature is judged VALID."), "{out}");
+        assert!(out.contains("The TSA certificate is trusted."), "{out}");
+        // With our root alone the time stamp is not ours: the other authority made it.
+        let out = validate(&pyhanko, &ours, &file);
+        assert!(!out.contains("The TSA certificate is trusted."), "{out}");
+    }
+}
+
+/// A PKCS#12 setting that cannot be used stops start-up with a message naming it.
+#[test]
+fn an_unusable_pkcs12_file_is_named_at_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let signet = |file: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_signet"))
+            .args(["admin", "ca", "export"])
+            .env("SIGNET_DATA_DIR", dir.path())
+            .env("SIGNET_SEAL_PKCS12", file)
+            .env("SIGNET_SEAL_PKCS12_PASSWORD", "pw")
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    let (ok, err) = signet("/nonexistent/seal.p12");
+    assert!(!ok);
+    assert!(
+        err.contains("seal_pkcs12 (SIGNET_SEAL_PKCS12): cannot read"),
+        "{err}"
+    );
+    let junk = dir.path().join("junk.p12");
+    std::fs::write(&junk, b"not a pkcs12 file").unwrap();
+    let (ok, err) = signet(junk.to_str().unwrap());
+    assert!(!ok);
+    assert!(err.contains("cannot be opened"), "{err}");
+}

@@ -23,6 +23,8 @@ use crate::{Ctx, DomainError};
 /// How long a worker owns a sealing job before another may take it.
 const LEASE_MS: i64 = 120_000;
 const BATCH: i64 = 8;
+/// Tries before a sealing job is marked failed (about 4 hours of back-off in all).
+const MAX_ATTEMPTS: i32 = 12;
 
 /// The sealing worker of a process: seals what is due, woken at once by a commit in this
 /// process and every second otherwise; every five minutes it looks for stuck documents.
@@ -47,9 +49,17 @@ pub async fn run(ctx: Ctx) {
     }
 }
 
+/// Wait after the n-th failed try: 5 s, 10 s, 20 s ... up to an hour.
+fn backoff(attempts: i32) -> i64 {
+    if attempts <= 0 {
+        0
+    } else {
+        (5_000i64 << (attempts - 1).clamp(0, 10)).min(3_600_000)
+    }
+}
+
 /// Seals due documents. Answers how many became executed.
 pub async fn run_seals(ctx: &Ctx) -> Result<usize, DomainError> {
-    let now = now_ms();
     let due = ctx
         .db
         .conn
@@ -57,7 +67,7 @@ pub async fn run_seals(ctx: &Ctx) -> Result<usize, DomainError> {
             "SELECT id, document_id, state, attempts, run_at FROM outbox \
              WHERE kind = 'seal' AND state IN ('queued', 'running') AND run_at <= $1 \
              ORDER BY run_at LIMIT $2",
-            [Value::from(now), Value::from(BATCH)],
+            [Value::from(now_ms()), Value::from(BATCH)],
         ))
         .await?;
     let mut sealed = 0;
@@ -67,7 +77,22 @@ pub async fn run_seals(ctx: &Ctx) -> Result<usize, DomainError> {
         let attempts: i32 = r.try_get("", "attempts")?;
         let run_at: i64 = r.try_get("", "run_at")?;
         let state: String = r.try_get("", "state")?;
-        // Take the lease only if nobody else took it since the read.
+        if attempts >= MAX_ATTEMPTS {
+            // Every try failed, or killed its process: stop, and say so loudly. The document
+            // stays `signed`; an operator re-queues it once the cause is mended.
+            ctx.db
+                .conn
+                .execute_raw(ctx.db.stmt(
+                    "UPDATE outbox SET state = 'failed' WHERE id = $1 AND state = $2 AND run_at = $3",
+                    [Value::from(job.clone()), Value::from(state), Value::from(run_at)],
+                ))
+                .await?;
+            tracing::error!(document = ?doc_id, attempts, "sealing gave up after every try failed");
+            continue;
+        }
+        // Take the lease only if nobody else took it since the read. A try that kills its
+        // process comes back after the lease and the back-off, so a crash cannot loop fast.
+        let lease = now_ms() + LEASE_MS + backoff(attempts);
         let claimed = ctx
             .db
             .conn
@@ -78,7 +103,7 @@ pub async fn run_seals(ctx: &Ctx) -> Result<usize, DomainError> {
                     Value::from(job.clone()),
                     Value::from(state),
                     Value::from(run_at),
-                    Value::from(now + LEASE_MS),
+                    Value::from(lease),
                 ],
             ))
             .await?;
@@ -93,14 +118,19 @@ pub async fn run_seals(ctx: &Ctx) -> Result<usize, DomainError> {
             Ok(true) => sealed += 1,
             Ok(false) => {}
             Err(e) => {
-                // Back off: 5 s, 10 s, 20 s ... up to an hour; the document stays `signed`.
-                let wait = (5_000i64 << attempts.clamp(0, 10)).min(3_600_000);
+                let wait = backoff(attempts + 1);
                 tracing::error!(document = %doc_id, attempts = attempts + 1, error = %e, "sealing failed; will retry");
+                // Only while the lease is still ours: another worker may have taken it over.
                 ctx.db
                     .conn
                     .execute_raw(ctx.db.stmt(
-                        "UPDATE outbox SET state = 'queued', run_at = $2 WHERE id = $1 AND state = 'running'",
-                        [Value::from(job.clone()), Value::from(now_ms() + wait)],
+                        "UPDATE outbox SET state = 'queued', run_at = $2 \
+                         WHERE id = $1 AND state = 'running' AND run_at = $3",
+                        [
+                            Value::from(job.clone()),
+                            Value::from(now_ms() + wait),
+                            Value::from(lease),
+                        ],
                     ))
                     .await?;
             }
@@ -119,7 +149,7 @@ pub async fn requeue_stuck(ctx: &Ctx) -> Result<usize, DomainError> {
             &format!(
                 "SELECT {} FROM documents d WHERE d.state = 'signed' AND d.updated_at < $1 \
                  AND NOT EXISTS (SELECT 1 FROM people p WHERE p.document_id = d.id AND p.action <> 'cc' AND p.status <> 'signed') \
-                 AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.document_id = d.id AND o.kind = 'seal' AND o.state IN ('queued', 'running')) \
+                 AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.document_id = d.id AND o.kind = 'seal' AND o.state IN ('queued', 'running', 'failed')) \
                  LIMIT 100",
                 store::DOC_COLUMNS
                     .split(", ")
@@ -199,13 +229,16 @@ async fn seal_one(ctx: &Ctx, job: &str, doc_id: &str) -> Result<bool, DomainErro
         .page_sizes
         .as_deref()
         .and_then(|s| serde_json::from_str::<Vec<[f64; 2]>>(s).ok())
-        .unwrap_or_default()
+        .filter(|p| !p.is_empty())
+        .ok_or_else(|| DomainError::Internal(format!("{doc_id} has no page sizes")))?
         .into_iter()
         .map(|[w, h]| (w, h))
         .collect();
 
     let renderer = ctx.renderer.clone();
     let authority = ctx.authority.clone();
+    let stamping = ctx.stamping.clone();
+    let handle = tokio::runtime::Handle::current();
     let doc2 = doc.clone();
     let sealed_at = chrono::Utc::now();
     let made = tokio::task::spawn_blocking(move || -> Result<Made, String> {
@@ -226,9 +259,11 @@ async fn seal_one(ctx: &Ctx, job: &str, doc_id: &str) -> Result<bool, DomainErro
         );
         let cert_pdf = renderer.certificate(&cert)?;
         let complete = signet_seal::stamp(&with_values, &cert_pdf, 0).map_err(|e| e.to_string())?;
+        let stamper = stamping.stamper(&authority, handle);
         let pdf = signet_seal::seal(
             &complete,
             &authority,
+            stamper.as_ref(),
             doc2.test,
             "Signed by every party; sealed by Signet",
             sealed_at,
@@ -359,7 +394,7 @@ fn when(ms: Option<i64>) -> String {
 }
 
 /// What a person's audit rows say of where they acted from.
-fn seen_from(audit: &[AuditRecord], seat: &str) -> (String, String) {
+fn seen_from(audit: &[AuditRecord], seat: &str, test: bool) -> (String, String) {
     let mut ip = None;
     let mut agent = None;
     for r in audit.iter().filter(|r| r.seat.as_deref() == Some(seat)) {
@@ -371,7 +406,12 @@ fn seen_from(audit: &[AuditRecord], seat: &str) -> (String, String) {
             agent = Some(v.to_string());
         }
     }
-    let none = "not recorded (signed through the API in test mode)".to_string();
+    let none = if test {
+        "not recorded (signed through the API in test mode)"
+    } else {
+        "not recorded"
+    }
+    .to_string();
     (ip.unwrap_or_else(|| none.clone()), agent.unwrap_or(none))
 }
 
@@ -424,7 +464,7 @@ fn certificate(
     let people = people
         .iter()
         .map(|p| {
-            let (ip, agent) = seen_from(audit, &p.seat);
+            let (ip, agent) = seen_from(audit, &p.seat, doc.test);
             (
                 format!("{} · {}", p.name, p.seat),
                 vec![

@@ -1,0 +1,92 @@
+//! Where the sealing worker's time stamps come from: the built-in authority (`signet-seal`),
+//! or an operator's RFC 3161 service with a fallback. Sealing runs on the blocking pool, so
+//! the external stamper makes its HTTP calls through the runtime's handle.
+
+use std::time::Duration;
+
+use signet_seal::{Authority, SealError, TimeStamper, remote};
+
+#[derive(Clone, Default)]
+pub struct Stamping {
+    /// The primary URL first, then the fallback; empty for the built-in authority.
+    urls: Vec<String>,
+    client: Option<reqwest::Client>,
+}
+
+impl Stamping {
+    pub fn built_in() -> Stamping {
+        Stamping::default()
+    }
+
+    /// An external authority at `url`, tried first, then `fallback`; each call gives up after
+    /// `timeout`.
+    pub fn external(
+        url: String,
+        fallback: Option<String>,
+        timeout: Duration,
+    ) -> Result<Stamping, String> {
+        let client = reqwest::Client::builder()
+            .timeout(timeout)
+            .connect_timeout(timeout)
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .map_err(|e| format!("the time-stamp client cannot be built: {e}"))?;
+        Ok(Stamping {
+            urls: std::iter::once(url).chain(fallback).collect(),
+            client: Some(client),
+        })
+    }
+
+    /// A stamper for this job; call from the blocking pool.
+    pub(crate) fn stamper<'a>(
+        &'a self,
+        authority: &'a Authority,
+        handle: tokio::runtime::Handle,
+    ) -> Box<dyn TimeStamper + 'a> {
+        match &self.client {
+            Some(client) => Box::new(Http {
+                urls: &self.urls,
+                client,
+                handle,
+            }),
+            None => Box::new(authority.tsa()),
+        }
+    }
+}
+
+struct Http<'a> {
+    urls: &'a [String],
+    client: &'a reqwest::Client,
+    handle: tokio::runtime::Handle,
+}
+
+impl TimeStamper for Http<'_> {
+    fn stamp(&self, sha256: &[u8]) -> Result<Vec<u8>, SealError> {
+        let pending = remote::request(sha256)?;
+        let mut failures = Vec::new();
+        for url in self.urls {
+            let answer = self.handle.block_on(async {
+                self.client
+                    .post(url)
+                    .header("content-type", "application/timestamp-query")
+                    .body(pending.body.clone())
+                    .send()
+                    .await?
+                    .error_for_status()?
+                    .bytes()
+                    .await
+            });
+            match answer
+                .map_err(|e| e.to_string())
+                .and_then(|body| pending.token(&body).map_err(|e| e.to_string()))
+            {
+                Ok(token) => return Ok(token),
+                Err(e) => {
+                    tracing::warn!(url = %url, error = %e, "time-stamp authority failed");
+                    failures.push(format!("{url}: {e}"));
+                }
+            }
+        }
+        Err(SealError::TimeStamp(failures.join("; ")))
+    }
+}
