@@ -55,6 +55,26 @@ pub struct Certificate {
     pub events_heading: String,
 }
 
+/// A font size at most `size` at which `text` fits on one line of a box `width` wide (less
+/// its insets), from an estimate of each character's advance. The value is set in an
+/// unbreakable box as well, so an estimate that is off overflows into the clip, never onto a
+/// second line.
+fn fit(text: &str, width: f64, size: f64) -> f64 {
+    let ems: f64 = text
+        .chars()
+        .map(|c| match c {
+            c if c.is_ascii_uppercase() || c.is_ascii_digit() => 0.62,
+            c if c.is_ascii() => 0.52,
+            '\u{1100}'..='\u{11ff}' | '\u{2e80}'..='\u{9fff}' | '\u{ac00}'..='\u{d7af}' => 1.0,
+            _ => 0.6,
+        })
+        .sum();
+    if ems <= 0.0 {
+        return size;
+    }
+    (((width - 6.0) / ems).min(size)).max(4.0)
+}
+
 #[derive(Default)]
 struct Strings(Vec<String>);
 
@@ -96,17 +116,17 @@ impl Renderer {
                         )
                     }
                     ValueKind::Signature => {
-                        let size = (bh * 0.55).clamp(8.0, 22.0);
+                        let size = fit(&v.text, bw, (bh * 0.55).clamp(8.0, 22.0));
                         let t = st.s(&v.text);
                         format!(
-                            "align(left + horizon, text(font: {}, style: \"italic\", size: {size:.1}pt, s({t})))",
+                            "align(left + horizon, box(text(font: {}, style: \"italic\", size: {size:.1}pt, s({t}))))",
                             crate::fonts::SERIF_STACK
                         )
                     }
                     ValueKind::Text => {
-                        let size = (bh * 0.68).clamp(5.0, 9.5);
+                        let size = fit(&v.text, bw, (bh * 0.68).clamp(5.0, 9.5));
                         let t = st.s(&v.text);
-                        format!("align(left + horizon, text(size: {size:.1}pt, s({t})))")
+                        format!("align(left + horizon, box(text(size: {size:.1}pt, s({t}))))")
                     }
                 };
                 let _ = write!(

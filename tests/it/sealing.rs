@@ -206,9 +206,10 @@ both!(
             let text = run(Command::new(&pdftotext).arg(&file).arg("-"));
             assert!(text.contains("Certificate of completion (TEST)"), "{text}");
             assert!(text.contains("Ada Client") && text.contains("ada@example.com"));
-            // The values were drawn in: the date a test signature fills.
-            let today = chrono::Utc::now().format("%Y-%m-%d").to_string();
-            assert!(text.contains(&today), "{text}");
+            // The values were drawn in: the date a test signature fills, as English writes it.
+            let today = chrono::Utc::now().format("%B %-d, %Y").to_string();
+            let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            assert!(words.contains(&today), "{text}");
             // The stated hashes are those of the file's own earlier revisions.
             let (orig, n) = stated(&text, "Original SHA-256");
             assert_eq!(orig, sha256_hex(&pdf[..n]));

@@ -3,6 +3,7 @@
 
 mod approvals;
 mod create;
+pub mod dates;
 mod ending;
 pub mod input;
 mod lifecycle;

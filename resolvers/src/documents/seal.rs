@@ -224,7 +224,10 @@ async fn seal_one(ctx: &Ctx, job: &str, doc_id: &str) -> Result<bool, DomainErro
     trail::verify_chain(&audit).map_err(|e| {
         DomainError::Internal(format!("the audit trail of {doc_id} is broken: {e}"))
     })?;
-    let marks = value_marks(ctx, doc_id, &people).await?;
+    let send: super::types::SendOptionsIn =
+        serde_json::from_str(&doc.send_options).unwrap_or_default();
+    let lang = send.language.unwrap_or_else(|| "en".into());
+    let marks = value_marks(ctx, doc_id, &people, &lang).await?;
     let pages: Vec<(f64, f64)> = doc
         .page_sizes
         .as_deref()
@@ -344,6 +347,7 @@ async fn value_marks(
     ctx: &Ctx,
     doc_id: &str,
     people: &[PersonDbRow],
+    lang: &str,
 ) -> Result<Vec<ValueMark>, DomainError> {
     let rows = ctx
         .db
@@ -365,6 +369,11 @@ async fn value_marks(
                 (MarkKind::Check, String::new())
             }
             "checkbox" => continue,
+            // Dates are written as the document's language writes them.
+            "date" => (
+                MarkKind::Text,
+                super::dates::localized(&value, lang).unwrap_or(value),
+            ),
             _ => (MarkKind::Text, value),
         };
         if text.is_empty() && kind != MarkKind::Check {
