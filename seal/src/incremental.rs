@@ -226,14 +226,12 @@ impl Revisions {
         ]);
         self.acroform = Some((form_id, form));
 
+        // Where the placeholders are, from how the dictionary was written (never searched for:
+        // a name in `head` could hold the same bytes).
         let sig_at = offsets[0];
-        let range_at = sig_at
-            + find(&self.out[sig_at..], BYTE_RANGE_PLACEHOLDER.as_bytes())
-                .ok_or_else(|| SealError::Pdf("lost the byte range".into()))?;
-        let hole_start = sig_at
-            + find(&self.out[sig_at..], b"/Contents <")
-                .ok_or_else(|| SealError::Pdf("lost the contents".into()))?
-            + "/Contents ".len();
+        let range_at = sig_at + format!("<< {head} /ByteRange ").len();
+        let hole_start = range_at + BYTE_RANGE_PLACEHOLDER.len() + " /Contents ".len();
+        debug_assert!(self.out[hole_start] == b'<');
         let hole_end = hole_start + RESERVE * 2 + 2;
         let total = self.out.len();
         let range = format!(

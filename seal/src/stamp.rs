@@ -29,36 +29,40 @@ pub fn stamp(base: &[u8], layer: &[u8], overlays: usize) -> Result<Vec<u8>, Seal
         )));
     }
 
-    // Every object of the layer moves in under a new number, but for its catalog, its page
-    // tree and the pages that become overlays.
+    // What the layer's pages use moves in under new numbers: the overlays' resources and the
+    // appended pages with everything they reach. The layer's catalog, page tree and structure
+    // tree stay behind (an appended page's /StructParents would point into a tree that is not
+    // there, so it is dropped).
     let overlay_ids: Vec<ObjectId> = layer_pages[..overlays].to_vec();
-    let layer_root = layer_doc
-        .trailer
-        .get(b"Root")
-        .and_then(Object::as_reference)
-        .ok();
-    let skipped = |id: &ObjectId, obj: &Object| {
-        Some(*id) == layer_root
-            || overlay_ids.contains(id)
-            || obj.as_dict().is_ok_and(|d| d.has_type(b"Pages"))
-    };
+    let mut roots: Vec<Object> = Vec::new();
+    for id in &overlay_ids {
+        let page = layer_doc
+            .get_dictionary(*id)
+            .map_err(|e| bad(format!("layer page: {e}")))?;
+        roots.extend(inherited(&layer_doc, page, b"Resources"));
+    }
+    roots.extend(
+        layer_pages[overlays..]
+            .iter()
+            .map(|id| Object::Reference(*id)),
+    );
+    let used = reachable(&layer_doc, &roots);
     let mut map: BTreeMap<ObjectId, ObjectId> = BTreeMap::new();
-    for (id, obj) in &layer_doc.objects {
-        if !skipped(id, obj) {
-            map.insert(*id, (file.alloc(), 0));
-        }
+    for id in &used {
+        map.insert(*id, (file.alloc(), 0));
     }
     let mut objects: Vec<(u32, Vec<u8>)> = Vec::new();
     let pages_root = pages_root(&file.doc)?;
-    for (id, obj) in &layer_doc.objects {
-        if skipped(id, obj) {
+    for id in &used {
+        let Ok(obj) = layer_doc.get_object(*id) else {
             continue;
-        }
+        };
         let mut obj = remap(obj, &map);
         if layer_pages[overlays..].contains(id)
             && let Object::Dictionary(d) = &mut obj
         {
             d.set("Parent", Object::Reference(pages_root));
+            d.remove(b"StructParents");
         }
         objects.push((map[id].0, body(&obj)));
     }
@@ -164,6 +168,34 @@ pub fn stamp(base: &[u8], layer: &[u8], overlays: usize) -> Result<Vec<u8>, Seal
     }
     file.append(objects);
     Ok(file.out)
+}
+
+/// Every object `roots` reach, not following /Parent (up the page tree).
+fn reachable(doc: &lopdf::Document, roots: &[Object]) -> std::collections::BTreeSet<ObjectId> {
+    let mut seen = std::collections::BTreeSet::new();
+    let mut stack: Vec<&Object> = roots.iter().collect();
+    while let Some(o) = stack.pop() {
+        match o {
+            Object::Reference(id) => {
+                if seen.insert(*id)
+                    && let Ok(obj) = doc.get_object(*id)
+                {
+                    stack.push(obj);
+                }
+            }
+            Object::Array(a) => stack.extend(a.iter()),
+            Object::Dictionary(d) => stack.extend(children(d)),
+            Object::Stream(st) => stack.extend(children(&st.dict)),
+            _ => {}
+        }
+    }
+    seen
+}
+
+fn children(d: &Dictionary) -> impl Iterator<Item = &Object> {
+    d.iter()
+        .filter(|(k, _)| k.as_slice() != b"Parent")
+        .map(|(_, v)| v)
 }
 
 fn body(o: &Object) -> Vec<u8> {

@@ -489,3 +489,38 @@ fn an_operators_pkcs12_key_seals_live_documents() {
         assert!(out.contains("sha256_rsa"), "{out}");
     }
 }
+
+#[test]
+fn layers_are_laid_over_pages_and_appended_after_them() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let base = tiny_pdf("Base");
+    let over = crate::stamp(&base, &tiny_pdf("Over"), 1).expect("overlay");
+    assert_eq!(&over[..base.len()], &base[..], "an incremental update");
+    let both = crate::stamp(&over, &tiny_pdf("After"), 0).expect("append");
+    let file = write(dir.path(), "stamped.pdf", &both);
+    assert!(
+        crate::stamp(&base, &tiny_pdf("x"), 2).is_err(),
+        "more overlays than pages"
+    );
+    if let Some(qpdf) = tool("qpdf") {
+        let (ok, out) = run(Command::new(&qpdf).arg("--check").arg(&file));
+        assert!(ok, "{out}");
+    }
+    if let Some(pdftotext) = tool("pdftotext") {
+        let (ok, text) = run(Command::new(&pdftotext).arg(&file).arg("-"));
+        assert!(ok, "{text}");
+        let pages: Vec<&str> = text
+            .split('\u{c}')
+            .filter(|p| !p.trim().is_empty())
+            .collect();
+        assert_eq!(pages.len(), 2, "{text:?}");
+        assert!(
+            pages[0].contains("Base") && pages[0].contains("Over"),
+            "{text:?}"
+        );
+        assert!(
+            pages[1].contains("After") && !pages[1].contains("Base"),
+            "{text:?}"
+        );
+    }
+}

@@ -303,6 +303,8 @@ both!(
             let out = run(Command::new(&pdfsig).arg("-nssdir").arg(&nss).arg(&file));
             assert!(out.contains("Signature is Valid"), "{out}");
             assert!(out.contains("Certificate is Trusted"), "{out}");
+            // The document time stamp (B-LTA) covers the whole file.
+            assert!(out.contains("Total document signed"), "{out}");
             assert!(
                 out.contains("Signet Document Seal (TEST)"),
                 "test documents use the test certificate: {out}"
