@@ -135,19 +135,16 @@ fn bench(c: &mut Criterion) {
             marks.len(),
             seal_all(&layer, &cert_pdf).len()
         );
+        let render_and_seal = |cert: &Certificate| {
+            let layer = renderer
+                .values_layer(&sent.pages, &marks)
+                .unwrap_or_else(|e| panic!("{e}"));
+            let cert_pdf = renderer.certificate(cert).unwrap_or_else(|e| panic!("{e}"));
+            seal_all(&layer, &cert_pdf)
+        };
         c.bench_function(
             &format!("seal {pages}-page document, with rendering"),
-            |b| {
-                b.iter(|| {
-                    let layer = renderer
-                        .values_layer(&sent.pages, &marks)
-                        .unwrap_or_else(|e| panic!("{e}"));
-                    let cert_pdf = renderer
-                        .certificate(&cert)
-                        .unwrap_or_else(|e| panic!("{e}"));
-                    seal_all(&layer, &cert_pdf)
-                })
-            },
+            |b| b.iter(|| render_and_seal(&cert)),
         );
         // Every sealed document differs (its id and hashes at least), so Typst's memo cache
         // helps less than with the same certificate again.
@@ -160,13 +157,7 @@ fn bench(c: &mut Criterion) {
                     let mut fresh = cert.clone();
                     fresh.facts[0].1 = format!("doc_{n:026}");
                     fresh.facts[1].1 = format!("{n:064x}");
-                    let layer = renderer
-                        .values_layer(&sent.pages, &marks)
-                        .unwrap_or_else(|e| panic!("{e}"));
-                    let cert_pdf = renderer
-                        .certificate(&fresh)
-                        .unwrap_or_else(|e| panic!("{e}"));
-                    seal_all(&layer, &cert_pdf)
+                    render_and_seal(&fresh)
                 })
             },
         );

@@ -52,6 +52,19 @@ impl DocumentsQuery {
         documents::get(c, a, &id).await.map_err(|e| e.extend())
     }
 
+    /// The document's audit trail, oldest first, each row chained to the one before by its
+    /// hash; the same rows as `GET /api/v1/documents/{id}/audit-log.csv` (documents:read).
+    async fn document_audit_log(
+        &self,
+        ctx: &Context<'_>,
+        id: String,
+    ) -> async_graphql::Result<Vec<AuditEventOut>> {
+        let (c, a) = who(ctx)?;
+        documents::audit_log(c, a, &id)
+            .await
+            .map_err(|e| e.extend())
+    }
+
     /// The document's words, people and choices (documents:read).
     async fn document_source(
         &self,

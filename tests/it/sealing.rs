@@ -335,6 +335,13 @@ both!(
         for bad in ["http://", "https://", "token", "code="] {
             assert!(!csv.to_lowercase().contains(bad), "{bad} in {csv}");
         }
+        // The same rows over GraphQL, with their chain hashes.
+        let q = json!({ "query": format!("{{ documentAuditLog(id: \"{id}\") {{ event person hash }} }}") });
+        let g = app.post("/graphql", &key, &[], &q.to_string()).await;
+        let rows = g.body["data"]["documentAuditLog"].as_array().expect("rows");
+        assert_eq!(rows.len(), lines.len() - 1, "{}", g.body);
+        assert_eq!(rows.last().unwrap()["event"], "sealed");
+        assert_eq!(rows.last().unwrap()["hash"].as_str().unwrap().len(), 64);
         let (status, ..) = bytes(&app, "/api/v1/documents/doc_nope/audit-log.csv", &key).await;
         assert_eq!(status, 404);
         let (status, ..) = bytes(

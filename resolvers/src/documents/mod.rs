@@ -24,7 +24,7 @@ pub use approvals::{approvals_decide, approvals_list};
 pub(crate) use create::Draft;
 pub use create::{check, create, revise};
 pub use ending::{remind, sweep, void};
-pub use record::{FileOut, audit_csv, signed_pdf};
+pub use record::{FileOut, audit_csv, audit_log, signed_pdf};
 pub use send::send;
 pub use signing::test_sign;
 use store::DocRow;

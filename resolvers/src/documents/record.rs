@@ -3,6 +3,7 @@
 use sea_orm::{ConnectionTrait, Value};
 
 use super::trail;
+use super::types::AuditEventOut;
 use super::{store, visible};
 use crate::{Actor, Ctx, DomainError, Scope};
 
@@ -48,29 +49,58 @@ pub async fn signed_pdf(ctx: &Ctx, actor: &Actor, id: &str) -> Result<FileOut, D
     })
 }
 
-/// GET /documents/{id}/audit-log.csv: RFC 4180, UTF-8, CRLF, one row per audit event.
-pub async fn audit_csv(ctx: &Ctx, actor: &Actor, id: &str) -> Result<FileOut, DomainError> {
+/// The audit trail of a document, oldest first: what `audit-log.csv` and GraphQL's
+/// `documentAuditLog` show.
+pub async fn audit_log(
+    ctx: &Ctx,
+    actor: &Actor,
+    id: &str,
+) -> Result<Vec<AuditEventOut>, DomainError> {
+    Ok(audited(ctx, actor, id).await?.1)
+}
+
+async fn audited(
+    ctx: &Ctx,
+    actor: &Actor,
+    id: &str,
+) -> Result<(store::DocRow, Vec<AuditEventOut>), DomainError> {
     actor.require(Scope::DocumentsRead)?;
     let doc = visible(&ctx.db.conn, ctx, actor, id).await?;
     let rows = trail::records(&ctx.db.conn, &ctx.db, &doc.id).await?;
     let people = store::people(&ctx.db.conn, &ctx.db, &[&doc.id]).await?;
+    let out = rows
+        .into_iter()
+        .map(|r| AuditEventOut {
+            time: store::time(r.at),
+            person: r.seat.as_ref().map(|seat| {
+                people
+                    .iter()
+                    .find(|p| &p.seat == seat)
+                    .map(|p| format!("{} <{}> ({seat})", p.name, p.email))
+                    .unwrap_or_else(|| seat.clone())
+            }),
+            event: r.event,
+            description: r.description,
+            document: doc.id.clone(),
+            detail: r.detail,
+            hash: r.hash,
+        })
+        .collect();
+    Ok((doc, out))
+}
+
+/// GET /documents/{id}/audit-log.csv: RFC 4180, UTF-8, CRLF, one row per audit event.
+pub async fn audit_csv(ctx: &Ctx, actor: &Actor, id: &str) -> Result<FileOut, DomainError> {
+    let (doc, rows) = audited(ctx, actor, id).await?;
     let mut out = String::from("time,event,description,person,document,detail\r\n");
     for r in &rows {
-        let person = match &r.seat {
-            Some(seat) => people
-                .iter()
-                .find(|p| &p.seat == seat)
-                .map(|p| format!("{} <{}> ({seat})", p.name, p.email))
-                .unwrap_or_else(|| seat.clone()),
-            None => String::new(),
-        };
         let fields = [
-            store::time(r.at),
-            r.event.clone(),
-            r.description.clone(),
-            person,
-            doc.id.clone(),
-            r.detail.clone(),
+            r.time.as_str(),
+            &r.event,
+            &r.description,
+            r.person.as_deref().unwrap_or(""),
+            &r.document,
+            &r.detail,
         ];
         let line: Vec<String> = fields.iter().map(|f| csv_field(f)).collect();
         out.push_str(&line.join(","));

@@ -327,3 +327,20 @@ pub fn from_json<T: serde::de::DeserializeOwned>(
         crate::DomainError::invalid(&field, e.into_inner())
     })
 }
+
+/// One row of a document's audit trail, as the CSV and GraphQL show it.
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema, async_graphql::SimpleObject)]
+#[serde(rename_all = "camelCase")]
+pub struct AuditEventOut {
+    /// RFC 3339, UTC.
+    pub time: String,
+    pub event: String,
+    pub description: String,
+    /// `Name <email> (seat)` when the row is about a person.
+    pub person: Option<String>,
+    pub document: String,
+    /// The row's details as JSON text.
+    pub detail: String,
+    /// This row's link in the hash chain.
+    pub hash: String,
+}
