@@ -131,7 +131,15 @@ impl Default for Config {
 }
 
 /// Variables that start with `SIGNET_` but belong to commands, not to the server.
-const NOT_SETTINGS: &[&str] = &["CONFIG", "API_KEY", "BASE_URL", "LOG"];
+/// `SEAL_PKCS12_PASSWORD` is read as it is written (in `load`): figment would take `123456`
+/// for a number, refuse it, and print it in the error.
+const NOT_SETTINGS: &[&str] = &[
+    "CONFIG",
+    "API_KEY",
+    "BASE_URL",
+    "LOG",
+    "SEAL_PKCS12_PASSWORD",
+];
 
 impl Config {
     /// Reads the layers. `file` is `--config`; without it `SIGNET_CONFIG`, then `./signet.toml`
@@ -163,6 +171,11 @@ impl Config {
             .public_url
             .map(|u| u.trim_end_matches('/').to_string())
             .filter(|u| !u.is_empty());
+        if let Ok(p) = std::env::var("SIGNET_SEAL_PKCS12_PASSWORD")
+            && !p.is_empty()
+        {
+            config.seal_pkcs12_password = Some(SecretString::from(p));
+        }
         config.tsa_url = config.tsa_url.filter(|u| !u.is_empty());
         config.tsa_fallback_url = config.tsa_fallback_url.filter(|u| !u.is_empty());
         config.redis_url = config.redis_url.filter(|u| !u.is_empty());

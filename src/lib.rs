@@ -129,9 +129,9 @@ pub fn authority(config: &Config) -> anyhow::Result<signet_seal::Authority> {
             let password = config
                 .seal_pkcs12_password
                 .as_ref()
-                .map(|p| p.expose_secret().to_string())
+                .map(|p| p.expose_secret())
                 .unwrap_or_default();
-            authority.with_pkcs12(&data, &password).with_context(|| {
+            authority.with_pkcs12(&data, password).with_context(|| {
                 format!(
                     "seal_pkcs12 (SIGNET_SEAL_PKCS12) with seal_pkcs12_password \
                      (SIGNET_SEAL_PKCS12_PASSWORD): {}",

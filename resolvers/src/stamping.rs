@@ -6,6 +6,23 @@ use std::time::Duration;
 
 use signet_seal::{Authority, SealError, TimeStamper, remote};
 
+/// The largest answer read from an external authority.
+const MAX_ANSWER: usize = 256 * 1024;
+
+/// The URL without user name, password or query, for logs and errors: an operator's
+/// credentials for the service never reach a log line.
+fn redact(url: &str) -> String {
+    match reqwest::Url::parse(url) {
+        Ok(mut u) => {
+            let _ = u.set_username("");
+            let _ = u.set_password(None);
+            u.set_query(None);
+            u.to_string()
+        }
+        Err(_) => "(the configured URL)".into(),
+    }
+}
+
 #[derive(Clone, Default)]
 pub struct Stamping {
     /// The primary URL first, then the fallback; empty for the built-in authority.
@@ -66,24 +83,36 @@ impl TimeStamper for Http<'_> {
         let mut failures = Vec::new();
         for url in self.urls {
             let answer = self.handle.block_on(async {
-                self.client
+                let mut res = self
+                    .client
                     .post(url)
                     .header("content-type", "application/timestamp-query")
                     .body(pending.body.clone())
                     .send()
-                    .await?
-                    .error_for_status()?
-                    .bytes()
                     .await
+                    .map_err(|e| e.without_url().to_string())?;
+                if !res.status().is_success() {
+                    return Err(format!("answered {}", res.status()));
+                }
+                // A token with its chain is a few kilobytes; stop reading well before memory
+                // is at risk.
+                let mut body = Vec::new();
+                while let Some(chunk) =
+                    res.chunk().await.map_err(|e| e.without_url().to_string())?
+                {
+                    body.extend_from_slice(&chunk);
+                    if body.len() > MAX_ANSWER {
+                        return Err(format!("answered more than {MAX_ANSWER} bytes"));
+                    }
+                }
+                Ok(body)
             });
-            match answer
-                .map_err(|e| e.to_string())
-                .and_then(|body| pending.token(&body).map_err(|e| e.to_string()))
-            {
+            let shown = redact(url);
+            match answer.and_then(|body| pending.token(&body).map_err(|e| e.to_string())) {
                 Ok(token) => return Ok(token),
                 Err(e) => {
-                    tracing::warn!(url = %url, error = %e, "time-stamp authority failed");
-                    failures.push(format!("{url}: {e}"));
+                    tracing::warn!(url = %shown, error = %e, "time-stamp authority failed");
+                    failures.push(format!("{shown}: {e}"));
                 }
             }
         }

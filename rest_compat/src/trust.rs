@@ -51,12 +51,20 @@ pub(crate) fn router(state: &AppState) -> Router<AppState> {
 
 fn tsa() -> MethodRouter<AppState> {
     post(|State(s): State<AppState>, body: Bytes| async move {
-        let answer = s.ctx.authority.tsa().respond(&body, chrono::Utc::now());
-        (
-            [(header::CONTENT_TYPE, "application/timestamp-reply")],
-            answer,
-        )
-            .into_response()
+        // Signing is CPU work: off the async workers.
+        let authority = s.ctx.authority.clone();
+        let answer =
+            tokio::task::spawn_blocking(move || authority.tsa().respond(&body, chrono::Utc::now()))
+                .await;
+        match answer {
+            Ok(der) => {
+                ([(header::CONTENT_TYPE, "application/timestamp-reply")], der).into_response()
+            }
+            Err(e) => ApiError::from(signet_resolvers::DomainError::Internal(format!(
+                "the time-stamp authority failed: {e}"
+            )))
+            .into_response(),
+        }
     })
 }
 

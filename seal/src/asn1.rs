@@ -11,6 +11,7 @@ use crate::SealError;
 pub const SHA256: &[u64] = &[2, 16, 840, 1, 101, 3, 4, 2, 1];
 pub const ECDSA_SHA256: &[u64] = &[1, 2, 840, 10045, 4, 3, 2];
 pub const SHA256_WITH_RSA: &[u64] = &[1, 2, 840, 113549, 1, 1, 11];
+pub const RSA_ENCRYPTION: &[u64] = &[1, 2, 840, 113549, 1, 1, 1];
 pub const DATA: &[u64] = &[1, 2, 840, 113549, 1, 7, 1];
 pub const SIGNED_DATA: &[u64] = &[1, 2, 840, 113549, 1, 7, 2];
 pub const CONTENT_TYPE: &[u64] = &[1, 2, 840, 113549, 1, 9, 3];
@@ -61,6 +62,73 @@ pub fn oid_der(dotted: &str) -> Vec<u8> {
         body.extend(chunk);
     }
     tlv(0x06, &body)
+}
+
+/// Whether `b` is exactly one BER element whose every length fits inside its parent, at most
+/// 64 levels deep. Untrusted input (time-stamp requests, external authorities' answers) is
+/// checked with this before yasna reads it: yasna 0.6 adds lengths to its position without
+/// checking for overflow, and a crafted length can make it loop.
+pub fn well_formed(b: &[u8]) -> bool {
+    fn element(b: &[u8], depth: usize) -> Option<usize> {
+        if depth > 64 {
+            return None;
+        }
+        let tag = *b.first()?;
+        let mut i = 1;
+        if tag & 0x1f == 0x1f {
+            loop {
+                let t = *b.get(i)?;
+                i += 1;
+                if t & 0x80 == 0 {
+                    break;
+                }
+                if i > 5 {
+                    return None;
+                }
+            }
+        }
+        let constructed = tag & 0x20 != 0;
+        let first = *b.get(i)?;
+        i += 1;
+        if first == 0x80 {
+            // Indefinite length: children up to an end-of-contents marker.
+            if !constructed {
+                return None;
+            }
+            loop {
+                if b.get(i..i + 2)? == [0, 0] {
+                    return Some(i + 2);
+                }
+                i = i.checked_add(element(b.get(i..)?, depth + 1)?)?;
+            }
+        }
+        let len = if first < 0x80 {
+            first as usize
+        } else {
+            let n = (first & 0x7f) as usize;
+            if n > 4 {
+                return None;
+            }
+            let mut v = 0usize;
+            for _ in 0..n {
+                v = (v << 8) | *b.get(i)? as usize;
+                i += 1;
+            }
+            v
+        };
+        let end = i.checked_add(len)?;
+        if end > b.len() {
+            return None;
+        }
+        if constructed {
+            let mut j = i;
+            while j < end {
+                j = j.checked_add(element(&b[j..end], depth + 1)?)?;
+            }
+        }
+        Some(end)
+    }
+    element(b, 0) == Some(b.len())
 }
 
 /// A tag-length-value with a one-byte tag.
@@ -127,6 +195,11 @@ pub struct CertInfo {
 
 impl CertInfo {
     pub fn parse(der: &[u8]) -> Result<CertInfo, SealError> {
+        if !well_formed(der) {
+            return Err(SealError::Certificate(
+                "not a well-formed DER element".into(),
+            ));
+        }
         let (issuer, subject, serial, public_key) = yasna::parse_der(der, |r| {
             r.read_sequence(|r| {
                 let tbs = r.next().read_sequence(|r| {
@@ -232,6 +305,35 @@ mod tests {
         let policy = oid_der(TSA_POLICY);
         assert_eq!(policy[0], 0x06);
         assert_eq!(policy[1] as usize, policy.len() - 2);
+    }
+
+    #[test]
+    fn lengths_that_overflow_or_overrun_are_refused_before_parsing() {
+        // A crafted request that makes yasna 0.6 loop: the length wraps its position.
+        let crafted = [
+            0x30, 0x80, 0x02, 0x01, 0x01, 0x30, 0x80, 0x30, 0x80, 0x04, 0x88, 0xff, 0xff, 0xff,
+            0xff, 0xff, 0xff, 0xff, 0xf6,
+        ];
+        assert!(!well_formed(&crafted));
+        assert!(!well_formed(&[0x04, 0x05, 1, 2]), "overruns its parent");
+        assert!(!well_formed(&[0x04, 0x80, 0, 0]), "indefinite primitive");
+        assert!(!well_formed(&[0x30, 0x00, 0x00]), "trailing bytes");
+        assert!(
+            well_formed(&[0x30, 0x80, 0x02, 0x01, 0x01, 0x00, 0x00]),
+            "BER indefinite"
+        );
+        let der = yasna::construct_der(|w| {
+            w.write_sequence(|w| {
+                w.next().write_bytes(&[7u8; 300]);
+                w.next().write_u8(1);
+            })
+        });
+        assert!(well_formed(&der));
+        let mut deep = vec![0x04, 0x00];
+        for _ in 0..70 {
+            deep = tlv(0x30, &deep);
+        }
+        assert!(!well_formed(&deep), "too deep");
     }
 
     #[test]

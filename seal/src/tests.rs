@@ -278,6 +278,13 @@ fn the_time_stamp_authority_answers_requests_and_refuses_bad_ones() {
         resp.windows(5).any(|w| w == [0x30, 0x03, 0x02, 0x01, 0x02])
             || resp[4..7] == [0x02, 0x01, 0x02]
     );
+    // A request crafted to make the ASN.1 reader loop is refused at once.
+    let crafted = [
+        0x30, 0x80, 0x02, 0x01, 0x01, 0x30, 0x80, 0x30, 0x80, 0x04, 0x88, 0xff, 0xff, 0xff, 0xff,
+        0xff, 0xff, 0xff, 0xf6,
+    ];
+    let refused = f.authority.tsa().respond(&crafted, Utc::now());
+    assert!(refused.windows(3).any(|w| w == [0x02, 0x01, 0x02]));
     let garbage = f.authority.tsa().respond(b"not der", Utc::now());
     assert!(garbage.windows(3).any(|w| w == [0x02, 0x01, 0x02]));
 }
@@ -304,6 +311,20 @@ fn an_external_answer_is_taken_only_for_our_digest_and_nonce() {
         .token(&tsa.respond(&elsewhere.body, Utc::now()))
         .expect_err("another digest");
     assert!(err.to_string().contains("another digest"), "{err}");
+    // A token whose TSTInfo or signature was changed on the way is refused.
+    let mut changed = answer.clone();
+    let at = changed
+        .windows(32)
+        .position(|w| w == digest)
+        .expect("imprint");
+    changed[at] ^= 1;
+    let err = pending.token(&changed).expect_err("changed TSTInfo");
+    assert!(err.to_string().contains("message digest"), "{err}");
+    let mut forged = answer.clone();
+    let last = forged.len() - 1;
+    forged[last] ^= 1;
+    let err = pending.token(&forged).expect_err("changed signature");
+    assert!(err.to_string().contains("does not verify"), "{err}");
     // A refusal says why.
     let err = pending
         .token(&tsa.respond(b"junk", Utc::now()))

@@ -129,6 +129,9 @@ impl Tsa {
 /// exactly as they came.
 fn parse_request(der: &[u8]) -> Result<Request, yasna::ASN1Error> {
     let invalid = || yasna::ASN1Error::new(yasna::ASN1ErrorKind::Invalid);
+    if !asn1::well_formed(der) {
+        return Err(invalid());
+    }
     let (alg_der, imprint, rest) = yasna::parse_ber(der, |r| {
         r.read_sequence(|r| {
             if r.next().read_u8()? != 1 {
@@ -144,13 +147,22 @@ fn parse_request(der: &[u8]) -> Result<Request, yasna::ASN1Error> {
             Ok((alg_der, imprint, rest))
         })
     })?;
-    let alg = yasna::parse_ber(&alg_der, |r| {
+    let (alg, null) = yasna::parse_ber(&alg_der, |r| {
         r.read_sequence(|r| {
             let oid = r.next().read_oid()?;
-            r.read_optional(|r| r.read_null())?;
-            Ok(oid.components().to_vec())
+            let null = r.read_optional(|r| r.read_null())?.is_some();
+            Ok((oid.components().to_vec(), null))
         })
     })?;
+    // Echoed in the token as DER, with the NULL parameters only if the request had them.
+    let alg_der = yasna::construct_der(|w| {
+        w.write_sequence(|w| {
+            w.next().write_oid(&asn1::oid(&alg));
+            if null {
+                w.next().write_null();
+            }
+        })
+    });
     let mut req = Request {
         alg,
         alg_der,
@@ -163,7 +175,14 @@ fn parse_request(der: &[u8]) -> Result<Request, yasna::ASN1Error> {
     for field in rest {
         match field.first() {
             Some(0x06) => req.policy = Some(field),
-            Some(0x02) => req.nonce = Some(field),
+            Some(0x02) => {
+                // Re-encoded as DER; RFC 3161 nonces are large random numbers, not kilobytes.
+                let (n, positive) = yasna::parse_ber(&field, |r| r.read_bigint_bytes())?;
+                if n.is_empty() || n.len() > 32 {
+                    return Err(invalid());
+                }
+                req.nonce = Some(yasna::construct_der(|w| w.write_bigint_bytes(&n, positive)));
+            }
             Some(0x01) => req.cert_req = yasna::parse_ber(&field, |r| r.read_bool())?,
             Some(0xa0) => req.extensions = true,
             _ => return Err(invalid()),

@@ -558,7 +558,8 @@ fn an_unusable_pkcs12_file_is_named_at_start() {
             .args(["admin", "ca", "export"])
             .env("SIGNET_DATA_DIR", dir.path())
             .env("SIGNET_SEAL_PKCS12", file)
-            .env("SIGNET_SEAL_PKCS12_PASSWORD", "pw")
+            // Digits only: read as written, never taken for a number or printed.
+            .env("SIGNET_SEAL_PKCS12_PASSWORD", "123456")
             .current_dir(dir.path())
             .output()
             .unwrap();
@@ -578,4 +579,5 @@ fn an_unusable_pkcs12_file_is_named_at_start() {
     let (ok, err) = signet(junk.to_str().unwrap());
     assert!(!ok);
     assert!(err.contains("cannot be opened"), "{err}");
+    assert!(!err.contains("123456"), "{err}");
 }
