@@ -199,17 +199,9 @@ impl SignedToken {
                     let issuer = r.next().read_der()?;
                     Ok((issuer, r.next().read_bigint_bytes()?.0))
                 })?;
-                let digest_alg = r.next().read_sequence(|r| {
-                    let oid = r.next().read_oid()?;
-                    r.read_optional(|r| r.read_null())?;
-                    Ok(oid.components().to_vec())
-                })?;
+                let digest_alg = read_alg(r.next())?;
                 let attrs = r.next().read_der()?;
-                let sig_alg = r.next().read_sequence(|r| {
-                    let oid = r.next().read_oid()?;
-                    r.read_optional(|r| r.read_null())?;
-                    Ok(oid.components().to_vec())
-                })?;
+                let sig_alg = read_alg(r.next())?;
                 let signature = r.next().read_bytes()?;
                 while r.read_optional(|r| r.read_der())?.is_some() {}
                 Ok(Info {
@@ -287,11 +279,7 @@ fn tst_info(content: &[u8]) -> Result<(Vec<u64>, Vec<u8>, Option<Vec<u8>>), Seal
             // The policy may have arcs wider than 64 bits (2.25...): kept as DER.
             r.next().read_der()?;
             let (alg, imprint) = r.next().read_sequence(|r| {
-                let alg = r.next().read_sequence(|r| {
-                    let oid = r.next().read_oid()?;
-                    r.read_optional(|r| r.read_null())?;
-                    Ok(oid.components().to_vec())
-                })?;
+                let alg = read_alg(r.next())?;
                 Ok((alg, r.next().read_bytes()?))
             })?;
             r.next().read_der()?;
@@ -304,6 +292,15 @@ fn tst_info(content: &[u8]) -> Result<(Vec<u64>, Vec<u8>, Option<Vec<u8>>), Seal
         })
     })
     .map_err(|e| bad(format!("the token's TSTInfo cannot be read: {e}")))
+}
+
+/// An AlgorithmIdentifier's OID (parameters absent or NULL).
+fn read_alg(r: BERReader<'_, '_>) -> yasna::ASN1Result<Vec<u64>> {
+    r.read_sequence(|r| {
+        let oid = r.next().read_oid()?;
+        r.read_optional(|r| r.read_null())?;
+        Ok(oid.components().to_vec())
+    })
 }
 
 fn skip_rest(r: &mut yasna::BERReaderSeq<'_, '_>) -> yasna::ASN1Result<()> {
