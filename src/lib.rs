@@ -99,6 +99,18 @@ pub async fn services(config: &Config) -> anyhow::Result<Services> {
             allow_http: config.webhooks_allow_http,
         },
     );
+    let root = ring::digest::digest(&ring::digest::SHA256, ctx.authority.root_der());
+    let root: String = root.as_ref().iter().map(|b| format!("{b:02x}")).collect();
+    if let Some(recorded) = signet_resolvers::installation::agree(&ctx.db, "ca_root_sha256", &root)
+        .await
+        .context("recording the certificate authority")?
+    {
+        anyhow::bail!(
+            "ca_dir (SIGNET_CA_DIR): this process's root certificate (SHA-256 {root}) is not the \
+             one this database's documents are sealed under (SHA-256 {recorded}); every process \
+             must share one ca_dir: copy it from the first host"
+        );
+    }
     Ok(Services { ctx, log_writer })
 }
 

@@ -6,6 +6,7 @@ pub mod ctx;
 pub mod documents;
 pub mod error;
 pub mod ids;
+pub mod installation;
 pub mod keys;
 pub mod limits;
 pub mod live;

@@ -581,3 +581,35 @@ fn an_unusable_pkcs12_file_is_named_at_start() {
     assert!(err.contains("cannot be opened"), "{err}");
     assert!(!err.contains("123456"), "{err}");
 }
+
+/// Every process of an installation seals under one root: a process started with another
+/// certificate authority refuses to run, and says which setting to mend.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_process_with_another_certificate_authority_refuses_to_start() {
+    let app = TestApp::start(Kind::Sqlite).await.unwrap();
+    let (ws, _) = app.owner().await;
+    let run = |ca_dir: Option<&Path>| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_signet"));
+        cmd.args(["admin", "key", "list", "--workspace", &ws])
+            .envs(app.env())
+            .env_remove("REDIS_URL")
+            .current_dir(app.dir.path());
+        if let Some(d) = ca_dir {
+            cmd.env("SIGNET_CA_DIR", d);
+        }
+        let out = cmd.output().unwrap();
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    let (ok, err) = run(None);
+    assert!(ok, "the same ca_dir: {err}");
+    let other = app.dir.path().join("other-ca");
+    let (ok, err) = run(Some(&other));
+    assert!(!ok);
+    assert!(
+        err.contains("ca_dir (SIGNET_CA_DIR)") && err.contains("must share one ca_dir"),
+        "{err}"
+    );
+}
