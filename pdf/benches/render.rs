@@ -5,10 +5,10 @@
 use std::collections::BTreeMap;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use signet_pdf::{Labels, Paper, Profile, RenderInput, Renderer};
+use signet_pdf::{RenderInput, Renderer};
 
 mod common;
-use common::source;
+use common::{input, source};
 
 fn bench(c: &mut Criterion) {
     let renderer = Renderer::new();
@@ -19,18 +19,7 @@ fn bench(c: &mut Criterion) {
     ]);
     for pages in [1, 10] {
         let doc = source(pages);
-        let input = RenderInput {
-            doc: &doc,
-            title: "Services agreement",
-            footer: "doc_bench",
-            paper: Paper::Letter,
-            profile: Profile::Contract,
-            test: false,
-            lang: "en",
-            values: &values,
-            seat_names: &seats,
-            labels: Labels::EN,
-        };
+        let input = input(&doc, &values, &seats);
         let out = renderer.render(&input).unwrap_or_else(|e| panic!("{e}"));
         eprintln!(
             "{pages}-page source renders to {} pages, {} fields, {} bytes",

@@ -9,15 +9,12 @@ use std::collections::BTreeMap;
 
 use chrono::Utc;
 use criterion::{Criterion, criterion_group, criterion_main};
-use signet_pdf::{
-    Certificate, CertificatePerson, Labels, Paper, PlacedValue, Profile, RenderInput, Renderer,
-    ValueKind,
-};
+use signet_pdf::{Certificate, CertificatePerson, Paper, PlacedValue, Renderer, ValueKind};
 use signet_seal::{Authority, NewAuthority};
 use signet_source::FieldType;
 
 mod common;
-use common::source;
+use common::{input, source};
 
 fn certificate() -> Certificate {
     let person = |name: &str, seat: &str| CertificatePerson {
@@ -74,18 +71,7 @@ fn bench(c: &mut Criterion) {
     for pages in [1, 10] {
         let doc = source(pages);
         let sent = renderer
-            .render(&RenderInput {
-                doc: &doc,
-                title: "Services agreement",
-                footer: "doc_bench",
-                paper: Paper::Letter,
-                profile: Profile::Contract,
-                test: false,
-                lang: "en",
-                values: &values,
-                seat_names: &seats,
-                labels: Labels::EN,
-            })
+            .render(&input(&doc, &values, &seats))
             .unwrap_or_else(|e| panic!("{e}"));
         let marks: Vec<PlacedValue> = sent
             .fields

@@ -1,6 +1,9 @@
 //! What the benchmarks share: a source of about N pages.
 
+use std::collections::BTreeMap;
+
 use serde_json::{Value, json};
+use signet_pdf::{Labels, Paper, Profile, RenderInput};
 
 /// About `pages` pages of clauses with a field in every fifth and two signature blocks.
 pub fn source(pages: usize) -> signet_source::Doc {
@@ -22,4 +25,24 @@ pub fn source(pages: usize) -> signet_source::Doc {
         &json!({"type": "doc", "content": Value::Array(content)}),
     )
     .unwrap_or_else(|e| panic!("{e:?}"))
+}
+
+/// The render input both benchmarks use: contract profile, letter paper, English.
+pub fn input<'a>(
+    doc: &'a signet_source::Doc,
+    values: &'a BTreeMap<String, String>,
+    seats: &'a BTreeMap<String, String>,
+) -> RenderInput<'a> {
+    RenderInput {
+        doc,
+        title: "Services agreement",
+        footer: "doc_bench",
+        paper: Paper::Letter,
+        profile: Profile::Contract,
+        test: false,
+        lang: "en",
+        values,
+        seat_names: seats,
+        labels: Labels::EN,
+    }
 }
