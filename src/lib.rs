@@ -206,6 +206,9 @@ pub async fn start(config: &Config, extra: &'static [Route]) -> anyhow::Result<S
     let sealer = config
         .workers
         .then(|| tokio::spawn(signet_resolvers::documents::seal::run(ctx.clone())));
+    let renderer = config
+        .workers
+        .then(|| tokio::spawn(signet_resolvers::documents::rendering::run(ctx.clone())));
     let task = tokio::spawn(async move {
         let served = axum::serve(
             listener,
@@ -218,7 +221,7 @@ pub async fn start(config: &Config, extra: &'static [Route]) -> anyhow::Result<S
         sweeper.abort();
         scheduler.abort();
         key_watch.abort();
-        for w in [worker, sealer].into_iter().flatten() {
+        for w in [worker, sealer, renderer].into_iter().flatten() {
             w.abort();
         }
         log_writer.stop().await;
@@ -252,6 +255,7 @@ pub async fn work(
     let Services { ctx, log_writer } = services(config).await?;
     let worker = tokio::spawn(deliver(ctx.clone(), config));
     let sealer = tokio::spawn(signet_resolvers::documents::seal::run(ctx.clone()));
+    let renderer = tokio::spawn(signet_resolvers::documents::rendering::run(ctx.clone()));
     let scheduler = tokio::spawn(schedule(
         ctx.clone(),
         Duration::from_secs(config.scheduler_interval_secs.max(1)),
@@ -259,6 +263,7 @@ pub async fn work(
     stop.await;
     worker.abort();
     sealer.abort();
+    renderer.abort();
     scheduler.abort();
     log_writer.stop().await;
     Ok(())

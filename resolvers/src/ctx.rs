@@ -29,6 +29,8 @@ pub struct Ctx {
     pub stamping: crate::stamping::Stamping,
     /// Wakes this process's sealing worker when a document change commits.
     pub seal_wake: Arc<tokio::sync::Notify>,
+    /// Wakes this process's render worker when a send commits.
+    pub render_wake: Arc<tokio::sync::Notify>,
     /// Webhook delivery: the guarded client, the address policy and the secret box.
     pub hooks: Arc<crate::webhooks::Hooks>,
 }
@@ -70,6 +72,7 @@ impl Ctx {
             authority: documents.authority,
             stamping: documents.stamping,
             seal_wake: Arc::default(),
+            render_wake: Arc::default(),
             hooks: crate::webhooks::Hooks::new(secret, webhook_policy),
         }
     }
@@ -81,5 +84,6 @@ impl Ctx {
         self.live.publish(doc_id).await;
         self.hooks.deliver_wake.notify_one();
         self.seal_wake.notify_one();
+        self.render_wake.notify_one();
     }
 }

@@ -81,3 +81,69 @@ pub struct CertificateDoc {
     pub people_heading: String,
     pub events_heading: String,
 }
+
+/// Threads that render sent documents in the background, one per core, at a lower scheduling
+/// priority (nice about 9) than the threads that answer requests: under load the answers come
+/// first and the renders take what CPU is left, without ever being starved of it.
+static BACKGROUND: std::sync::LazyLock<std::sync::mpsc::Sender<Task>> =
+    std::sync::LazyLock::new(|| {
+        let (tx, rx) = std::sync::mpsc::channel::<Task>();
+        let rx = std::sync::Arc::new(std::sync::Mutex::new(rx));
+        let threads = std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(2);
+        for i in 0..threads {
+            let rx = rx.clone();
+            let spawned = std::thread::Builder::new()
+                .name(format!("signet-render-{i}"))
+                .spawn(move || {
+                    lower_priority();
+                    loop {
+                        let task = match rx.lock() {
+                            Ok(rx) => rx.recv(),
+                            Err(_) => return,
+                        };
+                        match task {
+                            Ok(task) => task(),
+                            Err(_) => return,
+                        }
+                    }
+                });
+            if let Err(e) = spawned {
+                tracing::error!(error = %e, "cannot start a render thread");
+            }
+        }
+        tx
+    });
+
+type Task = Box<dyn FnOnce() + Send + 'static>;
+
+fn lower_priority() {
+    use thread_priority::{ThreadPriority, ThreadPriorityValue};
+    let Ok(value) = ThreadPriorityValue::try_from(25u8) else {
+        return;
+    };
+    if let Err(e) =
+        thread_priority::set_current_thread_priority(ThreadPriority::Crossplatform(value))
+    {
+        tracing::debug!(error = ?e, "render threads keep the normal priority");
+    }
+}
+
+/// Runs CPU-bound work on the background render threads and waits for it.
+pub async fn in_background<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, String> {
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    BACKGROUND
+        .send(Box::new(move || {
+            let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work));
+            let _ = tx.send(out);
+        }))
+        .map_err(|_| "the render threads are gone".to_string())?;
+    match rx.await {
+        Ok(Ok(out)) => Ok(out),
+        Ok(Err(_)) => Err("rendering panicked".into()),
+        Err(_) => Err("the render threads are gone".into()),
+    }
+}

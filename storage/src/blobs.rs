@@ -49,4 +49,13 @@ impl Blobs {
             Err(e) => Err(StorageError::Corrupt(format!("blob {key}: {e}"))),
         }
     }
+
+    /// Removes a blob; a missing one is not an error.
+    pub async fn delete(&self, key: &str) -> Result<(), StorageError> {
+        match tokio::fs::remove_file(self.path(key)?).await {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+            Err(e) => Err(StorageError::Corrupt(format!("blob {key}: {e}"))),
+        }
+    }
 }

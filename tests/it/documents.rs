@@ -78,6 +78,19 @@ async fn act(app: &TestApp, key: &str, id: &str, action: &str, body: Value) -> A
     .await
 }
 
+/// Waits until the render worker has rendered a sent document: its `pageCount` appears.
+pub async fn rendered(app: &TestApp, key: &str, id: &str) -> Value {
+    for _ in 0..300 {
+        let r = app.get(&format!("/api/v1/documents/{id}"), Some(key)).await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        if r.body["pageCount"].is_i64() {
+            return r.body;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("document {id} was never rendered");
+}
+
 fn person<'a>(doc: &'a Value, seat: &str) -> &'a Value {
     doc["people"]
         .as_array()
@@ -148,7 +161,9 @@ both!(draft_send_and_signing_order_through_to_signed, |app| {
     let sent = act(&app, &key, id, "send", json!({})).await;
     assert_eq!(sent.status, 201, "{}", sent.body);
     assert_eq!(sent.body["state"], "sent");
-    assert!(sent.body["pageCount"].as_i64().unwrap() >= 1);
+    // The send answers at once; the file people see is rendered just after it.
+    let shown = rendered(&app, &key, id).await;
+    assert!(shown["pageCount"].as_i64().unwrap() >= 1);
     assert!(sent.body["expiresAt"].is_string());
     assert_eq!(
         person(&sent.body, "client")["status"],

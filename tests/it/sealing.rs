@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use signet_resolvers::Mode;
-use signet_resolvers::documents::seal;
+use signet_resolvers::documents::{rendering, seal};
 use signet_storage::sea_orm::ConnectionTrait;
 use signet_storage::sea_orm::Value as Sql;
 
@@ -475,17 +475,136 @@ async fn abandoned_and_lost_jobs_are_sealed(kind: Kind) {
     assert_eq!(state(&app, &key, &ids[1]).await, "executed");
     // Nothing left, and nothing sealed twice.
     assert_eq!(seal::run_seals(ctx).await.unwrap(), 0);
+    // No render worker ran: sealing rendered each document first. The render jobs still
+    // queued then find the file made and end without rendering again.
+    assert_eq!(rendering::run_renders(ctx).await.unwrap(), 2);
+    assert_eq!(rendering::run_renders(ctx).await.unwrap(), 0);
     for id in &ids {
         let rows = db
             .conn
             .query_all_raw(db.stmt(
-                "SELECT event FROM audit_events WHERE document_id = $1 AND event = 'sealed'",
+                "SELECT event FROM audit_events WHERE document_id = $1 AND event IN ('rendered', 'sealed') ORDER BY seq",
                 [Sql::from(id.clone())],
             ))
             .await
             .unwrap();
-        assert_eq!(rows.len(), 1, "{id}");
+        let events: Vec<String> = rows
+            .iter()
+            .map(|r| r.try_get("", "event").unwrap())
+            .collect();
+        assert_eq!(events, ["rendered", "sealed"], "{id}");
     }
+}
+
+/// The render job of each send: it stores the file people see with its page sizes and field
+/// rectangles, and an audit row stating the file's SHA-256; a document ended before its
+/// render gets no file; a job whose document is already rendered renders nothing.
+async fn render_jobs_render_each_sent_document_once(kind: Kind) {
+    let opts = Options {
+        no_worker: true,
+        ..Options::default()
+    };
+    let Some(app) = TestApp::start_with(kind, opts).await else {
+        return;
+    };
+    let (_, key) = app.owner().await;
+    let ctx = app.ctx();
+    let db = &ctx.db;
+    let sent = create(&app, &key, json!({"sendNow": true})).await;
+    assert_eq!(sent.status, 201, "{}", sent.body);
+    assert_eq!(sent.body["state"], "sent");
+    assert!(sent.body["pageCount"].is_null(), "not rendered yet");
+    let id = sent.body["id"].as_str().unwrap().to_string();
+    let voided = create(&app, &key, json!({"sendNow": true})).await;
+    let gone = voided.body["id"].as_str().unwrap().to_string();
+    let r = app
+        .post(&format!("/api/v1/documents/{gone}/void"), &key, &[], "{}")
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+
+    assert_eq!(rendering::run_renders(ctx).await.unwrap(), 2);
+    assert_eq!(
+        rendering::run_renders(ctx).await.unwrap(),
+        0,
+        "each job ends"
+    );
+    let shown = app
+        .get(&format!("/api/v1/documents/{id}"), Some(&key))
+        .await;
+    assert!(
+        shown.body["pageCount"].as_i64().unwrap() >= 1,
+        "{}",
+        shown.body
+    );
+    let row = db
+        .conn
+        .query_one_raw(db.stmt(
+            "SELECT pdf_blob FROM documents WHERE id = $1",
+            [Sql::from(id.clone())],
+        ))
+        .await
+        .unwrap()
+        .unwrap();
+    let blob: String = row.try_get("", "pdf_blob").unwrap();
+    let pdf = ctx.blobs.get(&blob).await.unwrap().unwrap();
+    let audit = db
+        .conn
+        .query_all_raw(db.stmt(
+            "SELECT detail FROM audit_events WHERE document_id = $1 AND event = 'rendered'",
+            [Sql::from(id.clone())],
+        ))
+        .await
+        .unwrap();
+    assert_eq!(audit.len(), 1);
+    let detail: Value =
+        serde_json::from_str(&audit[0].try_get::<String>("", "detail").unwrap()).unwrap();
+    assert_eq!(
+        detail["sha256"],
+        sha256_hex(&pdf),
+        "the audit row states the file's hash"
+    );
+    let fields = db
+        .conn
+        .query_all_raw(db.stmt(
+            "SELECT page, width FROM fields WHERE document_id = $1",
+            [Sql::from(id.clone())],
+        ))
+        .await
+        .unwrap();
+    assert!(!fields.is_empty());
+    for f in &fields {
+        assert!(f.try_get::<i32>("", "page").unwrap() >= 1);
+        assert!(f.try_get::<f64>("", "width").unwrap() > 0.0);
+    }
+    let row = db
+        .conn
+        .query_one_raw(db.stmt(
+            "SELECT pdf_blob FROM documents WHERE id = $1",
+            [Sql::from(gone.clone())],
+        ))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        row.try_get::<Option<String>>("", "pdf_blob").unwrap(),
+        None,
+        "voided first"
+    );
+    assert_eq!(
+        rendering::render_document(ctx, &id).await.unwrap(),
+        false,
+        "rendered once"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn render_jobs_render_each_sent_document_once_sqlite() {
+    render_jobs_render_each_sent_document_once(Kind::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn render_jobs_render_each_sent_document_once_postgres_redis() {
+    render_jobs_render_each_sent_document_once(Kind::PostgresRedis).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

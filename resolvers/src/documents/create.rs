@@ -392,28 +392,20 @@ pub async fn create(
     let txn = ctx.db.conn.begin().await?;
     let (doc, people) =
         insert_draft(ctx, &txn, actor, &draft, "Draft created through the API").await?;
+    if send_now && !actor.draft_only {
+        // One request, one unit of the daily limit (spent above), one transaction: a send
+        // refused at the last moment (the month's allowance raced away) leaves no draft.
+        let (doc, people) =
+            send::send_in(ctx, &txn, actor, doc, &draft, people, send::Via::SendNow).await?;
+        txn.commit().await?;
+        ctx.committed(&doc.id).await;
+        return Ok((201, store::to_out(&doc, &people, None)));
+    }
     txn.commit().await?;
     ctx.committed(&doc.id).await;
     if send_now {
-        // One request, one unit of the daily limit (spent above); the words were checked above
-        // too, so the send takes them as they are. If it fails after all (a race, the
-        // renderer), the draft is taken back so a retry does not leave two documents.
-        let id = doc.id.clone();
-        let in_hand = Some((draft, people));
-        return match send::send_draft(ctx, actor, doc, send::Via::SendNow, in_hand).await {
-            Ok(sent) => Ok(sent),
-            Err(e) => {
-                ctx.db
-                    .conn
-                    .execute_raw(ctx.db.stmt(
-                        "DELETE FROM documents WHERE id = $1 AND state = 'draft'",
-                        [Value::from(id.clone())],
-                    ))
-                    .await?;
-                ctx.committed(&id).await;
-                Err(e)
-            }
-        };
+        // A draft-only key: the draft stays and an approval is filed for it.
+        return send::send_draft(ctx, actor, doc, send::Via::SendNow, Some((draft, people))).await;
     }
     // A new draft has no approval yet; its rows are all in hand.
     Ok((201, store::to_out(&doc, &people, None)))

@@ -50,6 +50,7 @@ pub(crate) fn locale(doc: &DocRow) -> String {
 }
 
 /// Invites whoever is next (see `state::next_to_invite`), queueing their invitations.
+/// Answers the seats invited.
 pub(crate) async fn invite_next(
     ctx: &Ctx,
     txn: &DatabaseTransaction,
@@ -58,7 +59,7 @@ pub(crate) async fn invite_next(
     people: &[PersonDbRow],
     ordered: bool,
     actor: &str,
-) -> Result<usize, DomainError> {
+) -> Result<Vec<String>, DomainError> {
     let view: Vec<_> = people
         .iter()
         .map(|p| {
@@ -76,7 +77,7 @@ pub(crate) async fn invite_next(
         .filter_map(|seat| people.iter().find(|p| p.seat == *seat))
         .collect();
     if invited.is_empty() {
-        return Ok(0);
+        return Ok(Vec::new());
     }
     let marks: Vec<String> = (0..invited.len()).map(|i| format!("${}", i + 2)).collect();
     let mut values = vec![Value::from(now_ms())];
@@ -101,7 +102,7 @@ pub(crate) async fn invite_next(
             json!({}),
         );
     }
-    Ok(seats.len())
+    Ok(invited.iter().map(|p| p.seat.clone()).collect())
 }
 
 /// Takes the document's row lock (or SQLite's write lock) if it is still out for signature.

@@ -15,6 +15,7 @@ use sea_orm::{ConnectionTrait, TransactionTrait, Value};
 use serde_json::json;
 use signet_storage::now_ms;
 
+use super::jobs;
 use super::store::{self, DocRow, PersonDbRow};
 use super::trail::{self, AuditRecord, Trail};
 use crate::render::{CertificateDoc, MarkKind, ValueMark};
@@ -23,8 +24,6 @@ use crate::{Ctx, DomainError};
 /// How long a worker owns a sealing job before another may take it.
 const LEASE_MS: i64 = 120_000;
 const BATCH: i64 = 8;
-/// Tries before a sealing job is marked failed (about 4 hours of back-off in all).
-const MAX_ATTEMPTS: i32 = 12;
 
 /// The sealing worker of a process: seals what is due, woken at once by a commit in this
 /// process and every second otherwise; every five minutes it looks for stuck documents.
@@ -49,90 +48,20 @@ pub async fn run(ctx: Ctx) {
     }
 }
 
-/// Wait after the n-th failed try: 5 s, 10 s, 20 s ... up to an hour.
-fn backoff(attempts: i32) -> i64 {
-    if attempts <= 0 {
-        0
-    } else {
-        (5_000i64 << (attempts - 1).clamp(0, 10)).min(3_600_000)
-    }
-}
-
 /// Seals due documents. Answers how many became executed.
 pub async fn run_seals(ctx: &Ctx) -> Result<usize, DomainError> {
-    let due = ctx
-        .db
-        .conn
-        .query_all_raw(ctx.db.stmt(
-            "SELECT id, document_id, state, attempts, run_at FROM outbox \
-             WHERE kind = 'seal' AND state IN ('queued', 'running') AND run_at <= $1 \
-             ORDER BY run_at LIMIT $2",
-            [Value::from(now_ms()), Value::from(BATCH)],
-        ))
-        .await?;
     let mut sealed = 0;
-    for r in &due {
-        let job: String = r.try_get("", "id")?;
-        let doc_id: Option<String> = r.try_get("", "document_id")?;
-        let attempts: i32 = r.try_get("", "attempts")?;
-        let run_at: i64 = r.try_get("", "run_at")?;
-        let state: String = r.try_get("", "state")?;
-        if attempts >= MAX_ATTEMPTS {
-            // Every try failed, or killed its process: stop, and say so loudly. The document
-            // stays `signed`; an operator re-queues it once the cause is mended.
-            ctx.db
-                .conn
-                .execute_raw(ctx.db.stmt(
-                    "UPDATE outbox SET state = 'failed' WHERE id = $1 AND state = $2 AND run_at = $3",
-                    [Value::from(job.clone()), Value::from(state), Value::from(run_at)],
-                ))
-                .await?;
-            tracing::error!(document = ?doc_id, attempts, "sealing gave up after every try failed");
-            continue;
-        }
-        // Take the lease only if nobody else took it since the read. A try that kills its
-        // process comes back after the lease and the back-off, so a crash cannot loop fast.
-        let lease = now_ms() + LEASE_MS + backoff(attempts);
-        let claimed = ctx
-            .db
-            .conn
-            .execute_raw(ctx.db.stmt(
-                "UPDATE outbox SET state = 'running', attempts = attempts + 1, run_at = $4 \
-                 WHERE id = $1 AND state = $2 AND run_at = $3",
-                [
-                    Value::from(job.clone()),
-                    Value::from(state),
-                    Value::from(run_at),
-                    Value::from(lease),
-                ],
-            ))
-            .await?;
-        if claimed.rows_affected() != 1 {
-            continue;
-        }
-        let Some(doc_id) = doc_id else {
-            finish_job(ctx, &ctx.db.conn, &job).await?;
+    for c in jobs::claim(ctx, "seal", BATCH, LEASE_MS).await? {
+        let Some(doc_id) = c.doc_id.clone() else {
+            jobs::finish(ctx, &ctx.db.conn, &c.job).await?;
             continue;
         };
-        match seal_one(ctx, &job, &doc_id).await {
+        match seal_one(ctx, &c.job, &doc_id).await {
             Ok(true) => sealed += 1,
             Ok(false) => {}
             Err(e) => {
-                let wait = backoff(attempts + 1);
-                tracing::error!(document = %doc_id, attempts = attempts + 1, error = %e, "sealing failed; will retry");
-                // Only while the lease is still ours: another worker may have taken it over.
-                ctx.db
-                    .conn
-                    .execute_raw(ctx.db.stmt(
-                        "UPDATE outbox SET state = 'queued', run_at = $2 \
-                         WHERE id = $1 AND state = 'running' AND run_at = $3",
-                        [
-                            Value::from(job.clone()),
-                            Value::from(now_ms() + wait),
-                            Value::from(lease),
-                        ],
-                    ))
-                    .await?;
+                tracing::error!(document = %doc_id, attempts = c.attempts + 1, error = %e, "sealing failed; will retry");
+                jobs::retry_later(ctx, &c).await?;
             }
         }
     }
@@ -170,15 +99,6 @@ pub async fn requeue_stuck(ctx: &Ctx) -> Result<usize, DomainError> {
     Ok(rows.len())
 }
 
-async fn finish_job<C: ConnectionTrait>(ctx: &Ctx, conn: &C, job: &str) -> Result<(), DomainError> {
-    conn.execute_raw(ctx.db.stmt(
-        "UPDATE outbox SET state = 'done' WHERE id = $1",
-        [Value::from(job.to_string())],
-    ))
-    .await?;
-    Ok(())
-}
-
 fn sha256_hex(bytes: &[u8]) -> String {
     ring::digest::digest(&ring::digest::SHA256, bytes)
         .as_ref()
@@ -191,11 +111,11 @@ fn sha256_hex(bytes: &[u8]) -> String {
 async fn seal_one(ctx: &Ctx, job: &str, doc_id: &str) -> Result<bool, DomainError> {
     let conn = &ctx.db.conn;
     let Some(doc) = store::load(conn, &ctx.db, doc_id).await? else {
-        finish_job(ctx, conn, job).await?;
+        jobs::finish(ctx, conn, job).await?;
         return Ok(false);
     };
     if doc.state != "signed" {
-        finish_job(ctx, conn, job).await?;
+        jobs::finish(ctx, conn, job).await?;
         return Ok(false);
     }
     let people = store::people(conn, &ctx.db, &[doc_id]).await?;
@@ -203,9 +123,18 @@ async fn seal_one(ctx: &Ctx, job: &str, doc_id: &str) -> Result<bool, DomainErro
         .iter()
         .any(|p| p.participates() && p.status != "signed")
     {
-        finish_job(ctx, conn, job).await?;
+        jobs::finish(ctx, conn, job).await?;
         return Ok(false);
     }
+    // Signed before the render worker came to it (a burst of sends): render it now.
+    let doc = if doc.page_sizes.is_none() {
+        super::rendering::render_document(ctx, doc_id).await?;
+        store::load(conn, &ctx.db, doc_id)
+            .await?
+            .ok_or_else(|| DomainError::Internal(format!("{doc_id} vanished while rendering")))?
+    } else {
+        doc
+    };
     let blob: Option<String> = conn
         .query_one_raw(ctx.db.stmt(
             "SELECT pdf_blob FROM documents WHERE id = $1",
@@ -308,7 +237,7 @@ async fn seal_one(ctx: &Ctx, job: &str, doc_id: &str) -> Result<bool, DomainErro
         .await?;
     if done.rows_affected() != 1 {
         // Voided while we sealed: the file stays unreferenced and the job ends.
-        finish_job(ctx, &txn, job).await?;
+        jobs::finish(ctx, &txn, job).await?;
         txn.commit().await?;
         return Ok(false);
     }
@@ -330,7 +259,7 @@ async fn seal_one(ctx: &Ctx, job: &str, doc_id: &str) -> Result<bool, DomainErro
     )
     .event("documents.document.executed", &doc, None, None);
     t.write(&txn, &ctx.db).await?;
-    finish_job(ctx, &txn, job).await?;
+    jobs::finish(ctx, &txn, job).await?;
     txn.commit().await?;
     ctx.committed(&doc.id).await;
     Ok(true)

@@ -1,9 +1,7 @@
 //! Sending a draft: the checks that refuse it, the approval a draft-only key files instead,
 //! rendering the signer's view, and the one transaction that makes it `sent`.
 
-use std::collections::BTreeMap;
-
-use sea_orm::{ConnectionTrait, TransactionTrait, Value};
+use sea_orm::{ConnectionTrait, DatabaseTransaction, TransactionTrait, Value};
 use serde_json::json;
 use signet_source::FieldType;
 use signet_storage::now_ms;
@@ -12,21 +10,9 @@ use super::lifecycle::*;
 use super::store::{self, DocRow, PersonDbRow};
 use super::trail::{self, Trail};
 use super::types::*;
-use super::{Draft, input, not_found, out_of, visible};
+use super::{Draft, input, out_of, visible};
 use crate::metadata::Metadata;
-use crate::render::RenderJob;
 use crate::{Actor, Ctx, DomainError, Scope, ids, usage};
-
-/// Renders at once: one per core. Rendering is pure CPU, so more only adds threads, memory and
-/// context switches; a send beyond these waits its turn.
-pub(crate) static RENDER_SLOTS: std::sync::LazyLock<tokio::sync::Semaphore> =
-    std::sync::LazyLock::new(|| {
-        tokio::sync::Semaphore::new(
-            std::thread::available_parallelism()
-                .map(|n| n.get())
-                .unwrap_or(2),
-        )
-    });
 
 /// Rebuilds a stored draft's words and people as the checks see them.
 pub(crate) async fn stored_draft(
@@ -158,7 +144,7 @@ pub(crate) async fn may_send(
     Ok(())
 }
 
-/// Sends a draft. `approved` is true when a person approved a draft-only key's request.
+/// Sends a draft in its own transaction.
 pub(crate) async fn send_draft(
     ctx: &Ctx,
     actor: &Actor,
@@ -166,14 +152,13 @@ pub(crate) async fn send_draft(
     via: Via,
     in_hand: Option<(Draft, Vec<PersonDbRow>)>,
 ) -> Result<(u16, DocumentOut), DomainError> {
-    let approved = via == Via::Approval;
     if doc.state != "draft" {
         return Err(DomainError::conflict(format!(
             "document {} is {}; only a draft can be sent",
             doc.id, doc.state
         )));
     }
-    if actor.draft_only && !approved {
+    if actor.draft_only && via != Via::Approval {
         return file_approval(ctx, actor, &doc).await;
     }
     // `sendNow` hands over the draft create just checked; otherwise it is read back.
@@ -189,54 +174,26 @@ pub(crate) async fn send_draft(
     if via == Via::Request {
         crate::limits::spend_daily(ctx, actor).await?;
     }
+    let txn = ctx.db.conn.begin().await?;
+    let (doc, people) = send_in(ctx, &txn, actor, doc, &draft, people, via).await?;
+    txn.commit().await?;
+    ctx.committed(&doc.id).await;
+    Ok((201, store::to_out(&doc, &people, None)))
+}
 
-    // Render the signer's view with every value merged, off the async runtime.
+/// The send itself, inside the caller's transaction: the document becomes `sent`, its fields
+/// are stored (placed by the render that follows), whoever is up is invited, and the event,
+/// audit rows, usage and the render job are written. Answers the rows as they now are.
+pub(crate) async fn send_in(
+    ctx: &Ctx,
+    txn: &DatabaseTransaction,
+    actor: &Actor,
+    mut doc: DocRow,
+    draft: &Draft,
+    mut people: Vec<PersonDbRow>,
+    via: Via,
+) -> Result<(DocRow, Vec<PersonDbRow>), DomainError> {
     let now = now_ms();
-    let mut values: BTreeMap<String, String> = draft.facts.clone();
-    for (k, v) in &draft.variable_values {
-        values.insert(format!("custom.{k}"), v.clone());
-    }
-    values.insert("document.title".into(), draft.title.clone());
-    values.insert(
-        "document.date".into(),
-        chrono::Utc::now().format("%Y-%m-%d").to_string(),
-    );
-    let mut seat_names = BTreeMap::new();
-    for p in &draft.people {
-        values.insert(format!("{}.name", p.seat), p.name.clone());
-        values.insert(format!("{}.email", p.seat), p.email.clone());
-        seat_names.insert(p.seat.clone(), p.name.clone());
-    }
-    let job = RenderJob {
-        source: draft.doc.clone(),
-        title: draft.title.clone(),
-        footer: doc.id.clone(),
-        paper: draft.paper.clone(),
-        profile: draft.profile.clone(),
-        test: doc.test,
-        lang: draft.send.language.clone().unwrap_or_else(|| "en".into()),
-        values,
-        seat_names,
-    };
-    let renderer = ctx.renderer.clone();
-    let slot = RENDER_SLOTS
-        .acquire()
-        .await
-        .map_err(|e| DomainError::Internal(format!("render slots closed: {e}")))?;
-    let rendered = tokio::task::spawn_blocking(move || renderer.render(&job))
-        .await
-        .map_err(|e| DomainError::Internal(format!("renderer panicked: {e}")))?
-        .map_err(|e| DomainError::Internal(format!("rendering {}: {e}", doc.id)))?;
-    drop(slot);
-    // A name of its own per render: a second send racing on this draft (which will lose at
-    // the conditional UPDATE) cannot overwrite the winner's file.
-    let blob = format!(
-        "documents/{}/{}.pdf",
-        doc.id,
-        ids::new_id("render").to_lowercase()
-    );
-    ctx.blobs.put(&blob, rendered.pdf).await?;
-
     let send = &draft.send;
     let expires_at = send.expiry_days.map(|d| now + d * DAY_MS);
     let next_reminder = send
@@ -244,19 +201,15 @@ pub(crate) async fn send_draft(
         .as_ref()
         .and_then(|d| d.first())
         .map(|d| now + d * DAY_MS);
-    let sizes: Vec<[f64; 2]> = rendered.pages.iter().map(|(w, h)| [*w, *h]).collect();
-    let txn = ctx.db.conn.begin().await?;
     let moved = txn
         .execute_raw(ctx.db.stmt(
-            "UPDATE documents SET state = 'sent', sent_at = $2, updated_at = $2, expires_at = $3, next_reminder_at = $4, \
-             pdf_blob = $5, page_sizes = $6 WHERE id = $1 AND state = 'draft'",
+            "UPDATE documents SET state = 'sent', sent_at = $2, updated_at = $2, expires_at = $3, \
+             next_reminder_at = $4 WHERE id = $1 AND state = 'draft'",
             [
                 Value::from(doc.id.clone()),
                 Value::from(now),
                 Value::from(expires_at),
                 Value::from(next_reminder),
-                Value::from(blob),
-                Value::from(serde_json::to_string(&sizes).unwrap_or_default()),
             ],
         ))
         .await?;
@@ -266,9 +219,15 @@ pub(crate) async fn send_draft(
             doc.id
         )));
     }
-    let mut rows = Vec::with_capacity(rendered.fields.len());
-    for (i, p) in rendered.fields.iter().enumerate() {
-        let f = &p.field;
+    doc.state = "sent".into();
+    doc.sent_at = Some(now);
+    doc.updated_at = now;
+    doc.expires_at = expires_at;
+    // The fields a signer sees, in the order the renderer places them; their rectangles are
+    // filled in when the render job has run.
+    let fields = signet_source::walk::fields(&signet_source::walk::signer_view(&draft.doc));
+    let mut rows = Vec::with_capacity(fields.len());
+    for (i, f) in fields.iter().enumerate() {
         let spec = json!({
             "autofill": f.autofill.map(|a| a.as_str()),
             "editable": f.editable,
@@ -288,15 +247,15 @@ pub(crate) async fn send_draft(
             Value::from(f.ty.as_str()),
             Value::from(f.required),
             Value::from(spec.to_string()),
-            Value::from(p.page as i32),
-            Value::from(p.x),
-            Value::from(p.y),
-            Value::from(p.width),
-            Value::from(p.height),
+            Value::from(0i32),
+            Value::from(0f64),
+            Value::from(0f64),
+            Value::from(0f64),
+            Value::from(0f64),
         ]);
     }
     store::insert_rows(
-        &txn,
+        txn,
         &ctx.db,
         "fields",
         &[
@@ -317,20 +276,20 @@ pub(crate) async fn send_draft(
         rows,
     )
     .await?;
-    // A pending approval ends with the send: approved by the person, or withdrawn because a
-    // key allowed to send sent the draft itself.
-    txn.execute_raw(ctx.db.stmt(
-        "UPDATE approvals SET state = $4, decided_at = $2, decided_by = $3 WHERE document_id = $1 AND state = 'pending'",
-        [
-            Value::from(doc.id.clone()),
-            Value::from(now),
-            Value::from(actor.key_id.clone()),
-            Value::from(if approved { "approved" } else { "withdrawn" }),
-        ],
-    ))
-    .await?;
-    let mut doc = doc;
-    doc.state = "sent".into();
+    if via != Via::SendNow {
+        // A pending approval ends with the send: approved by the person, or withdrawn because
+        // a key allowed to send sent the draft itself. A draft made in this request has none.
+        txn.execute_raw(ctx.db.stmt(
+            "UPDATE approvals SET state = $4, decided_at = $2, decided_by = $3 WHERE document_id = $1 AND state = 'pending'",
+            [
+                Value::from(doc.id.clone()),
+                Value::from(now),
+                Value::from(actor.key_id.clone()),
+                Value::from(if via == Via::Approval { "approved" } else { "withdrawn" }),
+            ],
+        ))
+        .await?;
+    }
     let mut trail = Trail::new(&doc.id);
     trail
         .audit(
@@ -338,12 +297,13 @@ pub(crate) async fn send_draft(
             "Document sent for signature",
             None,
             &actor.key_id,
-            json!({"pages": sizes.len(), "fields": rendered.fields.len(), "test": doc.test}),
+            json!({"fields": fields.len(), "test": doc.test}),
         )
-        .event("documents.document.sent", &doc, None, None);
-    invite_next(
+        .event("documents.document.sent", &doc, None, None)
+        .job("render", &doc, json!({"documentId": doc.id}), now);
+    let invited = invite_next(
         ctx,
-        &txn,
+        txn,
         &mut trail,
         &doc,
         &people,
@@ -351,13 +311,17 @@ pub(crate) async fn send_draft(
         &actor.key_id,
     )
     .await?;
-    trail.write(&txn, &ctx.db).await?;
+    for p in people.iter_mut().filter(|p| invited.contains(&p.seat)) {
+        p.status = "invited".into();
+        p.invited_at = Some(now);
+    }
+    trail.write(txn, &ctx.db).await?;
     if !doc.test {
-        usage::add(&txn, &ctx.db, &doc.workspace_id, usage::DOCUMENTS_SENT, 1).await?;
+        usage::add(txn, &ctx.db, &doc.workspace_id, usage::DOCUMENTS_SENT, 1).await?;
         // Read back under the counter's row lock (SQLite: the write lock): of sends racing for
         // the month's last document exactly one commits; the others roll back here.
         if let Some(limit) = ctx.plans.limits(actor.plan).documents_per_month
-            && usage::documents_sent_in(&txn, &ctx.db, &doc.workspace_id).await? > limit as i64
+            && usage::documents_sent_in(txn, &ctx.db, &doc.workspace_id).await? > limit as i64
         {
             return Err(DomainError::Forbidden(format!(
                 "The {} plan's allowance of {limit} documents this month is used up; it renews on the 1st (UTC).",
@@ -365,10 +329,5 @@ pub(crate) async fn send_draft(
             )));
         }
     }
-    txn.commit().await?;
-    ctx.committed(&doc.id).await;
-    let doc = store::load(&ctx.db.conn, &ctx.db, &doc.id)
-        .await?
-        .ok_or_else(|| not_found(&doc.id))?;
-    Ok((201, out_of(ctx, &ctx.db.conn, &doc).await?))
+    Ok((doc, people))
 }

@@ -1,0 +1,127 @@
+//! Leased document jobs in the outbox (`render`, `seal`): what the workers share. A job is
+//! claimed by a conditional UPDATE that moves its `run_at` to the end of a lease, so a process
+//! that dies mid-job leaves a lease that runs out and the next worker takes it again. A try
+//! that fails, or kills its process, comes back after a growing back-off; after
+//! `MAX_ATTEMPTS` the job is marked `failed` and logged loudly.
+
+use sea_orm::{ConnectionTrait, Value};
+use signet_storage::now_ms;
+
+use crate::{Ctx, DomainError};
+
+/// Tries before a job is marked failed (about 4 hours of back-off in all).
+pub(crate) const MAX_ATTEMPTS: i32 = 12;
+
+/// Wait after the n-th failed try: 5 s, 10 s, 20 s ... up to an hour.
+pub(crate) fn backoff(attempts: i32) -> i64 {
+    if attempts <= 0 {
+        0
+    } else {
+        (5_000i64 << (attempts - 1).clamp(0, 10)).min(3_600_000)
+    }
+}
+
+/// A job this worker holds until `lease`.
+pub(crate) struct Claimed {
+    pub job: String,
+    pub doc_id: Option<String>,
+    /// Tries before this one.
+    pub attempts: i32,
+    pub lease: i64,
+}
+
+/// Claims up to `batch` due jobs of `kind`, oldest first.
+pub(crate) async fn claim(
+    ctx: &Ctx,
+    kind: &str,
+    batch: i64,
+    lease_ms: i64,
+) -> Result<Vec<Claimed>, DomainError> {
+    let due = ctx
+        .db
+        .conn
+        .query_all_raw(ctx.db.stmt(
+            "SELECT id, document_id, state, attempts, run_at FROM outbox \
+             WHERE kind = $3 AND state IN ('queued', 'running') AND run_at <= $1 \
+             ORDER BY run_at LIMIT $2",
+            [Value::from(now_ms()), Value::from(batch), Value::from(kind)],
+        ))
+        .await?;
+    let mut out = Vec::with_capacity(due.len());
+    for r in &due {
+        let job: String = r.try_get("", "id")?;
+        let doc_id: Option<String> = r.try_get("", "document_id")?;
+        let attempts: i32 = r.try_get("", "attempts")?;
+        let run_at: i64 = r.try_get("", "run_at")?;
+        let state: String = r.try_get("", "state")?;
+        if attempts >= MAX_ATTEMPTS {
+            // Every try failed, or killed its process: stop, and say so loudly. An operator
+            // re-queues the job once the cause is mended.
+            ctx.db
+                .conn
+                .execute_raw(ctx.db.stmt(
+                    "UPDATE outbox SET state = 'failed' WHERE id = $1 AND state = $2 AND run_at = $3",
+                    [Value::from(job.clone()), Value::from(state), Value::from(run_at)],
+                ))
+                .await?;
+            tracing::error!(kind, document = ?doc_id, attempts, "a document job gave up after every try failed");
+            continue;
+        }
+        // Take the lease only if nobody else took it since the read.
+        let lease = now_ms() + lease_ms + backoff(attempts);
+        let claimed = ctx
+            .db
+            .conn
+            .execute_raw(ctx.db.stmt(
+                "UPDATE outbox SET state = 'running', attempts = attempts + 1, run_at = $4 \
+                 WHERE id = $1 AND state = $2 AND run_at = $3",
+                [
+                    Value::from(job.clone()),
+                    Value::from(state),
+                    Value::from(run_at),
+                    Value::from(lease),
+                ],
+            ))
+            .await?;
+        if claimed.rows_affected() == 1 {
+            out.push(Claimed {
+                job,
+                doc_id,
+                attempts,
+                lease,
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// Puts a failed try back in the queue after its back-off, only while the lease is still
+/// ours: another worker may have taken it over.
+pub(crate) async fn retry_later(ctx: &Ctx, c: &Claimed) -> Result<(), DomainError> {
+    ctx.db
+        .conn
+        .execute_raw(ctx.db.stmt(
+            "UPDATE outbox SET state = 'queued', run_at = $2 \
+             WHERE id = $1 AND state = 'running' AND run_at = $3",
+            [
+                Value::from(c.job.clone()),
+                Value::from(now_ms() + backoff(c.attempts + 1)),
+                Value::from(c.lease),
+            ],
+        ))
+        .await?;
+    Ok(())
+}
+
+pub(crate) async fn finish<C: ConnectionTrait>(
+    ctx: &Ctx,
+    conn: &C,
+    job: &str,
+) -> Result<(), DomainError> {
+    conn.execute_raw(ctx.db.stmt(
+        "UPDATE outbox SET state = 'done' WHERE id = $1",
+        [Value::from(job.to_string())],
+    ))
+    .await?;
+    Ok(())
+}

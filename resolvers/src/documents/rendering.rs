@@ -1,0 +1,228 @@
+//! Rendering a sent document: the job every send queues. The send itself commits at once
+//! (state, people, fields, invitations, event, usage); the file people see is rendered after
+//! it by this worker, on threads that run below the request threads' priority, so a burst of
+//! sends is answered at the speed of the database and the renders follow with the CPU left.
+//!
+//! A render depends only on what the send stored (the words, people, facts, choices, test
+//! flag and the date of sending), so it comes out the same whenever it runs. It stores the
+//! file, the page sizes and every field's rectangle in one transaction with an audit row that
+//! states the file's SHA-256; sealing renders first itself if it finds no file yet.
+
+use std::collections::BTreeMap;
+
+use sea_orm::{ConnectionTrait, TransactionTrait, Value};
+use serde_json::json;
+
+use super::jobs;
+use super::store::{self, DocRow};
+use super::trail::Trail;
+use super::{Draft, send};
+use crate::render::RenderJob;
+use crate::{Ctx, DomainError, ids};
+
+/// How long a worker owns a render job before another may take it.
+const LEASE_MS: i64 = 120_000;
+/// Jobs claimed at once; they render side by side on the background threads.
+const BATCH: i64 = 16;
+
+/// The render worker of a process: renders what is due, woken at once by a send in this
+/// process and every second otherwise.
+pub async fn run(ctx: Ctx) {
+    loop {
+        match run_renders(&ctx).await {
+            Ok(n) if n as i64 >= BATCH => continue,
+            Ok(_) => {}
+            Err(e) => tracing::warn!(error = %e, "rendering pass failed"),
+        }
+        tokio::select! {
+            _ = ctx.render_wake.notified() => {}
+            _ = tokio::time::sleep(std::time::Duration::from_secs(1)) => {}
+        }
+    }
+}
+
+/// Renders due documents. Answers how many jobs it took.
+pub async fn run_renders(ctx: &Ctx) -> Result<usize, DomainError> {
+    let claimed = jobs::claim(ctx, "render", BATCH, LEASE_MS).await?;
+    let taken = claimed.len();
+    let mut set = tokio::task::JoinSet::new();
+    for c in claimed {
+        let ctx = ctx.clone();
+        set.spawn(async move {
+            let outcome = match &c.doc_id {
+                Some(doc_id) => render_document(&ctx, doc_id).await.map(|_| ()),
+                None => Ok(()),
+            };
+            match outcome {
+                Ok(()) => jobs::finish(&ctx, &ctx.db.conn, &c.job).await,
+                Err(e) => {
+                    tracing::error!(document = ?c.doc_id, attempts = c.attempts + 1, error = %e, "rendering failed; will retry");
+                    jobs::retry_later(&ctx, &c).await
+                }
+            }
+        });
+    }
+    while let Some(done) = set.join_next().await {
+        match done {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => tracing::warn!(error = %e, "ending a render job failed"),
+            Err(e) => tracing::error!(error = %e, "a render job panicked"),
+        }
+    }
+    Ok(taken)
+}
+
+/// What the renderer is given for a sent document: its words with every value merged, dated
+/// the day it was sent.
+pub(crate) fn render_job(doc: &DocRow, draft: &Draft) -> RenderJob {
+    let mut values: BTreeMap<String, String> = draft.facts.clone();
+    for (k, v) in &draft.variable_values {
+        values.insert(format!("custom.{k}"), v.clone());
+    }
+    values.insert("document.title".into(), draft.title.clone());
+    let sent = doc
+        .sent_at
+        .and_then(chrono::DateTime::from_timestamp_millis)
+        .unwrap_or_else(chrono::Utc::now);
+    values.insert("document.date".into(), sent.format("%Y-%m-%d").to_string());
+    let mut seat_names = BTreeMap::new();
+    for p in &draft.people {
+        values.insert(format!("{}.name", p.seat), p.name.clone());
+        values.insert(format!("{}.email", p.seat), p.email.clone());
+        seat_names.insert(p.seat.clone(), p.name.clone());
+    }
+    RenderJob {
+        source: draft.doc.clone(),
+        title: draft.title.clone(),
+        footer: doc.id.clone(),
+        paper: draft.paper.clone(),
+        profile: draft.profile.clone(),
+        test: doc.test,
+        lang: draft.send.language.clone().unwrap_or_else(|| "en".into()),
+        values,
+        seat_names,
+    }
+}
+
+/// Renders a sent document unless it already has its file or no longer needs one (ended
+/// before it was rendered). Answers whether this call stored the file.
+pub async fn render_document(ctx: &Ctx, doc_id: &str) -> Result<bool, DomainError> {
+    let conn = &ctx.db.conn;
+    let Some(doc) = store::load(conn, &ctx.db, doc_id).await? else {
+        return Ok(false);
+    };
+    if doc.page_sizes.is_some() || !matches!(doc.state.as_str(), "sent" | "opened" | "signed") {
+        return Ok(false);
+    }
+    let (draft, _) = send::stored_draft(ctx, &doc).await?;
+    let job = render_job(&doc, &draft);
+    let renderer = ctx.renderer.clone();
+    let rendered = crate::render::in_background(move || renderer.render(&job))
+        .await
+        .map_err(DomainError::Internal)?
+        .map_err(|e| DomainError::Internal(format!("rendering {doc_id}: {e}")))?;
+
+    // The fields were stored at send from the same words; the render places them.
+    let stored = conn
+        .query_all_raw(ctx.db.stmt(
+            "SELECT position, name, field_type FROM fields WHERE document_id = $1 ORDER BY position",
+            [Value::from(doc_id.to_string())],
+        ))
+        .await?;
+    let same = stored.len() == rendered.fields.len()
+        && stored
+            .iter()
+            .zip(&rendered.fields)
+            .enumerate()
+            .all(|(i, (r, p))| {
+                r.try_get::<i32>("", "position").ok() == Some(i as i32)
+                    && r.try_get::<String>("", "name").ok().as_deref()
+                        == Some(p.field.name.as_str())
+                    && r.try_get::<String>("", "field_type").ok().as_deref()
+                        == Some(p.field.ty.as_str())
+            });
+    if !same {
+        return Err(DomainError::Internal(format!(
+            "the rendered fields of {doc_id} differ from those stored at send"
+        )));
+    }
+
+    let sha256: String = ring::digest::digest(&ring::digest::SHA256, &rendered.pdf)
+        .as_ref()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let bytes = rendered.pdf.len();
+    // A name of its own per render: a second worker racing on this document (which will lose
+    // at the conditional UPDATE) cannot overwrite the winner's file.
+    let blob = format!(
+        "documents/{}/{}.pdf",
+        doc.id,
+        ids::new_id("render").to_lowercase()
+    );
+    ctx.blobs.put(&blob, rendered.pdf).await?;
+    let sizes: Vec<[f64; 2]> = rendered.pages.iter().map(|(w, h)| [*w, *h]).collect();
+
+    let txn = ctx.db.conn.begin().await?;
+    let won = txn
+        .execute_raw(ctx.db.stmt(
+            "UPDATE documents SET pdf_blob = $2, page_sizes = $3 WHERE id = $1 AND page_sizes IS NULL",
+            [
+                Value::from(doc.id.clone()),
+                Value::from(blob.clone()),
+                Value::from(serde_json::to_string(&sizes).unwrap_or_default()),
+            ],
+        ))
+        .await?;
+    if won.rows_affected() != 1 {
+        txn.rollback().await?;
+        ctx.blobs.delete(&blob).await.ok();
+        return Ok(false);
+    }
+    if !rendered.fields.is_empty() {
+        // One statement for every rectangle: `VALUES` rows joined on the position.
+        let mut sql = String::from(
+            "UPDATE fields SET page = v.column2, x = v.column3, y = v.column4, width = v.column5, height = v.column6 FROM (VALUES ",
+        );
+        let mut values = vec![Value::from(doc.id.clone())];
+        for (i, p) in rendered.fields.iter().enumerate() {
+            if i > 0 {
+                sql.push_str(", ");
+            }
+            let n = values.len();
+            sql.push_str(&format!(
+                "(${}, ${}, ${}, ${}, ${}, ${})",
+                n + 1,
+                n + 2,
+                n + 3,
+                n + 4,
+                n + 5,
+                n + 6
+            ));
+            values.extend([
+                Value::from(i as i32),
+                Value::from(p.page as i32),
+                Value::from(p.x),
+                Value::from(p.y),
+                Value::from(p.width),
+                Value::from(p.height),
+            ]);
+        }
+        sql.push_str(") AS v WHERE fields.document_id = $1 AND fields.position = v.column1");
+        txn.execute_raw(ctx.db.stmt(&sql, values)).await?;
+    }
+    let mut t = Trail::new(&doc.id);
+    t.audit(
+        "rendered",
+        &format!(
+            "The document people sign was rendered: {} pages, SHA-256 {sha256}",
+            sizes.len()
+        ),
+        None,
+        "signet",
+        json!({"pages": sizes.len(), "fields": rendered.fields.len(), "bytes": bytes, "sha256": sha256}),
+    );
+    t.write(&txn, &ctx.db).await?;
+    txn.commit().await?;
+    Ok(true)
+}
