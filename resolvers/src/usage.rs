@@ -3,8 +3,9 @@
 //! incremented in the same transaction as the send that uses them.
 
 use chrono::{Datelike, TimeZone, Utc};
-use sea_orm::{ConnectionTrait, Value};
+use sea_orm::Value;
 use serde::Serialize;
+use signet_storage::Sql;
 
 use crate::{Actor, Ctx, DomainError, Scope};
 
@@ -101,7 +102,7 @@ pub async fn get(ctx: &Ctx, actor: &Actor) -> Result<UsageOut, DomainError> {
 
 /// Adds `n` to a counter of the current period. Call inside the transaction of the action
 /// being counted.
-pub async fn add<C: ConnectionTrait>(
+pub async fn add<C: Sql>(
     conn: &C,
     db: &signet_storage::Db,
     workspace_id: &str,
@@ -114,7 +115,7 @@ pub async fn add<C: ConnectionTrait>(
     } else {
         day.0
     };
-    conn.execute_raw(db.stmt(
+    conn.exec(db.stmt(
         "INSERT INTO usage_counters (workspace_id, metric, period, count) VALUES ($1, $2, $3, $4) \
          ON CONFLICT (workspace_id, metric, period) DO UPDATE SET count = usage_counters.count + $4",
         [Value::from(workspace_id), Value::from(metric), Value::from(period), Value::from(n)],
@@ -124,14 +125,14 @@ pub async fn add<C: ConnectionTrait>(
 }
 
 /// Live documents sent this calendar month (UTC), read on `conn` (a transaction, or the pool).
-pub async fn documents_sent_in<C: ConnectionTrait>(
+pub async fn documents_sent_in<C: Sql>(
     conn: &C,
     db: &signet_storage::Db,
     workspace_id: &str,
 ) -> Result<i64, DomainError> {
     let [month, _] = periods(Utc::now());
     let row = conn
-        .query_one_raw(db.stmt(
+        .row(db.stmt(
             "SELECT count FROM usage_counters WHERE workspace_id = $1 AND metric = $2 AND period = $3",
             [Value::from(workspace_id), Value::from(DOCUMENTS_SENT), Value::from(month.0)],
         ))

@@ -148,10 +148,7 @@ impl Db {
     ) -> Result<(), StorageError> {
         use sea_orm::{EntityTrait, IntoActiveModel};
         if let Some(inline) = &self.inline {
-            let inline = inline.clone();
-            return tokio::task::spawn_blocking(move || inline.append_api_log(&rows))
-                .await
-                .map_err(|e| StorageError::Corrupt(format!("API log writer: {e}")))?;
+            return inline.append_api_log(rows).await;
         }
         crate::entities::api_log::Entity::insert_many(
             rows.into_iter().map(|r| r.into_active_model()),
@@ -160,6 +157,56 @@ impl Db {
         .exec(&self.conn)
         .await?;
         Ok(())
+    }
+
+    /// Runs one writing statement: on SQLite through the inline writer, on PostgreSQL through
+    /// the pool. Answers the rows it changed.
+    pub async fn write(&self, stmt: sea_orm::Statement) -> Result<u64, StorageError> {
+        use crate::sql::Sql;
+        if self.inline.is_some() {
+            return self
+                .transaction(move |t| async move { Ok::<_, StorageError>(t.exec(stmt).await?) })
+                .await;
+        }
+        Ok(self.conn.execute_raw(stmt).await?.rows_affected())
+    }
+
+    /// Runs `body` in one write transaction, committed when it answers `Ok` and rolled back
+    /// otherwise. On SQLite the whole body runs on one blocking thread with the writer
+    /// connection, its statements inline (see `inline`); on PostgreSQL it is a pooled
+    /// transaction. The body must write only through the `Txn` it is given.
+    pub async fn transaction<T, E, Fut>(
+        &self,
+        body: impl FnOnce(std::sync::Arc<Txn>) -> Fut + Send + 'static,
+    ) -> Result<T, E>
+    where
+        T: Send + 'static,
+        E: From<StorageError> + From<sea_orm::DbErr> + Send + 'static,
+        Fut: std::future::Future<Output = Result<T, E>> + Send + 'static,
+    {
+        use sea_orm::TransactionTrait;
+        if let Some(inline) = &self.inline {
+            return inline
+                .transaction(move |tx| body(std::sync::Arc::new(Txn::Inline(tx))))
+                .await;
+        }
+        let txn = std::sync::Arc::new(Txn::Pooled(self.conn.begin().await?));
+        let out = body(txn.clone()).await;
+        let Ok(Txn::Pooled(txn)) = std::sync::Arc::try_unwrap(txn) else {
+            return Err(E::from(StorageError::Corrupt(
+                "a transaction outlived its body".into(),
+            )));
+        };
+        match out {
+            Ok(v) => {
+                txn.commit().await?;
+                Ok(v)
+            }
+            Err(e) => {
+                txn.rollback().await?;
+                Err(e)
+            }
+        }
     }
 
     pub async fn migrate(&self) -> Result<(), StorageError> {
@@ -182,5 +229,38 @@ impl Db {
         values: impl IntoIterator<Item = sea_orm::Value>,
     ) -> sea_orm::Statement {
         sea_orm::Statement::from_sql_and_values(self.db_backend(), sql, values)
+    }
+}
+
+/// The transaction `Db::transaction` hands its body.
+#[derive(Debug)]
+pub enum Txn {
+    /// SQLite: statements inline on the writer connection.
+    Inline(std::sync::Arc<crate::inline::InlineTx>),
+    /// PostgreSQL: a pooled transaction.
+    Pooled(sea_orm::DatabaseTransaction),
+}
+
+#[async_trait::async_trait]
+impl crate::sql::Sql for Txn {
+    fn backend(&self) -> DbBackend {
+        match self {
+            Txn::Inline(t) => t.backend(),
+            Txn::Pooled(t) => t.backend(),
+        }
+    }
+
+    async fn exec(&self, stmt: sea_orm::Statement) -> Result<u64, sea_orm::DbErr> {
+        match self {
+            Txn::Inline(t) => t.exec(stmt).await,
+            Txn::Pooled(t) => t.exec(stmt).await,
+        }
+    }
+
+    async fn rows(&self, stmt: sea_orm::Statement) -> Result<Vec<crate::sql::Row>, sea_orm::DbErr> {
+        match self {
+            Txn::Inline(t) => t.rows(stmt).await,
+            Txn::Pooled(t) => t.rows(stmt).await,
+        }
     }
 }

@@ -5,12 +5,14 @@ pub mod db;
 pub mod entities;
 pub mod inline;
 pub mod migrations;
+pub mod sql;
 pub mod state;
 
 pub use blobs::Blobs;
-pub use db::{Backend, Db, StorageError};
+pub use db::{Backend, Db, StorageError, Txn};
 pub use sea_orm;
 pub use sea_orm_migration;
+pub use sql::{Row, Sql};
 
 /// Milliseconds since the Unix epoch: every timestamp column stores this, so SQLite and
 /// PostgreSQL compare and sort times alike.

@@ -1,6 +1,7 @@
 //! Making drafts: the checks a person is told about, a new draft from words, and revising a
 //! draft into a new one. Every creator runs the same checks as Send.
 
+use signet_storage::Sql;
 use std::collections::BTreeMap;
 
 use sea_orm::{ConnectionTrait, TransactionTrait, Value};
@@ -209,7 +210,7 @@ pub(crate) fn parse_draft(
 }
 
 /// Writes a new draft (document, metadata pairs, people) and its audit row.
-pub(crate) async fn insert_draft<C: ConnectionTrait>(
+pub(crate) async fn insert_draft<C: Sql>(
     ctx: &Ctx,
     conn: &C,
     actor: &Actor,
@@ -220,7 +221,7 @@ pub(crate) async fn insert_draft<C: ConnectionTrait>(
     let id = ids::new_id("doc");
     let now = now_ms();
     let json = |v: &dyn erased::Ser| v.json();
-    conn.execute_raw(db.stmt(
+    conn.exec(db.stmt(
         "INSERT INTO documents (id, workspace_id, test, state, title, description, external_id, metadata, source, facts, \
          variable_values, paper, profile, email_options, send_options, created_by, created_at, updated_at) \
          VALUES ($1, $2, $3, 'draft', $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $16)",
@@ -389,21 +390,26 @@ pub async fn create(
         send::may_send(ctx, actor, actor.mode == Mode::Test, &report).await?;
     }
     crate::limits::spend_daily(ctx, actor).await?;
-    let txn = ctx.db.conn.begin().await?;
-    let (doc, people) =
-        insert_draft(ctx, &txn, actor, &draft, "Draft created through the API").await?;
-    if send_now && !actor.draft_only {
-        // One request, one unit of the daily limit (spent above), one transaction: a send
-        // refused at the last moment (the month's allowance raced away) leaves no draft.
-        let (doc, people) =
-            send::send_in(ctx, &txn, actor, doc, &draft, people, send::Via::SendNow).await?;
-        txn.commit().await?;
-        ctx.committed(&doc.id).await;
-        return Ok((201, store::to_out(&doc, &people, None)));
-    }
-    txn.commit().await?;
+    // One transaction (on SQLite, one hand-off to the writer): the draft, and with `sendNow`
+    // the send itself, so a send refused at the last moment (the month's allowance raced
+    // away) leaves no draft behind. One request, one unit of the daily limit (spent above).
+    let send_at_once = send_now && !actor.draft_only;
+    let (c, a) = (ctx.clone(), actor.clone());
+    let (doc, people, draft) = ctx
+        .db
+        .transaction(move |txn| async move {
+            let (doc, people) =
+                insert_draft(&c, &*txn, &a, &draft, "Draft created through the API").await?;
+            if !send_at_once {
+                return Ok((doc, people, draft));
+            }
+            let (doc, people) =
+                send::send_in(&c, &*txn, &a, doc, &draft, people, send::Via::SendNow).await?;
+            Ok::<_, DomainError>((doc, people, draft))
+        })
+        .await?;
     ctx.committed(&doc.id).await;
-    if send_now {
+    if send_now && !send_at_once {
         // A draft-only key: the draft stays and an approval is filed for it.
         return send::send_draft(ctx, actor, doc, send::Via::SendNow, Some((draft, people))).await;
     }

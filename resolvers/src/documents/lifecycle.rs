@@ -3,6 +3,7 @@
 //! `signing`, `ending` and `approvals`; each is one transaction that changes the state,
 //! appends audit rows and queues its events and emails.
 
+use signet_storage::Sql;
 use std::collections::BTreeMap;
 
 use sea_orm::{ConnectionTrait, DatabaseTransaction, Value};
@@ -51,9 +52,9 @@ pub(crate) fn locale(doc: &DocRow) -> String {
 
 /// Invites whoever is next (see `state::next_to_invite`), queueing their invitations.
 /// Answers the seats invited.
-pub(crate) async fn invite_next(
+pub(crate) async fn invite_next<C: Sql>(
     ctx: &Ctx,
-    txn: &DatabaseTransaction,
+    txn: &C,
     trail: &mut Trail,
     doc: &DocRow,
     people: &[PersonDbRow],
@@ -82,7 +83,7 @@ pub(crate) async fn invite_next(
     let marks: Vec<String> = (0..invited.len()).map(|i| format!("${}", i + 2)).collect();
     let mut values = vec![Value::from(now_ms())];
     values.extend(invited.iter().map(|p| Value::from(p.id.clone())));
-    txn.execute_raw(ctx.db.stmt(
+    txn.exec(ctx.db.stmt(
         &format!(
             "UPDATE people SET status = 'invited', invited_at = $1 WHERE status = 'waiting' AND id IN ({})",
             marks.join(", ")

@@ -1,9 +1,10 @@
 //! Sending a draft: the checks that refuse it, the approval a draft-only key files instead,
 //! rendering the signer's view, and the one transaction that makes it `sent`.
 
-use sea_orm::{ConnectionTrait, DatabaseTransaction, TransactionTrait, Value};
+use sea_orm::{ConnectionTrait, TransactionTrait, Value};
 use serde_json::json;
 use signet_source::FieldType;
+use signet_storage::Sql;
 use signet_storage::now_ms;
 
 use super::lifecycle::*;
@@ -174,9 +175,13 @@ pub(crate) async fn send_draft(
     if via == Via::Request {
         crate::limits::spend_daily(ctx, actor).await?;
     }
-    let txn = ctx.db.conn.begin().await?;
-    let (doc, people) = send_in(ctx, &txn, actor, doc, &draft, people, via).await?;
-    txn.commit().await?;
+    let (c, a) = (ctx.clone(), actor.clone());
+    let (doc, people) = ctx
+        .db
+        .transaction(
+            move |txn| async move { send_in(&c, &*txn, &a, doc, &draft, people, via).await },
+        )
+        .await?;
     ctx.committed(&doc.id).await;
     Ok((201, store::to_out(&doc, &people, None)))
 }
@@ -184,9 +189,9 @@ pub(crate) async fn send_draft(
 /// The send itself, inside the caller's transaction: the document becomes `sent`, its fields
 /// are stored (placed by the render that follows), whoever is up is invited, and the event,
 /// audit rows, usage and the render job are written. Answers the rows as they now are.
-pub(crate) async fn send_in(
+pub(crate) async fn send_in<C: Sql>(
     ctx: &Ctx,
-    txn: &DatabaseTransaction,
+    txn: &C,
     actor: &Actor,
     mut doc: DocRow,
     draft: &Draft,
@@ -202,7 +207,7 @@ pub(crate) async fn send_in(
         .and_then(|d| d.first())
         .map(|d| now + d * DAY_MS);
     let moved = txn
-        .execute_raw(ctx.db.stmt(
+        .exec(ctx.db.stmt(
             "UPDATE documents SET state = 'sent', sent_at = $2, updated_at = $2, expires_at = $3, \
              next_reminder_at = $4 WHERE id = $1 AND state = 'draft'",
             [
@@ -213,7 +218,7 @@ pub(crate) async fn send_in(
             ],
         ))
         .await?;
-    if moved.rows_affected() != 1 {
+    if moved != 1 {
         return Err(DomainError::conflict(format!(
             "document {} is no longer a draft",
             doc.id
@@ -279,7 +284,7 @@ pub(crate) async fn send_in(
     if via != Via::SendNow {
         // A pending approval ends with the send: approved by the person, or withdrawn because
         // a key allowed to send sent the draft itself. A draft made in this request has none.
-        txn.execute_raw(ctx.db.stmt(
+        txn.exec(ctx.db.stmt(
             "UPDATE approvals SET state = $4, decided_at = $2, decided_by = $3 WHERE document_id = $1 AND state = 'pending'",
             [
                 Value::from(doc.id.clone()),

@@ -1,5 +1,6 @@
 //! Rows of the document tables and their reading. Writes live with the actions that make them.
 
+use signet_storage::Sql;
 use std::collections::BTreeMap;
 
 use sea_orm::{ConnectionTrait, QueryResult, Value};
@@ -249,7 +250,7 @@ pub fn to_out(doc: &DocRow, people: &[PersonDbRow], approval: Option<ApprovalOut
 
 /// Inserts `rows` into `table (columns)` with as few statements as the databases allow: one
 /// multi-row INSERT per 200 rows, so a document's people or fields cost one round trip.
-pub async fn insert_rows<C: ConnectionTrait>(
+pub async fn insert_rows<C: Sql>(
     conn: &C,
     db: &Db,
     table: &str,
@@ -271,7 +272,7 @@ pub async fn insert_rows<C: ConnectionTrait>(
             sql.push_str(&format!("({})", marks.join(", ")));
             values.extend(row);
         }
-        conn.execute_raw(db.stmt(&sql, values)).await?;
+        conn.exec(db.stmt(&sql, values)).await?;
     }
     Ok(())
 }

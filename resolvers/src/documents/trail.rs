@@ -9,6 +9,7 @@
 use ring::digest;
 use sea_orm::{ConnectionTrait, Value};
 use serde_json::json;
+use signet_storage::Sql;
 use signet_storage::{Db, now_ms};
 
 use super::store::{self, DocRow, PersonDbRow};
@@ -161,10 +162,10 @@ impl Trail {
     /// Writes everything collected. Call after the transaction has written the document row,
     /// which holds the row lock (PostgreSQL) or the write lock (SQLite), so audit sequence
     /// numbers cannot race.
-    pub async fn write<C: ConnectionTrait>(self, conn: &C, db: &Db) -> Result<(), DomainError> {
+    pub async fn write<C: Sql>(self, conn: &C, db: &Db) -> Result<(), DomainError> {
         if !self.audits.is_empty() {
             let last = conn
-                .query_one_raw(db.stmt(
+                .row(db.stmt(
                     "SELECT seq, hash FROM audit_events WHERE document_id = $1 ORDER BY seq DESC LIMIT 1",
                     [Value::from(self.doc_id.clone())],
                 ))
@@ -226,7 +227,7 @@ impl Trail {
 
 /// Appends one audit row on its own (see `Trail` for several).
 #[allow(clippy::too_many_arguments)]
-pub async fn audit<C: ConnectionTrait>(
+pub async fn audit<C: Sql>(
     conn: &C,
     db: &Db,
     doc_id: &str,

@@ -9,7 +9,7 @@ use sea_orm::{ConnectionTrait, Value};
 use serde::{Deserialize, Serialize};
 
 use super::RedisState;
-use crate::{Db, StorageError, now_ms};
+use crate::{Db, Sql, StorageError, now_ms};
 
 pub const KEEP_MS: i64 = 24 * 60 * 60 * 1000;
 
@@ -68,21 +68,20 @@ impl Idempotency {
         match self {
             Idempotency::Sql(db) => {
                 let now = now_ms();
-                db.conn
-                    .execute_raw(db.stmt(
-                        "UPDATE idempotency SET status = $1, body = $2, expires_at = $3, locked_until = $4 \
-                         WHERE scope = $5 AND idem_key = $6 AND fingerprint = $7",
-                        [
-                            Value::from(stored.status as i32),
-                            Value::from(stored.body.clone()),
-                            Value::from(now + KEEP_MS),
-                            Value::from(now),
-                            Value::from(scope),
-                            Value::from(key),
-                            Value::from(fingerprint),
-                        ],
-                    ))
-                    .await?;
+                let stmt = db.stmt(
+                    "UPDATE idempotency SET status = $1, body = $2, expires_at = $3, locked_until = $4 \
+                     WHERE scope = $5 AND idem_key = $6 AND fingerprint = $7",
+                    [
+                        Value::from(stored.status as i32),
+                        Value::from(stored.body.clone()),
+                        Value::from(now + KEEP_MS),
+                        Value::from(now),
+                        Value::from(scope),
+                        Value::from(key),
+                        Value::from(fingerprint),
+                    ],
+                );
+                db.write(stmt).await?;
             }
             Idempotency::Redis(r) => {
                 let rec = RedisRecord {
@@ -168,10 +167,35 @@ async fn sql_begin(
     fp: &str,
     lock_ms: i64,
 ) -> Result<Begin, StorageError> {
+    if db.inline.is_some() {
+        // One write transaction on the inline writer instead of up to three statements
+        // through the pool.
+        let (d, scope, key, fp) = (
+            db.clone(),
+            scope.to_string(),
+            key.to_string(),
+            fp.to_string(),
+        );
+        return db
+            .transaction(
+                move |t| async move { begin_in(&*t, &d, &scope, &key, &fp, lock_ms).await },
+            )
+            .await;
+    }
+    begin_in(&db.conn, db, scope, key, fp, lock_ms).await
+}
+
+async fn begin_in<C: Sql>(
+    conn: &C,
+    db: &Db,
+    scope: &str,
+    key: &str,
+    fp: &str,
+    lock_ms: i64,
+) -> Result<Begin, StorageError> {
     let now = now_ms();
-    let inserted = db
-        .conn
-        .execute_raw(db.stmt(
+    let inserted = conn
+        .exec(db.stmt(
             "INSERT INTO idempotency (scope, idem_key, fingerprint, status, body, locked_until, expires_at) \
              VALUES ($1, $2, $3, NULL, NULL, $4, $5) ON CONFLICT (scope, idem_key) DO NOTHING",
             [
@@ -182,15 +206,13 @@ async fn sql_begin(
                 Value::from(now + KEEP_MS),
             ],
         ))
-        .await?
-        .rows_affected();
+        .await?;
     if inserted == 1 {
         return Ok(Begin::Proceed);
     }
     // Someone holds the key: a finished answer, a live lock, a dead lock or an expired record.
-    let taken = db
-        .conn
-        .execute_raw(db.stmt(
+    let taken = conn
+        .exec(db.stmt(
             "UPDATE idempotency SET fingerprint = $1, status = NULL, body = NULL, locked_until = $2, expires_at = $3 \
              WHERE scope = $4 AND idem_key = $5 AND (expires_at < $6 OR (status IS NULL AND locked_until < $6 AND fingerprint = $1))",
             [
@@ -202,14 +224,12 @@ async fn sql_begin(
                 Value::from(now),
             ],
         ))
-        .await?
-        .rows_affected();
+        .await?;
     if taken == 1 {
         return Ok(Begin::Proceed);
     }
-    let row = db
-        .conn
-        .query_one_raw(db.stmt(
+    let row = conn
+        .row(db.stmt(
             "SELECT fingerprint, status, body FROM idempotency WHERE scope = $1 AND idem_key = $2",
             [Value::from(scope), Value::from(key)],
         ))
