@@ -12,7 +12,7 @@ pub use blobs::Blobs;
 pub use db::{Backend, Db, StorageError, Txn};
 pub use sea_orm;
 pub use sea_orm_migration;
-pub use sql::{Row, Sql};
+pub use sql::{Cells, Row, Sql};
 
 /// Milliseconds since the Unix epoch: every timestamp column stores this, so SQLite and
 /// PostgreSQL compare and sort times alike.

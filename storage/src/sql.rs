@@ -59,3 +59,20 @@ impl Row {
         }
     }
 }
+
+/// Reading a column by name from either kind of row.
+pub trait Cells {
+    fn cell<T: TryGetable + ValueType>(&self, col: &str) -> Result<T, DbErr>;
+}
+
+impl Cells for QueryResult {
+    fn cell<T: TryGetable + ValueType>(&self, col: &str) -> Result<T, DbErr> {
+        self.try_get("", col)
+    }
+}
+
+impl Cells for Row {
+    fn cell<T: TryGetable + ValueType>(&self, col: &str) -> Result<T, DbErr> {
+        self.try_get("", col)
+    }
+}

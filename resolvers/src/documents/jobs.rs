@@ -71,8 +71,7 @@ pub(crate) async fn claim(
         let lease = now_ms() + lease_ms + backoff(attempts);
         let claimed = ctx
             .db
-            .conn
-            .execute_raw(ctx.db.stmt(
+            .write(ctx.db.stmt(
                 "UPDATE outbox SET state = 'running', attempts = attempts + 1, run_at = $4 \
                  WHERE id = $1 AND state = $2 AND run_at = $3",
                 [
@@ -83,7 +82,7 @@ pub(crate) async fn claim(
                 ],
             ))
             .await?;
-        if claimed.rows_affected() == 1 {
+        if claimed == 1 {
             out.push(Claimed {
                 job,
                 doc_id,
@@ -99,8 +98,7 @@ pub(crate) async fn claim(
 /// ours: another worker may have taken it over.
 pub(crate) async fn retry_later(ctx: &Ctx, c: &Claimed) -> Result<(), DomainError> {
     ctx.db
-        .conn
-        .execute_raw(ctx.db.stmt(
+        .write(ctx.db.stmt(
             "UPDATE outbox SET state = 'queued', run_at = $2 \
              WHERE id = $1 AND state = 'running' AND run_at = $3",
             [
@@ -123,5 +121,16 @@ pub(crate) async fn finish<C: ConnectionTrait>(
         [Value::from(job.to_string())],
     ))
     .await?;
+    Ok(())
+}
+
+/// Ends a job on its own (not inside a transition's transaction).
+pub(crate) async fn done(ctx: &Ctx, job: &str) -> Result<(), DomainError> {
+    ctx.db
+        .write(ctx.db.stmt(
+            "UPDATE outbox SET state = 'done' WHERE id = $1",
+            [Value::from(job.to_string())],
+        ))
+        .await?;
     Ok(())
 }

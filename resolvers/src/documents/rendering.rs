@@ -10,8 +10,9 @@
 
 use std::collections::BTreeMap;
 
-use sea_orm::{ConnectionTrait, TransactionTrait, Value};
+use sea_orm::{ConnectionTrait, Value};
 use serde_json::json;
+use signet_storage::Sql;
 
 use super::jobs;
 use super::store::{self, DocRow};
@@ -54,7 +55,7 @@ pub async fn run_renders(ctx: &Ctx) -> Result<usize, DomainError> {
                 None => Ok(()),
             };
             match outcome {
-                Ok(()) => jobs::finish(&ctx, &ctx.db.conn, &c.job).await,
+                Ok(()) => jobs::done(&ctx, &c.job).await,
                 Err(e) => {
                     tracing::error!(document = ?c.doc_id, attempts = c.attempts + 1, error = %e, "rendering failed; will retry");
                     jobs::retry_later(&ctx, &c).await
@@ -163,66 +164,71 @@ pub async fn render_document(ctx: &Ctx, doc_id: &str) -> Result<bool, DomainErro
     ctx.blobs.put(&blob, rendered.pdf).await?;
     let sizes: Vec<[f64; 2]> = rendered.pages.iter().map(|(w, h)| [*w, *h]).collect();
 
-    let txn = ctx.db.conn.begin().await?;
-    let won = txn
-        .execute_raw(ctx.db.stmt(
-            "UPDATE documents SET pdf_blob = $2, page_sizes = $3 WHERE id = $1 AND page_sizes IS NULL",
-            [
-                Value::from(doc.id.clone()),
-                Value::from(blob.clone()),
-                Value::from(serde_json::to_string(&sizes).unwrap_or_default()),
-            ],
-        ))
+    let (c, id, file) = (ctx.clone(), doc.id.clone(), blob.clone());
+    let won = ctx
+        .db
+        .transaction(move |txn| async move {
+            let won = txn
+                .exec(c.db.stmt(
+                    "UPDATE documents SET pdf_blob = $2, page_sizes = $3 WHERE id = $1 AND page_sizes IS NULL",
+                    [
+                        Value::from(id.clone()),
+                        Value::from(file),
+                        Value::from(serde_json::to_string(&sizes).unwrap_or_default()),
+                    ],
+                ))
+                .await?;
+            if won != 1 {
+                return Ok::<_, DomainError>(false);
+            }
+            if !rendered.fields.is_empty() {
+                // One statement for every rectangle: `VALUES` rows joined on the position.
+                let mut sql = String::from("UPDATE fields SET page = v.column2, x = v.column3, y = v.column4, width = v.column5, height = v.column6 FROM (VALUES ");
+                let mut values = vec![Value::from(id.clone())];
+                for (i, p) in rendered.fields.iter().enumerate() {
+                    if i > 0 {
+                        sql.push_str(", ");
+                    }
+                    let n = values.len();
+                    sql.push_str(&format!(
+                        "(${}, ${}, ${}, ${}, ${}, ${})",
+                        n + 1,
+                        n + 2,
+                        n + 3,
+                        n + 4,
+                        n + 5,
+                        n + 6
+                    ));
+                    values.extend([
+                        Value::from(i as i32),
+                        Value::from(p.page as i32),
+                        Value::from(p.x),
+                        Value::from(p.y),
+                        Value::from(p.width),
+                        Value::from(p.height),
+                    ]);
+                }
+                sql.push_str(") AS v WHERE fields.document_id = $1 AND fields.position = v.column1");
+                txn.exec(c.db.stmt(&sql, values)).await?;
+            }
+            let mut t = Trail::new(&id);
+            t.audit(
+                "rendered",
+                &format!(
+                    "The document people sign was rendered: {} pages, SHA-256 {sha256}",
+                    sizes.len()
+                ),
+                None,
+                "signet",
+                json!({"pages": sizes.len(), "fields": rendered.fields.len(), "bytes": bytes, "sha256": sha256}),
+            );
+            t.write(&*txn, &c.db).await?;
+            Ok(true)
+        })
         .await?;
-    if won.rows_affected() != 1 {
-        txn.rollback().await?;
+    if !won {
         ctx.blobs.delete(&blob).await.ok();
         return Ok(false);
     }
-    if !rendered.fields.is_empty() {
-        // One statement for every rectangle: `VALUES` rows joined on the position.
-        let mut sql = String::from(
-            "UPDATE fields SET page = v.column2, x = v.column3, y = v.column4, width = v.column5, height = v.column6 FROM (VALUES ",
-        );
-        let mut values = vec![Value::from(doc.id.clone())];
-        for (i, p) in rendered.fields.iter().enumerate() {
-            if i > 0 {
-                sql.push_str(", ");
-            }
-            let n = values.len();
-            sql.push_str(&format!(
-                "(${}, ${}, ${}, ${}, ${}, ${})",
-                n + 1,
-                n + 2,
-                n + 3,
-                n + 4,
-                n + 5,
-                n + 6
-            ));
-            values.extend([
-                Value::from(i as i32),
-                Value::from(p.page as i32),
-                Value::from(p.x),
-                Value::from(p.y),
-                Value::from(p.width),
-                Value::from(p.height),
-            ]);
-        }
-        sql.push_str(") AS v WHERE fields.document_id = $1 AND fields.position = v.column1");
-        txn.execute_raw(ctx.db.stmt(&sql, values)).await?;
-    }
-    let mut t = Trail::new(&doc.id);
-    t.audit(
-        "rendered",
-        &format!(
-            "The document people sign was rendered: {} pages, SHA-256 {sha256}",
-            sizes.len()
-        ),
-        None,
-        "signet",
-        json!({"pages": sizes.len(), "fields": rendered.fields.len(), "bytes": bytes, "sha256": sha256}),
-    );
-    t.write(&txn, &ctx.db).await?;
-    txn.commit().await?;
     Ok(true)
 }

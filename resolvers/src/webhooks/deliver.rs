@@ -13,6 +13,7 @@
 //! the receiver's Retry-After asks for more (up to a day). A 410, or five days of failure with
 //! no success in between, disables the endpoint and cancels what it still had queued.
 
+use signet_storage::Sql;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use std::time::Duration;
@@ -53,77 +54,83 @@ pub async fn fan_out(ctx: &Ctx) -> Result<usize, DomainError> {
     if any.is_none() {
         return Ok(0);
     }
-    let txn = ctx.db.conn.begin().await?;
-    store::lock_messages(&txn, &ctx.db).await?;
-    let events = txn
-        .query_all_raw(ctx.db.stmt(
-            "SELECT id, workspace_id, test, payload FROM outbox WHERE state = 'queued' AND kind = 'event' ORDER BY run_at LIMIT $1",
-            [Value::from(BATCH as i64)],
-        ))
+    let c = ctx.clone();
+    let (n, relayed, queued) = ctx
+        .db
+        .transaction(move |txn| async move {
+            let ctx = &c;
+            store::lock_messages(&*txn, &ctx.db).await?;
+            let events = txn
+                .rows(ctx.db.stmt(
+                    "SELECT id, workspace_id, test, payload FROM outbox WHERE state = 'queued' AND kind = 'event' ORDER BY run_at LIMIT $1",
+                    [Value::from(BATCH as i64)],
+                ))
+                .await?;
+            if events.is_empty() {
+                return Ok::<_, DomainError>((0, false, false));
+            }
+            let mut ids_: Vec<Value> = Vec::with_capacity(events.len());
+            let mut workspaces = BTreeSet::new();
+            let mut parsed = Vec::with_capacity(events.len());
+            for r in &events {
+                let id: String = r.try_get("", "id")?;
+                let ws: String = r.try_get("", "workspace_id")?;
+                let test: bool = r.try_get("", "test")?;
+                let payload: String = r.try_get("", "payload")?;
+                #[derive(serde::Deserialize)]
+                struct Head {
+                    id: String,
+                    #[serde(rename = "type")]
+                    topic: String,
+                }
+                let head: Head = serde_json::from_str(&payload)
+                    .map_err(|e| DomainError::Internal(format!("outbox event {id}: {e}")))?;
+                ids_.push(Value::from(id));
+                workspaces.insert(ws.clone());
+                parsed.push((ws, test, head.id, head.topic, payload));
+            }
+            let n = ids_.len();
+            txn.exec(ctx.db.stmt(
+                &format!(
+                    "UPDATE outbox SET state = 'done' WHERE id IN ({}) AND state = 'queued'",
+                    marks(1, n)
+                ),
+                ids_,
+            ))
+            .await?;
+            let ws: Vec<Value> = workspaces.iter().cloned().map(Value::from).collect();
+            let endpoints = txn
+                .rows(ctx.db.stmt(
+                    &format!("SELECT {ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE state = 'enabled' AND workspace_id IN ({})", marks(1, ws.len())),
+                    ws,
+                ))
+                .await?
+                .iter()
+                .map(EndpointRow::from_row)
+                .collect::<Result<Vec<_>, _>>()?;
+            let mut messages = Vec::new();
+            let (mut relayed, mut queued) = (false, false);
+            for (ws, test, event_id, topic, payload) in parsed {
+                for e in endpoints
+                    .iter()
+                    .filter(|e| e.workspace_id == ws && e.test == test && e.event_types.contains(&topic))
+                {
+                    relayed |= e.relay;
+                    queued |= !e.relay;
+                    messages.push(NewMessage {
+                        endpoint_id: e.id.clone(),
+                        relay: e.relay,
+                        event_id: event_id.clone(),
+                        topic: topic.clone(),
+                        payload: payload.clone(),
+                        replay: false,
+                    });
+                }
+            }
+            store::insert_messages(&*txn, &ctx.db, messages).await?;
+            Ok((n, relayed, queued))
+        })
         .await?;
-    if events.is_empty() {
-        return Ok(0);
-    }
-    let mut ids_: Vec<Value> = Vec::with_capacity(events.len());
-    let mut workspaces = BTreeSet::new();
-    let mut parsed = Vec::with_capacity(events.len());
-    for r in &events {
-        let id: String = r.try_get("", "id")?;
-        let ws: String = r.try_get("", "workspace_id")?;
-        let test: bool = r.try_get("", "test")?;
-        let payload: String = r.try_get("", "payload")?;
-        #[derive(serde::Deserialize)]
-        struct Head {
-            id: String,
-            #[serde(rename = "type")]
-            topic: String,
-        }
-        let head: Head = serde_json::from_str(&payload)
-            .map_err(|e| DomainError::Internal(format!("outbox event {id}: {e}")))?;
-        ids_.push(Value::from(id));
-        workspaces.insert(ws.clone());
-        parsed.push((ws, test, head.id, head.topic, payload));
-    }
-    let n = ids_.len();
-    txn.execute_raw(ctx.db.stmt(
-        &format!(
-            "UPDATE outbox SET state = 'done' WHERE id IN ({}) AND state = 'queued'",
-            marks(1, n)
-        ),
-        ids_,
-    ))
-    .await?;
-    let ws: Vec<Value> = workspaces.iter().cloned().map(Value::from).collect();
-    let endpoints = txn
-        .query_all_raw(ctx.db.stmt(
-            &format!("SELECT {ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE state = 'enabled' AND workspace_id IN ({})", marks(1, ws.len())),
-            ws,
-        ))
-        .await?
-        .iter()
-        .map(EndpointRow::from_row)
-        .collect::<Result<Vec<_>, _>>()?;
-    let mut messages = Vec::new();
-    let (mut relayed, mut queued) = (false, false);
-    for (ws, test, event_id, topic, payload) in parsed {
-        for e in endpoints
-            .iter()
-            .filter(|e| e.workspace_id == ws && e.test == test && e.event_types.contains(&topic))
-        {
-            relayed |= e.relay;
-            queued |= !e.relay;
-            messages.push(NewMessage {
-                endpoint_id: e.id.clone(),
-                relay: e.relay,
-                event_id: event_id.clone(),
-                topic: topic.clone(),
-                payload: payload.clone(),
-                replay: false,
-            });
-        }
-    }
-    store::insert_messages(&txn, &ctx.db, messages).await?;
-    txn.commit().await?;
     if relayed {
         ctx.hooks.relay_wake.notify_waiters();
     }

@@ -1,7 +1,8 @@
 //! Rows of the webhook tables, and the one lock under which messages are numbered.
 
-use sea_orm::{ConnectionTrait, DatabaseTransaction, QueryResult, Value};
+use sea_orm::{ConnectionTrait, Value};
 use signet_storage::{Backend, Db, now_ms};
+use signet_storage::{Cells, Sql};
 
 use super::types::{DeliveryOut, WebhookOut};
 use crate::documents::store::time;
@@ -27,12 +28,15 @@ pub struct EndpointRow {
 pub const ENDPOINT_COLUMNS: &str = "id, workspace_id, test, name, url, relay, event_types, secret, \
     previous_secret, previous_until, state, disabled_reason, created_at";
 
-fn get<T: sea_orm::TryGetable>(r: &QueryResult, col: &str) -> Result<T, DomainError> {
-    r.try_get("", col).map_err(DomainError::from)
+fn get<T: sea_orm::TryGetable + sea_orm::sea_query::ValueType>(
+    r: &impl Cells,
+    col: &str,
+) -> Result<T, DomainError> {
+    r.cell(col).map_err(DomainError::from)
 }
 
 impl EndpointRow {
-    pub fn from_row(r: &QueryResult) -> Result<EndpointRow, DomainError> {
+    pub fn from_row(r: &impl Cells) -> Result<EndpointRow, DomainError> {
         let types: String = get(r, "event_types")?;
         Ok(EndpointRow {
             id: get(r, "id")?,
@@ -128,18 +132,18 @@ pub struct NewMessage {
 /// `seq` follows commit order and a relay reader's cursor never passes one still uncommitted.
 /// PostgreSQL takes an advisory lock; SQLite takes its write lock with a write that changes
 /// nothing.
-pub async fn lock_messages(txn: &DatabaseTransaction, db: &Db) -> Result<(), DomainError> {
+pub async fn lock_messages<C: Sql>(txn: &C, db: &Db) -> Result<(), DomainError> {
     let sql = match db.backend {
         Backend::Postgres => "SELECT pg_advisory_xact_lock(727001)",
         Backend::Sqlite => "UPDATE webhook_messages SET seq = seq WHERE 1 = 0",
     };
-    txn.execute_raw(db.stmt(sql, [])).await?;
+    txn.exec(db.stmt(sql, [])).await?;
     Ok(())
 }
 
 /// Stores messages; call [`lock_messages`] first in the same transaction.
-pub async fn insert_messages(
-    txn: &DatabaseTransaction,
+pub async fn insert_messages<C: Sql>(
+    txn: &C,
     db: &Db,
     messages: Vec<NewMessage>,
 ) -> Result<Vec<DeliveryOut>, DomainError> {
@@ -147,7 +151,7 @@ pub async fn insert_messages(
         return Ok(Vec::new());
     }
     let top = txn
-        .query_one_raw(db.stmt(
+        .row(db.stmt(
             "SELECT COALESCE(MAX(seq), 0) AS top FROM webhook_messages",
             [],
         ))
