@@ -118,8 +118,9 @@ impl InlineSqlite {
         self.queue()
             .send(job)
             .map_err(|_| StorageError::Corrupt("the SQLite writer thread is gone".into()))?;
-        rx.await
-            .map_err(|_| StorageError::Corrupt("the SQLite writer dropped a write".into()))?
+        rx.await.map_err(|_| {
+            StorageError::Corrupt("the SQLite writer could not run this write (see the log)".into())
+        })?
     }
 
     /// Appends API log rows in one transaction.
@@ -191,7 +192,7 @@ impl InlineSqlite {
         })?;
         rx.await.map_err(|_| {
             E::from(StorageError::Corrupt(
-                "the SQLite writer dropped a write".into(),
+                "the SQLite writer could not run this write (see the log)".into(),
             ))
         })?
     }
@@ -236,15 +237,19 @@ fn writer_loop(path: &std::path::Path, rx: &std::sync::mpsc::Receiver<Job>) {
         });
         let mut replies = Vec::with_capacity(batch.len());
         for job in batch {
-            let savepoint = tx.with(|c| c.execute_batch("SAVEPOINT body").map_err(db_err));
-            if let Err(e) = savepoint {
-                replies.push(failed(&e.to_string()));
+            if let Err(e) = tx.with(|c| c.execute_batch("SAVEPOINT body").map_err(db_err)) {
+                // Dropped: its caller hears of it at once.
+                tracing::error!(error = %e, "a write to SQLite could not start");
                 continue;
             }
             let (ok, reply) =
                 match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job(&tx))) {
                     Ok(done) => done,
-                    Err(_) => (false, failed("a write panicked")),
+                    Err(_) => {
+                        tracing::error!("a write to SQLite panicked; rolled back");
+                        let nobody: Reply = Box::new(|_| {});
+                        (false, nobody)
+                    }
                 };
             let end = if ok {
                 "RELEASE body"
@@ -271,28 +276,11 @@ fn writer_loop(path: &std::path::Path, rx: &std::sync::mpsc::Receiver<Job>) {
     }
 }
 
-fn failed(msg: &str) -> Reply {
-    let msg = msg.to_string();
-    Box::new(move |_| {
-        tracing::error!(error = %msg, "a write to SQLite failed before it ran");
-    })
-}
-
-/// Answers every body of a batch that could not start with the reason.
+/// Gives up on a batch that could not start. Each dropped body drops its answer channel, so
+/// its caller gets an error at once; the reason is logged here.
 fn fail_all(batch: Vec<Job>, msg: &str) {
-    tracing::error!(error = %msg, "the SQLite writer cannot start a transaction");
-    let tx = std::sync::Arc::new(InlineTx {
-        conn: Mutex::new(None),
-    });
-    for job in batch {
-        // With no connection every statement fails at once; the body's own error, or the
-        // commit's, reaches its caller.
-        let (_, reply) = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job(&tx))) {
-            Ok(done) => done,
-            Err(_) => continue,
-        };
-        reply(Err(StorageError::Corrupt(msg.to_string())));
-    }
+    tracing::error!(error = %msg, writes = batch.len(), "the SQLite writer cannot start a transaction");
+    drop(batch);
 }
 
 /// A plain connection with a busy timeout and one per-connection setting.
@@ -313,12 +301,12 @@ fn open(
 }
 
 fn inline_err(e: rusqlite::Error) -> StorageError {
-    StorageError::Corrupt(format!("sqlite inline read: {e}"))
+    StorageError::Corrupt(format!("sqlite: {e}"))
 }
 
 /// One write transaction on the writer connection (see `InlineSqlite::transaction`). Its
-/// statements run on the calling thread, a few microseconds each, through `Sql`. Rows come back typed as
-/// PostgreSQL would type them, from each column's declared type: `INTEGER` as `i32`,
+/// statements run on the writer thread, a few microseconds each, through `Sql`. Rows come
+/// back typed as PostgreSQL would type them, from each column's declared type: `INTEGER` as `i32`,
 /// `BIGINT` as `i64`, `BOOLEAN` as `bool`, `DOUBLE PRECISION` as `f64`, `TEXT` as `String`,
 /// so the same `try_get` calls work on both backends; expressions without a declared type
 /// come back by their storage class (integers as `i64`).

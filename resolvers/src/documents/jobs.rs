@@ -5,6 +5,7 @@
 //! `MAX_ATTEMPTS` the job is marked `failed` and logged loudly.
 
 use sea_orm::{ConnectionTrait, Value};
+use signet_storage::Sql;
 use signet_storage::now_ms;
 
 use crate::{Ctx, DomainError};
@@ -58,8 +59,7 @@ pub(crate) async fn claim(
             // Every try failed, or killed its process: stop, and say so loudly. An operator
             // re-queues the job once the cause is mended.
             ctx.db
-                .conn
-                .execute_raw(ctx.db.stmt(
+                .write(ctx.db.stmt(
                     "UPDATE outbox SET state = 'failed' WHERE id = $1 AND state = $2 AND run_at = $3",
                     [Value::from(job.clone()), Value::from(state), Value::from(run_at)],
                 ))
@@ -111,26 +111,21 @@ pub(crate) async fn retry_later(ctx: &Ctx, c: &Claimed) -> Result<(), DomainErro
     Ok(())
 }
 
-pub(crate) async fn finish<C: ConnectionTrait>(
-    ctx: &Ctx,
-    conn: &C,
-    job: &str,
-) -> Result<(), DomainError> {
-    conn.execute_raw(ctx.db.stmt(
+fn finish_stmt(ctx: &Ctx, job: &str) -> sea_orm::Statement {
+    ctx.db.stmt(
         "UPDATE outbox SET state = 'done' WHERE id = $1",
         [Value::from(job.to_string())],
-    ))
-    .await?;
+    )
+}
+
+/// Ends a job inside the transaction of the work it did.
+pub(crate) async fn finish<C: Sql>(ctx: &Ctx, conn: &C, job: &str) -> Result<(), DomainError> {
+    conn.exec(finish_stmt(ctx, job)).await?;
     Ok(())
 }
 
 /// Ends a job on its own (not inside a transition's transaction).
 pub(crate) async fn done(ctx: &Ctx, job: &str) -> Result<(), DomainError> {
-    ctx.db
-        .write(ctx.db.stmt(
-            "UPDATE outbox SET state = 'done' WHERE id = $1",
-            [Value::from(job.to_string())],
-        ))
-        .await?;
+    ctx.db.write(finish_stmt(ctx, job)).await?;
     Ok(())
 }

@@ -148,11 +148,7 @@ pub async fn render_document(ctx: &Ctx, doc_id: &str) -> Result<bool, DomainErro
         )));
     }
 
-    let sha256: String = ring::digest::digest(&ring::digest::SHA256, &rendered.pdf)
-        .as_ref()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let sha256 = super::seal::sha256_hex(&rendered.pdf);
     let bytes = rendered.pdf.len();
     // A name of its own per render: a second worker racing on this document (which will lose
     // at the conditional UPDATE) cannot overwrite the winner's file.

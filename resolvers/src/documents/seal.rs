@@ -53,7 +53,7 @@ pub async fn run_seals(ctx: &Ctx) -> Result<usize, DomainError> {
     let mut sealed = 0;
     for c in jobs::claim(ctx, "seal", BATCH, LEASE_MS).await? {
         let Some(doc_id) = c.doc_id.clone() else {
-            jobs::finish(ctx, &ctx.db.conn, &c.job).await?;
+            jobs::done(ctx, &c.job).await?;
             continue;
         };
         match seal_one(ctx, &c.job, &doc_id).await {
@@ -99,7 +99,7 @@ pub async fn requeue_stuck(ctx: &Ctx) -> Result<usize, DomainError> {
     Ok(rows.len())
 }
 
-fn sha256_hex(bytes: &[u8]) -> String {
+pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
     ring::digest::digest(&ring::digest::SHA256, bytes)
         .as_ref()
         .iter()
