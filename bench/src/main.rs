@@ -1,6 +1,10 @@
-//! `signet-bench http`: a closed-loop HTTP/1.1 load generator. Each connection sends its next
-//! request as soon as the previous answer is read, so `--connections` is the concurrency.
-//! Latencies are recorded per request (microseconds) and merged at the end.
+//! `signet-bench http`: an HTTP/1.1 load generator. Closed loop by default: each connection
+//! sends its next request as soon as the previous answer is read, so `--connections` is the
+//! concurrency and the mean latency is connections / throughput. With `--rate R` it is open
+//! loop: requests are due at R a second in all, spread evenly over the connections, and each
+//! latency counts from when its request was due, not from when a busy connection got to send
+//! it, so a server that falls behind shows it (no coordinated omission). Latencies are
+//! recorded per request (microseconds) and merged at the end.
 
 use std::time::{Duration, Instant};
 
@@ -34,6 +38,9 @@ enum Cmd {
         /// Warm-up seconds, not counted.
         #[arg(long, default_value_t = 2)]
         warmup: u64,
+        /// Open loop: requests due per second over all connections (see above).
+        #[arg(long)]
+        rate: Option<f64>,
         /// The server's pid, to report its peak resident memory.
         #[arg(long)]
         server_pid: Option<u32>,
@@ -56,6 +63,9 @@ async fn connection(
     body: Option<Bytes>,
     warm_until: Instant,
     stop_at: Instant,
+    // Open loop: when this connection's first request is due, and the time between its
+    // requests.
+    schedule: Option<(Instant, Duration)>,
 ) -> Outcome {
     let mut out = Outcome {
         latencies_us: Vec::with_capacity(1 << 16),
@@ -86,7 +96,14 @@ async fn connection(
         .unwrap_or_else(|| "/".into());
     let mut sent = 0u64;
     loop {
-        let now = Instant::now();
+        let now = match schedule {
+            None => Instant::now(),
+            Some((first, every)) => {
+                let due = first + every.mul_f64(sent as f64);
+                tokio::time::sleep_until(due.into()).await;
+                due
+            }
+        };
         if now >= stop_at {
             break;
         }
@@ -153,9 +170,14 @@ async fn main() {
         connections,
         seconds,
         warmup,
+        rate,
         server_pid,
         json,
     } = Cli::parse().command;
+    if rate.is_some_and(|r| !r.is_finite() || r <= 0.0) {
+        eprintln!("signet-bench: --rate must be above 0");
+        std::process::exit(2);
+    }
     let uri: Uri = match url.parse() {
         Ok(u) => u,
         Err(e) => {
@@ -174,8 +196,17 @@ async fn main() {
     let start = Instant::now();
     let warm_until = start + Duration::from_secs(warmup);
     let stop_at = warm_until + Duration::from_secs(seconds);
+    // Open loop: the whole run's requests fall due one every 1/rate seconds, dealt to the
+    // connections in turn.
+    let first = start + Duration::from_millis(100);
     let tasks: Vec<_> = (0..connections)
         .map(|n| {
+            let schedule = rate.map(|r| {
+                (
+                    first + Duration::from_secs_f64(n as f64 / r),
+                    Duration::from_secs_f64(connections as f64 / r),
+                )
+            });
             tokio::spawn(connection(
                 n,
                 uri.clone(),
@@ -183,6 +214,7 @@ async fn main() {
                 body.clone(),
                 warm_until,
                 stop_at,
+                schedule,
             ))
         })
         .collect();
@@ -204,13 +236,16 @@ async fn main() {
             "{}",
             serde_json::json!({
                 "connections": connections, "seconds": seconds, "requests": all.len(),
+                "offered_rps": rate,
                 "rps": rps.round(), "p50_ms": p50, "p99_ms": p99, "p999_ms": p999,
                 "errors": errors, "non_2xx": non_2xx, "server_peak_rss_mb": rss,
             })
         );
     } else {
         println!(
-            "{connections} connections, {seconds} s: {} requests, {rps:.0} req/s, p50 {p50:.2} ms, p99 {p99:.2} ms, p999 {p999:.2} ms, errors {errors}, non-2xx {non_2xx}{}",
+            "{connections} connections{}, {seconds} s: {} requests, {rps:.0} req/s, p50 {p50:.2} ms, p99 {p99:.2} ms, p999 {p999:.2} ms, errors {errors}, non-2xx {non_2xx}{}",
+            rate.map(|r| format!(" offered {r:.0}/s"))
+                .unwrap_or_default(),
             all.len(),
             rss.map(|r| format!(", server peak RSS {r:.1} MB"))
                 .unwrap_or_default()

@@ -82,9 +82,10 @@ pub struct CertificateDoc {
     pub events_heading: String,
 }
 
-/// Threads that render sent documents in the background, one per core, at a lower scheduling
-/// priority (nice about 9) than the threads that answer requests: under load the answers come
-/// first and the renders take what CPU is left, without ever being starved of it.
+/// Threads that render sent documents in the background, one per core, under Linux's idle
+/// scheduling class: they run only on CPU nothing else wants, and give way at once when a
+/// request thread wakes. Under a load that fills every core the renders wait for it to ease
+/// (sealing waits with them); elsewhere they keep the normal priority.
 static BACKGROUND: std::sync::LazyLock<std::sync::mpsc::Sender<Task>> =
     std::sync::LazyLock::new(|| {
         let (tx, rx) = std::sync::mpsc::channel::<Task>();
@@ -119,14 +120,18 @@ static BACKGROUND: std::sync::LazyLock<std::sync::mpsc::Sender<Task>> =
 type Task = Box<dyn FnOnce() + Send + 'static>;
 
 fn lower_priority() {
-    use thread_priority::{ThreadPriority, ThreadPriorityValue};
-    let Ok(value) = ThreadPriorityValue::try_from(25u8) else {
-        return;
-    };
-    if let Err(e) =
-        thread_priority::set_current_thread_priority(ThreadPriority::Crossplatform(value))
+    #[cfg(target_os = "linux")]
     {
-        tracing::debug!(error = ?e, "render threads keep the normal priority");
+        use thread_priority::{
+            NormalThreadSchedulePolicy, ThreadPriority, ThreadSchedulePolicy,
+            set_thread_priority_and_policy, thread_native_id,
+        };
+        let idle = ThreadSchedulePolicy::Normal(NormalThreadSchedulePolicy::Idle);
+        if let Err(e) =
+            set_thread_priority_and_policy(thread_native_id(), ThreadPriority::Min, idle)
+        {
+            tracing::debug!(error = ?e, "render threads keep the normal priority");
+        }
     }
 }
 
