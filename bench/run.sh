@@ -3,6 +3,8 @@
 # PostgreSQL+Redis. Prints one line per run; copy them into bench/RESULTS.md. Everything
 # listens on 127.0.0.1 and stops when the script ends.
 #   bash bench/run.sh [seconds] [usage|documents]
+# BENCH_RATE=R makes every run open loop: R requests due a second in all, latency counted
+# from when each was due (signet-bench http --rate).
 # usage:     authenticated GET /api/v1/usage
 # documents: POST /api/v1/documents with sendNow (create + check + render + send), live key
 set -euo pipefail
@@ -36,7 +38,7 @@ run_scenario() { # name, then env assignments
   key=$(env "$@" "$SIGNET" admin key create --workspace "$ws" --mode live --scopes "$scopes" --per-minute 1000000000 --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["key"])')
   for c in 64 256; do
     printf '%s, ' "$name"
-    "$BENCH" http --url "http://127.0.0.1:$port$path" --key "$key" --connections "$c" --seconds "$SECONDS_PER_RUN" --server-pid "$pid" "${extra[@]}"
+    "$BENCH" http --url "http://127.0.0.1:$port$path" --key "$key" --connections "$c" --seconds "$SECONDS_PER_RUN" --server-pid "$pid" ${BENCH_RATE:+--rate "$BENCH_RATE"} "${extra[@]}"
   done
   kill "$pid"; wait "$pid" 2>/dev/null || true
 }

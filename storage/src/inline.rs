@@ -213,11 +213,9 @@ fn writer_loop(path: &std::path::Path, rx: &std::sync::mpsc::Receiver<Job>) {
             Some(c) => c,
             None => {
                 match open(path, Duration::from_secs(10), ("synchronous", "NORMAL")).and_then(|c| {
-                    // Pages the writer touches stay cached: 64 MB, not SQLite's 2 MB. Each
-                    // body's savepoint keeps the pages it changes in a sub-journal; in memory,
-                    // not a temporary file written page by page.
-                    c.pragma_update(None, "cache_size", -65536)
-                        .map_err(inline_err)?;
+                    // Each body's savepoint keeps the pages it changes in a sub-journal: in
+                    // memory, not a temporary file written page by page. (A 64 MB page cache
+                    // was tried and dropped: SQLite sweeps the whole cache at every commit.)
                     c.pragma_update(None, "temp_store", "MEMORY")
                         .map_err(inline_err)?;
                     Ok(c)

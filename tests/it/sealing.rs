@@ -591,7 +591,7 @@ async fn render_jobs_render_each_sent_document_once(kind: Kind) {
         "voided first"
     );
     assert!(
-        !rendering::render_document(ctx, &id).await.unwrap(),
+        !rendering::render_document(ctx, &id, None).await.unwrap(),
         "rendered once"
     );
 }

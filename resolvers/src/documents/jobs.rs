@@ -48,50 +48,62 @@ pub(crate) async fn claim(
             [Value::from(now_ms()), Value::from(batch), Value::from(kind)],
         ))
         .await?;
-    let mut out = Vec::with_capacity(due.len());
-    for r in &due {
-        let job: String = r.try_get("", "id")?;
-        let doc_id: Option<String> = r.try_get("", "document_id")?;
-        let attempts: i32 = r.try_get("", "attempts")?;
-        let run_at: i64 = r.try_get("", "run_at")?;
-        let state: String = r.try_get("", "state")?;
-        if attempts >= MAX_ATTEMPTS {
-            // Every try failed, or killed its process: stop, and say so loudly. An operator
-            // re-queues the job once the cause is mended.
-            ctx.db
-                .write(ctx.db.stmt(
-                    "UPDATE outbox SET state = 'failed' WHERE id = $1 AND state = $2 AND run_at = $3",
-                    [Value::from(job.clone()), Value::from(state), Value::from(run_at)],
-                ))
-                .await?;
-            tracing::error!(kind, document = ?doc_id, attempts, "a document job gave up after every try failed");
-            continue;
-        }
-        // Take the lease only if nobody else took it since the read.
-        let lease = now_ms() + lease_ms + backoff(attempts);
-        let claimed = ctx
-            .db
-            .write(ctx.db.stmt(
-                "UPDATE outbox SET state = 'running', attempts = attempts + 1, run_at = $4 \
-                 WHERE id = $1 AND state = $2 AND run_at = $3",
-                [
-                    Value::from(job.clone()),
-                    Value::from(state),
-                    Value::from(run_at),
-                    Value::from(lease),
-                ],
-            ))
-            .await?;
-        if claimed == 1 {
-            out.push(Claimed {
-                job,
-                doc_id,
-                attempts,
-                lease,
-            });
-        }
+    if due.is_empty() {
+        return Ok(Vec::new());
     }
-    Ok(out)
+    let mut seen = Vec::with_capacity(due.len());
+    for r in &due {
+        seen.push((
+            r.try_get::<String>("", "id")?,
+            r.try_get::<Option<String>>("", "document_id")?,
+            r.try_get::<i32>("", "attempts")?,
+            r.try_get::<i64>("", "run_at")?,
+            r.try_get::<String>("", "state")?,
+        ));
+    }
+    // Every lease of the pass in one transaction. Each is taken only if nobody took it since
+    // the read.
+    let (c, kind) = (ctx.clone(), kind.to_string());
+    ctx.db
+        .transaction(move |txn| async move {
+            let mut out = Vec::with_capacity(seen.len());
+            for (job, doc_id, attempts, run_at, state) in seen {
+                if attempts >= MAX_ATTEMPTS {
+                    // Every try failed, or killed its process: stop, and say so loudly. An
+                    // operator re-queues the job once the cause is mended.
+                    txn.exec(c.db.stmt(
+                        "UPDATE outbox SET state = 'failed' WHERE id = $1 AND state = $2 AND run_at = $3",
+                        [Value::from(job), Value::from(state), Value::from(run_at)],
+                    ))
+                    .await?;
+                    tracing::error!(kind, document = ?doc_id, attempts, "a document job gave up after every try failed");
+                    continue;
+                }
+                let lease = now_ms() + lease_ms + backoff(attempts);
+                let claimed = txn
+                    .exec(c.db.stmt(
+                        "UPDATE outbox SET state = 'running', attempts = attempts + 1, run_at = $4 \
+                         WHERE id = $1 AND state = $2 AND run_at = $3",
+                        [
+                            Value::from(job.clone()),
+                            Value::from(state),
+                            Value::from(run_at),
+                            Value::from(lease),
+                        ],
+                    ))
+                    .await?;
+                if claimed == 1 {
+                    out.push(Claimed {
+                        job,
+                        doc_id,
+                        attempts,
+                        lease,
+                    });
+                }
+            }
+            Ok::<_, DomainError>(out)
+        })
+        .await
 }
 
 /// Puts a failed try back in the queue after its back-off, only while the lease is still

@@ -51,11 +51,13 @@ pub async fn run_renders(ctx: &Ctx) -> Result<usize, DomainError> {
         let ctx = ctx.clone();
         set.spawn(async move {
             let outcome = match &c.doc_id {
-                Some(doc_id) => render_document(&ctx, doc_id).await.map(|_| ()),
-                None => Ok(()),
+                Some(doc_id) => render_document(&ctx, doc_id, Some(&c.job)).await,
+                None => Ok(false),
             };
             match outcome {
-                Ok(()) => jobs::done(&ctx, &c.job).await,
+                // The job ended with the stored file.
+                Ok(true) => Ok(()),
+                Ok(false) => jobs::done(&ctx, &c.job).await,
                 Err(e) => {
                     tracing::error!(document = ?c.doc_id, attempts = c.attempts + 1, error = %e, "rendering failed; will retry");
                     jobs::retry_later(&ctx, &c).await
@@ -106,8 +108,13 @@ pub(crate) fn render_job(doc: &DocRow, draft: &Draft) -> RenderJob {
 }
 
 /// Renders a sent document unless it already has its file or no longer needs one (ended
-/// before it was rendered). Answers whether this call stored the file.
-pub async fn render_document(ctx: &Ctx, doc_id: &str) -> Result<bool, DomainError> {
+/// before it was rendered). Answers whether this call stored the file; if so, `job_id` (the
+/// render job, when a worker runs it) ended in the same transaction.
+pub async fn render_document(
+    ctx: &Ctx,
+    doc_id: &str,
+    job_id: Option<&str>,
+) -> Result<bool, DomainError> {
     let conn = &ctx.db.conn;
     let Some(doc) = store::load(conn, &ctx.db, doc_id).await? else {
         return Ok(false);
@@ -160,7 +167,12 @@ pub async fn render_document(ctx: &Ctx, doc_id: &str) -> Result<bool, DomainErro
     ctx.blobs.put(&blob, rendered.pdf).await?;
     let sizes: Vec<[f64; 2]> = rendered.pages.iter().map(|(w, h)| [*w, *h]).collect();
 
-    let (c, id, file) = (ctx.clone(), doc.id.clone(), blob.clone());
+    let (c, id, file, job_id) = (
+        ctx.clone(),
+        doc.id.clone(),
+        blob.clone(),
+        job_id.map(str::to_string),
+    );
     let won = ctx
         .db
         .transaction(move |txn| async move {
@@ -219,6 +231,9 @@ pub async fn render_document(ctx: &Ctx, doc_id: &str) -> Result<bool, DomainErro
                 json!({"pages": sizes.len(), "fields": rendered.fields.len(), "bytes": bytes, "sha256": sha256}),
             );
             t.write(&*txn, &c.db).await?;
+            if let Some(job_id) = job_id {
+                jobs::finish(&c, &*txn, &job_id).await?;
+            }
             Ok(true)
         })
         .await?;

@@ -128,7 +128,7 @@ async fn seal_one(ctx: &Ctx, job: &str, doc_id: &str) -> Result<bool, DomainErro
     }
     // Signed before the render worker came to it (a burst of sends): render it now.
     let doc = if doc.page_sizes.is_none() {
-        super::rendering::render_document(ctx, doc_id).await?;
+        super::rendering::render_document(ctx, doc_id, None).await?;
         store::load(conn, &ctx.db, doc_id)
             .await?
             .ok_or_else(|| DomainError::Internal(format!("{doc_id} vanished while rendering")))?
