@@ -209,14 +209,23 @@ pub(crate) fn parse_draft(
     })
 }
 
-/// Writes a new draft (document, metadata pairs, people) and its audit row.
+/// A draft's rows as written, with the audit rows of its transaction still to be written.
+pub(crate) struct DraftRows {
+    pub doc: DocRow,
+    pub people: Vec<store::PersonDbRow>,
+    pub trail: trail::Trail,
+}
+
+/// Writes a new draft (document, metadata pairs, people). Its `created` audit row waits in
+/// the returned trail, so a send in the same transaction writes the chain in one go; the
+/// caller writes the trail before it commits.
 pub(crate) async fn insert_draft<C: Sql>(
     ctx: &Ctx,
     conn: &C,
     actor: &Actor,
     d: &Draft,
     note: &str,
-) -> Result<(DocRow, Vec<store::PersonDbRow>), DomainError> {
+) -> Result<DraftRows, DomainError> {
     let db = &ctx.db;
     let id = ids::new_id("doc");
     let now = now_ms();
@@ -324,17 +333,14 @@ pub(crate) async fn insert_draft<C: Sql>(
             .collect(),
     )
     .await?;
-    trail::audit(
-        conn,
-        db,
-        &id,
+    let mut trail = trail::Trail::new(&id);
+    trail.audit(
         "created",
         note,
         None,
         &actor.key_id,
         serde_json::json!({"title": d.title, "people": d.people.len()}),
-    )
-    .await?;
+    );
     let doc = DocRow {
         id,
         workspace_id: actor.workspace_id.clone(),
@@ -360,7 +366,7 @@ pub(crate) async fn insert_draft<C: Sql>(
         reason: None,
         page_sizes: None,
     };
-    Ok((doc, people))
+    Ok(DraftRows { doc, people, trail })
 }
 
 pub(crate) mod erased {
@@ -398,13 +404,13 @@ pub async fn create(
     let (doc, people, draft) = ctx
         .db
         .transaction(move |txn| async move {
-            let (doc, people) =
-                insert_draft(&c, &*txn, &a, &draft, "Draft created through the API").await?;
+            let rows = insert_draft(&c, &*txn, &a, &draft, "Draft created through the API").await?;
             if !send_at_once {
-                return Ok((doc, people, draft));
+                rows.trail.write(&*txn, &c.db).await?;
+                return Ok((rows.doc, rows.people, draft));
             }
             let (doc, people) =
-                send::send_in(&c, &*txn, &a, doc, &draft, people, send::Via::SendNow).await?;
+                send::send_in(&c, &*txn, &a, rows, &draft, send::Via::SendNow).await?;
             Ok::<_, DomainError>((doc, people, draft))
         })
         .await?;
@@ -514,7 +520,7 @@ pub async fn revise(
         [Value::from(old.id.clone()), Value::from(now_ms())],
     ))
     .await?;
-    let (doc, people) = insert_draft(
+    let DraftRows { doc, people, trail } = insert_draft(
         ctx,
         &txn,
         actor,
@@ -522,6 +528,7 @@ pub async fn revise(
         &format!("Draft revised from {}", old.id),
     )
     .await?;
+    trail.write(&txn, &ctx.db).await?;
     txn.commit().await?;
     ctx.committed(&old.id).await;
     ctx.committed(&doc.id).await;

@@ -7,6 +7,7 @@ use signet_source::FieldType;
 use signet_storage::Sql;
 use signet_storage::now_ms;
 
+use super::create::DraftRows;
 use super::lifecycle::*;
 use super::store::{self, DocRow, PersonDbRow};
 use super::trail::{self, Trail};
@@ -178,9 +179,11 @@ pub(crate) async fn send_draft(
     let (c, a) = (ctx.clone(), actor.clone());
     let (doc, people) = ctx
         .db
-        .transaction(
-            move |txn| async move { send_in(&c, &*txn, &a, doc, &draft, people, via).await },
-        )
+        .transaction(move |txn| async move {
+            let trail = Trail::new(&doc.id);
+            let rows = DraftRows { doc, people, trail };
+            send_in(&c, &*txn, &a, rows, &draft, via).await
+        })
         .await?;
     ctx.committed(&doc.id).await;
     Ok((201, store::to_out(&doc, &people, None)))
@@ -188,16 +191,21 @@ pub(crate) async fn send_draft(
 
 /// The send itself, inside the caller's transaction: the document becomes `sent`, its fields
 /// are stored (placed by the render that follows), whoever is up is invited, and the event,
-/// audit rows, usage and the render job are written. Answers the rows as they now are.
+/// audit rows (after any `trail` already holds), usage and the render job are written.
+/// Answers the rows as they now are.
 pub(crate) async fn send_in<C: Sql>(
     ctx: &Ctx,
     txn: &C,
     actor: &Actor,
-    mut doc: DocRow,
+    rows: DraftRows,
     draft: &Draft,
-    mut people: Vec<PersonDbRow>,
     via: Via,
 ) -> Result<(DocRow, Vec<PersonDbRow>), DomainError> {
+    let DraftRows {
+        mut doc,
+        mut people,
+        mut trail,
+    } = rows;
     let now = now_ms();
     let send = &draft.send;
     let expires_at = send.expiry_days.map(|d| now + d * DAY_MS);
@@ -295,7 +303,6 @@ pub(crate) async fn send_in<C: Sql>(
         ))
         .await?;
     }
-    let mut trail = Trail::new(&doc.id);
     trail
         .audit(
             "sent",
