@@ -401,9 +401,11 @@ fn db_err(e: rusqlite::Error) -> DbErr {
     DbErr::Custom(format!("sqlite: {e}"))
 }
 
-fn to_sql(v: &Value) -> Result<rusqlite::types::Value, DbErr> {
-    use rusqlite::types::Value as S;
-    let int = |i: Option<i64>| i.map(S::Integer).unwrap_or(S::Null);
+/// A value as SQLite binds it; text and bytes are lent, not copied (a document's words run
+/// to kilobytes).
+fn to_sql(v: &Value) -> Result<rusqlite::types::ToSqlOutput<'_>, DbErr> {
+    use rusqlite::types::{ToSqlOutput as O, Value as S, ValueRef as R};
+    let int = |i: Option<i64>| O::Owned(i.map(S::Integer).unwrap_or(S::Null));
     Ok(match v {
         Value::Bool(b) => int(b.map(i64::from)),
         Value::TinyInt(i) => int(i.map(i64::from)),
@@ -414,17 +416,19 @@ fn to_sql(v: &Value) -> Result<rusqlite::types::Value, DbErr> {
         Value::SmallUnsigned(i) => int(i.map(i64::from)),
         Value::Unsigned(i) => int(i.map(i64::from)),
         Value::BigUnsigned(i) => match i {
-            Some(i) => S::Integer(
-                i64::try_from(*i)
-                    .map_err(|_| DbErr::Custom(format!("{i} does not fit SQLite's integer")))?,
-            ),
-            None => S::Null,
+            Some(i) => {
+                O::Owned(S::Integer(i64::try_from(*i).map_err(|_| {
+                    DbErr::Custom(format!("{i} does not fit SQLite's integer"))
+                })?))
+            }
+            None => O::Owned(S::Null),
         },
-        Value::Float(f) => f.map(|f| S::Real(f64::from(f))).unwrap_or(S::Null),
-        Value::Double(f) => f.map(S::Real).unwrap_or(S::Null),
-        Value::String(s) => s.clone().map(S::Text).unwrap_or(S::Null),
-        Value::Char(c) => c.map(|c| S::Text(c.to_string())).unwrap_or(S::Null),
-        Value::Bytes(b) => b.clone().map(S::Blob).unwrap_or(S::Null),
+        Value::Float(f) => O::Owned(f.map(|f| S::Real(f64::from(f))).unwrap_or(S::Null)),
+        Value::Double(f) => O::Owned(f.map(S::Real).unwrap_or(S::Null)),
+        Value::String(Some(s)) => O::Borrowed(R::Text(s.as_bytes())),
+        Value::Char(c) => O::Owned(c.map(|c| S::Text(c.to_string())).unwrap_or(S::Null)),
+        Value::Bytes(Some(b)) => O::Borrowed(R::Blob(b)),
+        Value::String(None) | Value::Bytes(None) => O::Owned(S::Null),
         other => return Err(DbErr::Custom(format!("no SQLite binding for {other:?}"))),
     })
 }
