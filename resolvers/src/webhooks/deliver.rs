@@ -90,9 +90,13 @@ pub async fn fan_out(ctx: &Ctx) -> Result<usize, DomainError> {
                 parsed.push((ws, test, head.id, head.topic, payload));
             }
             let n = ids_.len();
+            // No `AND state = 'queued'`: the lock above already keeps fan-outs apart, and
+            // with it SQLite's planner picks the `outbox_due` index for a list of more than a
+            // few ids and walks every queued job (9 ms a call with 40,000 queued emails
+            // and renders, where the primary key takes 0.1 ms).
             txn.exec(ctx.db.stmt(
                 &format!(
-                    "UPDATE outbox SET state = 'done' WHERE id IN ({}) AND state = 'queued'",
+                    "UPDATE outbox SET state = 'done' WHERE id IN ({})",
                     marks(1, n)
                 ),
                 ids_,
