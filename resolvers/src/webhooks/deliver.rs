@@ -40,6 +40,17 @@ fn marks(from: usize, n: usize) -> String {
         .join(", ")
 }
 
+/// Marks `n` fanned-out events done, by id alone. No `AND state = 'queued'`: the lock fan-out
+/// holds already keeps fan-outs apart, and with it SQLite's planner (no statistics) takes the
+/// `outbox_due` index for a list of more than a few ids and walks every queued job: 9 ms a
+/// call with 40,000 emails and renders queued, where the primary key takes 0.1 ms.
+pub fn mark_done_sql(n: usize) -> String {
+    format!(
+        "UPDATE outbox SET state = 'done' WHERE id IN ({})",
+        marks(1, n)
+    )
+}
+
 /// Fans out up to `BATCH` queued events. Returns how many events it took.
 pub async fn fan_out(ctx: &Ctx) -> Result<usize, DomainError> {
     // A plain read first: an idle worker never takes the write lock.
