@@ -83,7 +83,16 @@ impl Ctx {
     pub async fn committed(&self, doc_id: &str) {
         self.live.publish(doc_id).await;
         self.hooks.deliver_wake.notify_one();
-        self.seal_wake.notify_one();
-        self.render_wake.notify_one();
+    }
+
+    /// After a commit that queued a `render` or `seal` job: that worker looks at once rather
+    /// than at its next poll. Only then: every look reads the outbox, and waking both on
+    /// every commit had them look thousands of times a second under a stream of sends.
+    pub fn job_queued(&self, kind: &str) {
+        match kind {
+            "render" => self.render_wake.notify_one(),
+            "seal" => self.seal_wake.notify_one(),
+            _ => {}
+        }
     }
 }

@@ -415,6 +415,9 @@ pub async fn create(
         })
         .await?;
     ctx.committed(&doc.id).await;
+    if send_at_once {
+        ctx.job_queued("render");
+    }
     if send_now && !send_at_once {
         // A draft-only key: the draft stays and an approval is filed for it.
         return send::send_draft(ctx, actor, doc, send::Via::SendNow, Some((draft, people))).await;

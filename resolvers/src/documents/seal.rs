@@ -37,8 +37,10 @@ pub async fn run(ctx: Ctx) {
         }
         if last_sweep.is_none_or(|t| t.elapsed() > std::time::Duration::from_secs(300)) {
             last_sweep = Some(std::time::Instant::now());
-            if let Err(e) = requeue_stuck(&ctx).await {
-                tracing::warn!(error = %e, "looking for stuck documents failed");
+            match requeue_stuck(&ctx).await {
+                Ok(n) if n > 0 => continue,
+                Ok(_) => {}
+                Err(e) => tracing::warn!(error = %e, "looking for stuck documents failed"),
             }
         }
         tokio::select! {

@@ -186,6 +186,7 @@ pub(crate) async fn send_draft(
         })
         .await?;
     ctx.committed(&doc.id).await;
+    ctx.job_queued("render");
     Ok((201, store::to_out(&doc, &people, None)))
 }
 

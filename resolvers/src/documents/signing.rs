@@ -196,5 +196,8 @@ pub async fn test_sign(
     trail.write(&txn, &ctx.db).await?;
     txn.commit().await?;
     ctx.committed(&doc.id).await;
+    if all_done {
+        ctx.job_queued("seal");
+    }
     out_of(ctx, &ctx.db.conn, &doc).await
 }
