@@ -962,3 +962,43 @@ both!(
         assert_eq!(doc.body["state"], "draft");
     }
 );
+
+both!(send_now_stores_the_same_times_as_sending_a_draft, |app| {
+    let (_, key) = app.owner().await;
+    let send = json!({"expiryDays": 5, "reminderDays": [1, 2]});
+    let at_once = create(&app, &key, json!({"sendNow": true, "send": send})).await;
+    assert_eq!(at_once.status, 201, "{}", at_once.body);
+    assert_eq!(at_once.body["state"], "sent");
+    assert!(at_once.body["expiresAt"].is_string(), "{}", at_once.body);
+    let draft = create(&app, &key, json!({"send": send})).await;
+    let later = draft.body["id"].as_str().unwrap().to_string();
+    assert_eq!(act(&app, &key, &later, "send", json!({})).await.status, 201);
+    let db = &app.ctx().db;
+    for id in [at_once.body["id"].as_str().unwrap(), later.as_str()] {
+        let row = db
+            .conn
+            .query_one_raw(db.stmt(
+                "SELECT state, sent_at, updated_at, expires_at, next_reminder_at FROM documents WHERE id = $1",
+                [Sql::from(id)],
+            ))
+            .await
+            .unwrap()
+            .unwrap();
+        let state: String = row.try_get("", "state").unwrap();
+        let sent: i64 = row.try_get("", "sent_at").unwrap();
+        let updated: i64 = row.try_get("", "updated_at").unwrap();
+        let expires: i64 = row.try_get("", "expires_at").unwrap();
+        let remind: i64 = row.try_get("", "next_reminder_at").unwrap();
+        const DAY: i64 = 86_400_000;
+        assert_eq!(state, "sent", "{id}");
+        assert_eq!(
+            (updated, expires, remind),
+            (sent, sent + 5 * DAY, sent + DAY),
+            "{id}"
+        );
+        let shown = app
+            .get(&format!("/api/v1/documents/{id}"), Some(&key))
+            .await;
+        assert_eq!(shown.body["state"], "sent");
+    }
+});

@@ -218,22 +218,33 @@ pub(crate) struct DraftRows {
 
 /// Writes a new draft (document, metadata pairs, people). Its `created` audit row waits in
 /// the returned trail, so a send in the same transaction writes the chain in one go; the
-/// caller writes the trail before it commits.
+/// caller writes the trail before it commits. With `sent`, the document row is written as
+/// that send leaves it (`send::send_in` with `Via::SendNow` then leaves it be), instead of
+/// written as a draft and its kilobytes written again a moment later.
 pub(crate) async fn insert_draft<C: Sql>(
     ctx: &Ctx,
     conn: &C,
     actor: &Actor,
     d: &Draft,
     note: &str,
+    sent: Option<&send::Sent>,
 ) -> Result<DraftRows, DomainError> {
     let db = &ctx.db;
     let id = ids::new_id("doc");
-    let now = now_ms();
+    let now = sent.map(|s| s.at).unwrap_or_else(now_ms);
     let json = |v: &dyn erased::Ser| v.json();
+    let (source, facts, variable_values, email, send_options) = (
+        d.source.to_string(),
+        json(&d.facts),
+        json(&d.variable_values),
+        json(&d.email),
+        json(&d.send),
+    );
     conn.exec(db.stmt(
         "INSERT INTO documents (id, workspace_id, test, state, title, description, external_id, metadata, source, facts, \
-         variable_values, paper, profile, email_options, send_options, created_by, created_at, updated_at) \
-         VALUES ($1, $2, $3, 'draft', $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $16)",
+         variable_values, paper, profile, email_options, send_options, created_by, created_at, updated_at, \
+         sent_at, expires_at, next_reminder_at) \
+         VALUES ($1, $2, $3, $17, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $16, $18, $19, $20)",
         [
             Value::from(id.clone()),
             Value::from(actor.workspace_id.clone()),
@@ -242,15 +253,19 @@ pub(crate) async fn insert_draft<C: Sql>(
             Value::from(d.description.clone()),
             Value::from(d.external_id.clone()),
             Value::from(json(&d.metadata.0)),
-            Value::from(d.source.to_string()),
-            Value::from(json(&d.facts)),
-            Value::from(json(&d.variable_values)),
+            Value::from(source.clone()),
+            Value::from(facts.clone()),
+            Value::from(variable_values.clone()),
             Value::from(d.paper.clone()),
             Value::from(d.profile.clone()),
-            Value::from(json(&d.email)),
-            Value::from(json(&d.send)),
+            Value::from(email.clone()),
+            Value::from(send_options.clone()),
             Value::from(actor.key_id.clone()),
             Value::from(now),
+            Value::from(if sent.is_some() { "sent" } else { "draft" }),
+            Value::from(sent.map(|s| s.at)),
+            Value::from(sent.and_then(|s| s.expires_at)),
+            Value::from(sent.and_then(|s| s.next_reminder_at)),
         ],
     ))
     .await?;
@@ -345,24 +360,24 @@ pub(crate) async fn insert_draft<C: Sql>(
         id,
         workspace_id: actor.workspace_id.clone(),
         test: actor.mode == Mode::Test,
-        state: "draft".into(),
+        state: if sent.is_some() { "sent" } else { "draft" }.into(),
         title: d.title.clone(),
         description: d.description.clone(),
         external_id: d.external_id.clone(),
         metadata: d.metadata.0.clone(),
-        source: d.source.to_string(),
-        facts: json(&d.facts),
-        variable_values: json(&d.variable_values),
+        source,
+        facts,
+        variable_values,
         paper: d.paper.clone(),
         profile: d.profile.clone(),
-        email_options: json(&d.email),
-        send_options: json(&d.send),
+        email_options: email,
+        send_options,
         created_by: actor.key_id.clone(),
         created_at: now,
         updated_at: now,
-        sent_at: None,
+        sent_at: sent.map(|s| s.at),
         completed_at: None,
-        expires_at: None,
+        expires_at: sent.and_then(|s| s.expires_at),
         reason: None,
         page_sizes: None,
     };
@@ -404,7 +419,16 @@ pub async fn create(
     let (doc, people, draft) = ctx
         .db
         .transaction(move |txn| async move {
-            let rows = insert_draft(&c, &*txn, &a, &draft, "Draft created through the API").await?;
+            let sent = send_at_once.then(|| send::Sent::now(&draft.send));
+            let rows = insert_draft(
+                &c,
+                &*txn,
+                &a,
+                &draft,
+                "Draft created through the API",
+                sent.as_ref(),
+            )
+            .await?;
             if !send_at_once {
                 rows.trail.write(&*txn, &c.db).await?;
                 return Ok((rows.doc, rows.people, draft));
@@ -529,6 +553,7 @@ pub async fn revise(
         actor,
         &draft,
         &format!("Draft revised from {}", old.id),
+        None,
     )
     .await?;
     trail.write(&txn, &ctx.db).await?;

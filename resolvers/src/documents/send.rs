@@ -190,6 +190,28 @@ pub(crate) async fn send_draft(
     Ok((201, store::to_out(&doc, &people, None)))
 }
 
+/// When a send happens and the times it sets on the document.
+pub(crate) struct Sent {
+    pub at: i64,
+    pub expires_at: Option<i64>,
+    pub next_reminder_at: Option<i64>,
+}
+
+impl Sent {
+    pub(crate) fn now(send: &SendOptionsIn) -> Sent {
+        let at = now_ms();
+        Sent {
+            at,
+            expires_at: send.expiry_days.map(|d| at + d * DAY_MS),
+            next_reminder_at: send
+                .reminder_days
+                .as_ref()
+                .and_then(|d| d.first())
+                .map(|d| at + d * DAY_MS),
+        }
+    }
+}
+
 /// The send itself, inside the caller's transaction: the document becomes `sent`, its fields
 /// are stored (placed by the render that follows), whoever is up is invited, and the event,
 /// audit rows (after any `trail` already holds), usage and the render job are written.
@@ -207,36 +229,36 @@ pub(crate) async fn send_in<C: Sql>(
         mut people,
         mut trail,
     } = rows;
-    let now = now_ms();
-    let send = &draft.send;
-    let expires_at = send.expiry_days.map(|d| now + d * DAY_MS);
-    let next_reminder = send
-        .reminder_days
-        .as_ref()
-        .and_then(|d| d.first())
-        .map(|d| now + d * DAY_MS);
-    let moved = txn
-        .exec(ctx.db.stmt(
-            "UPDATE documents SET state = 'sent', sent_at = $2, updated_at = $2, expires_at = $3, \
-             next_reminder_at = $4 WHERE id = $1 AND state = 'draft'",
-            [
-                Value::from(doc.id.clone()),
-                Value::from(now),
-                Value::from(expires_at),
-                Value::from(next_reminder),
-            ],
-        ))
-        .await?;
-    if moved != 1 {
-        return Err(DomainError::conflict(format!(
-            "document {} is no longer a draft",
-            doc.id
-        )));
-    }
-    doc.state = "sent".into();
-    doc.sent_at = Some(now);
-    doc.updated_at = now;
-    doc.expires_at = expires_at;
+    let now = match (via, doc.sent_at) {
+        // `insert_draft` wrote this transaction's new row as sent.
+        (Via::SendNow, Some(at)) if doc.state == "sent" => at,
+        _ => {
+            let sent = Sent::now(&draft.send);
+            let moved = txn
+                .exec(ctx.db.stmt(
+                    "UPDATE documents SET state = 'sent', sent_at = $2, updated_at = $2, expires_at = $3, \
+                     next_reminder_at = $4 WHERE id = $1 AND state = 'draft'",
+                    [
+                        Value::from(doc.id.clone()),
+                        Value::from(sent.at),
+                        Value::from(sent.expires_at),
+                        Value::from(sent.next_reminder_at),
+                    ],
+                ))
+                .await?;
+            if moved != 1 {
+                return Err(DomainError::conflict(format!(
+                    "document {} is no longer a draft",
+                    doc.id
+                )));
+            }
+            doc.state = "sent".into();
+            doc.sent_at = Some(sent.at);
+            doc.updated_at = sent.at;
+            doc.expires_at = sent.expires_at;
+            sent.at
+        }
+    };
     // The fields a signer sees, in the order the renderer places them; their rectangles are
     // filled in when the render job has run.
     let fields = signet_source::walk::fields(&signet_source::walk::signer_view(&draft.doc));
