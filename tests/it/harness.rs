@@ -65,7 +65,8 @@ pub struct Options {
     pub anonymous_per_minute: Option<u64>,
     /// Keep the production address guard: no private addresses, no plain http.
     pub strict_webhooks: bool,
-    /// Do not run the webhook delivery worker in the test's own server.
+    /// Run none of the job workers (webhook delivery, rendering, sealing; the scheduler runs)
+    /// in the test's own server: the test runs their passes itself.
     pub no_worker: bool,
     /// An external time-stamp authority and its fallback for the seals.
     pub tsa_urls: Option<(String, String)>,
@@ -75,6 +76,15 @@ impl TestApp {
     /// Starts on `kind`; `None` when PostgreSQL+Redis are unavailable outside CI.
     pub async fn start(kind: Kind) -> Option<TestApp> {
         TestApp::start_with(kind, Options::default()).await
+    }
+
+    /// Starts on `kind` with no background workers (see `Options::no_worker`).
+    pub async fn start_without_workers(kind: Kind) -> Option<TestApp> {
+        let opts = Options {
+            no_worker: true,
+            ..Options::default()
+        };
+        TestApp::start_with(kind, opts).await
     }
 
     pub async fn start_with(kind: Kind, opts: Options) -> Option<TestApp> {

@@ -430,11 +430,7 @@ async fn state(app: &TestApp, key: &str, id: &str) -> String {
 /// A worker that died mid-seal leaves a lease that runs out; a signed document whose job was
 /// lost is found by the sweep. Both end executed, sealed once.
 async fn abandoned_and_lost_jobs_are_sealed(kind: Kind) {
-    let opts = Options {
-        no_worker: true,
-        ..Options::default()
-    };
-    let Some(app) = TestApp::start_with(kind, opts).await else {
+    let Some(app) = TestApp::start_without_workers(kind).await else {
         return;
     };
     let (_, key) = app.owner().await;
@@ -500,11 +496,7 @@ async fn abandoned_and_lost_jobs_are_sealed(kind: Kind) {
 /// rectangles, and an audit row stating the file's SHA-256; a document ended before its
 /// render gets no file; a job whose document is already rendered renders nothing.
 async fn render_jobs_render_each_sent_document_once(kind: Kind) {
-    let opts = Options {
-        no_worker: true,
-        ..Options::default()
-    };
-    let Some(app) = TestApp::start_with(kind, opts).await else {
+    let Some(app) = TestApp::start_without_workers(kind).await else {
         return;
     };
     let (_, key) = app.owner().await;

@@ -759,15 +759,7 @@ fn worker(app: &TestApp) -> Listener {
 /// Ten endpoints, ten events: a worker process is killed with SIGKILL while the hundred
 /// deliveries are in flight; after a restart every pair arrives, repeats sharing their id.
 async fn no_event_lost(kind: Kind) {
-    let Some(app) = TestApp::start_with(
-        kind,
-        Options {
-            no_worker: true,
-            ..Options::default()
-        },
-    )
-    .await
-    else {
+    let Some(app) = TestApp::start_without_workers(kind).await else {
         return;
     };
     let Some(rx) = Receiver::start(&["--delay", "0.3"]) else {
