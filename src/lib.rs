@@ -56,7 +56,7 @@ pub async fn services(config: &Config) -> anyhow::Result<Services> {
         }
         None => (
             Budget::in_process(),
-            Idempotency::Sql(db.clone()),
+            Idempotency::sql(db.clone()),
             Daily::Sql(db.clone()),
         ),
     };

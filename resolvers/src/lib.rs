@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 pub mod actor;
+pub mod answer;
 pub mod api_log;
 pub mod ctx;
 pub mod documents;

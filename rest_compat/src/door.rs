@@ -382,10 +382,10 @@ async fn idempotent(
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect();
-    let store = &state.ctx.idempotency;
-    let scope = &actor.key_id;
-    match store
-        .begin(scope, &key, &fingerprint, IDEMPOTENCY_LOCK_MS)
+    let hold = match state
+        .ctx
+        .idempotency
+        .begin(&actor.key_id, &key, &fingerprint, IDEMPOTENCY_LOCK_MS)
         .await
     {
         Err(e) => return render(&e.into(), request_id),
@@ -410,11 +410,17 @@ async fn idempotent(
                 request_id,
             );
         }
-        Ok(Begin::Proceed) => {}
+        Ok(Begin::Proceed(hold)) => hold,
+    };
+    let mut req = Request::from_parts(parts, Body::from(bytes));
+    if let Some(claim) = hold.claim() {
+        req.extensions_mut().insert(claim);
     }
-    let mut res = next
-        .run(Request::from_parts(parts, Body::from(bytes)))
-        .await;
+    let mut res = next.run(req).await;
+    if res.extensions_mut().remove::<AnswerStored>().is_some() {
+        // The handler stored this answer in its own transaction.
+        return res;
+    }
     let retryable = res
         .extensions()
         .get::<PendingError>()
@@ -422,14 +428,14 @@ async fn idempotent(
         .unwrap_or(res.status().is_server_error());
     res = finish(res, request_id);
     if retryable {
-        if let Err(e) = store.release(scope, &key, &fingerprint).await {
+        if let Err(e) = hold.release().await {
             tracing::warn!(error = %e, "releasing an idempotency key failed");
         }
         return res;
     }
     let (parts, body) = res.into_parts();
     let Ok(body) = to_bytes(body, usize::MAX).await else {
-        let _ = store.release(scope, &key, &fingerprint).await;
+        let _ = hold.release().await;
         return render(
             &DomainError::Internal("response body unreadable".into()),
             request_id,
@@ -439,11 +445,16 @@ async fn idempotent(
         status: parts.status.as_u16(),
         body: String::from_utf8_lossy(&body).into_owned(),
     };
-    if let Err(e) = store.finish(scope, &key, &fingerprint, &stored).await {
+    if let Err(e) = hold.finish(&stored).await {
         tracing::error!(error = %e, "storing an idempotent answer failed");
     }
     Response::from_parts(parts, Body::from(body))
 }
+
+/// Marks a response whose idempotent answer the handler already stored, in the same
+/// transaction as the action it answers (`signet_storage::state::Claim::store_in`).
+#[derive(Clone, Copy, Debug)]
+pub struct AnswerStored;
 
 fn replay(stored: Stored) -> Response {
     let status = StatusCode::from_u16(stored.status).unwrap_or(StatusCode::OK);

@@ -41,12 +41,15 @@ pub mod documents {
     //! The document routes.
 
     use axum::extract::{Path, RawQuery, State};
-    use axum::http::StatusCode;
+    use axum::http::{StatusCode, header};
+    use axum::response::{IntoResponse, Response};
     use axum::routing::{MethodRouter, get, post};
     use axum::{Extension, Json};
+    use signet_resolvers::answer::Claim;
     use signet_resolvers::documents::{self, types::*};
     use signet_resolvers::{Actor, DomainError};
 
+    use crate::door::AnswerStored;
     use crate::extract::{JsonIn, JsonOrEmpty};
     use crate::{ApiError, AppState};
 
@@ -58,6 +61,21 @@ pub mod documents {
             StatusCode::from_u16(status).unwrap_or(StatusCode::CREATED),
             Json(out),
         ))
+    }
+
+    /// A resolver's answer; when it stored the answer with the request's idempotency claim,
+    /// the stored bytes are sent as they are, so that a replay is the same answer.
+    fn answered(m: signet_resolvers::answer::Made<DocumentOut>) -> Response {
+        let status = StatusCode::from_u16(m.status).unwrap_or(StatusCode::CREATED);
+        match m.stored {
+            Some(body) => {
+                let mut res =
+                    (status, [(header::CONTENT_TYPE, "application/json")], body).into_response();
+                res.extensions_mut().insert(AnswerStored);
+                res
+            }
+            None => (status, Json(m.out)).into_response(),
+        }
     }
 
     pub fn check() -> MethodRouter<AppState> {
@@ -74,9 +92,10 @@ pub mod documents {
         post(
             |State(s): State<AppState>,
              Extension(a): Extension<Actor>,
+             claim: Option<Extension<Claim>>,
              JsonIn(body): JsonIn<DocumentCreateIn>| async move {
-                let (status, out) = documents::create(&s.ctx, &a, body).await?;
-                made(status, out)
+                let claim = claim.as_ref().map(|c| &c.0);
+                Ok::<_, ApiError>(answered(documents::create(&s.ctx, &a, body, claim).await?))
             },
         )
     }
@@ -188,9 +207,12 @@ pub mod documents {
 
     pub fn send() -> MethodRouter<AppState> {
         post(
-            |State(s): State<AppState>, Extension(a): Extension<Actor>, Path(id): Path<String>| async move {
-                let (status, out) = documents::send(&s.ctx, &a, &id).await?;
-                made(status, out)
+            |State(s): State<AppState>,
+             Extension(a): Extension<Actor>,
+             claim: Option<Extension<Claim>>,
+             Path(id): Path<String>| async move {
+                let claim = claim.as_ref().map(|c| &c.0);
+                Ok::<_, ApiError>(answered(documents::send(&s.ctx, &a, &id, claim).await?))
             },
         )
     }

@@ -102,9 +102,9 @@ impl DocumentsMutation {
     ) -> async_graphql::Result<DocumentOut> {
         let (c, a) = who(ctx)?;
         let body = from_json("input", input.0).map_err(|e| e.extend())?;
-        documents::create(c, a, body)
+        documents::create(c, a, body, None)
             .await
-            .map(|(_, d)| d)
+            .map(|m| m.out)
             .map_err(|e| e.extend())
     }
 
@@ -116,9 +116,9 @@ impl DocumentsMutation {
         id: String,
     ) -> async_graphql::Result<DocumentOut> {
         let (c, a) = who(ctx)?;
-        documents::send(c, a, &id)
+        documents::send(c, a, &id, None)
             .await
-            .map(|(_, d)| d)
+            .map(|m| m.out)
             .map_err(|e| e.extend())
     }
 

@@ -190,3 +190,128 @@ both!(a_panic_becomes_an_error_body_and_frees_the_key, |app| {
     // The server is still up.
     assert_eq!(app.get("/api/v1/usage", Some(&key)).await.status, 200);
 });
+
+both!(a_documents_answer_is_stored_with_the_document, |app| {
+    let (_, key) = app.owner().await;
+    let idem = format!("made-{}", tag());
+    let headers = [("Idempotency-Key", idem.as_str())];
+    let body = crate::documents::body(serde_json::json!({"sendNow": true}));
+    let first = app.post("/api/v1/documents", &key, &headers, &body).await;
+    assert_eq!(first.status, 201, "{}", first.body);
+    assert_eq!(first.header("content-type"), "application/json");
+    let again = app.post("/api/v1/documents", &key, &headers, &body).await;
+    assert_eq!(again.status, 201);
+    assert_eq!(again.header("idempotent-replayed"), "true");
+    assert_eq!(again.body, first.body);
+
+    // A draft, then its send under a key of its own: the send's answer is replayed too.
+    let draft = app
+        .post(
+            "/api/v1/documents",
+            &key,
+            &[("Idempotency-Key", &format!("draft-{}", tag()))],
+            &crate::documents::body(serde_json::json!({})),
+        )
+        .await;
+    let id = draft.body["id"].as_str().unwrap();
+    let send_key = format!("send-{}", tag());
+    let path = format!("/api/v1/documents/{id}/send");
+    let sent = app
+        .post(&path, &key, &[("Idempotency-Key", &send_key)], "")
+        .await;
+    assert_eq!(sent.status, 201, "{}", sent.body);
+    assert_eq!(sent.body["state"], "sent");
+    let resent = app
+        .post(&path, &key, &[("Idempotency-Key", &send_key)], "")
+        .await;
+    assert_eq!(
+        resent.status, 201,
+        "a replay, not 'only a draft can be sent'"
+    );
+    assert_eq!(resent.header("idempotent-replayed"), "true");
+    assert_eq!(resent.body, sent.body);
+
+    let list = app.get("/api/v1/documents", Some(&key)).await;
+    assert_eq!(
+        list.body["data"].as_array().unwrap().len(),
+        2,
+        "{}",
+        list.body
+    );
+});
+
+both!(
+    a_claim_stores_only_with_its_transaction_and_never_over_another_answer,
+    |app| {
+        use signet_storage::StorageError;
+        use signet_storage::state::{Begin, Idempotency, Stored};
+        // The SQL store on either database: in-memory claims on SQLite, lock rows on PostgreSQL.
+        let db = app.ctx().db.clone();
+        let store = Idempotency::sql(db.clone());
+        let (scope, key) = (format!("key_{}", tag()), format!("k-{}", tag()));
+        let begin = |fp: &'static str| {
+            let (store, scope, key) = (store.clone(), scope.clone(), key.clone());
+            async move { store.begin(&scope, &key, fp, 60_000).await.unwrap() }
+        };
+        let answer = |body: &str| Stored {
+            status: 201,
+            body: body.to_string(),
+        };
+        let Begin::Proceed(hold) = begin("fp-1").await else {
+            panic!("a new key proceeds")
+        };
+        assert!(matches!(begin("fp-1").await, Begin::InProgress));
+        assert!(matches!(begin("fp-2").await, Begin::Mismatch));
+
+        // An answer written in a transaction that rolls back is not kept.
+        let claim = hold
+            .claim()
+            .expect("SQL answers can be stored in a transaction");
+        let (c, d, a) = (claim.clone(), db.clone(), answer("rolled back"));
+        let rolled: Result<(), StorageError> = db
+            .transaction(move |t| async move {
+                let stored = c.store_in(&*t, &d, &a).await?;
+                Err(StorageError::Corrupt(format!(
+                    "the action failed; stored={stored}"
+                )))
+            })
+            .await;
+        assert!(
+            rolled.unwrap_err().to_string().contains("stored=true"),
+            "the answer was written, then rolled back with its transaction"
+        );
+        hold.release().await.unwrap();
+        let Begin::Proceed(hold) = begin("fp-1").await else {
+            panic!("nothing was kept, so the key proceeds again")
+        };
+
+        // Another request's answer got in first (a claim that outlived its lock): the second
+        // claim does not overwrite it, and its transaction can roll back.
+        let other = hold.claim().unwrap();
+        let (d, a) = (db.clone(), answer("first"));
+        db.transaction(move |t| async move { other.store_in(&*t, &d, &a).await })
+            .await
+            .unwrap();
+        let (c, d, a) = (hold.claim().unwrap(), db.clone(), answer("second"));
+        let (c2, d2) = (c.clone(), d.clone());
+        let stored = db
+            .transaction(move |t| async move { c.store_in(&*t, &d, &a).await })
+            .await
+            .unwrap();
+        assert!(!stored, "a stored answer is never overwritten");
+        drop(hold);
+        match begin("fp-1").await {
+            Begin::Replay(s) => assert_eq!(s, answer("first")),
+            other => panic!("expected the first answer, got {other:?}"),
+        }
+        assert!(matches!(begin("fp-2").await, Begin::Mismatch));
+        // Past its 24 hours a record no longer holds the key.
+        d2.write(d2.stmt(
+            "UPDATE idempotency SET expires_at = 0 WHERE scope = $1 AND idem_key = $2",
+            [c2.scope.clone().into(), c2.key.clone().into()],
+        ))
+        .await
+        .unwrap();
+        assert!(matches!(begin("fp-2").await, Begin::Proceed(_)));
+    }
+);

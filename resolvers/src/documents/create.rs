@@ -12,6 +12,7 @@ use super::input::{self, PersonRow};
 use super::store::{self, DocRow};
 use super::types::*;
 use super::{lifecycle, parse_json_map, send, trail, visible};
+use crate::answer::{self, Claim, Made};
 use crate::metadata::Metadata;
 use crate::{Actor, Ctx, DomainError, Mode, Scope, ids};
 
@@ -395,12 +396,14 @@ pub(crate) mod erased {
     }
 }
 
-/// POST /documents: a draft, or sent at once with `sendNow`.
+/// POST /documents: a draft, or sent at once with `sendNow`. Given the request's idempotency
+/// `claim`, the answer is stored in the same transaction as the document (`answer::store`).
 pub async fn create(
     ctx: &Ctx,
     actor: &Actor,
     body: DocumentCreateIn,
-) -> Result<(u16, DocumentOut), DomainError> {
+    claim: Option<&Claim>,
+) -> Result<Made<DocumentOut>, DomainError> {
     actor.require(Scope::DocumentsWrite)?;
     let send_now = body.send_now.unwrap_or(false);
     let facts = facts_with_defaults(ctx, actor, input::facts(body.facts.as_ref())?).await?;
@@ -415,8 +418,11 @@ pub async fn create(
     // the send itself, so a send refused at the last moment (the month's allowance raced
     // away) leaves no draft behind. One request, one unit of the daily limit (spent above).
     let send_at_once = send_now && !actor.draft_only;
+    // A draft-only key's sendNow answers after the transaction (with its approval), so its
+    // answer is stored by the caller.
+    let claim = claim.filter(|_| send_at_once || !send_now).cloned();
     let (c, a) = (ctx.clone(), actor.clone());
-    let (doc, people, draft) = ctx
+    let (made, people, draft) = ctx
         .db
         .transaction(move |txn| async move {
             let sent = send_at_once.then(|| send::Sent::now(&draft.send));
@@ -429,25 +435,36 @@ pub async fn create(
                 sent.as_ref(),
             )
             .await?;
-            if !send_at_once {
+            let (doc, people) = if send_at_once {
+                send::send_in(&c, &*txn, &a, rows, &draft, send::Via::SendNow).await?
+            } else {
                 rows.trail.write(&*txn, &c.db).await?;
-                return Ok((rows.doc, rows.people, draft));
-            }
-            let (doc, people) =
-                send::send_in(&c, &*txn, &a, rows, &draft, send::Via::SendNow).await?;
-            Ok::<_, DomainError>((doc, people, draft))
+                (rows.doc, rows.people)
+            };
+            // A new draft has no approval yet; its rows are all in hand.
+            let out = store::to_out(&doc, &people, None);
+            let made = answer::store(&*txn, &c, claim.as_ref(), 201, out).await?;
+            Ok::<_, DomainError>(((made, doc), people, draft))
         })
         .await?;
+    let (made, doc) = made;
     ctx.committed(&doc.id).await;
     if send_at_once {
         ctx.job_queued("render");
     }
     if send_now && !send_at_once {
         // A draft-only key: the draft stays and an approval is filed for it.
-        return send::send_draft(ctx, actor, doc, send::Via::SendNow, Some((draft, people))).await;
+        return send::send_draft(
+            ctx,
+            actor,
+            doc,
+            send::Via::SendNow,
+            Some((draft, people)),
+            None,
+        )
+        .await;
     }
-    // A new draft has no approval yet; its rows are all in hand.
-    Ok((201, store::to_out(&doc, &people, None)))
+    Ok(made)
 }
 
 /// POST /documents/{id}/revise: a new draft with a new id; the old draft is deleted.

@@ -13,6 +13,7 @@ use super::store::{self, DocRow, PersonDbRow};
 use super::trail::{self, Trail};
 use super::types::*;
 use super::{Draft, input, out_of, visible};
+use crate::answer::{self, Claim, Made};
 use crate::metadata::Metadata;
 use crate::{Actor, Ctx, DomainError, Scope, ids, usage};
 
@@ -52,11 +53,17 @@ pub(crate) async fn stored_draft(
     ))
 }
 
-/// POST /documents/{id}/send.
-pub async fn send(ctx: &Ctx, actor: &Actor, id: &str) -> Result<(u16, DocumentOut), DomainError> {
+/// POST /documents/{id}/send. Given the request's idempotency `claim`, a send stores its
+/// answer in its own transaction (`answer::store`).
+pub async fn send(
+    ctx: &Ctx,
+    actor: &Actor,
+    id: &str,
+    claim: Option<&Claim>,
+) -> Result<Made<DocumentOut>, DomainError> {
     actor.require(Scope::DocumentsWrite)?;
     let doc = visible(&ctx.db.conn, ctx, actor, id).await?;
-    send_draft(ctx, actor, doc, Via::Request, None).await
+    send_draft(ctx, actor, doc, Via::Request, None, claim).await
 }
 
 /// How a send came about, which decides what it is charged.
@@ -153,7 +160,8 @@ pub(crate) async fn send_draft(
     doc: DocRow,
     via: Via,
     in_hand: Option<(Draft, Vec<PersonDbRow>)>,
-) -> Result<(u16, DocumentOut), DomainError> {
+    claim: Option<&Claim>,
+) -> Result<Made<DocumentOut>, DomainError> {
     if doc.state != "draft" {
         return Err(DomainError::conflict(format!(
             "document {} is {}; only a draft can be sent",
@@ -161,7 +169,8 @@ pub(crate) async fn send_draft(
         )));
     }
     if actor.draft_only && via != Via::Approval {
-        return file_approval(ctx, actor, &doc).await;
+        let (status, out) = file_approval(ctx, actor, &doc).await?;
+        return Ok(Made::plain(status, out));
     }
     // `sendNow` hands over the draft create just checked; otherwise it is read back.
     let (draft, people) = match in_hand {
@@ -176,18 +185,21 @@ pub(crate) async fn send_draft(
     if via == Via::Request {
         crate::limits::spend_daily(ctx, actor).await?;
     }
-    let (c, a) = (ctx.clone(), actor.clone());
-    let (doc, people) = ctx
+    let (c, a, claim) = (ctx.clone(), actor.clone(), claim.cloned());
+    let (made, id) = ctx
         .db
         .transaction(move |txn| async move {
             let trail = Trail::new(&doc.id);
             let rows = DraftRows { doc, people, trail };
-            send_in(&c, &*txn, &a, rows, &draft, via).await
+            let (doc, people) = send_in(&c, &*txn, &a, rows, &draft, via).await?;
+            let out = store::to_out(&doc, &people, None);
+            let made = answer::store(&*txn, &c, claim.as_ref(), 201, out).await?;
+            Ok::<_, DomainError>((made, doc.id))
         })
         .await?;
-    ctx.committed(&doc.id).await;
+    ctx.committed(&id).await;
     ctx.job_queued("render");
-    Ok((201, store::to_out(&doc, &people, None)))
+    Ok(made)
 }
 
 /// When a send happens and the times it sets on the document.

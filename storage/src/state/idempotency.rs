@@ -1,9 +1,21 @@
 //! Idempotency records, keyed by (scope, Idempotency-Key) where the scope is the API key's id.
 //!
-//! A record starts as a lock (no status yet) that expires after `lock_ms`, so a process that
-//! dies mid-request does not block the key for a day; once the first answer is known it is
-//! stored for 24 hours and replayed. The fingerprint (method, path and a hash of the body)
-//! tells a true retry from a different request reusing the key.
+//! A request first takes a claim on its key (`Idempotency::begin`). Once its first answer is
+//! known the answer is stored for 24 hours and replayed; an answer worth retrying gives the
+//! key back instead. The fingerprint (method, path and a hash of the body) tells a true retry
+//! from a different request reusing the key.
+//!
+//! Where the claim is held depends on the store:
+//! - SQL with the inline SQLite writer (the embedded default, one serving process): in this
+//!   process's memory. Nothing is written until the answer is known, so a request costs one
+//!   write (its answer), and a resolver can write that answer in its own transaction
+//!   (`Claim::store_in`), so the action and its answer commit together or not at all.
+//! - SQL on PostgreSQL (several processes): a lock row (no status yet) that expires after
+//!   `lock_ms`, so a process that dies mid-request does not block the key for a day.
+//! - Redis: the same lock, as a key with a time to live.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 use sea_orm::{ConnectionTrait, Value};
 use serde::{Deserialize, Serialize};
@@ -19,10 +31,9 @@ pub struct Stored {
     pub body: String,
 }
 
-#[derive(Debug, PartialEq, Eq)]
 pub enum Begin {
-    /// The caller holds the lock: run the request, then `finish` or `release`.
-    Proceed,
+    /// The caller holds the key: run the request, then `Hold::finish` or `Hold::release`.
+    Proceed(Hold),
     /// The same request already ran: answer this again.
     Replay(Stored),
     /// The same key is running right now.
@@ -31,10 +42,60 @@ pub enum Begin {
     Mismatch,
 }
 
+impl std::fmt::Debug for Begin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Begin::Proceed(h) => write!(f, "Proceed({:?})", h.claim),
+            Begin::Replay(s) => write!(f, "Replay({s:?})"),
+            Begin::InProgress => f.write_str("InProgress"),
+            Begin::Mismatch => f.write_str("Mismatch"),
+        }
+    }
+}
+
 #[derive(Clone)]
 pub enum Idempotency {
-    Sql(Db),
+    Sql(SqlStore),
     Redis(RedisState),
+}
+
+/// Records in the SQL database; claims in memory when the inline SQLite writer is in use.
+#[derive(Clone)]
+pub struct SqlStore {
+    db: Db,
+    /// Keys being answered by this process, with their fingerprints.
+    running: Arc<Mutex<HashMap<(String, String), String>>>,
+}
+
+/// Which key a running request holds. A resolver that writes its answer in its own
+/// transaction takes this (`Hold::claim`) and calls `store_in` there.
+#[derive(Clone, Debug)]
+pub struct Claim {
+    pub scope: String,
+    pub key: String,
+    pub fingerprint: String,
+}
+
+/// A key held by a running request. Dropping it gives an in-memory claim back.
+pub struct Hold {
+    store: Idempotency,
+    claim: Claim,
+    _local: Option<LocalClaim>,
+}
+
+/// An in-memory claim, given back when dropped: the request ended, or was cancelled.
+struct LocalClaim {
+    running: Arc<Mutex<HashMap<(String, String), String>>>,
+    id: (String, String),
+}
+
+impl Drop for LocalClaim {
+    fn drop(&mut self) {
+        self.running
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&self.id);
+    }
 }
 
 #[derive(Serialize, Deserialize)]
@@ -44,48 +105,68 @@ struct RedisRecord {
     done: Option<Stored>,
 }
 
-impl Idempotency {
-    pub async fn begin(
+/// Stores an answer unless a live answer of another request is there. A lock row with the
+/// same fingerprint (PostgreSQL's claim) and an expired record are overwritten.
+const STORE_SQL: &str = "INSERT INTO idempotency (scope, idem_key, fingerprint, status, body, locked_until, expires_at) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7) \
+     ON CONFLICT (scope, idem_key) DO UPDATE SET fingerprint = excluded.fingerprint, status = excluded.status, \
+     body = excluded.body, locked_until = excluded.locked_until, expires_at = excluded.expires_at \
+     WHERE idempotency.expires_at < $6 OR (idempotency.status IS NULL AND idempotency.fingerprint = excluded.fingerprint)";
+
+impl Claim {
+    /// Writes the answer inside the caller's transaction. False when another request's answer
+    /// is already stored for this key (possible only when a claim outlived its lock): the
+    /// caller should then roll back and answer that the key is busy.
+    pub async fn store_in<C: Sql>(
         &self,
-        scope: &str,
-        key: &str,
-        fingerprint: &str,
-        lock_ms: i64,
-    ) -> Result<Begin, StorageError> {
-        match self {
-            Idempotency::Sql(db) => sql_begin(db, scope, key, fingerprint, lock_ms).await,
-            Idempotency::Redis(r) => redis_begin(r, scope, key, fingerprint, lock_ms).await,
+        conn: &C,
+        db: &Db,
+        stored: &Stored,
+    ) -> Result<bool, StorageError> {
+        Ok(conn.exec(self.store_stmt(db, stored)).await? == 1)
+    }
+
+    fn store_stmt(&self, db: &Db, stored: &Stored) -> sea_orm::Statement {
+        let now = now_ms();
+        db.stmt(
+            STORE_SQL,
+            [
+                Value::from(self.scope.as_str()),
+                Value::from(self.key.as_str()),
+                Value::from(self.fingerprint.as_str()),
+                Value::from(stored.status as i32),
+                Value::from(stored.body.as_str()),
+                Value::from(now),
+                Value::from(now + KEEP_MS),
+            ],
+        )
+    }
+}
+
+impl Hold {
+    /// The claim, for a resolver that stores its answer in its own transaction; `None` when
+    /// answers live outside the SQL database (Redis).
+    pub fn claim(&self) -> Option<Claim> {
+        match self.store {
+            Idempotency::Sql(_) => Some(self.claim.clone()),
+            Idempotency::Redis(_) => None,
         }
     }
 
-    pub async fn finish(
-        &self,
-        scope: &str,
-        key: &str,
-        fingerprint: &str,
-        stored: &Stored,
-    ) -> Result<(), StorageError> {
-        match self {
-            Idempotency::Sql(db) => {
-                let now = now_ms();
-                let stmt = db.stmt(
-                    "UPDATE idempotency SET status = $1, body = $2, expires_at = $3, locked_until = $4 \
-                     WHERE scope = $5 AND idem_key = $6 AND fingerprint = $7",
-                    [
-                        Value::from(stored.status as i32),
-                        Value::from(stored.body.clone()),
-                        Value::from(now + KEEP_MS),
-                        Value::from(now),
-                        Value::from(scope),
-                        Value::from(key),
-                        Value::from(fingerprint),
-                    ],
-                );
-                db.write(stmt).await?;
+    /// Stores the first answer for 24 hours.
+    pub async fn finish(self, stored: &Stored) -> Result<(), StorageError> {
+        let Claim {
+            scope,
+            key,
+            fingerprint,
+        } = &self.claim;
+        match &self.store {
+            Idempotency::Sql(s) => {
+                s.db.write(self.claim.store_stmt(&s.db, stored)).await?;
             }
             Idempotency::Redis(r) => {
                 let rec = RedisRecord {
-                    fp: fingerprint.to_string(),
+                    fp: fingerprint.clone(),
                     done: Some(stored.clone()),
                 };
                 let value = serde_json::to_string(&rec)
@@ -104,29 +185,31 @@ impl Idempotency {
     }
 
     /// Gives the key back without an answer (the request failed in a way worth retrying).
-    pub async fn release(
-        &self,
-        scope: &str,
-        key: &str,
-        fingerprint: &str,
-    ) -> Result<(), StorageError> {
-        match self {
-            Idempotency::Sql(db) => {
-                db.conn
-                    .execute_raw(db.stmt(
+    pub async fn release(self) -> Result<(), StorageError> {
+        let Claim {
+            scope,
+            key,
+            fingerprint,
+        } = &self.claim;
+        match &self.store {
+            // An in-memory claim is given back when the hold is dropped.
+            Idempotency::Sql(_) if self._local.is_some() => {}
+            Idempotency::Sql(s) => {
+                s.db.conn
+                    .execute_raw(s.db.stmt(
                         "DELETE FROM idempotency WHERE scope = $1 AND idem_key = $2 \
                          AND fingerprint = $3 AND status IS NULL",
                         [
-                            Value::from(scope),
-                            Value::from(key),
-                            Value::from(fingerprint),
+                            Value::from(scope.as_str()),
+                            Value::from(key.as_str()),
+                            Value::from(fingerprint.as_str()),
                         ],
                     ))
                     .await?;
             }
             Idempotency::Redis(r) => {
                 let lock = serde_json::to_string(&RedisRecord {
-                    fp: fingerprint.to_string(),
+                    fp: fingerprint.clone(),
                     done: None,
                 })
                 .map_err(|e| StorageError::Corrupt(e.to_string()))?;
@@ -143,13 +226,58 @@ impl Idempotency {
         }
         Ok(())
     }
+}
+
+impl Idempotency {
+    pub fn sql(db: Db) -> Idempotency {
+        Idempotency::Sql(SqlStore {
+            db,
+            running: Arc::default(),
+        })
+    }
+
+    pub async fn begin(
+        &self,
+        scope: &str,
+        key: &str,
+        fingerprint: &str,
+        lock_ms: i64,
+    ) -> Result<Begin, StorageError> {
+        let claim = Claim {
+            scope: scope.to_string(),
+            key: key.to_string(),
+            fingerprint: fingerprint.to_string(),
+        };
+        let (first, local) = match self {
+            Idempotency::Sql(s) if s.db.inline.is_some() => match s.claim_here(&claim) {
+                Ok(local) => (s.begin_here(&claim)?, Some(local)),
+                Err(busy) => (busy, None),
+            },
+            Idempotency::Sql(s) => (sql_begin(&s.db, &claim, lock_ms).await?, None),
+            Idempotency::Redis(r) => (
+                redis_begin(r, scope, key, fingerprint, lock_ms).await?,
+                None,
+            ),
+        };
+        Ok(match first {
+            First::Proceed => Begin::Proceed(Hold {
+                store: self.clone(),
+                claim,
+                _local: local,
+            }),
+            First::Replay(s) => Begin::Replay(s),
+            First::InProgress => Begin::InProgress,
+            First::Mismatch => Begin::Mismatch,
+        })
+    }
 
     /// Deletes records past their 24 hours (SQL only; Redis expires them itself).
     pub async fn purge_expired(&self) -> Result<u64, StorageError> {
         match self {
-            Idempotency::Sql(db) => Ok(db
+            Idempotency::Sql(s) => Ok(s
+                .db
                 .conn
-                .execute_raw(db.stmt(
+                .execute_raw(s.db.stmt(
                     "DELETE FROM idempotency WHERE expires_at < $1",
                     [Value::from(now_ms())],
                 ))
@@ -160,39 +288,76 @@ impl Idempotency {
     }
 }
 
-async fn sql_begin(
-    db: &Db,
-    scope: &str,
-    key: &str,
-    fp: &str,
-    lock_ms: i64,
-) -> Result<Begin, StorageError> {
-    if db.inline.is_some() {
-        // One write transaction on the inline writer instead of up to three statements
-        // through the pool.
-        let (d, scope, key, fp) = (
-            db.clone(),
-            scope.to_string(),
-            key.to_string(),
-            fp.to_string(),
-        );
-        return db
-            .transaction(
-                move |t| async move { begin_in(&*t, &d, &scope, &key, &fp, lock_ms).await },
-            )
-            .await;
-    }
-    begin_in(&db.conn, db, scope, key, fp, lock_ms).await
+/// What a store found for a key, before a hold is made of it.
+enum First {
+    Proceed,
+    Replay(Stored),
+    InProgress,
+    Mismatch,
 }
 
-async fn begin_in<C: Sql>(
-    conn: &C,
-    db: &Db,
-    scope: &str,
-    key: &str,
-    fp: &str,
-    lock_ms: i64,
-) -> Result<Begin, StorageError> {
+impl SqlStore {
+    /// Takes the key in this process, or answers why not.
+    fn claim_here(&self, c: &Claim) -> Result<LocalClaim, First> {
+        let id = (c.scope.clone(), c.key.clone());
+        let mut running = self.running.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(fp) = running.get(&id) {
+            return Err(if *fp == c.fingerprint {
+                First::InProgress
+            } else {
+                First::Mismatch
+            });
+        }
+        running.insert(id.clone(), c.fingerprint.clone());
+        Ok(LocalClaim {
+            running: self.running.clone(),
+            id,
+        })
+    }
+
+    /// With the key held in memory, reads what the database holds for it. A claim is given
+    /// back only after its answer committed, so a finished request's answer is seen here.
+    fn begin_here(&self, c: &Claim) -> Result<First, StorageError> {
+        let Some(reader) = &self.db.inline else {
+            return Err(StorageError::Corrupt("no inline reader".into()));
+        };
+        type Found = (String, Option<i64>, Option<String>, i64, i64);
+        let found: Option<Found> = reader.read(|conn| {
+            let mut stmt = conn.prepare_cached(
+                "SELECT fingerprint, status, body, locked_until, expires_at FROM idempotency \
+                 WHERE scope = ?1 AND idem_key = ?2",
+            )?;
+            let mut rows = stmt.query((&c.scope, &c.key))?;
+            match rows.next()? {
+                Some(r) => Ok(Some((
+                    r.get(0)?,
+                    r.get(1)?,
+                    r.get(2)?,
+                    r.get(3)?,
+                    r.get(4)?,
+                ))),
+                None => Ok(None),
+            }
+        })?;
+        let now = now_ms();
+        Ok(match found {
+            None => First::Proceed,
+            Some((.., expires_at)) if expires_at < now => First::Proceed,
+            Some((fp, ..)) if fp != c.fingerprint => First::Mismatch,
+            Some((_, Some(status), Some(body), ..)) => First::Replay(Stored {
+                status: status as u16,
+                body,
+            }),
+            // A lock row: written by a process sharing the file, or before an upgrade.
+            Some((_, _, _, locked_until, _)) if locked_until >= now => First::InProgress,
+            Some(_) => First::Proceed,
+        })
+    }
+}
+
+async fn sql_begin(db: &Db, c: &Claim, lock_ms: i64) -> Result<First, StorageError> {
+    let (scope, key, fp) = (c.scope.as_str(), c.key.as_str(), c.fingerprint.as_str());
+    let conn = &db.conn;
     let now = now_ms();
     let inserted = conn
         .exec(db.stmt(
@@ -208,7 +373,7 @@ async fn begin_in<C: Sql>(
         ))
         .await?;
     if inserted == 1 {
-        return Ok(Begin::Proceed);
+        return Ok(First::Proceed);
     }
     // Someone holds the key: a finished answer, a live lock, a dead lock or an expired record.
     let taken = conn
@@ -226,7 +391,7 @@ async fn begin_in<C: Sql>(
         ))
         .await?;
     if taken == 1 {
-        return Ok(Begin::Proceed);
+        return Ok(First::Proceed);
     }
     let row = conn
         .row(db.stmt(
@@ -236,20 +401,20 @@ async fn begin_in<C: Sql>(
         .await?;
     let Some(row) = row else {
         // Deleted between our statements (released); the caller may simply retry.
-        return Ok(Begin::InProgress);
+        return Ok(First::InProgress);
     };
     let stored_fp: String = row.try_get("", "fingerprint")?;
     if stored_fp != fp {
-        return Ok(Begin::Mismatch);
+        return Ok(First::Mismatch);
     }
     let status: Option<i32> = row.try_get("", "status")?;
     let body: Option<String> = row.try_get("", "body")?;
     Ok(match (status, body) {
-        (Some(status), Some(body)) => Begin::Replay(Stored {
+        (Some(status), Some(body)) => First::Replay(Stored {
             status: status as u16,
             body,
         }),
-        _ => Begin::InProgress,
+        _ => First::InProgress,
     })
 }
 
@@ -259,7 +424,7 @@ async fn redis_begin(
     key: &str,
     fp: &str,
     lock_ms: i64,
-) -> Result<Begin, StorageError> {
+) -> Result<First, StorageError> {
     let rkey = r.key(&["idem", scope, key]);
     let lock = serde_json::to_string(&RedisRecord {
         fp: fp.to_string(),
@@ -277,7 +442,7 @@ async fn redis_begin(
             .query_async(&mut conn)
             .await?;
         if set.is_some() {
-            return Ok(Begin::Proceed);
+            return Ok(First::Proceed);
         }
         let current: Option<String> = redis::cmd("GET").arg(&rkey).query_async(&mut conn).await?;
         let Some(current) = current else {
@@ -286,12 +451,12 @@ async fn redis_begin(
         let rec: RedisRecord =
             serde_json::from_str(&current).map_err(|e| StorageError::Corrupt(e.to_string()))?;
         if rec.fp != fp {
-            return Ok(Begin::Mismatch);
+            return Ok(First::Mismatch);
         }
         return Ok(match rec.done {
-            Some(stored) => Begin::Replay(stored),
-            None => Begin::InProgress,
+            Some(stored) => First::Replay(stored),
+            None => First::InProgress,
         });
     }
-    Ok(Begin::InProgress)
+    Ok(First::InProgress)
 }

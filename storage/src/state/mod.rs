@@ -13,7 +13,7 @@ mod pubsub;
 
 pub use budget::{Budget, BudgetState};
 pub use daily::Daily;
-pub use idempotency::{Begin, Idempotency, Stored};
+pub use idempotency::{Begin, Claim, Hold, Idempotency, Stored};
 pub use pubsub::PubSub;
 
 use redis::aio::ConnectionManager;

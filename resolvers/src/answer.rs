@@ -1,0 +1,63 @@
+//! A request's idempotent answer, written in the same transaction as the action it answers.
+//!
+//! The door holds the request's Idempotency-Key (`signet_storage::state::Claim`) and hands it
+//! to the handler. A resolver given one stores its answer inside its own transaction, so the
+//! action and the answer a retry will read commit together or not at all: a process that
+//! stops between the two can no longer leave an action done with no answer to replay, which
+//! a retry would then do again. It also saves a second write per request.
+
+use serde::Serialize;
+use signet_storage::Sql;
+use signet_storage::state::Stored;
+
+pub use signet_storage::state::Claim;
+
+use crate::{Ctx, DomainError};
+
+/// What a creator answers: the status, the value, and, when it stored the answer itself, the
+/// exact JSON it stored, which is what the caller must send back.
+#[derive(Debug)]
+pub struct Made<T> {
+    pub status: u16,
+    pub out: T,
+    pub stored: Option<String>,
+}
+
+impl<T> Made<T> {
+    pub(crate) fn plain(status: u16, out: T) -> Made<T> {
+        Made {
+            status,
+            out,
+            stored: None,
+        }
+    }
+}
+
+/// Inside the action's transaction: serialises `out` and stores it as the claim's answer.
+/// Another request's answer already stored under the key (a claim that outlived its lock)
+/// makes the whole transaction fail with a retryable conflict, so nothing is done twice.
+pub(crate) async fn store<C: Sql, T: Serialize>(
+    txn: &C,
+    ctx: &Ctx,
+    claim: Option<&Claim>,
+    status: u16,
+    out: T,
+) -> Result<Made<T>, DomainError> {
+    let Some(claim) = claim else {
+        return Ok(Made::plain(status, out));
+    };
+    let body = serde_json::to_string(&out)
+        .map_err(|e| DomainError::Internal(format!("serialising the answer: {e}")))?;
+    let stored = Stored { status, body };
+    if !claim.store_in(txn, &ctx.db, &stored).await? {
+        return Err(DomainError::Conflict {
+            message: "Idempotency-Key: another request with this key has already answered; retry to read its answer".into(),
+            retryable: true,
+        });
+    }
+    Ok(Made {
+        status,
+        out,
+        stored: Some(stored.body),
+    })
+}
