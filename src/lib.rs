@@ -181,6 +181,10 @@ impl Server {
 /// Binds `config.listen` and serves. `extra` rows join the route table (tests use it).
 pub async fn start(config: &Config, extra: &'static [Route]) -> anyhow::Result<Server> {
     let Services { ctx, log_writer } = services(config).await?;
+    let serving = match &ctx.db.inline {
+        Some(sqlite) => Some(serve_lock(sqlite.path())?),
+        None => None,
+    };
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await
         .with_context(|| format!("listen (SIGNET_LISTEN): cannot bind {}", config.listen))?;
@@ -225,6 +229,7 @@ pub async fn start(config: &Config, extra: &'static [Route]) -> anyhow::Result<S
             w.abort();
         }
         log_writer.stop().await;
+        drop(serving);
         served.map_err(Into::into)
     });
     Ok(Server {
@@ -233,6 +238,32 @@ pub async fn start(config: &Config, extra: &'static [Route]) -> anyhow::Result<S
         shutdown: tx,
         task,
     })
+}
+
+/// One process serves a SQLite database: its writer thread and the idempotency claims it
+/// holds in memory assume so. Held (an advisory lock on `<file>.serve-lock`) while serving,
+/// given back when the server stops or the process ends.
+fn serve_lock(db: &std::path::Path) -> anyhow::Result<std::fs::File> {
+    let mut name = db.as_os_str().to_owned();
+    name.push(".serve-lock");
+    let path = std::path::PathBuf::from(name);
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .with_context(|| format!("cannot open {}", path.display()))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => anyhow::bail!(
+            "another `signet serve` is already serving {}: the embedded default is served by \
+             one process (use PostgreSQL, DATABASE_URL, to run several)",
+            db.display()
+        ),
+        Err(std::fs::TryLockError::Error(e)) => {
+            Err(e).with_context(|| format!("cannot lock {}", path.display()))
+        }
+    }
 }
 
 /// The webhook delivery worker of this process.

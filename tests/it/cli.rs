@@ -212,3 +212,40 @@ async fn settings_come_from_signet_toml_and_the_environment() {
         "{err}"
     );
 }
+
+/// The embedded default is served by one process: a second `signet serve` on the same
+/// database stops at once with a message, and the first keeps serving.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_serve_on_the_same_sqlite_file_is_refused() {
+    let app = TestApp::start(Kind::Sqlite).await.unwrap();
+    let mut second = std::process::Command::new(env!("CARGO_BIN_EXE_signet"))
+        .arg("serve")
+        .envs(app.env())
+        .env_remove("REDIS_URL")
+        .env("SIGNET_LISTEN", "127.0.0.1:0")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("signet runs");
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = second.try_wait().expect("wait") {
+            break status;
+        }
+        if started.elapsed() > std::time::Duration::from_secs(30) {
+            let _ = second.kill();
+            panic!("a second `signet serve` on the same SQLite file kept running");
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    };
+    let out = second.wait_with_output().expect("output");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!status.success());
+    assert!(
+        err.contains("another `signet serve` is already serving"),
+        "{err}"
+    );
+    let (_, key) = app.owner().await;
+    let a = app.get("/api/v1/usage", Some(&key)).await;
+    assert_eq!(a.status, 200, "the first still serves");
+}
