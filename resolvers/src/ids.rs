@@ -13,12 +13,7 @@ static LAST: Mutex<(u64, u128)> = Mutex::new((0, 0));
 
 pub fn new_id(prefix: &str) -> String {
     let ms = signet_storage::now_ms() as u64;
-    let mut bytes = [0u8; 10];
-    // The system RNG failing is not survivable; fall back to zeroes would break uniqueness.
-    SystemRandom::new()
-        .fill(&mut bytes)
-        .unwrap_or_else(|_| panic!("system random number generator failed"));
-    let fresh = bytes.iter().fold(0u128, |acc, b| (acc << 8) | *b as u128);
+    let fresh = random80();
     let (ms, rand) = {
         let mut last = LAST.lock().unwrap_or_else(|p| p.into_inner());
         let next = if ms > last.0 {
@@ -39,6 +34,33 @@ pub fn new_id(prefix: &str) -> String {
         out.push(CROCKFORD[((value >> (i * 5)) & 31) as usize] as char);
     }
     out
+}
+
+thread_local! {
+    /// Bytes from the system's generator, taken 10 at a time: one system call per 51 ids
+    /// instead of one per id.
+    static POOL: std::cell::RefCell<([u8; 510], usize)> = const { std::cell::RefCell::new(([0; 510], 510)) };
+}
+
+/// 80 fresh random bits from the system's generator.
+fn random80() -> u128 {
+    POOL.with(|pool| {
+        let (bytes, used) = &mut *pool.borrow_mut();
+        if *used == bytes.len() {
+            // The system RNG failing is not survivable; zeroes would break uniqueness.
+            SystemRandom::new()
+                .fill(bytes)
+                .unwrap_or_else(|_| panic!("system random number generator failed"));
+            *used = 0;
+        }
+        let out = bytes[*used..*used + 10]
+            .iter()
+            .fold(0u128, |acc, b| (acc << 8) | *b as u128);
+        // Spent bytes are wiped, so nothing handed out stays in memory to be read back.
+        bytes[*used..*used + 10].fill(0);
+        *used += 10;
+        out
+    })
 }
 
 /// True when `s` looks like an id with `prefix` (cheap check before a lookup).

@@ -217,65 +217,31 @@ pub(crate) struct DraftRows {
     pub trail: trail::Trail,
 }
 
-/// Writes a new draft (document, metadata pairs, people). Its `created` audit row waits in
-/// the returned trail, so a send in the same transaction writes the chain in one go; the
-/// caller writes the trail before it commits. With `sent`, the document row is written as
-/// that send leaves it (`send::send_in` with `Via::SendNow` then leaves it be), instead of
+/// A new draft's rows, built before its transaction: ids, times and every JSON text, so that
+/// the transaction (on SQLite, the one writer thread) only runs statements. Its `created`
+/// audit row waits in the trail, so a send in the same transaction writes the chain in one
+/// go; the caller writes the trail before it commits. With `sent`, the document row is written
+/// as that send leaves it (`send::send_in` with `Via::SendNow` then leaves it be), instead of
 /// written as a draft and its kilobytes written again a moment later.
-pub(crate) async fn insert_draft<C: Sql>(
-    ctx: &Ctx,
-    conn: &C,
-    actor: &Actor,
-    d: &Draft,
-    note: &str,
-    sent: Option<&send::Sent>,
-) -> Result<DraftRows, DomainError> {
-    let db = &ctx.db;
-    let id = ids::new_id("doc");
-    let now = sent.map(|s| s.at).unwrap_or_else(now_ms);
-    let json = |v: &dyn erased::Ser| v.json();
-    let (source, facts, variable_values, email, send_options) = (
-        d.source.to_string(),
-        json(&d.facts),
-        json(&d.variable_values),
-        json(&d.email),
-        json(&d.send),
-    );
-    conn.exec(db.stmt(
-        "INSERT INTO documents (id, workspace_id, test, state, title, description, external_id, metadata, source, facts, \
-         variable_values, paper, profile, email_options, send_options, created_by, created_at, updated_at, \
-         sent_at, expires_at, next_reminder_at) \
-         VALUES ($1, $2, $3, $17, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $16, $18, $19, $20)",
-        [
-            Value::from(id.clone()),
-            Value::from(actor.workspace_id.clone()),
-            Value::from(actor.mode == Mode::Test),
-            Value::from(d.title.clone()),
-            Value::from(d.description.clone()),
-            Value::from(d.external_id.clone()),
-            Value::from(json(&d.metadata.0)),
-            Value::from(source.clone()),
-            Value::from(facts.clone()),
-            Value::from(variable_values.clone()),
-            Value::from(d.paper.clone()),
-            Value::from(d.profile.clone()),
-            Value::from(email.clone()),
-            Value::from(send_options.clone()),
-            Value::from(actor.key_id.clone()),
-            Value::from(now),
-            Value::from(if sent.is_some() { "sent" } else { "draft" }),
-            Value::from(sent.map(|s| s.at)),
-            Value::from(sent.and_then(|s| s.expires_at)),
-            Value::from(sent.and_then(|s| s.next_reminder_at)),
-        ],
-    ))
-    .await?;
-    store::insert_rows(
-        conn,
-        db,
-        "document_metadata",
-        &["document_id", "mkey", "mvalue"],
-        d.metadata
+pub(crate) struct NewDraft {
+    rows: DraftRows,
+    document: Vec<Value>,
+    metadata: Vec<Vec<Value>>,
+    people: Vec<Vec<Value>>,
+}
+
+const INSERT_DOCUMENT: &str = "INSERT INTO documents (id, workspace_id, test, state, title, description, external_id, metadata, source, facts, \
+     variable_values, paper, profile, email_options, send_options, created_by, created_at, updated_at, \
+     sent_at, expires_at, next_reminder_at) \
+     VALUES ($1, $2, $3, $17, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $16, $18, $19, $20)";
+
+impl NewDraft {
+    pub(crate) fn new(actor: &Actor, d: &Draft, note: &str, sent: Option<&send::Sent>) -> NewDraft {
+        let id = ids::new_id("doc");
+        let now = sent.map(|s| s.at).unwrap_or_else(now_ms);
+        let json = |v: &dyn erased::Ser| v.json();
+        let metadata = d
+            .metadata
             .0
             .iter()
             .map(|(k, v)| {
@@ -285,50 +251,30 @@ pub(crate) async fn insert_draft<C: Sql>(
                     Value::from(v.clone()),
                 ]
             })
-            .collect(),
-    )
-    .await?;
-    let people: Vec<store::PersonDbRow> = d
-        .people
-        .iter()
-        .enumerate()
-        .map(|(i, p)| store::PersonDbRow {
-            id: ids::new_id("per"),
-            document_id: id.clone(),
-            position: i as i64,
-            seat: p.seat.clone(),
-            name: p.name.clone(),
-            email: p.email.clone(),
-            external_id: p.external_id.clone(),
-            metadata: p.metadata.0.clone(),
-            action: p.action.as_str().to_string(),
-            order: p.order,
-            status: "waiting".into(),
-            invited_at: None,
-            opened_at: None,
-            completed_at: None,
-            declined_at: None,
-        })
-        .collect();
-    store::insert_rows(
-        conn,
-        db,
-        "people",
-        &[
-            "id",
-            "document_id",
-            "position",
-            "seat",
-            "name",
-            "email",
-            "external_id",
-            "metadata",
-            "action",
-            "sign_order",
-            "status",
-            "reminders",
-        ],
-        people
+            .collect();
+        let people: Vec<store::PersonDbRow> = d
+            .people
+            .iter()
+            .enumerate()
+            .map(|(i, p)| store::PersonDbRow {
+                id: ids::new_id("per"),
+                document_id: id.clone(),
+                position: i as i64,
+                seat: p.seat.clone(),
+                name: p.name.clone(),
+                email: p.email.clone(),
+                external_id: p.external_id.clone(),
+                metadata: p.metadata.0.clone(),
+                action: p.action.as_str().to_string(),
+                order: p.order,
+                status: "waiting".into(),
+                invited_at: None,
+                opened_at: None,
+                completed_at: None,
+                declined_at: None,
+            })
+            .collect();
+        let people_values = people
             .iter()
             .map(|p| {
                 vec![
@@ -346,43 +292,112 @@ pub(crate) async fn insert_draft<C: Sql>(
                     Value::from(0i32),
                 ]
             })
-            .collect(),
-    )
-    .await?;
-    let mut trail = trail::Trail::new(&id);
-    trail.audit(
-        "created",
-        note,
-        None,
-        &actor.key_id,
-        serde_json::json!({"title": d.title, "people": d.people.len()}),
-    );
-    let doc = DocRow {
-        id,
-        workspace_id: actor.workspace_id.clone(),
-        test: actor.mode == Mode::Test,
-        state: if sent.is_some() { "sent" } else { "draft" }.into(),
-        title: d.title.clone(),
-        description: d.description.clone(),
-        external_id: d.external_id.clone(),
-        metadata: d.metadata.0.clone(),
-        source,
-        facts,
-        variable_values,
-        paper: d.paper.clone(),
-        profile: d.profile.clone(),
-        email_options: email,
-        send_options,
-        created_by: actor.key_id.clone(),
-        created_at: now,
-        updated_at: now,
-        sent_at: sent.map(|s| s.at),
-        completed_at: None,
-        expires_at: sent.and_then(|s| s.expires_at),
-        reason: None,
-        page_sizes: None,
-    };
-    Ok(DraftRows { doc, people, trail })
+            .collect();
+        let mut trail = trail::Trail::new(&id);
+        trail.audit(
+            "created",
+            note,
+            None,
+            &actor.key_id,
+            serde_json::json!({"title": d.title, "people": d.people.len()}),
+        );
+        let doc = DocRow {
+            id,
+            workspace_id: actor.workspace_id.clone(),
+            test: actor.mode == Mode::Test,
+            state: if sent.is_some() { "sent" } else { "draft" }.into(),
+            title: d.title.clone(),
+            description: d.description.clone(),
+            external_id: d.external_id.clone(),
+            metadata: d.metadata.0.clone(),
+            source: d.source.to_string(),
+            facts: json(&d.facts),
+            variable_values: json(&d.variable_values),
+            paper: d.paper.clone(),
+            profile: d.profile.clone(),
+            email_options: json(&d.email),
+            send_options: json(&d.send),
+            created_by: actor.key_id.clone(),
+            created_at: now,
+            updated_at: now,
+            sent_at: sent.map(|s| s.at),
+            completed_at: None,
+            expires_at: sent.and_then(|s| s.expires_at),
+            reason: None,
+            page_sizes: None,
+        };
+        let document = vec![
+            Value::from(doc.id.as_str()),
+            Value::from(doc.workspace_id.as_str()),
+            Value::from(doc.test),
+            Value::from(doc.title.as_str()),
+            Value::from(doc.description.clone()),
+            Value::from(doc.external_id.clone()),
+            Value::from(json(&doc.metadata)),
+            Value::from(doc.source.as_str()),
+            Value::from(doc.facts.as_str()),
+            Value::from(doc.variable_values.as_str()),
+            Value::from(doc.paper.as_str()),
+            Value::from(doc.profile.as_str()),
+            Value::from(doc.email_options.as_str()),
+            Value::from(doc.send_options.as_str()),
+            Value::from(doc.created_by.as_str()),
+            Value::from(doc.created_at),
+            Value::from(doc.state.as_str()),
+            Value::from(doc.sent_at),
+            Value::from(doc.expires_at),
+            Value::from(sent.and_then(|s| s.next_reminder_at)),
+        ];
+        NewDraft {
+            rows: DraftRows { doc, people, trail },
+            document,
+            metadata,
+            people: people_values,
+        }
+    }
+
+    pub(crate) fn id(&self) -> &str {
+        &self.rows.doc.id
+    }
+
+    /// Writes the document, its metadata pairs and its people; the trail is left to the caller.
+    pub(crate) async fn write<C: Sql>(
+        self,
+        conn: &C,
+        db: &signet_storage::Db,
+    ) -> Result<DraftRows, DomainError> {
+        conn.exec(db.stmt(INSERT_DOCUMENT, self.document)).await?;
+        store::insert_rows(
+            conn,
+            db,
+            "document_metadata",
+            &["document_id", "mkey", "mvalue"],
+            self.metadata,
+        )
+        .await?;
+        store::insert_rows(
+            conn,
+            db,
+            "people",
+            &[
+                "id",
+                "document_id",
+                "position",
+                "seat",
+                "name",
+                "email",
+                "external_id",
+                "metadata",
+                "action",
+                "sign_order",
+                "status",
+                "reminders",
+            ],
+            self.people,
+        )
+        .await?;
+        Ok(self.rows)
+    }
 }
 
 pub(crate) mod erased {
@@ -421,22 +436,27 @@ pub async fn create(
     // A draft-only key's sendNow answers after the transaction (with its approval), so its
     // answer is stored by the caller.
     let claim = claim.filter(|_| send_at_once || !send_now).cloned();
+    // Everything but the statements is built here, off the transaction's (SQLite: the
+    // writer thread's) time.
+    let sent = send_at_once.then(|| send::Sent::now(&draft.send));
+    let new = NewDraft::new(
+        actor,
+        &draft,
+        "Draft created through the API",
+        sent.as_ref(),
+    );
+    let fields = if send_at_once {
+        send::field_rows(new.id(), &draft)
+    } else {
+        Vec::new()
+    };
     let (c, a) = (ctx.clone(), actor.clone());
     let (made, people, draft) = ctx
         .db
         .transaction(move |txn| async move {
-            let sent = send_at_once.then(|| send::Sent::now(&draft.send));
-            let rows = insert_draft(
-                &c,
-                &*txn,
-                &a,
-                &draft,
-                "Draft created through the API",
-                sent.as_ref(),
-            )
-            .await?;
+            let rows = new.write(&*txn, &c.db).await?;
             let (doc, people) = if send_at_once {
-                send::send_in(&c, &*txn, &a, rows, &draft, send::Via::SendNow).await?
+                send::send_in(&c, &*txn, &a, rows, &draft, fields, send::Via::SendNow).await?
             } else {
                 rows.trail.write(&*txn, &c.db).await?;
                 (rows.doc, rows.people)
@@ -564,14 +584,13 @@ pub async fn revise(
         [Value::from(old.id.clone()), Value::from(now_ms())],
     ))
     .await?;
-    let DraftRows { doc, people, trail } = insert_draft(
-        ctx,
-        &txn,
+    let DraftRows { doc, people, trail } = NewDraft::new(
         actor,
         &draft,
         &format!("Draft revised from {}", old.id),
         None,
     )
+    .write(&txn, &ctx.db)
     .await?;
     trail.write(&txn, &ctx.db).await?;
     txn.commit().await?;

@@ -186,12 +186,13 @@ pub(crate) async fn send_draft(
         crate::limits::spend_daily(ctx, actor).await?;
     }
     let (c, a, claim) = (ctx.clone(), actor.clone(), claim.cloned());
+    let fields = field_rows(&doc.id, &draft);
     let (made, id) = ctx
         .db
         .transaction(move |txn| async move {
             let trail = Trail::new(&doc.id);
             let rows = DraftRows { doc, people, trail };
-            let (doc, people) = send_in(&c, &*txn, &a, rows, &draft, via).await?;
+            let (doc, people) = send_in(&c, &*txn, &a, rows, &draft, fields, via).await?;
             let out = store::to_out(&doc, &people, None);
             let made = answer::store(&*txn, &c, claim.as_ref(), 201, out).await?;
             Ok::<_, DomainError>((made, doc.id))
@@ -224,6 +225,41 @@ impl Sent {
     }
 }
 
+/// The rows of the fields a signer sees, in the order the renderer places them; their
+/// rectangles are filled in when the render job has run. Built before the send's transaction.
+pub(crate) fn field_rows(doc_id: &str, draft: &Draft) -> Vec<Vec<Value>> {
+    let fields = signet_source::walk::fields(&signet_source::walk::signer_view(&draft.doc));
+    let mut rows = Vec::with_capacity(fields.len());
+    for (i, f) in fields.iter().enumerate() {
+        let spec = json!({
+            "autofill": f.autofill.map(|a| a.as_str()),
+            "editable": f.editable,
+            "locked": f.locked,
+            "placeholder": f.placeholder,
+            "tooltip": f.tooltip,
+            "options": f.options,
+            "default": f.default,
+            "payment": f.payment.as_ref().map(|p| json!({"amountMinor": p.amount_minor, "currency": p.currency, "description": p.description})),
+        });
+        rows.push(vec![
+            Value::from(ids::new_id("fld")),
+            Value::from(doc_id),
+            Value::from(i as i32),
+            Value::from(f.role.clone()),
+            Value::from(f.name.clone()),
+            Value::from(f.ty.as_str()),
+            Value::from(f.required),
+            Value::from(spec.to_string()),
+            Value::from(0i32),
+            Value::from(0f64),
+            Value::from(0f64),
+            Value::from(0f64),
+            Value::from(0f64),
+        ]);
+    }
+    rows
+}
+
 /// The send itself, inside the caller's transaction: the document becomes `sent`, its fields
 /// are stored (placed by the render that follows), whoever is up is invited, and the event,
 /// audit rows (after any `trail` already holds), usage and the render job are written.
@@ -234,6 +270,7 @@ pub(crate) async fn send_in<C: Sql>(
     actor: &Actor,
     rows: DraftRows,
     draft: &Draft,
+    fields: Vec<Vec<Value>>,
     via: Via,
 ) -> Result<(DocRow, Vec<PersonDbRow>), DomainError> {
     let DraftRows {
@@ -271,37 +308,7 @@ pub(crate) async fn send_in<C: Sql>(
             sent.at
         }
     };
-    // The fields a signer sees, in the order the renderer places them; their rectangles are
-    // filled in when the render job has run.
-    let fields = signet_source::walk::fields(&signet_source::walk::signer_view(&draft.doc));
-    let mut rows = Vec::with_capacity(fields.len());
-    for (i, f) in fields.iter().enumerate() {
-        let spec = json!({
-            "autofill": f.autofill.map(|a| a.as_str()),
-            "editable": f.editable,
-            "locked": f.locked,
-            "placeholder": f.placeholder,
-            "tooltip": f.tooltip,
-            "options": f.options,
-            "default": f.default,
-            "payment": f.payment.as_ref().map(|p| json!({"amountMinor": p.amount_minor, "currency": p.currency, "description": p.description})),
-        });
-        rows.push(vec![
-            Value::from(ids::new_id("fld")),
-            Value::from(doc.id.clone()),
-            Value::from(i as i32),
-            Value::from(f.role.clone()),
-            Value::from(f.name.clone()),
-            Value::from(f.ty.as_str()),
-            Value::from(f.required),
-            Value::from(spec.to_string()),
-            Value::from(0i32),
-            Value::from(0f64),
-            Value::from(0f64),
-            Value::from(0f64),
-            Value::from(0f64),
-        ]);
-    }
+    let field_count = fields.len();
     store::insert_rows(
         txn,
         &ctx.db,
@@ -321,7 +328,7 @@ pub(crate) async fn send_in<C: Sql>(
             "width",
             "height",
         ],
-        rows,
+        fields,
     )
     .await?;
     if via != Via::SendNow {
@@ -344,7 +351,7 @@ pub(crate) async fn send_in<C: Sql>(
             "Document sent for signature",
             None,
             &actor.key_id,
-            json!({"fields": fields.len(), "test": doc.test}),
+            json!({"fields": field_count, "test": doc.test}),
         )
         .event("documents.document.sent", &doc, None, None)
         .job("render", &doc, json!({"documentId": doc.id}), now);

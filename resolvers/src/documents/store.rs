@@ -257,19 +257,27 @@ pub async fn insert_rows<C: Sql>(
     columns: &[&str],
     rows: Vec<Vec<Value>>,
 ) -> Result<(), DomainError> {
+    use std::fmt::Write;
+    // SQLite binds `?` marks in order without looking each one up by name.
+    let sqlite = conn.backend() == sea_orm::DbBackend::Sqlite;
     let mut rows = rows.into_iter().peekable();
     while rows.peek().is_some() {
         let chunk: Vec<Vec<Value>> = rows.by_ref().take(200).collect();
         let mut sql = format!("INSERT INTO {table} ({}) VALUES ", columns.join(", "));
         let mut values = Vec::with_capacity(chunk.len() * columns.len());
         for (r, row) in chunk.into_iter().enumerate() {
-            if r > 0 {
-                sql.push_str(", ");
+            sql.push_str(if r > 0 { ", (" } else { "(" });
+            for c in 1..=row.len() {
+                if c > 1 {
+                    sql.push_str(", ");
+                }
+                if sqlite {
+                    sql.push('?');
+                } else {
+                    let _ = write!(sql, "${}", values.len() + c);
+                }
             }
-            let marks: Vec<String> = (1..=row.len())
-                .map(|c| format!("${}", values.len() + c))
-                .collect();
-            sql.push_str(&format!("({})", marks.join(", ")));
+            sql.push(')');
             values.extend(row);
         }
         conn.exec(db.stmt(&sql, values)).await?;
