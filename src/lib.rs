@@ -225,8 +225,11 @@ pub async fn start(config: &Config, extra: &'static [Route]) -> anyhow::Result<S
         sweeper.abort();
         scheduler.abort();
         key_watch.abort();
+        // Stopped and awaited, so no job is left half-way to fail against a runtime that
+        // is shutting down; an interrupted job is taken again when its lease runs out.
         for w in [worker, sealer, renderer].into_iter().flatten() {
             w.abort();
+            let _ = w.await;
         }
         log_writer.stop().await;
         drop(serving);
@@ -292,10 +295,10 @@ pub async fn work(
         Duration::from_secs(config.scheduler_interval_secs.max(1)),
     ));
     stop.await;
-    worker.abort();
-    sealer.abort();
-    renderer.abort();
-    scheduler.abort();
+    for w in [worker, sealer, renderer, scheduler] {
+        w.abort();
+        let _ = w.await;
+    }
     log_writer.stop().await;
     Ok(())
 }

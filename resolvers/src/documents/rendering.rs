@@ -44,35 +44,43 @@ pub async fn run(ctx: Ctx) {
 
 /// Renders due documents. Answers how many jobs it took.
 pub async fn run_renders(ctx: &Ctx) -> Result<usize, DomainError> {
+    use futures_util::{FutureExt, StreamExt};
     let claimed = jobs::claim(ctx, "render", BATCH, LEASE_MS).await?;
     let taken = claimed.len();
-    let mut set = tokio::task::JoinSet::new();
-    for c in claimed {
-        let ctx = ctx.clone();
-        set.spawn(async move {
-            let outcome = match &c.doc_id {
-                Some(doc_id) => render_document(&ctx, doc_id, Some(&c.job)).await,
-                None => Ok(false),
-            };
-            match outcome {
-                // The job ended with the stored file.
-                Ok(true) => Ok(()),
-                Ok(false) => jobs::done(&ctx, &c.job).await,
-                Err(e) => {
-                    tracing::error!(document = ?c.doc_id, attempts = c.attempts + 1, error = %e, "rendering failed; will retry");
-                    jobs::retry_later(&ctx, &c).await
-                }
-            }
-        });
-    }
-    while let Some(done) = set.join_next().await {
+    // The renders of a pass run side by side inside this task (the heavy part is on the
+    // render threads), so that stopping the worker drops them all at once: none is left to
+    // fail against a runtime that is shutting down. A job stopped that way keeps its lease
+    // and is taken again when the lease runs out.
+    let mut pass: futures_util::stream::FuturesUnordered<_> = claimed
+        .iter()
+        .map(|c| std::panic::AssertUnwindSafe(render_job_once(ctx, c)).catch_unwind())
+        .collect();
+    while let Some(done) = pass.next().await {
         match done {
             Ok(Ok(())) => {}
             Ok(Err(e)) => tracing::warn!(error = %e, "ending a render job failed"),
-            Err(e) => tracing::error!(error = %e, "a render job panicked"),
+            // Its lease runs out and the job is tried again, up to its limit.
+            Err(_) => tracing::error!("a render job panicked"),
         }
     }
     Ok(taken)
+}
+
+/// One claimed render job: rendered and ended, or put back for a later try.
+async fn render_job_once(ctx: &Ctx, c: &jobs::Claimed) -> Result<(), DomainError> {
+    let outcome = match &c.doc_id {
+        Some(doc_id) => render_document(ctx, doc_id, Some(&c.job)).await,
+        None => Ok(false),
+    };
+    match outcome {
+        // The job ended with the stored file.
+        Ok(true) => Ok(()),
+        Ok(false) => jobs::done(ctx, &c.job).await,
+        Err(e) => {
+            tracing::error!(document = ?c.doc_id, attempts = c.attempts + 1, error = %e, "rendering failed; will retry");
+            jobs::retry_later(ctx, c).await
+        }
+    }
 }
 
 /// What the renderer is given for a sent document: its words with every value merged, dated
