@@ -63,6 +63,17 @@ fn random80() -> u128 {
     })
 }
 
+/// Lower-case hexadecimal of `bytes` (hashes, fingerprints), without an allocation per byte.
+pub fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        out.push(DIGITS[(b >> 4) as usize] as char);
+        out.push(DIGITS[(b & 15) as usize] as char);
+    }
+    out
+}
+
 /// True when `s` looks like an id with `prefix` (cheap check before a lookup).
 pub fn has_shape(s: &str, prefix: &str) -> bool {
     s.strip_prefix(prefix)
@@ -73,6 +84,12 @@ pub fn has_shape(s: &str, prefix: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hex_is_two_lower_case_digits_a_byte() {
+        assert_eq!(hex(&[0x00, 0x0f, 0xa5, 0xff]), "000fa5ff");
+        assert_eq!(hex(&[]), "");
+    }
 
     #[test]
     fn ids_are_prefixed_and_strictly_increasing() {

@@ -376,12 +376,7 @@ async fn idempotent(
     ctx.update(parts.uri.path().as_bytes());
     ctx.update(b"\n");
     ctx.update(&bytes);
-    let fingerprint: String = ctx
-        .finish()
-        .as_ref()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let fingerprint = ids::hex(ctx.finish().as_ref());
     let hold = match state
         .ctx
         .idempotency

@@ -102,11 +102,7 @@ pub async fn requeue_stuck(ctx: &Ctx) -> Result<usize, DomainError> {
 }
 
 pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
-    ring::digest::digest(&ring::digest::SHA256, bytes)
-        .as_ref()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    crate::ids::hex(ring::digest::digest(&ring::digest::SHA256, bytes).as_ref())
 }
 
 /// Seals one document. `Ok(false)` when there was nothing to do (already executed, voided).

@@ -269,11 +269,7 @@ pub fn chain_hash(
         ctx.update(&(part.len() as u64).to_be_bytes());
         ctx.update(part.as_bytes());
     }
-    ctx.finish()
-        .as_ref()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    crate::ids::hex(ctx.finish().as_ref())
 }
 
 /// One stored audit row, as the CSV, the certificate and the verifier read it.

@@ -78,7 +78,7 @@ pub struct KeyOut {
 
 fn hash(ctx: &Ctx, token: &str) -> String {
     let tag = hmac::sign(&ctx.key_hasher, token.as_bytes());
-    tag.as_ref().iter().map(|b| format!("{b:02x}")).collect()
+    crate::ids::hex(tag.as_ref())
 }
 
 fn random_secret() -> Result<String, DomainError> {
