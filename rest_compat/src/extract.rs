@@ -80,6 +80,11 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, DomainError> {
     if bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[') {
         return Err(DomainError::invalid("body", "must be a JSON object"));
     }
+    // Most bodies are good: read them without tracking paths, and only a refused one again
+    // with tracking, to name where it went wrong.
+    if let Ok(v) = serde_json::from_slice(bytes) {
+        return Ok(v);
+    }
     let de = &mut serde_json::Deserializer::from_slice(bytes);
     serde_path_to_error::deserialize(de).map_err(|e| {
         let path = e.path().to_string();
