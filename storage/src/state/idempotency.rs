@@ -80,7 +80,7 @@ pub struct Claim {
 pub struct Hold {
     store: Idempotency,
     claim: Claim,
-    _local: Option<LocalClaim>,
+    local: Option<LocalClaim>,
 }
 
 /// An in-memory claim, given back when dropped: the request ended, or was cancelled.
@@ -153,27 +153,32 @@ impl Hold {
         }
     }
 
+    /// The Redis key and record of this claim, with or without its answer.
+    fn redis(
+        &self,
+        r: &RedisState,
+        done: Option<Stored>,
+    ) -> Result<(String, String), StorageError> {
+        let c = &self.claim;
+        let record = serde_json::to_string(&RedisRecord {
+            fp: c.fingerprint.clone(),
+            done,
+        })
+        .map_err(|e| StorageError::Corrupt(e.to_string()))?;
+        Ok((r.key(&["idem", &c.scope, &c.key]), record))
+    }
+
     /// Stores the first answer for 24 hours.
     pub async fn finish(self, stored: &Stored) -> Result<(), StorageError> {
-        let Claim {
-            scope,
-            key,
-            fingerprint,
-        } = &self.claim;
         match &self.store {
             Idempotency::Sql(s) => {
                 s.db.write(self.claim.store_stmt(&s.db, stored)).await?;
             }
             Idempotency::Redis(r) => {
-                let rec = RedisRecord {
-                    fp: fingerprint.clone(),
-                    done: Some(stored.clone()),
-                };
-                let value = serde_json::to_string(&rec)
-                    .map_err(|e| StorageError::Corrupt(e.to_string()))?;
+                let (key, value) = self.redis(r, Some(stored.clone()))?;
                 let mut conn = r.conn.clone();
                 let _: () = redis::cmd("SET")
-                    .arg(r.key(&["idem", scope, key]))
+                    .arg(key)
                     .arg(value)
                     .arg("PX")
                     .arg(KEEP_MS)
@@ -186,42 +191,30 @@ impl Hold {
 
     /// Gives the key back without an answer (the request failed in a way worth retrying).
     pub async fn release(self) -> Result<(), StorageError> {
-        let Claim {
-            scope,
-            key,
-            fingerprint,
-        } = &self.claim;
         match &self.store {
             // An in-memory claim is given back when the hold is dropped.
-            Idempotency::Sql(_) if self._local.is_some() => {}
+            Idempotency::Sql(_) if self.local.is_some() => {}
             Idempotency::Sql(s) => {
+                let c = &self.claim;
                 s.db.conn
                     .execute_raw(s.db.stmt(
                         "DELETE FROM idempotency WHERE scope = $1 AND idem_key = $2 \
                          AND fingerprint = $3 AND status IS NULL",
                         [
-                            Value::from(scope.as_str()),
-                            Value::from(key.as_str()),
-                            Value::from(fingerprint.as_str()),
+                            Value::from(c.scope.as_str()),
+                            Value::from(c.key.as_str()),
+                            Value::from(c.fingerprint.as_str()),
                         ],
                     ))
                     .await?;
             }
             Idempotency::Redis(r) => {
-                let lock = serde_json::to_string(&RedisRecord {
-                    fp: fingerprint.clone(),
-                    done: None,
-                })
-                .map_err(|e| StorageError::Corrupt(e.to_string()))?;
+                let (key, lock) = self.redis(r, None)?;
                 let script = redis::Script::new(
                     "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0",
                 );
                 let mut conn = r.conn.clone();
-                let _: i64 = script
-                    .key(r.key(&["idem", scope, key]))
-                    .arg(lock)
-                    .invoke_async(&mut conn)
-                    .await?;
+                let _: i64 = script.key(key).arg(lock).invoke_async(&mut conn).await?;
             }
         }
         Ok(())
@@ -263,7 +256,7 @@ impl Idempotency {
             First::Proceed => Begin::Proceed(Hold {
                 store: self.clone(),
                 claim,
-                _local: local,
+                local,
             }),
             First::Replay(s) => Begin::Replay(s),
             First::InProgress => Begin::InProgress,
