@@ -180,11 +180,15 @@ impl Server {
 
 /// Binds `config.listen` and serves. `extra` rows join the route table (tests use it).
 pub async fn start(config: &Config, extra: &'static [Route]) -> anyhow::Result<Server> {
-    let Services { ctx, log_writer } = services(config).await?;
-    let serving = match &ctx.db.inline {
-        Some(sqlite) => Some(serve_lock(sqlite.path())?),
+    // Before anything touches the database: a second `serve` must not migrate it either.
+    let serving = match signet_storage::db::sqlite_path(&config.database_url()) {
+        Some(file) => {
+            config.ensure_data_dir()?;
+            Some(serve_lock(&file)?)
+        }
         None => None,
     };
+    let Services { ctx, log_writer } = services(config).await?;
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await
         .with_context(|| format!("listen (SIGNET_LISTEN): cannot bind {}", config.listen))?;
@@ -247,6 +251,12 @@ pub async fn start(config: &Config, extra: &'static [Route]) -> anyhow::Result<S
 /// holds in memory assume so. Held (an advisory lock on `<file>.serve-lock`) while serving,
 /// given back when the server stops or the process ends.
 fn serve_lock(db: &std::path::Path) -> anyhow::Result<std::fs::File> {
+    if let Some(parent) = db.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent)
+            .with_context(|| format!("cannot create {}", parent.display()))?;
+    }
+    // One lock whatever path leads to the file (a symbolic link, a relative path).
+    let db = std::fs::canonicalize(db).unwrap_or_else(|_| db.to_path_buf());
     let mut name = db.as_os_str().to_owned();
     name.push(".serve-lock");
     let path = std::path::PathBuf::from(name);

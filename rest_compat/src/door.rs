@@ -23,7 +23,7 @@ use ring::digest;
 use signet_resolvers::api_log::ApiLogEntry;
 use signet_resolvers::keys::canonical;
 use signet_resolvers::{Actor, DomainError, SERVICE_VERSION, ids, keys};
-use signet_storage::state::{Begin, BudgetState, Stored};
+use signet_storage::state::{Begin, BudgetState, Hold, Stored};
 use tower_http::catch_panic::CatchPanicLayer;
 
 use crate::error::{ErrorKind, PendingError, render};
@@ -411,6 +411,25 @@ async fn idempotent(
     if let Some(claim) = hold.claim() {
         req.extensions_mut().insert(claim);
     }
+    // The request runs to its end, answer stored and key given back, in a task of its own:
+    // a client that goes away must not drop the key while its action is still committing
+    // (on the embedded default the writer thread commits it regardless), or a quick retry
+    // would run the action again.
+    let id = request_id.to_string();
+    match tokio::spawn(async move { run_holding(hold, req, next, &id).await }).await {
+        Ok(res) => res,
+        Err(e) => {
+            tracing::error!(error = %e, "an idempotent request's task failed");
+            render(
+                &DomainError::Internal("the request's task failed".into()),
+                request_id,
+            )
+        }
+    }
+}
+
+/// Runs the request while holding its key, then stores its answer or gives the key back.
+async fn run_holding(hold: Hold, req: Request, next: Next, request_id: &str) -> Response {
     let mut res = next.run(req).await;
     if res.extensions_mut().remove::<AnswerStored>().is_some() {
         // The handler stored this answer in its own transaction.

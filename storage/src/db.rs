@@ -33,22 +33,30 @@ pub struct Db {
     pub inline: Option<std::sync::Arc<crate::inline::InlineSqlite>>,
 }
 
+/// The file of a `sqlite:PATH` (or `sqlite://PATH?…`) URL; `None` for other databases.
+pub fn sqlite_path(url: &str) -> Option<std::path::PathBuf> {
+    let rest = url.strip_prefix("sqlite:")?;
+    let path = rest.trim_start_matches("//");
+    Some(std::path::PathBuf::from(
+        path.split('?').next().unwrap_or(path),
+    ))
+}
+
 impl Db {
     /// Connects to `url` (`sqlite:PATH` or `postgres://...`). A SQLite file is created when
     /// missing, with its folder.
     pub async fn connect(url: &str) -> Result<Db, StorageError> {
         let mut file = None;
-        let (url, backend) = if let Some(rest) = url.strip_prefix("sqlite:") {
-            let path = rest.trim_start_matches("//");
-            let path = path.split('?').next().unwrap_or(path);
-            if let Some(parent) = std::path::Path::new(path).parent()
+        let (url, backend) = if let Some(path) = sqlite_path(url) {
+            let path = path.to_string_lossy().into_owned();
+            if let Some(parent) = std::path::Path::new(&path).parent()
                 && !parent.as_os_str().is_empty()
             {
                 std::fs::create_dir_all(parent).map_err(|e| {
                     StorageError::Corrupt(format!("cannot create {}: {e}", parent.display()))
                 })?;
             }
-            file = Some(std::path::PathBuf::from(path));
+            file = Some(std::path::PathBuf::from(&path));
             (format!("sqlite://{path}?mode=rwc"), Backend::Sqlite)
         } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             (url.to_string(), Backend::Postgres)

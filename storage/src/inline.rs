@@ -56,11 +56,6 @@ impl InlineSqlite {
         }
     }
 
-    /// The database file.
-    pub fn path(&self) -> &std::path::Path {
-        &self.path
-    }
-
     /// Runs `f` on a pooled connection on this thread. `f` must only read and must not block.
     pub fn read<T>(
         &self,

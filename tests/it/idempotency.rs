@@ -315,3 +315,39 @@ both!(
         assert!(matches!(begin("fp-2").await, Begin::Proceed(_)));
     }
 );
+
+both!(
+    a_request_whose_client_went_away_still_finishes_and_is_replayed,
+    |app| {
+        let (_, key) = app.owner().await;
+        let tag = tag();
+        let idem = format!("gone-{tag}");
+        let body = format!(r#"{{"tag":"{tag}","sleep_ms":600}}"#);
+        // The client gives up long before the action ends.
+        let impatient = reqwest::Client::builder()
+            .timeout(std::time::Duration::from_millis(150))
+            .build()
+            .unwrap();
+        let gone = impatient
+            .post(format!("{}/api/v1/probe", app.base))
+            .bearer_auth(&key)
+            .header("content-type", "application/json")
+            .header("idempotency-key", &idem)
+            .body(body.clone())
+            .send()
+            .await;
+        assert!(gone.is_err(), "the client timed out");
+        // Its key is still held: a retry at once does not run the action a second time.
+        let headers = [("Idempotency-Key", idem.as_str())];
+        let at_once = app.post("/api/v1/probe", &key, &headers, &body).await;
+        assert_eq!(at_once.status, 409, "{}", at_once.body);
+        assert_eq!(at_once.body["error"]["retryable"], true);
+        // The first request ran to its end; a later retry gets its answer.
+        tokio::time::sleep(std::time::Duration::from_millis(900)).await;
+        let later = app.post("/api/v1/probe", &key, &headers, &body).await;
+        assert_eq!(later.status, 201, "{}", later.body);
+        assert_eq!(later.header("idempotent-replayed"), "true");
+        assert_eq!(later.body["run"], 1);
+        assert_eq!(probe::runs(&tag), 1);
+    }
+);

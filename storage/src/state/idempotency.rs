@@ -172,7 +172,13 @@ impl Hold {
     pub async fn finish(self, stored: &Stored) -> Result<(), StorageError> {
         match &self.store {
             Idempotency::Sql(s) => {
-                s.db.write(self.claim.store_stmt(&s.db, stored)).await?;
+                if s.db.write(self.claim.store_stmt(&s.db, stored)).await? == 0 {
+                    // Only when this request outlived its lock and another took the key over.
+                    tracing::warn!(
+                        scope = %self.claim.scope,
+                        "an idempotent answer was not stored: another request's answer holds the key"
+                    );
+                }
             }
             Idempotency::Redis(r) => {
                 let (key, value) = self.redis(r, Some(stored.clone()))?;
