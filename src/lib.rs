@@ -226,15 +226,14 @@ pub async fn start(config: &Config, extra: &'static [Route]) -> anyhow::Result<S
             let _ = rx.await;
         })
         .await;
-        sweeper.abort();
-        scheduler.abort();
-        key_watch.abort();
-        // Stopped and awaited, so no job is left half-way to fail against a runtime that
-        // is shutting down; an interrupted job is taken again when its lease runs out.
-        for w in [worker, sealer, renderer].into_iter().flatten() {
-            w.abort();
-            let _ = w.await;
-        }
+        let background = [Some(sweeper), Some(scheduler), Some(key_watch)];
+        stop_all(
+            background
+                .into_iter()
+                .chain([worker, sealer, renderer])
+                .flatten(),
+        )
+        .await;
         log_writer.stop().await;
         drop(serving);
         served.map_err(Into::into)
@@ -279,6 +278,16 @@ fn serve_lock(db: &std::path::Path) -> anyhow::Result<std::fs::File> {
     }
 }
 
+/// Stops background tasks and waits until each is gone, so that no job is left half-way to
+/// fail against a runtime that is shutting down; an interrupted job is taken again when its
+/// lease runs out.
+async fn stop_all(tasks: impl IntoIterator<Item = JoinHandle<()>>) {
+    for t in tasks {
+        t.abort();
+        let _ = t.await;
+    }
+}
+
 /// The webhook delivery worker of this process.
 fn deliver(ctx: Ctx, config: &Config) -> impl std::future::Future<Output = ()> + use<> {
     signet_resolvers::webhooks::deliver::run(
@@ -305,10 +314,7 @@ pub async fn work(
         Duration::from_secs(config.scheduler_interval_secs.max(1)),
     ));
     stop.await;
-    for w in [worker, sealer, renderer, scheduler] {
-        w.abort();
-        let _ = w.await;
-    }
+    stop_all([worker, sealer, renderer, scheduler]).await;
     log_writer.stop().await;
     Ok(())
 }

@@ -83,7 +83,8 @@ pub struct Hold {
     local: Option<LocalClaim>,
 }
 
-/// An in-memory claim, given back when dropped: the request ended, or was cancelled.
+/// An in-memory claim, given back when dropped: its request ended (the door runs a request
+/// holding a key to its end, so a client going away does not drop it early).
 struct LocalClaim {
     running: Arc<Mutex<HashMap<(String, String), String>>>,
     id: (String, String),
