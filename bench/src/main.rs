@@ -47,11 +47,18 @@ enum Cmd {
         /// Print one JSON object instead of text.
         #[arg(long)]
         json: bool,
+        /// Also print, per 250 ms of the measured stretch (by when each request was sent or
+        /// due), how many were answered, the slowest and how many took over 50 ms: where in
+        /// the run a stall fell.
+        #[arg(long)]
+        timeline: bool,
     },
 }
 
 struct Outcome {
     latencies_us: Vec<u32>,
+    /// When each measured request was sent or due, in milliseconds after the warm-up.
+    started_ms: Vec<u32>,
     errors: u64,
     non_2xx: u64,
 }
@@ -69,6 +76,7 @@ async fn connection(
 ) -> Outcome {
     let mut out = Outcome {
         latencies_us: Vec::with_capacity(1 << 16),
+        started_ms: Vec::with_capacity(1 << 16),
         errors: 0,
         non_2xx: 0,
     };
@@ -138,6 +146,8 @@ async fn connection(
                     }
                     out.latencies_us
                         .push(now.elapsed().as_micros().min(u32::MAX as u128) as u32);
+                    out.started_ms
+                        .push((now - warm_until).as_millis().min(u32::MAX as u128) as u32);
                 }
             }
             Err(_) => {
@@ -176,6 +186,7 @@ async fn main() {
         rate,
         server_pid,
         json,
+        timeline,
     } = Cli::parse().command;
     if rate.is_some_and(|r| !r.is_finite() || r <= 0.0) {
         eprintln!("signet-bench: --rate must be above 0");
@@ -222,9 +233,20 @@ async fn main() {
         })
         .collect();
     let mut all = Vec::new();
+    let mut windows: Vec<(u32, u32, u32)> = Vec::new();
     let (mut errors, mut non_2xx) = (0, 0);
     for t in tasks {
         if let Ok(o) = t.await {
+            for (&lat, &at) in o.latencies_us.iter().zip(&o.started_ms) {
+                let w = (at / 250) as usize;
+                if windows.len() <= w {
+                    windows.resize(w + 1, (0, 0, 0));
+                }
+                let (n, worst, slow) = &mut windows[w];
+                *n += 1;
+                *worst = (*worst).max(lat);
+                *slow += u32::from(lat > 50_000);
+            }
             all.extend(o.latencies_us);
             errors += o.errors;
             non_2xx += o.non_2xx;
@@ -237,6 +259,15 @@ async fn main() {
     let rps = answered;
     let rss = server_pid.and_then(peak_rss_mb);
     let (p50, p99, p999) = (pct(&all, 0.50), pct(&all, 0.99), pct(&all, 0.999));
+    if timeline {
+        for (i, (n, worst, slow)) in windows.iter().enumerate() {
+            eprintln!(
+                "{:>6} ms  {n:>5} answered  slowest {:>8.1} ms  {slow:>4} over 50 ms",
+                i * 250,
+                *worst as f64 / 1000.0
+            );
+        }
+    }
     if json {
         println!(
             "{}",

@@ -11,7 +11,8 @@
 //! group-commits: it takes every body waiting, runs each inside a savepoint of one
 //! transaction (a body that fails rolls back only itself), commits once, and only then
 //! answers each caller. SQLite has one writer at a time anyway; this way the turn passes
-//! without a thread wake-up per transaction, and one commit serves many.
+//! without a thread wake-up per transaction, and one commit serves many. The writer also
+//! runs the checkpoints, after answering (see `Checkpoints`).
 
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -201,7 +202,17 @@ impl InlineSqlite {
 /// The writer thread: batches of waiting bodies, each in a savepoint of one transaction.
 fn writer_loop(path: &std::path::Path, rx: &std::sync::mpsc::Receiver<Job>) {
     let mut conn: Option<Connection> = None;
-    while let Ok(first) = rx.recv() {
+    let mut checkpoints = Checkpoints::new(path);
+    // A body taken to see whether the queue was empty; it leads the next batch.
+    let mut next: Option<Job> = None;
+    loop {
+        let first = match next.take() {
+            Some(job) => job,
+            None => match rx.recv() {
+                Ok(job) => job,
+                Err(_) => break,
+            },
+        };
         let mut batch = vec![first];
         while batch.len() < BATCH {
             match rx.try_recv() {
@@ -221,6 +232,9 @@ fn writer_loop(path: &std::path::Path, rx: &std::sync::mpsc::Receiver<Job>) {
                     // file's pages into it (345 MB).
                     c.pragma_update(None, "temp_store", "MEMORY")
                         .map_err(inline_err)?;
+                    // Counts the log's frames at each commit, which also turns off SQLite's
+                    // own checkpoint inside COMMIT: `Checkpoints` runs them instead.
+                    c.wal_hook(Some(note_frames));
                     Ok(c)
                 }) {
                     Ok(c) => c,
@@ -274,9 +288,178 @@ fn writer_loop(path: &std::path::Path, rx: &std::sync::mpsc::Receiver<Job>) {
             }),
             None => Err("the SQLite writer lost its connection".into()),
         };
+        let wrote = committed.is_ok();
         conn = c.filter(Connection::is_autocommit);
         for reply in replies {
             reply(committed.clone().map_err(StorageError::Corrupt));
+        }
+        if let (true, Some(c)) = (wrote, &conn) {
+            checkpoints.flusher.committed();
+            let idle = match rx.try_recv() {
+                Ok(job) => {
+                    next = Some(job);
+                    false
+                }
+                Err(_) => true,
+            };
+            checkpoints.after_commit(c, idle);
+        }
+    }
+}
+
+thread_local! {
+    /// Frames in the write-ahead log after the writer's last commit (see `note_frames`).
+    static WAL_FRAMES: std::cell::Cell<i32> = const { std::cell::Cell::new(0) };
+}
+
+/// The writer connection's WAL hook: SQLite calls it after each commit with the log's length.
+fn note_frames(_: &rusqlite::hooks::Wal, frames: std::ffi::c_int) -> rusqlite::Result<()> {
+    WAL_FRAMES.set(frames);
+    Ok(())
+}
+
+/// A checkpoint is due once the log holds this many frames (SQLite's own default)...
+const CHECKPOINT_FRAMES: i32 = 1000;
+/// ...and, while bodies are waiting, no sooner than this after the last one; when nobody is
+/// waiting, no sooner than `IDLE_GAP`.
+const BUSY_GAP: Duration = Duration::from_millis(100);
+const IDLE_GAP: Duration = Duration::from_millis(10);
+/// Past this many frames (about 40 MB) a checkpoint runs after every commit, as SQLite's does.
+const CHECKPOINT_HARD: i32 = 10_000;
+
+/// When the writer copies the write-ahead log back into the database.
+///
+/// SQLite's own policy checkpoints inside COMMIT once the log holds 1,000 frames, so the
+/// batch whose commit trips it waits for the whole checkpoint before its callers hear
+/// anything: the log's new pages copied into the database and two `fsync` calls, the first
+/// of 4 MB or more of log written since the last. A checkpoint that cannot copy everything
+/// (a reader still needs older pages) leaves the log long, and the next commit runs another.
+/// Measured at 2,000 create+send a second: 85 checkpoints a second and 30% of the writer
+/// thread's time in `fsync` (bench/RESULTS.md, session 8).
+///
+/// Here the writer answers its callers first, then checkpoints when the log is long and the
+/// last checkpoint is `IDLE_GAP` old (`BUSY_GAP` while bodies wait, so hot pages rewritten by
+/// many commits are copied once). Between checkpoints a flusher thread writes the log to
+/// disk, so the checkpoint's own `fsync` of the log finds little left to do.
+struct Checkpoints {
+    last: std::time::Instant,
+    flusher: Flusher,
+}
+
+impl Checkpoints {
+    fn new(db: &std::path::Path) -> Checkpoints {
+        Checkpoints {
+            last: std::time::Instant::now(),
+            flusher: Flusher::start(db),
+        }
+    }
+
+    fn after_commit(&mut self, conn: &Connection, idle: bool) {
+        let frames = WAL_FRAMES.get();
+        if frames < CHECKPOINT_FRAMES {
+            return;
+        }
+        let gap = if idle { IDLE_GAP } else { BUSY_GAP };
+        if frames < CHECKPOINT_HARD && self.last.elapsed() < gap {
+            return;
+        }
+        let started = std::time::Instant::now();
+        let out = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| {
+            Ok((r.get::<_, i64>(1)?, r.get::<_, i64>(2)?))
+        });
+        self.last = std::time::Instant::now();
+        match out {
+            Ok((log, copied)) => tracing::debug!(
+                frames,
+                log,
+                copied,
+                idle,
+                took_us = started.elapsed().as_micros() as u64,
+                "checkpoint"
+            ),
+            Err(e) => tracing::warn!(error = %e, "checkpoint failed; the next commit retries"),
+        }
+    }
+}
+
+/// A thread that `fdatasync`s the write-ahead log a few milliseconds after commits, so that
+/// the bytes reach the disk while the writer goes on, not inside a checkpoint. The database
+/// is as durable as before (a checkpoint still syncs the log itself first); this only moves
+/// the waiting off the writer thread.
+struct Flusher {
+    shared: std::sync::Arc<FlushState>,
+    thread: Option<std::thread::Thread>,
+}
+
+#[derive(Default)]
+struct FlushState {
+    pending: std::sync::atomic::AtomicBool,
+    stop: std::sync::atomic::AtomicBool,
+}
+
+/// How often the flusher syncs the log at most.
+const FLUSH_EVERY: Duration = Duration::from_millis(5);
+
+impl Flusher {
+    fn start(db: &std::path::Path) -> Flusher {
+        use std::sync::atomic::Ordering;
+        let shared = std::sync::Arc::new(FlushState::default());
+        let mut wal = db.as_os_str().to_owned();
+        wal.push("-wal");
+        let wal = PathBuf::from(wal);
+        let state = shared.clone();
+        let started = std::thread::Builder::new()
+            .name("signet-sqlite-flush".into())
+            .spawn(move || {
+                while !state.stop.load(Ordering::Acquire) {
+                    std::thread::park_timeout(Duration::from_secs(1));
+                    if !state.pending.swap(false, Ordering::AcqRel) {
+                        continue;
+                    }
+                    // Opened each time: SQLite may remove the log and make a new one, and a
+                    // kept descriptor would sync the old file. A log that is not there has
+                    // nothing to sync.
+                    if let Ok(f) = std::fs::File::open(&wal) {
+                        let _ = f.sync_data();
+                    }
+                    std::thread::sleep(FLUSH_EVERY);
+                }
+            });
+        match started {
+            Ok(handle) => Flusher {
+                shared,
+                thread: Some(handle.thread().clone()),
+            },
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot start the log flusher; checkpoints sync the log themselves");
+                Flusher {
+                    shared,
+                    thread: None,
+                }
+            }
+        }
+    }
+
+    fn committed(&self) {
+        if let Some(t) = &self.thread
+            && !self
+                .shared
+                .pending
+                .swap(true, std::sync::atomic::Ordering::AcqRel)
+        {
+            t.unpark();
+        }
+    }
+}
+
+/// The writer is gone: so is its flusher.
+impl Drop for Flusher {
+    fn drop(&mut self) {
+        self.shared
+            .stop
+            .store(true, std::sync::atomic::Ordering::Release);
+        if let Some(t) = &self.thread {
+            t.unpark();
         }
     }
 }

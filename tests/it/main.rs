@@ -20,4 +20,5 @@ mod reads;
 mod schemathesis;
 mod sealing;
 mod snapshots;
+mod storage;
 mod webhooks;
