@@ -853,6 +853,80 @@ both!(draft_only_sends_wait_for_an_approval, |app| {
     let (_, out, _) = app.cli(&["admin", "approvals", "list", "--workspace", &ws, "--json"]);
     let list: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(list["data"][0]["state"], "withdrawn", "{list}");
+
+    // `sendNow` from a draft-only key: one draft with its approval, answered 202, and a
+    // retry with the same key replays that answer instead of making a second draft.
+    let retry_key = idem();
+    let made = app
+        .post(
+            "/api/v1/documents",
+            &key,
+            &[("idempotency-key", &retry_key)],
+            &body(json!({"sendNow": true})),
+        )
+        .await;
+    assert_eq!(made.status, 202, "{}", made.body);
+    assert_eq!(made.body["state"], "draft");
+    assert_eq!(made.body["approval"]["state"], "pending");
+    let id = made.body["id"].as_str().unwrap();
+    let apr = made.body["approval"]["id"].as_str().unwrap();
+    assert!(
+        outbox(&app, id).await.is_empty(),
+        "nothing goes out before approval"
+    );
+    let again = app
+        .post(
+            "/api/v1/documents",
+            &key,
+            &[("idempotency-key", &retry_key)],
+            &body(json!({"sendNow": true})),
+        )
+        .await;
+    assert_eq!(again.status, 202, "{}", again.body);
+    assert_eq!(again.header("idempotent-replayed"), "true");
+    assert_eq!(again.body, made.body);
+    let (_, out, _) = app.cli(&["admin", "approvals", "list", "--workspace", &ws, "--json"]);
+    let list: Value = serde_json::from_str(&out).unwrap();
+    let filed: Vec<&Value> = list["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|a| a["documentId"] == id)
+        .collect();
+    assert_eq!(filed.len(), 1, "{list}");
+    assert_eq!(filed[0]["id"], apr);
+    let db = &app.ctx().db;
+    let rows = db
+        .conn
+        .query_all_raw(db.stmt(
+            "SELECT event, prev_hash, hash FROM audit_events WHERE document_id = $1 ORDER BY seq",
+            [Sql::from(id)],
+        ))
+        .await
+        .unwrap();
+    let mut prev = signet_resolvers::documents::trail_genesis().to_string();
+    let mut events = Vec::new();
+    for r in &rows {
+        assert_eq!(r.try_get::<String>("", "prev_hash").unwrap(), prev);
+        prev = r.try_get("", "hash").unwrap();
+        events.push(r.try_get::<String>("", "event").unwrap());
+    }
+    assert_eq!(events, ["created", "approval_requested"]);
+    // Approving it sends it.
+    let (code, _, err) = app.cli(&[
+        "admin",
+        "approvals",
+        "approve",
+        apr,
+        "--by",
+        "o@example.com",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let doc = app
+        .get(&format!("/api/v1/documents/{id}"), Some(&key))
+        .await;
+    assert_eq!(doc.body["state"], "sent", "{}", doc.body);
 });
 
 both!(the_scheduler_expires_and_reminds, |app| {

@@ -68,7 +68,7 @@ pub async fn approvals_decide(
             daily_limit: None,
             per_minute: u64::MAX,
         };
-        send_draft(ctx, &actor, doc, Via::Approval, None, None).await?;
+        send_draft(ctx, &actor, doc, Via::Approval, None).await?;
     } else {
         let txn = ctx.db.conn.begin().await?;
         let done = txn

@@ -293,7 +293,7 @@ impl NewDraft {
                 ]
             })
             .collect();
-        let mut trail = trail::Trail::new(&id);
+        let mut trail = trail::Trail::first(&id);
         trail.audit(
             "created",
             note,
@@ -433,9 +433,10 @@ pub async fn create(
     // the send itself, so a send refused at the last moment (the month's allowance raced
     // away) leaves no draft behind. One request, one unit of the daily limit (spent above).
     let send_at_once = send_now && !actor.draft_only;
-    // A draft-only key's sendNow answers after the transaction (with its approval), so its
-    // answer is stored by the caller.
-    let claim = claim.filter(|_| send_at_once || !send_now).cloned();
+    // A draft-only key's sendNow: the draft stays, and its approval is filed and answered
+    // (202) in the same transaction, so a retry finds the answer or nothing at all.
+    let approval = (send_now && actor.draft_only).then(|| send::NewApproval::new(actor));
+    let claim = claim.cloned();
     // Everything but the statements is built here, off the transaction's (SQLite: the
     // writer thread's) time.
     let sent = send_at_once.then(|| send::Sent::now(&draft.send));
@@ -451,38 +452,31 @@ pub async fn create(
         Vec::new()
     };
     let (c, a) = (ctx.clone(), actor.clone());
-    let (made, people, draft) = ctx
+    let (made, doc) = ctx
         .db
         .transaction(move |txn| async move {
-            let rows = new.write(&*txn, &c.db).await?;
-            let (doc, people) = if send_at_once {
-                send::send_in(&c, &*txn, &a, rows, &draft, fields, send::Via::SendNow).await?
+            let mut rows = new.write(&*txn, &c.db).await?;
+            let (doc, people, approval) = if send_at_once {
+                let (doc, people) =
+                    send::send_in(&c, &*txn, &a, rows, &draft, fields, send::Via::SendNow).await?;
+                (doc, people, None)
             } else {
+                let approval = match approval {
+                    Some(filed) => Some(filed.write(&*txn, &c, &rows.doc, &mut rows.trail).await?),
+                    None => None,
+                };
                 rows.trail.write(&*txn, &c.db).await?;
-                (rows.doc, rows.people)
+                (rows.doc, rows.people, approval)
             };
-            // A new draft has no approval yet; its rows are all in hand.
-            let out = store::to_out(&doc, &people, None);
-            let made = answer::store(&*txn, &c, claim.as_ref(), 201, out).await?;
-            Ok::<_, DomainError>(((made, doc), people, draft))
+            let status = if approval.is_some() { 202 } else { 201 };
+            let out = store::to_out(&doc, &people, approval);
+            let made = answer::store(&*txn, &c, claim.as_ref(), status, out).await?;
+            Ok::<_, DomainError>((made, doc))
         })
         .await?;
-    let (made, doc) = made;
     ctx.committed(&doc.id).await;
     if send_at_once {
         ctx.job_queued("render");
-    }
-    if send_now && !send_at_once {
-        // A draft-only key: the draft stays and an approval is filed for it.
-        return send::send_draft(
-            ctx,
-            actor,
-            doc,
-            send::Via::SendNow,
-            Some((draft, people)),
-            None,
-        )
-        .await;
     }
     Ok(made)
 }

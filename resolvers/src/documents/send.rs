@@ -63,7 +63,7 @@ pub async fn send(
 ) -> Result<Made<DocumentOut>, DomainError> {
     actor.require(Scope::DocumentsWrite)?;
     let doc = visible(&ctx.db.conn, ctx, actor, id).await?;
-    send_draft(ctx, actor, doc, Via::Request, None, claim).await
+    send_draft(ctx, actor, doc, Via::Request, claim).await
 }
 
 /// How a send came about, which decides what it is charged.
@@ -75,6 +75,63 @@ pub(crate) enum Via {
     SendNow,
     /// A person approved a draft-only key's request: not charged to the key.
     Approval,
+}
+
+const INSERT_APPROVAL: &str = "INSERT INTO approvals (id, workspace_id, document_id, key_id, test, state, created_at) VALUES ($1, $2, $3, $4, $5, 'pending', $6)";
+
+/// An approval filed for a draft its own transaction makes (a draft-only key's `sendNow`),
+/// its id and time minted before the transaction.
+pub(crate) struct NewApproval {
+    id: String,
+    key_id: String,
+    at: i64,
+}
+
+impl NewApproval {
+    pub(crate) fn new(actor: &Actor) -> NewApproval {
+        NewApproval {
+            id: ids::new_id("apr"),
+            key_id: actor.key_id.clone(),
+            at: now_ms(),
+        }
+    }
+
+    /// Inserts the approval and adds its audit row to the draft's `trail`.
+    pub(crate) async fn write<C: Sql>(
+        self,
+        txn: &C,
+        ctx: &Ctx,
+        doc: &DocRow,
+        trail: &mut Trail,
+    ) -> Result<ApprovalOut, DomainError> {
+        txn.exec(ctx.db.stmt(
+            INSERT_APPROVAL,
+            [
+                Value::from(self.id.clone()),
+                Value::from(doc.workspace_id.clone()),
+                Value::from(doc.id.clone()),
+                Value::from(self.key_id.clone()),
+                Value::from(doc.test),
+                Value::from(self.at),
+            ],
+        ))
+        .await?;
+        trail.audit(
+            "approval_requested",
+            &format!("A draft-only key asked to send; approval {} filed", self.id),
+            None,
+            &self.key_id,
+            json!({"approval": self.id}),
+        );
+        Ok(ApprovalOut {
+            id: self.id,
+            document_id: doc.id.clone(),
+            state: "pending".into(),
+            created_at: store::time(self.at),
+            decided_at: None,
+            note: None,
+        })
+    }
 }
 
 pub(crate) async fn file_approval(
@@ -99,7 +156,7 @@ pub(crate) async fn file_approval(
     if pending.is_empty() {
         let apr = ids::new_id("apr");
         txn.execute_raw(ctx.db.stmt(
-            "INSERT INTO approvals (id, workspace_id, document_id, key_id, test, state, created_at) VALUES ($1, $2, $3, $4, $5, 'pending', $6)",
+            INSERT_APPROVAL,
             [
                 Value::from(apr.clone()),
                 Value::from(doc.workspace_id.clone()),
@@ -159,7 +216,6 @@ pub(crate) async fn send_draft(
     actor: &Actor,
     doc: DocRow,
     via: Via,
-    in_hand: Option<(Draft, Vec<PersonDbRow>)>,
     claim: Option<&Claim>,
 ) -> Result<Made<DocumentOut>, DomainError> {
     if doc.state != "draft" {
@@ -172,16 +228,9 @@ pub(crate) async fn send_draft(
         let (status, out) = file_approval(ctx, actor, &doc).await?;
         return Ok(Made::plain(status, out));
     }
-    // `sendNow` hands over the draft create just checked; otherwise it is read back.
-    let (draft, people) = match in_hand {
-        Some(checked) => checked,
-        None => {
-            let (draft, people) = stored_draft(ctx, &doc).await?;
-            let report = draft.checked(false)?;
-            may_send(ctx, actor, doc.test, &report).await?;
-            (draft, people)
-        }
-    };
+    let (draft, people) = stored_draft(ctx, &doc).await?;
+    let report = draft.checked(false)?;
+    may_send(ctx, actor, doc.test, &report).await?;
     if via == Via::Request {
         crate::limits::spend_daily(ctx, actor).await?;
     }

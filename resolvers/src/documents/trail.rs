@@ -44,6 +44,9 @@ pub struct Trail {
     doc_id: String,
     audits: Vec<AuditRow>,
     jobs: Vec<Vec<Value>>,
+    /// The document is made in this trail's transaction, so its chain starts at `GENESIS`
+    /// without reading it.
+    fresh: bool,
 }
 
 impl Trail {
@@ -52,6 +55,15 @@ impl Trail {
             doc_id: doc_id.to_string(),
             audits: Vec::new(),
             jobs: Vec::new(),
+            fresh: false,
+        }
+    }
+
+    /// The trail of a document its own transaction makes, under an id minted for it.
+    pub fn first(doc_id: &str) -> Trail {
+        Trail {
+            fresh: true,
+            ..Trail::new(doc_id)
         }
     }
 
@@ -164,12 +176,15 @@ impl Trail {
     /// numbers cannot race.
     pub async fn write<C: Sql>(self, conn: &C, db: &Db) -> Result<(), DomainError> {
         if !self.audits.is_empty() {
-            let last = conn
-                .row(db.stmt(
+            let last = if self.fresh {
+                None
+            } else {
+                conn.row(db.stmt(
                     "SELECT seq, hash FROM audit_events WHERE document_id = $1 ORDER BY seq DESC LIMIT 1",
                     [Value::from(self.doc_id.clone())],
                 ))
-                .await?;
+                .await?
+            };
             let (mut seq, mut prev): (i64, String) = match last {
                 Some(r) => (r.try_get::<i64>("", "seq")?, r.try_get("", "hash")?),
                 None => (0, GENESIS.to_string()),
