@@ -9,10 +9,10 @@
 //! API log, and the bodies of `Db::transaction`, whose statements run through `InlineTx` on
 //! that thread, a few microseconds each, instead of one hand-off per statement. The writer
 //! group-commits: it takes every body waiting, runs each inside a savepoint of one
-//! transaction (a body that fails rolls back only itself), commits once, and only then
-//! answers each caller. SQLite has one writer at a time anyway; this way the turn passes
-//! without a thread wake-up per transaction, and one commit serves many. The writer also
-//! runs the checkpoints, after answering (see `Checkpoints`).
+//! transaction (a body that fails rolls back only itself; a body alone needs none), commits
+//! once, and only then answers each caller. SQLite has one writer at a time anyway; this way
+//! the turn passes without a thread wake-up per transaction, and one commit serves many. The
+//! writer also runs the checkpoints, after answering (see `Checkpoints`).
 
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -255,8 +255,14 @@ fn writer_loop(path: &std::path::Path, rx: &std::sync::mpsc::Receiver<Job>) {
             conn: Mutex::new(Some(c)),
         });
         let mut replies = Vec::with_capacity(batch.len());
+        // A body alone in its batch needs no savepoint: if it fails, the whole transaction
+        // rolls back. A savepoint copies every page a body changes before it changes it, so
+        // the single body of a quiet moment skips that work.
+        let alone = batch.len() == 1;
+        let mut failed_alone = false;
         for job in batch {
-            if let Err(e) = tx.with(|c| c.execute_batch("SAVEPOINT body").map_err(db_err)) {
+            if !alone && let Err(e) = tx.with(|c| c.execute_batch("SAVEPOINT body").map_err(db_err))
+            {
                 // Dropped: its caller hears of it at once.
                 tracing::error!(error = %e, "a write to SQLite could not start");
                 continue;
@@ -270,25 +276,33 @@ fn writer_loop(path: &std::path::Path, rx: &std::sync::mpsc::Receiver<Job>) {
                         (false, nobody)
                     }
                 };
-            let end = if ok {
-                "RELEASE body"
+            if alone {
+                failed_alone = !ok;
             } else {
-                "ROLLBACK TO body; RELEASE body"
-            };
-            if let Err(e) = tx.with(|c| c.execute_batch(end).map_err(db_err)) {
-                tracing::error!(error = %e, "ending a write's savepoint failed");
+                let end = if ok {
+                    "RELEASE body"
+                } else {
+                    "ROLLBACK TO body; RELEASE body"
+                };
+                if let Err(e) = tx.with(|c| c.execute_batch(end).map_err(db_err)) {
+                    tracing::error!(error = %e, "ending a write's savepoint failed");
+                }
             }
             replies.push(reply);
         }
         let c = tx.conn.lock().unwrap_or_else(|p| p.into_inner()).take();
         let committed = match &c {
+            // The one body failed: nothing to keep. Its caller hears its own error.
+            Some(c) if failed_alone => c
+                .execute_batch("ROLLBACK")
+                .map_err(|e| format!("sqlite: {e}")),
             Some(c) => c.execute_batch("COMMIT").map_err(|e| {
                 let _ = c.execute_batch("ROLLBACK");
                 format!("sqlite: {e}")
             }),
             None => Err("the SQLite writer lost its connection".into()),
         };
-        let wrote = committed.is_ok();
+        let wrote = committed.is_ok() && !failed_alone;
         conn = c.filter(Connection::is_autocommit);
         for reply in replies {
             reply(committed.clone().map_err(StorageError::Corrupt));
