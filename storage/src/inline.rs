@@ -32,7 +32,8 @@ pub struct InlineSqlite {
 }
 
 /// A body run by the writer inside the batch's transaction. It answers whether it succeeded
-/// (else its savepoint is rolled back) and what tells its caller once the commit is known.
+/// (else its savepoint is rolled back, or the transaction when it is alone in its batch) and
+/// what tells its caller once the commit is known.
 type Job = Box<dyn FnOnce(&std::sync::Arc<InlineTx>) -> (bool, Reply) + Send>;
 type Reply = Box<dyn FnOnce(Result<(), StorageError>) + Send>;
 
@@ -160,7 +161,8 @@ impl InlineSqlite {
     }
 
     /// Runs `body` on the writer thread inside the batch's transaction: committed with its
-    /// batch when it answers `Ok`, rolled back to its savepoint otherwise. The body must
+    /// batch when it answers `Ok`, rolled back otherwise (to its savepoint, or the whole
+    /// transaction when it is alone in its batch). The body must
     /// write only through the `InlineTx` it is given and must not wait for other work: the
     /// writer runs it to the end before it takes the next one.
     pub async fn transaction<T, E, Fut>(
@@ -202,15 +204,30 @@ impl InlineSqlite {
 /// The writer thread: batches of waiting bodies, each in a savepoint of one transaction.
 fn writer_loop(path: &std::path::Path, rx: &std::sync::mpsc::Receiver<Job>) {
     let mut conn: Option<Connection> = None;
-    let mut checkpoints = Checkpoints::new(path);
+    let mut checkpoints = Checkpoints::new();
     // A body taken to see whether the queue was empty; it leads the next batch.
     let mut next: Option<Job> = None;
     loop {
         let first = match next.take() {
             Some(job) => job,
-            None => match rx.recv() {
-                Ok(job) => job,
-                Err(_) => break,
+            // A checkpoint put off for its gap runs when the gap is over, if no write came
+            // first; a quiet spell after a burst does not leave the log long.
+            None => match checkpoints.deferred_for() {
+                Some(wait) => match rx.recv_timeout(wait) {
+                    Ok(job) => job,
+                    Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                        if let Some(c) = &conn {
+                            checkpoints.after_commit(c, true);
+                        }
+                        checkpoints.deferred = false;
+                        continue;
+                    }
+                    Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
+                },
+                None => match rx.recv() {
+                    Ok(job) => job,
+                    Err(_) => break,
+                },
             },
         };
         let mut batch = vec![first];
@@ -237,7 +254,10 @@ fn writer_loop(path: &std::path::Path, rx: &std::sync::mpsc::Receiver<Job>) {
                     c.wal_hook(Some(note_frames));
                     Ok(c)
                 }) {
-                    Ok(c) => c,
+                    Ok(c) => {
+                        checkpoints.opened(&c);
+                        c
+                    }
                     Err(e) => {
                         let msg = e.to_string();
                         fail_all(batch, &msg);
@@ -291,6 +311,8 @@ fn writer_loop(path: &std::path::Path, rx: &std::sync::mpsc::Receiver<Job>) {
             replies.push(reply);
         }
         let c = tx.conn.lock().unwrap_or_else(|p| p.into_inner()).take();
+        // The WAL hook runs only for a commit that writes frames.
+        WAL_FRAMES.set(0);
         let committed = match &c {
             // The one body failed: nothing to keep. Its caller hears its own error.
             Some(c) if failed_alone => c
@@ -308,7 +330,7 @@ fn writer_loop(path: &std::path::Path, rx: &std::sync::mpsc::Receiver<Job>) {
             reply(committed.clone().map_err(StorageError::Corrupt));
         }
         if let (true, Some(c)) = (wrote, &conn) {
-            checkpoints.flusher.committed();
+            checkpoints.committed();
             let idle = match rx.try_recv() {
                 Ok(job) => {
                     next = Some(job);
@@ -357,26 +379,53 @@ const CHECKPOINT_HARD: i32 = 10_000;
 /// disk, so the checkpoint's own `fsync` of the log finds little left to do.
 struct Checkpoints {
     last: std::time::Instant,
-    flusher: Flusher,
+    /// A checkpoint was due but put off for its gap.
+    deferred: bool,
+    flusher: Option<Flusher>,
 }
 
 impl Checkpoints {
-    fn new(db: &std::path::Path) -> Checkpoints {
+    fn new() -> Checkpoints {
         Checkpoints {
             last: std::time::Instant::now(),
-            flusher: Flusher::start(db),
+            deferred: false,
+            flusher: None,
         }
+    }
+
+    /// The writer's connection is open: its log is the one to flush. SQLite names the log
+    /// after the database's full path as it resolved it, which the connection reports.
+    fn opened(&mut self, conn: &Connection) {
+        if self.flusher.is_none()
+            && let Some(db) = conn.path().filter(|p| !p.is_empty())
+        {
+            self.flusher = Some(Flusher::start(std::path::Path::new(db)));
+        }
+    }
+
+    fn committed(&self) {
+        if let Some(f) = &self.flusher {
+            f.committed();
+        }
+    }
+
+    /// How long until a put-off checkpoint is due.
+    fn deferred_for(&self) -> Option<Duration> {
+        self.deferred
+            .then(|| IDLE_GAP.saturating_sub(self.last.elapsed()))
     }
 
     fn after_commit(&mut self, conn: &Connection, idle: bool) {
         let frames = WAL_FRAMES.get();
-        if frames < CHECKPOINT_FRAMES {
+        if frames < CHECKPOINT_FRAMES && !self.deferred {
             return;
         }
         let gap = if idle { IDLE_GAP } else { BUSY_GAP };
         if frames < CHECKPOINT_HARD && self.last.elapsed() < gap {
+            self.deferred = true;
             return;
         }
+        self.deferred = false;
         let started = std::time::Instant::now();
         let out = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| {
             Ok((r.get::<_, i64>(1)?, r.get::<_, i64>(2)?))
@@ -425,6 +474,7 @@ impl Flusher {
         let started = std::thread::Builder::new()
             .name("signet-sqlite-flush".into())
             .spawn(move || {
+                let mut warned = false;
                 while !state.stop.load(Ordering::Acquire) {
                     std::thread::park_timeout(Duration::from_secs(1));
                     if !state.pending.swap(false, Ordering::AcqRel) {
@@ -433,8 +483,16 @@ impl Flusher {
                     // Opened each time: SQLite may remove the log and make a new one, and a
                     // kept descriptor would sync the old file. A log that is not there has
                     // nothing to sync.
-                    if let Ok(f) = std::fs::File::open(&wal) {
-                        let _ = f.sync_data();
+                    let synced = std::fs::OpenOptions::new()
+                        .write(true)
+                        .open(&wal)
+                        .and_then(|f| f.sync_data());
+                    // A log that is not there (yet, or any more) has nothing to sync.
+                    if let Err(e) = synced
+                        && e.kind() != std::io::ErrorKind::NotFound
+                        && !std::mem::replace(&mut warned, true)
+                    {
+                        tracing::warn!(error = %e, log = %wal.display(), "cannot sync the write-ahead log in the background; checkpoints still sync it");
                     }
                     std::thread::sleep(FLUSH_EVERY);
                 }

@@ -20,9 +20,9 @@ async fn the_write_ahead_log_is_checkpointed_and_starts_over_under_steady_writes
     .await
     .unwrap();
     // Each commit writes three 4 KB pages (the row's, the root's, the header's): 8,000
-    // commits would leave 24,000 frames, about 100 MB, in a log never checkpointed. While
-    // writes keep coming, a checkpoint waits up to 100 ms for the last, so the log may run
-    // to a few thousand frames before it starts over.
+    // commits would leave 24,000 frames, about 100 MB, in a log never checkpointed. A
+    // checkpoint comes 10 ms after the last at the soonest (100 ms when the next write is
+    // already queued), so the log may run to a few thousand frames before it starts over.
     const ROWS: i64 = 8_000;
     for i in 0..ROWS {
         db.write(db.stmt(
