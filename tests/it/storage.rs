@@ -57,3 +57,96 @@ async fn the_write_ahead_log_is_checkpointed_and_starts_over_under_steady_writes
         .unwrap();
     assert_eq!(row.try_get::<i64>("", "n").unwrap(), ROWS);
 }
+
+/// The documents table's sweep and lookup indexes hold only the rows they are read for
+/// (signed documents, set external ids, set expiry and reminder times), and the queries that
+/// read them still use them. SQLite plans without statistics: a partial index is used only
+/// when the query's own conditions imply the index's.
+#[tokio::test]
+async fn partial_document_indexes_still_serve_their_queries() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = Db::connect(&format!("sqlite:{}", dir.path().join("p.db").display()))
+        .await
+        .unwrap();
+    db.migrate().await.unwrap();
+    let plan = |sql: &'static str, n: usize| {
+        let db = &db;
+        async move {
+            let values: Vec<signet_storage::sea_orm::Value> =
+                (0..n).map(|i| (i as i64).into()).collect();
+            db.conn
+                .query_all_raw(db.stmt(&format!("EXPLAIN QUERY PLAN {sql}"), values))
+                .await
+                .unwrap()
+                .iter()
+                .map(|r| r.try_get::<String>("", "detail").unwrap())
+                .collect::<Vec<_>>()
+                .join("; ")
+        }
+    };
+    for (sql, n, index) in [
+        // The sealing sweep (resolvers/src/documents/seal.rs).
+        (
+            "SELECT d.id FROM documents d WHERE d.state = 'signed' AND d.updated_at < $1 \
+             AND NOT EXISTS (SELECT 1 FROM people p WHERE p.document_id = d.id AND p.action <> 'cc' AND p.status <> 'signed') \
+             AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.document_id = d.id AND o.kind = 'seal' AND o.state IN ('queued', 'running', 'failed')) \
+             LIMIT 100",
+            1,
+            "documents_signed_at",
+        ),
+        // The scheduler (resolvers/src/documents/ending.rs).
+        (
+            "SELECT id FROM documents WHERE expires_at <= $1 AND state IN ('sent', 'opened', 'signed') LIMIT 200",
+            1,
+            "documents_expiring",
+        ),
+        (
+            "SELECT id FROM documents WHERE next_reminder_at <= $1 AND state IN ('sent', 'opened', 'signed') LIMIT 200",
+            1,
+            "documents_reminding",
+        ),
+        // GET /documents?externalId= (resolvers/src/documents/mod.rs).
+        (
+            "SELECT id FROM documents WHERE workspace_id = $1 AND test = $2 AND external_id = $3",
+            3,
+            "documents_external_id",
+        ),
+    ] {
+        let steps = plan(sql, n).await;
+        assert!(steps.contains(index), "{sql}: {steps}");
+    }
+    let indexes: Vec<(String, String)> = db
+        .conn
+        .query_all_raw(db.stmt(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'documents' AND sql IS NOT NULL ORDER BY name",
+            [],
+        ))
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| (r.try_get("", "name").unwrap(), r.try_get("", "sql").unwrap()))
+        .collect();
+    let partial: Vec<&str> = indexes
+        .iter()
+        .filter(|(_, sql)| sql.contains(" WHERE "))
+        .map(|(name, _)| name.as_str())
+        .collect();
+    assert_eq!(
+        partial,
+        [
+            "documents_expiring",
+            "documents_external_id",
+            "documents_reminding",
+            "documents_signed_at"
+        ]
+    );
+    // The whole-table indexes they replace are gone.
+    for old in [
+        "documents_signed",
+        "documents_external",
+        "documents_expiry",
+        "documents_reminders",
+    ] {
+        assert!(indexes.iter().all(|(name, _)| name != old), "{indexes:?}");
+    }
+}

@@ -8,6 +8,7 @@ mod m0001_foundation;
 mod m0002_documents;
 mod m0003_webhooks;
 mod m0004_sealing;
+mod m0005_partial_indexes;
 
 pub struct Migrator;
 
@@ -19,6 +20,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0002_documents::Migration),
             Box::new(m0003_webhooks::Migration),
             Box::new(m0004_sealing::Migration),
+            Box::new(m0005_partial_indexes::Migration),
         ]
     }
 }
