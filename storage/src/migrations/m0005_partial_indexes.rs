@@ -16,7 +16,10 @@ impl MigrationName for Migration {
 // query's own conditions (`state = 'signed'`, `external_id = $n`, `expires_at <= $n`,
 // `next_reminder_at <= $n`) imply the index's, so SQLite and PostgreSQL both still use them.
 // The signed documents' index keys on `updated_at` alone: its rows all have one state. Each
-// new index is made under a new name before the old one is dropped.
+// new index is made under a new name before the old one is dropped: the statements run on
+// pooled connections, and SQLite checks a CREATE's name against the connection's cached
+// schema, so re-creating a name another connection has just dropped can fail with "already
+// exists" (a stale "no such index" on DROP, by contrast, makes SQLite reload and retry).
 const UP: &str = r#"
 CREATE INDEX documents_signed_at ON documents (updated_at) WHERE state = 'signed';
 CREATE INDEX documents_external_id ON documents (workspace_id, test, external_id) WHERE external_id IS NOT NULL;
