@@ -857,14 +857,12 @@ both!(draft_only_sends_wait_for_an_approval, |app| {
     // `sendNow` from a draft-only key: one draft with its approval, answered 202, and a
     // retry with the same key replays that answer instead of making a second draft.
     let retry_key = idem();
-    let made = app
-        .post(
-            "/api/v1/documents",
-            &key,
-            &[("idempotency-key", &retry_key)],
-            &body(json!({"sendNow": true})),
-        )
-        .await;
+    let (headers, text) = (
+        [("idempotency-key", retry_key.as_str())],
+        body(json!({"sendNow": true})),
+    );
+    let send_now = || app.post("/api/v1/documents", &key, &headers, &text);
+    let made = send_now().await;
     assert_eq!(made.status, 202, "{}", made.body);
     assert_eq!(made.body["state"], "draft");
     assert_eq!(made.body["approval"]["state"], "pending");
@@ -874,14 +872,7 @@ both!(draft_only_sends_wait_for_an_approval, |app| {
         outbox(&app, id).await.is_empty(),
         "nothing goes out before approval"
     );
-    let again = app
-        .post(
-            "/api/v1/documents",
-            &key,
-            &[("idempotency-key", &retry_key)],
-            &body(json!({"sendNow": true})),
-        )
-        .await;
+    let again = send_now().await;
     assert_eq!(again.status, 202, "{}", again.body);
     assert_eq!(again.header("idempotent-replayed"), "true");
     assert_eq!(again.body, made.body);

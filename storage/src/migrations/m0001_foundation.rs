@@ -1,13 +1,3 @@
-use sea_orm_migration::prelude::*;
-
-pub struct Migration;
-
-impl MigrationName for Migration {
-    fn name(&self) -> &str {
-        "m0001_foundation"
-    }
-}
-
 const UP: &str = r#"
 CREATE TABLE workspaces (
     id TEXT PRIMARY KEY,
@@ -98,13 +88,4 @@ DROP TABLE usage_counters; DROP TABLE idempotency; DROP TABLE api_log;
 DROP TABLE auth_epoch; DROP TABLE api_keys; DROP TABLE workspaces
 "#;
 
-#[async_trait::async_trait]
-impl MigrationTrait for Migration {
-    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        super::run_sql(manager, UP).await
-    }
-
-    async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        super::run_sql(manager, DOWN).await
-    }
-}
+plain_sql!("m0001_foundation", UP, DOWN);

@@ -1,13 +1,3 @@
-use sea_orm_migration::prelude::*;
-
-pub struct Migration;
-
-impl MigrationName for Migration {
-    fn name(&self) -> &str {
-        "m0002_documents"
-    }
-}
-
 // Documents written in words, their people and fields, the hash-chained audit trail, the
 // outbox every state change writes into, and approvals of draft-only keys' sends.
 const UP: &str = r#"
@@ -131,18 +121,7 @@ CREATE INDEX approvals_workspace ON approvals (workspace_id, state, id);
 CREATE INDEX approvals_document ON approvals (document_id)
 "#;
 
-#[async_trait::async_trait]
-impl MigrationTrait for Migration {
-    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        super::run_sql(manager, UP).await
-    }
+const DOWN: &str = "DROP TABLE approvals; DROP TABLE outbox; DROP TABLE audit_events; DROP TABLE fields; \
+             DROP TABLE people; DROP TABLE document_metadata; DROP TABLE documents";
 
-    async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        super::run_sql(
-            manager,
-            "DROP TABLE approvals; DROP TABLE outbox; DROP TABLE audit_events; DROP TABLE fields; \
-             DROP TABLE people; DROP TABLE document_metadata; DROP TABLE documents",
-        )
-        .await
-    }
-}
+plain_sql!("m0002_documents", UP, DOWN);

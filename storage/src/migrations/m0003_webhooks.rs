@@ -1,13 +1,3 @@
-use sea_orm_migration::prelude::*;
-
-pub struct Migration;
-
-impl MigrationName for Migration {
-    fn name(&self) -> &str {
-        "m0003_webhooks"
-    }
-}
-
 // Webhook endpoints, one message per (event, endpoint), every attempt made to deliver one,
 // and the fan-out mark on outbox events. A message is the unit of delivery and of retry: it
 // keeps the exact body. A worker leases a message by setting it `sending` with
@@ -67,17 +57,7 @@ CREATE TABLE webhook_attempts (
 CREATE INDEX webhook_attempts_endpoint ON webhook_attempts (endpoint_id, id)
 "#;
 
-#[async_trait::async_trait]
-impl MigrationTrait for Migration {
-    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        super::run_sql(manager, UP).await
-    }
+const DOWN: &str =
+    "DROP TABLE webhook_attempts; DROP TABLE webhook_messages; DROP TABLE webhook_endpoints";
 
-    async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        super::run_sql(
-            manager,
-            "DROP TABLE webhook_attempts; DROP TABLE webhook_messages; DROP TABLE webhook_endpoints",
-        )
-        .await
-    }
-}
+plain_sql!("m0003_webhooks", UP, DOWN);

@@ -1,13 +1,3 @@
-use sea_orm_migration::prelude::*;
-
-pub struct Migration;
-
-impl MigrationName for Migration {
-    fn name(&self) -> &str {
-        "m0004_sealing"
-    }
-}
-
 // The sealed copy of an executed document, and the SHA-256 of the file people were sent and
 // of the file with their values drawn in, as the certificate of completion states them.
 // `installation` holds facts every process must agree on, such as the root certificate that
@@ -24,18 +14,7 @@ ALTER TABLE documents ADD COLUMN final_sha256 TEXT;
 CREATE INDEX documents_signed ON documents (state, updated_at)
 "#;
 
-#[async_trait::async_trait]
-impl MigrationTrait for Migration {
-    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        super::run_sql(manager, UP).await
-    }
+const DOWN: &str = "DROP TABLE installation; DROP INDEX documents_signed; ALTER TABLE documents DROP COLUMN final_sha256; \
+             ALTER TABLE documents DROP COLUMN original_sha256; ALTER TABLE documents DROP COLUMN sealed_blob";
 
-    async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        super::run_sql(
-            manager,
-            "DROP TABLE installation; DROP INDEX documents_signed; ALTER TABLE documents DROP COLUMN final_sha256; \
-             ALTER TABLE documents DROP COLUMN original_sha256; ALTER TABLE documents DROP COLUMN sealed_blob",
-        )
-        .await
-    }
-}
+plain_sql!("m0004_sealing", UP, DOWN);

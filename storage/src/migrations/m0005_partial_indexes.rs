@@ -1,13 +1,3 @@
-use sea_orm_migration::prelude::*;
-
-pub struct Migration;
-
-impl MigrationName for Migration {
-    fn name(&self) -> &str {
-        "m0005_partial_indexes"
-    }
-}
-
 // Four of the documents table's indexes now hold only the rows their readers look for: the
 // sealing sweep asks for signed documents, the list's `externalId` filter for one external
 // id, the scheduler for documents with an expiry or a reminder time. Every other row left
@@ -42,13 +32,4 @@ DROP INDEX documents_expiring;
 DROP INDEX documents_reminding
 "#;
 
-#[async_trait::async_trait]
-impl MigrationTrait for Migration {
-    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        super::run_sql(manager, UP).await
-    }
-
-    async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        super::run_sql(manager, DOWN).await
-    }
-}
+plain_sql!("m0005_partial_indexes", UP, DOWN);

@@ -4,6 +4,36 @@
 
 use sea_orm_migration::prelude::*;
 
+/// A migration that is plain SQL both ways: `$up` applies it, `$down` undoes it.
+macro_rules! plain_sql {
+    ($name:literal, $up:expr, $down:expr) => {
+        pub struct Migration;
+
+        impl sea_orm_migration::prelude::MigrationName for Migration {
+            fn name(&self) -> &str {
+                $name
+            }
+        }
+
+        #[async_trait::async_trait]
+        impl sea_orm_migration::prelude::MigrationTrait for Migration {
+            async fn up(
+                &self,
+                manager: &sea_orm_migration::prelude::SchemaManager,
+            ) -> Result<(), sea_orm_migration::prelude::DbErr> {
+                super::run_sql(manager, $up).await
+            }
+
+            async fn down(
+                &self,
+                manager: &sea_orm_migration::prelude::SchemaManager,
+            ) -> Result<(), sea_orm_migration::prelude::DbErr> {
+                super::run_sql(manager, $down).await
+            }
+        }
+    };
+}
+
 mod m0001_foundation;
 mod m0002_documents;
 mod m0003_webhooks;
