@@ -216,10 +216,7 @@ fn writer_loop(path: &std::path::Path, rx: &std::sync::mpsc::Receiver<Job>) {
                 Some(wait) => match rx.recv_timeout(wait) {
                     Ok(job) => job,
                     Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
-                        if let Some(c) = &conn {
-                            checkpoints.after_commit(c, true);
-                        }
-                        checkpoints.deferred = false;
+                        checkpoints.quiet(conn.as_ref());
                         continue;
                     }
                     Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
@@ -413,6 +410,14 @@ impl Checkpoints {
     fn deferred_for(&self) -> Option<Duration> {
         self.deferred
             .then(|| IDLE_GAP.saturating_sub(self.last.elapsed()))
+    }
+
+    /// No write came while a put-off checkpoint waited out its gap: it runs now.
+    fn quiet(&mut self, conn: Option<&Connection>) {
+        if let Some(c) = conn {
+            self.after_commit(c, true);
+        }
+        self.deferred = false;
     }
 
     fn after_commit(&mut self, conn: &Connection, idle: bool) {

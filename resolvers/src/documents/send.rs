@@ -10,7 +10,7 @@ use signet_storage::now_ms;
 use super::create::DraftRows;
 use super::lifecycle::*;
 use super::store::{self, DocRow, PersonDbRow};
-use super::trail::{self, Trail};
+use super::trail::Trail;
 use super::types::*;
 use super::{Draft, input, out_of, visible};
 use crate::answer::{self, Claim, Made};
@@ -77,10 +77,8 @@ pub(crate) enum Via {
     Approval,
 }
 
-const INSERT_APPROVAL: &str = "INSERT INTO approvals (id, workspace_id, document_id, key_id, test, state, created_at) VALUES ($1, $2, $3, $4, $5, 'pending', $6)";
-
-/// An approval filed for a draft its own transaction makes (a draft-only key's `sendNow`),
-/// its id and time minted before the transaction.
+/// An approval of a draft-only key's send, its id and time minted before the transaction
+/// that files it: a `sendNow` draft's own, or `file_approval`'s.
 pub(crate) struct NewApproval {
     id: String,
     key_id: String,
@@ -105,7 +103,7 @@ impl NewApproval {
         trail: &mut Trail,
     ) -> Result<ApprovalOut, DomainError> {
         txn.exec(ctx.db.stmt(
-            INSERT_APPROVAL,
+            "INSERT INTO approvals (id, workspace_id, document_id, key_id, test, state, created_at) VALUES ($1, $2, $3, $4, $5, 'pending', $6)",
             [
                 Value::from(self.id.clone()),
                 Value::from(doc.workspace_id.clone()),
@@ -154,30 +152,11 @@ pub(crate) async fn file_approval(
     }
     let pending = store::pending_approvals(&txn, &ctx.db, &[&doc.id]).await?;
     if pending.is_empty() {
-        let apr = ids::new_id("apr");
-        txn.execute_raw(ctx.db.stmt(
-            INSERT_APPROVAL,
-            [
-                Value::from(apr.clone()),
-                Value::from(doc.workspace_id.clone()),
-                Value::from(doc.id.clone()),
-                Value::from(actor.key_id.clone()),
-                Value::from(doc.test),
-                Value::from(now_ms()),
-            ],
-        ))
-        .await?;
-        trail::audit(
-            &txn,
-            &ctx.db,
-            &doc.id,
-            "approval_requested",
-            &format!("A draft-only key asked to send; approval {apr} filed"),
-            None,
-            &actor.key_id,
-            json!({"approval": apr}),
-        )
-        .await?;
+        let mut trail = Trail::new(&doc.id);
+        NewApproval::new(actor)
+            .write(&txn, ctx, doc, &mut trail)
+            .await?;
+        trail.write(&txn, &ctx.db).await?;
     }
     txn.commit().await?;
     ctx.committed(&doc.id).await;
