@@ -78,6 +78,28 @@ async fn act(app: &TestApp, key: &str, id: &str, action: &str, body: Value) -> A
     .await
 }
 
+/// A document's audit events in order, after checking that each row's `prev_hash` is the
+/// hash of the row before (the first's, the genesis hash).
+async fn audit_chain(app: &TestApp, id: &str) -> Vec<String> {
+    let db = &app.ctx().db;
+    let rows = db
+        .conn
+        .query_all_raw(db.stmt(
+            "SELECT event, prev_hash, hash FROM audit_events WHERE document_id = $1 ORDER BY seq",
+            [Sql::from(id)],
+        ))
+        .await
+        .unwrap();
+    let mut prev = signet_resolvers::documents::trail_genesis().to_string();
+    let mut events = Vec::new();
+    for r in &rows {
+        assert_eq!(r.try_get::<String>("", "prev_hash").unwrap(), prev);
+        prev = r.try_get("", "hash").unwrap();
+        events.push(r.try_get::<String>("", "event").unwrap());
+    }
+    events
+}
+
 /// Waits until the render worker has rendered a sent document: its `pageCount` appears.
 pub async fn rendered(app: &TestApp, key: &str, id: &str) -> Value {
     for _ in 0..300 {
@@ -257,16 +279,7 @@ both!(draft_send_and_signing_order_through_to_signed, |app| {
 
     // The audit trail is a hash chain.
     let db = &app.ctx().db;
-    let rows = db.conn.query_all_raw(db.stmt("SELECT seq, event, prev_hash, hash FROM audit_events WHERE document_id = $1 ORDER BY seq", [Sql::from(id)])).await.unwrap();
-    let mut prev = signet_resolvers::documents::trail_genesis().to_string();
-    for r in &rows {
-        assert_eq!(r.try_get::<String>("", "prev_hash").unwrap(), prev);
-        prev = r.try_get("", "hash").unwrap();
-    }
-    let names: Vec<String> = rows
-        .iter()
-        .map(|r| r.try_get("", "event").unwrap())
-        .collect();
+    let names = audit_chain(&app, id).await;
     assert_eq!(names.first().map(String::as_str), Some("created"));
     assert!(
         names.contains(&"consented".to_string())
@@ -886,22 +899,7 @@ both!(draft_only_sends_wait_for_an_approval, |app| {
         .collect();
     assert_eq!(filed.len(), 1, "{list}");
     assert_eq!(filed[0]["id"], apr);
-    let db = &app.ctx().db;
-    let rows = db
-        .conn
-        .query_all_raw(db.stmt(
-            "SELECT event, prev_hash, hash FROM audit_events WHERE document_id = $1 ORDER BY seq",
-            [Sql::from(id)],
-        ))
-        .await
-        .unwrap();
-    let mut prev = signet_resolvers::documents::trail_genesis().to_string();
-    let mut events = Vec::new();
-    for r in &rows {
-        assert_eq!(r.try_get::<String>("", "prev_hash").unwrap(), prev);
-        prev = r.try_get("", "hash").unwrap();
-        events.push(r.try_get::<String>("", "event").unwrap());
-    }
+    let events = audit_chain(&app, id).await;
     assert_eq!(events, ["created", "approval_requested"]);
     // Approving it sends it.
     let (code, _, err) = app.cli(&[
