@@ -46,6 +46,9 @@ impl std::fmt::Debug for InlineSqlite {
     }
 }
 
+/// Prepared statements each connection keeps.
+const STATEMENT_CACHE: usize = 256;
+
 /// Connections kept idle; more may exist briefly under contention.
 const KEEP: usize = 8;
 
@@ -263,7 +266,7 @@ fn writer_loop(path: &std::path::Path, rx: &std::sync::mpsc::Receiver<Job>) {
                 }
             }
         };
-        if let Err(e) = c.execute_batch("BEGIN IMMEDIATE") {
+        if let Err(e) = run(&c, "BEGIN IMMEDIATE") {
             fail_all(batch, &format!("sqlite: {e}"));
             conn = Some(c).filter(Connection::is_autocommit);
             continue;
@@ -278,8 +281,7 @@ fn writer_loop(path: &std::path::Path, rx: &std::sync::mpsc::Receiver<Job>) {
         let alone = batch.len() == 1;
         let mut failed_alone = false;
         for job in batch {
-            if !alone && let Err(e) = tx.with(|c| c.execute_batch("SAVEPOINT body").map_err(db_err))
-            {
+            if !alone && let Err(e) = tx.with(|c| run(c, "SAVEPOINT body").map_err(db_err)) {
                 // Dropped: its caller hears of it at once.
                 tracing::error!(error = %e, "a write to SQLite could not start");
                 continue;
@@ -296,12 +298,13 @@ fn writer_loop(path: &std::path::Path, rx: &std::sync::mpsc::Receiver<Job>) {
             if alone {
                 failed_alone = !ok;
             } else {
-                let end = if ok {
-                    "RELEASE body"
-                } else {
-                    "ROLLBACK TO body; RELEASE body"
+                let end = |c: &Connection| {
+                    if !ok {
+                        run(c, "ROLLBACK TO body")?;
+                    }
+                    run(c, "RELEASE body")
                 };
-                if let Err(e) = tx.with(|c| c.execute_batch(end).map_err(db_err)) {
+                if let Err(e) = tx.with(|c| end(c).map_err(db_err)) {
                     tracing::error!(error = %e, "ending a write's savepoint failed");
                 }
             }
@@ -315,7 +318,7 @@ fn writer_loop(path: &std::path::Path, rx: &std::sync::mpsc::Receiver<Job>) {
             Some(c) if failed_alone => c
                 .execute_batch("ROLLBACK")
                 .map_err(|e| format!("sqlite: {e}")),
-            Some(c) => c.execute_batch("COMMIT").map_err(|e| {
+            Some(c) => run(c, "COMMIT").map_err(|e| {
                 let _ = c.execute_batch("ROLLBACK");
                 format!("sqlite: {e}")
             }),
@@ -562,7 +565,17 @@ fn open(
     conn.busy_timeout(busy).map_err(inline_err)?;
     conn.pragma_update(None, pragma, value)
         .map_err(inline_err)?;
+    // rusqlite keeps 16 prepared statements by default. One create+send alone runs more
+    // distinct statements than that (multi-row inserts differ by their row count), so the
+    // writer re-parsed statements it had just evicted.
+    conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
     Ok(conn)
+}
+
+/// Runs a statement the writer runs again and again (BEGIN, SAVEPOINT, COMMIT...) from the
+/// statement cache, not parsed anew each time as `execute_batch` would.
+fn run(c: &Connection, sql: &str) -> rusqlite::Result<()> {
+    c.prepare_cached(sql)?.execute([]).map(drop)
 }
 
 fn inline_err(e: rusqlite::Error) -> StorageError {
