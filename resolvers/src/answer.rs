@@ -43,21 +43,51 @@ pub(crate) async fn store<C: Sql, T: Serialize>(
     status: u16,
     out: T,
 ) -> Result<Made<T>, DomainError> {
-    let Some(claim) = claim else {
+    if claim.is_none() {
         return Ok(Made::plain(status, out));
-    };
-    let body = serde_json::to_string(&out)
-        .map_err(|e| DomainError::Internal(format!("serialising the answer: {e}")))?;
-    let stored = Stored { status, body };
-    if !claim.store_in(txn, &ctx.db, &stored).await? {
-        return Err(DomainError::Conflict {
-            message: "Idempotency-Key: another request with this key has already answered; retry to read its answer".into(),
-            retryable: true,
-        });
     }
-    Ok(Made {
-        status,
-        out,
-        stored: Some(stored.body),
-    })
+    Ready::new(status, out)?.store(txn, ctx, claim).await
+}
+
+/// An answer known before its transaction runs, serialised there, so that the transaction
+/// (on SQLite, the one writer thread) only stores it (see `store`).
+pub(crate) struct Ready<T> {
+    status: u16,
+    out: T,
+    body: String,
+}
+
+impl<T: Serialize> Ready<T> {
+    pub(crate) fn new(status: u16, out: T) -> Result<Ready<T>, DomainError> {
+        let body = serde_json::to_string(&out)
+            .map_err(|e| DomainError::Internal(format!("serialising the answer: {e}")))?;
+        Ok(Ready { status, out, body })
+    }
+}
+
+impl<T> Ready<T> {
+    /// Stores the answer as the claim's, inside the action's transaction.
+    pub(crate) async fn store<C: Sql>(
+        self,
+        txn: &C,
+        ctx: &Ctx,
+        claim: Option<&Claim>,
+    ) -> Result<Made<T>, DomainError> {
+        let Ready { status, out, body } = self;
+        let Some(claim) = claim else {
+            return Ok(Made::plain(status, out));
+        };
+        let stored = Stored { status, body };
+        if !claim.store_in(txn, &ctx.db, &stored).await? {
+            return Err(DomainError::Conflict {
+                message: "Idempotency-Key: another request with this key has already answered; retry to read its answer".into(),
+                retryable: true,
+            });
+        }
+        Ok(Made {
+            status,
+            out,
+            stored: Some(stored.body),
+        })
+    }
 }

@@ -274,25 +274,7 @@ impl NewDraft {
                 declined_at: None,
             })
             .collect();
-        let people_values = people
-            .iter()
-            .map(|p| {
-                vec![
-                    Value::from(p.id.clone()),
-                    Value::from(id.clone()),
-                    Value::from(p.position as i32),
-                    Value::from(p.seat.clone()),
-                    Value::from(p.name.clone()),
-                    Value::from(p.email.clone()),
-                    Value::from(p.external_id.clone()),
-                    Value::from(json(&p.metadata)),
-                    Value::from(p.action.clone()),
-                    Value::from(p.order as i32),
-                    Value::from("waiting"),
-                    Value::from(0i32),
-                ]
-            })
-            .collect();
+        let people_values = people_values(&people);
         let mut trail = trail::Trail::first(&id);
         trail.audit(
             "created",
@@ -360,6 +342,28 @@ impl NewDraft {
         &self.rows.doc.id
     }
 
+    /// A `sendNow` draft, made as sent (`new` with `sent`): plans the send (`send::plan_sent`)
+    /// before the transaction, so its people are written already invited and the trail's
+    /// events and emails are built off the writer's time.
+    pub(crate) fn plan_sent(&mut self, actor: &Actor, field_count: usize) {
+        let rows = &mut self.rows;
+        if let Some(at) = rows.doc.sent_at {
+            send::plan_sent(
+                &mut rows.trail,
+                &rows.doc,
+                &mut rows.people,
+                &actor.key_id,
+                field_count,
+                at,
+            );
+            self.people = people_values(&rows.people);
+        }
+    }
+
+    pub(crate) fn rows(&self) -> &DraftRows {
+        &self.rows
+    }
+
     /// Writes the document, its metadata pairs and its people; the trail is left to the caller.
     pub(crate) async fn write<C: Sql>(
         self,
@@ -391,6 +395,7 @@ impl NewDraft {
                 "action",
                 "sign_order",
                 "status",
+                "invited_at",
                 "reminders",
             ],
             self.people,
@@ -398,6 +403,30 @@ impl NewDraft {
         .await?;
         Ok(self.rows)
     }
+}
+
+/// The values of `people`'s rows, in the order `NewDraft::write` inserts them.
+fn people_values(people: &[store::PersonDbRow]) -> Vec<Vec<Value>> {
+    people
+        .iter()
+        .map(|p| {
+            vec![
+                Value::from(p.id.clone()),
+                Value::from(p.document_id.clone()),
+                Value::from(p.position as i32),
+                Value::from(p.seat.clone()),
+                Value::from(p.name.clone()),
+                Value::from(p.email.clone()),
+                Value::from(p.external_id.clone()),
+                Value::from(erased::Ser::json(&p.metadata)),
+                Value::from(p.action.clone()),
+                Value::from(p.order as i32),
+                Value::from(p.status.clone()),
+                Value::from(p.invited_at),
+                Value::from(0i32),
+            ]
+        })
+        .collect()
 }
 
 pub(crate) mod erased {
@@ -440,38 +469,43 @@ pub async fn create(
     // Everything but the statements is built here, off the transaction's (SQLite: the
     // writer thread's) time.
     let sent = send_at_once.then(|| send::Sent::now(&draft.send));
-    let new = NewDraft::new(
+    let mut new = NewDraft::new(
         actor,
         &draft,
         "Draft created through the API",
         sent.as_ref(),
     );
-    let fields = if send_at_once {
-        send::field_rows(new.id(), &draft)
+    // With `sendNow`, the send is planned here too, and its answer serialised: the
+    // transaction only runs statements.
+    let sending = if send_at_once {
+        let fields = send::field_rows(new.id(), &draft);
+        new.plan_sent(actor, fields.len());
+        let rows = new.rows();
+        let answer = answer::Ready::new(201, store::to_out(&rows.doc, &rows.people, None))?;
+        Some((fields, answer))
     } else {
-        Vec::new()
+        None
     };
+    drop(draft);
     let (c, a) = (ctx.clone(), actor.clone());
     let (made, doc) = ctx
         .db
         .transaction(move |txn| async move {
             let mut rows = new.write(&*txn, &c.db).await?;
-            let (doc, people, approval) = if send_at_once {
-                let (doc, people) =
-                    send::send_in(&c, &*txn, &a, rows, &draft, fields, send::Via::SendNow).await?;
-                (doc, people, None)
+            let made = if let Some((fields, answer)) = sending {
+                send::sent_in(&c, &*txn, &a, &rows.doc, fields, rows.trail).await?;
+                answer.store(&*txn, &c, claim.as_ref()).await?
             } else {
                 let approval = match approval {
                     Some(filed) => Some(filed.write(&*txn, &c, &rows.doc, &mut rows.trail).await?),
                     None => None,
                 };
                 rows.trail.write(&*txn, &c.db).await?;
-                (rows.doc, rows.people, approval)
+                let status = if approval.is_some() { 202 } else { 201 };
+                let out = store::to_out(&rows.doc, &rows.people, approval);
+                answer::store(&*txn, &c, claim.as_ref(), status, out).await?
             };
-            let status = if approval.is_some() { 202 } else { 201 };
-            let out = store::to_out(&doc, &people, approval);
-            let made = answer::store(&*txn, &c, claim.as_ref(), status, out).await?;
-            Ok::<_, DomainError>((made, doc))
+            Ok::<_, DomainError>((made, rows.doc))
         })
         .await?;
     ctx.committed(&doc.id).await;

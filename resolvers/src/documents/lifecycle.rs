@@ -61,6 +61,50 @@ pub(crate) async fn invite_next<C: Sql>(
     ordered: bool,
     actor: &str,
 ) -> Result<Vec<String>, DomainError> {
+    let invited = invitations(trail, doc, people, ordered, actor);
+    mark_invited(ctx, txn, people, &invited, now_ms()).await?;
+    Ok(invited)
+}
+
+/// Marks the people in `seats` invited at `at`, those still waiting.
+pub(crate) async fn mark_invited<C: Sql>(
+    ctx: &Ctx,
+    txn: &C,
+    people: &[PersonDbRow],
+    seats: &[String],
+    at: i64,
+) -> Result<(), DomainError> {
+    if seats.is_empty() {
+        return Ok(());
+    }
+    let marks: Vec<String> = (0..seats.len()).map(|i| format!("${}", i + 2)).collect();
+    let mut values = vec![Value::from(at)];
+    values.extend(
+        people
+            .iter()
+            .filter(|p| seats.contains(&p.seat))
+            .map(|p| Value::from(p.id.clone())),
+    );
+    txn.exec(ctx.db.stmt(
+        &format!(
+            "UPDATE people SET status = 'invited', invited_at = $1 WHERE status = 'waiting' AND id IN ({})",
+            marks.join(", ")
+        ),
+        values,
+    ))
+    .await?;
+    Ok(())
+}
+
+/// Who is invited next, from the rows alone: their invitation emails and `invited` audit rows
+/// go into `trail`, and their seats are answered. The caller marks them invited.
+pub(crate) fn invitations(
+    trail: &mut Trail,
+    doc: &DocRow,
+    people: &[PersonDbRow],
+    ordered: bool,
+    actor: &str,
+) -> Vec<String> {
     let view: Vec<_> = people
         .iter()
         .map(|p| {
@@ -77,20 +121,6 @@ pub(crate) async fn invite_next<C: Sql>(
         .iter()
         .filter_map(|seat| people.iter().find(|p| p.seat == *seat))
         .collect();
-    if invited.is_empty() {
-        return Ok(Vec::new());
-    }
-    let marks: Vec<String> = (0..invited.len()).map(|i| format!("${}", i + 2)).collect();
-    let mut values = vec![Value::from(now_ms())];
-    values.extend(invited.iter().map(|p| Value::from(p.id.clone())));
-    txn.exec(ctx.db.stmt(
-        &format!(
-            "UPDATE people SET status = 'invited', invited_at = $1 WHERE status = 'waiting' AND id IN ({})",
-            marks.join(", ")
-        ),
-        values,
-    ))
-    .await?;
     let locale = locale(doc);
     for p in &invited {
         let mut p = (*p).clone();
@@ -103,7 +133,7 @@ pub(crate) async fn invite_next<C: Sql>(
             json!({}),
         );
     }
-    Ok(invited.iter().map(|p| p.seat.clone()).collect())
+    invited.iter().map(|p| p.seat.clone()).collect()
 }
 
 /// Takes the document's row lock (or SQLite's write lock) if it is still out for signature.

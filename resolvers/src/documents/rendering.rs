@@ -231,8 +231,9 @@ pub async fn render_document(
             t.audit(
                 "rendered",
                 &format!(
-                    "The document people sign was rendered: {} pages, SHA-256 {sha256}",
-                    sizes.len()
+                    "The document people sign was rendered: {} {}, SHA-256 {sha256}",
+                    sizes.len(),
+                    if sizes.len() == 1 { "page" } else { "pages" }
                 ),
                 None,
                 "signet",

@@ -71,8 +71,6 @@ pub async fn send(
 pub(crate) enum Via {
     /// POST /documents/{id}/send: spends one of the key's daily drafts and sends.
     Request,
-    /// `sendNow` on create: the create already spent it; one request, one unit.
-    SendNow,
     /// A person approved a draft-only key's request: not charged to the key.
     Approval,
 }
@@ -215,12 +213,14 @@ pub(crate) async fn send_draft(
     }
     let (c, a, claim) = (ctx.clone(), actor.clone(), claim.cloned());
     let fields = field_rows(&doc.id, &draft);
+    // Only the send options go in: the parsed words stay here, off the writer's time.
+    let options = draft.send.clone();
     let (made, id) = ctx
         .db
         .transaction(move |txn| async move {
             let trail = Trail::new(&doc.id);
             let rows = DraftRows { doc, people, trail };
-            let (doc, people) = send_in(&c, &*txn, &a, rows, &draft, fields, via).await?;
+            let (doc, people) = send_in(&c, &*txn, &a, rows, &options, fields, via).await?;
             let out = store::to_out(&doc, &people, None);
             let made = answer::store(&*txn, &c, claim.as_ref(), 201, out).await?;
             Ok::<_, DomainError>((made, doc.id))
@@ -297,7 +297,7 @@ pub(crate) async fn send_in<C: Sql>(
     txn: &C,
     actor: &Actor,
     rows: DraftRows,
-    draft: &Draft,
+    options: &SendOptionsIn,
     fields: Vec<Vec<Value>>,
     via: Via,
 ) -> Result<(DocRow, Vec<PersonDbRow>), DomainError> {
@@ -306,37 +306,97 @@ pub(crate) async fn send_in<C: Sql>(
         mut people,
         mut trail,
     } = rows;
-    let now = match (via, doc.sent_at) {
-        // `insert_draft` wrote this transaction's new row as sent.
-        (Via::SendNow, Some(at)) if doc.state == "sent" => at,
-        _ => {
-            let sent = Sent::now(&draft.send);
-            let moved = txn
-                .exec(ctx.db.stmt(
-                    "UPDATE documents SET state = 'sent', sent_at = $2, updated_at = $2, expires_at = $3, \
-                     next_reminder_at = $4 WHERE id = $1 AND state = 'draft'",
-                    [
-                        Value::from(doc.id.clone()),
-                        Value::from(sent.at),
-                        Value::from(sent.expires_at),
-                        Value::from(sent.next_reminder_at),
-                    ],
-                ))
-                .await?;
-            if moved != 1 {
-                return Err(DomainError::conflict(format!(
-                    "document {} is no longer a draft",
-                    doc.id
-                )));
-            }
-            doc.state = "sent".into();
-            doc.sent_at = Some(sent.at);
-            doc.updated_at = sent.at;
-            doc.expires_at = sent.expires_at;
-            sent.at
-        }
-    };
+    let sent = Sent::now(options);
+    let moved = txn
+        .exec(ctx.db.stmt(
+            "UPDATE documents SET state = 'sent', sent_at = $2, updated_at = $2, expires_at = $3, \
+             next_reminder_at = $4 WHERE id = $1 AND state = 'draft'",
+            [
+                Value::from(doc.id.clone()),
+                Value::from(sent.at),
+                Value::from(sent.expires_at),
+                Value::from(sent.next_reminder_at),
+            ],
+        ))
+        .await?;
+    if moved != 1 {
+        return Err(DomainError::conflict(format!(
+            "document {} is no longer a draft",
+            doc.id
+        )));
+    }
+    doc.state = "sent".into();
+    doc.sent_at = Some(sent.at);
+    doc.updated_at = sent.at;
+    doc.expires_at = sent.expires_at;
+    let now = sent.at;
     let field_count = fields.len();
+    // A pending approval ends with the send: approved by the person, or withdrawn because
+    // a key allowed to send sent the draft itself.
+    txn.exec(ctx.db.stmt(
+        "UPDATE approvals SET state = $4, decided_at = $2, decided_by = $3 WHERE document_id = $1 AND state = 'pending'",
+        [
+            Value::from(doc.id.clone()),
+            Value::from(now),
+            Value::from(actor.key_id.clone()),
+            Value::from(if via == Via::Approval { "approved" } else { "withdrawn" }),
+        ],
+    ))
+    .await?;
+    let invited = plan_sent(
+        &mut trail,
+        &doc,
+        &mut people,
+        &actor.key_id,
+        field_count,
+        now,
+    );
+    mark_invited(ctx, txn, &people, &invited, now).await?;
+    sent_in(ctx, txn, actor, &doc, fields, trail).await?;
+    Ok((doc, people))
+}
+
+/// What a send writes besides the document's own row, decided from the rows alone, before
+/// any statement runs: the `sent` audit row, the event, the render job and the invitations
+/// of whoever signs first. Those people are marked invited at `at` in `people`; their rows
+/// are the caller's to write. Answers their seats.
+pub(crate) fn plan_sent(
+    trail: &mut Trail,
+    doc: &DocRow,
+    people: &mut [PersonDbRow],
+    actor: &str,
+    field_count: usize,
+    at: i64,
+) -> Vec<String> {
+    trail
+        .audit(
+            "sent",
+            "Document sent for signature",
+            None,
+            actor,
+            json!({"fields": field_count, "test": doc.test}),
+        )
+        .event("documents.document.sent", doc, None, None)
+        .job("render", doc, json!({"documentId": doc.id}), at);
+    let invited = invitations(trail, doc, people, signing_order(doc), actor);
+    for p in people.iter_mut().filter(|p| invited.contains(&p.seat)) {
+        p.status = "invited".into();
+        p.invited_at = Some(at);
+    }
+    invited
+}
+
+/// The rest of a planned send (`plan_sent`) inside its transaction, once the document and
+/// its people are written as sent: the fields, the trail, and the month's count of sends,
+/// which refuses the send past the plan's allowance.
+pub(crate) async fn sent_in<C: Sql>(
+    ctx: &Ctx,
+    txn: &C,
+    actor: &Actor,
+    doc: &DocRow,
+    fields: Vec<Vec<Value>>,
+    trail: Trail,
+) -> Result<(), DomainError> {
     store::insert_rows(
         txn,
         &ctx.db,
@@ -359,44 +419,6 @@ pub(crate) async fn send_in<C: Sql>(
         fields,
     )
     .await?;
-    if via != Via::SendNow {
-        // A pending approval ends with the send: approved by the person, or withdrawn because
-        // a key allowed to send sent the draft itself. A draft made in this request has none.
-        txn.exec(ctx.db.stmt(
-            "UPDATE approvals SET state = $4, decided_at = $2, decided_by = $3 WHERE document_id = $1 AND state = 'pending'",
-            [
-                Value::from(doc.id.clone()),
-                Value::from(now),
-                Value::from(actor.key_id.clone()),
-                Value::from(if via == Via::Approval { "approved" } else { "withdrawn" }),
-            ],
-        ))
-        .await?;
-    }
-    trail
-        .audit(
-            "sent",
-            "Document sent for signature",
-            None,
-            &actor.key_id,
-            json!({"fields": field_count, "test": doc.test}),
-        )
-        .event("documents.document.sent", &doc, None, None)
-        .job("render", &doc, json!({"documentId": doc.id}), now);
-    let invited = invite_next(
-        ctx,
-        txn,
-        &mut trail,
-        &doc,
-        &people,
-        signing_order(&doc),
-        &actor.key_id,
-    )
-    .await?;
-    for p in people.iter_mut().filter(|p| invited.contains(&p.seat)) {
-        p.status = "invited".into();
-        p.invited_at = Some(now);
-    }
     trail.write(txn, &ctx.db).await?;
     if !doc.test {
         usage::add(txn, &ctx.db, &doc.workspace_id, usage::DOCUMENTS_SENT, 1).await?;
@@ -411,5 +433,5 @@ pub(crate) async fn send_in<C: Sql>(
             )));
         }
     }
-    Ok((doc, people))
+    Ok(())
 }
