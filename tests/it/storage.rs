@@ -151,3 +151,150 @@ async fn partial_document_indexes_still_serve_their_queries() {
         assert!(indexes.iter().all(|(name, _)| name != old), "{indexes:?}");
     }
 }
+
+/// m0006 rebuilds five tables as WITHOUT ROWID tables on an existing database: every row
+/// comes through, the indexes are made again, and going back down restores rowid tables with
+/// the same rows.
+#[tokio::test]
+async fn the_rebuilt_tables_keep_every_row_both_ways() {
+    use signet_storage::migrations::Migrator;
+    use signet_storage::sea_orm_migration::MigratorTrait;
+
+    const TABLES: [&str; 5] = [
+        "people",
+        "fields",
+        "audit_events",
+        "outbox",
+        "document_metadata",
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite:{}", dir.path().join("m.db").display());
+    let db = Db::connect(&url).await.unwrap();
+    Migrator::up(&db.conn, Some(5)).await.unwrap();
+    for sql in [
+        "INSERT INTO workspaces (id, name, plan, time_zone, created_at) VALUES ('ws_1', 'W', 'pro', 'UTC', 1)",
+        "INSERT INTO documents (id, workspace_id, test, state, title, metadata, source, facts, variable_values, \
+         paper, profile, email_options, send_options, created_by, created_at, updated_at) \
+         VALUES ('doc_1', 'ws_1', FALSE, 'sent', 'T', '{}', '{}', '{}', '{}', 'a4', 'contract', '{}', '{}', 'key_1', 1, 1)",
+        "INSERT INTO people (id, document_id, position, seat, name, email, metadata, action, sign_order, status, invited_at, reminders) \
+         VALUES ('per_1', 'doc_1', 0, 'client', 'Ada', 'ada@example.com', '{}', 'sign', 1, 'invited', 5, 0), \
+                ('per_2', 'doc_1', 1, 'provider', 'Bob', 'bob@example.com', '{}', 'sign', 1, 'waiting', NULL, 0)",
+        "INSERT INTO fields (id, document_id, position, seat, name, field_type, required, spec, page, x, y, width, height, value) \
+         VALUES ('fld_1', 'doc_1', 0, 'client', 'Signature', 'signature', TRUE, '{}', 1, 72.5, 100, 200, 40, NULL)",
+        "INSERT INTO audit_events (document_id, seq, at, event, description, actor, detail, prev_hash, hash) \
+         VALUES ('doc_1', 1, 1, 'created', 'd', 'key_1', '{}', 'p', 'h1'), ('doc_1', 2, 2, 'sent', 'd', 'key_1', '{}', 'h1', 'h2')",
+        "INSERT INTO outbox (id, kind, workspace_id, document_id, test, payload, state, attempts, run_at, created_at) \
+         VALUES ('job_1', 'email', 'ws_1', 'doc_1', FALSE, '{\"kind\":\"invitation\"}', 'queued', 0, 3, 1)",
+        "INSERT INTO document_metadata (document_id, mkey, mvalue) VALUES ('doc_1', 'crm.deal', '42')",
+    ] {
+        db.conn.execute_unprepared(sql).await.unwrap();
+    }
+    let snapshot = |db: Db| async move {
+        let mut all = Vec::new();
+        for table in TABLES {
+            let rows = db
+                .conn
+                .query_all_raw(db.stmt(
+                    &format!("SELECT json_group_array(json(j)) AS a FROM (SELECT json_array({}) AS j FROM {table} ORDER BY 1)",
+                        columns(&db, table).await.join(", ")),
+                    [],
+                ))
+                .await
+                .unwrap();
+            all.push(rows[0].try_get::<String>("", "a").unwrap());
+        }
+        let schema: Vec<String> = db
+            .conn
+            .query_all_raw(db.stmt(
+                "SELECT sql FROM sqlite_master WHERE tbl_name IN ('people', 'fields', 'audit_events', 'outbox', 'document_metadata') \
+                 AND sql IS NOT NULL ORDER BY name",
+                [],
+            ))
+            .await
+            .unwrap()
+            .iter()
+            .map(|r| r.try_get("", "sql").unwrap())
+            .collect();
+        (all, schema)
+    };
+    let (before, old_schema) = snapshot(Db::connect(&url).await.unwrap()).await;
+    assert!(before.iter().all(|rows| rows != "[]"), "{before:?}");
+    Migrator::up(&db.conn, None).await.unwrap();
+    // A fresh pool each time: a pooled connection may hold the schema from before.
+    let (after, new_schema) = snapshot(Db::connect(&url).await.unwrap()).await;
+    assert_eq!(after, before);
+    for table in TABLES {
+        let made = new_schema
+            .iter()
+            .find(|sql| {
+                sql.starts_with(&format!("CREATE TABLE {table} "))
+                    || sql.starts_with(&format!("CREATE TABLE \"{table}\""))
+            })
+            .unwrap_or_else(|| panic!("{table}: {new_schema:?}"));
+        assert!(made.ends_with("WITHOUT ROWID"), "{made}");
+    }
+    for index in [
+        "fields_document",
+        "outbox_due",
+        "outbox_document",
+        "document_metadata_pair",
+    ] {
+        assert!(
+            new_schema
+                .iter()
+                .any(|sql| sql.starts_with(&format!("CREATE INDEX {index} "))),
+            "{index}: {new_schema:?}"
+        );
+    }
+    // The foreign keys still hold: a document's people go with it.
+    let fresh = Db::connect(&url).await.unwrap();
+    fresh
+        .conn
+        .execute_unprepared("INSERT INTO documents (id, workspace_id, test, state, title, metadata, source, facts, variable_values, \
+         paper, profile, email_options, send_options, created_by, created_at, updated_at) \
+         VALUES ('doc_2', 'ws_1', FALSE, 'draft', 'T', '{}', '{}', '{}', '{}', 'a4', 'contract', '{}', '{}', 'key_1', 1, 1)")
+        .await
+        .unwrap();
+    let orphan = fresh
+        .conn
+        .execute_unprepared("INSERT INTO people (id, document_id, position, seat, name, email, metadata, action, sign_order, status, reminders) \
+         VALUES ('per_9', 'doc_nope', 0, 'x', 'X', 'x@example.com', '{}', 'sign', 1, 'waiting', 0)")
+        .await;
+    assert!(orphan.is_err(), "a person of no document was stored");
+    fresh
+        .conn
+        .execute_unprepared("INSERT INTO people (id, document_id, position, seat, name, email, metadata, action, sign_order, status, reminders) \
+         VALUES ('per_3', 'doc_2', 0, 'x', 'X', 'x@example.com', '{}', 'sign', 1, 'waiting', 0)")
+        .await
+        .unwrap();
+    fresh
+        .conn
+        .execute_unprepared("DELETE FROM documents WHERE id = 'doc_2'")
+        .await
+        .unwrap();
+    Migrator::down(&fresh.conn, Some(1)).await.unwrap();
+    let (back, back_schema) = snapshot(Db::connect(&url).await.unwrap()).await;
+    assert_eq!(
+        back, before,
+        "per_3 went with its document; the rest came back down"
+    );
+    assert_eq!(back_schema.len(), old_schema.len(), "{back_schema:?}");
+    assert!(
+        back_schema.iter().all(|sql| !sql.contains("WITHOUT ROWID")),
+        "{back_schema:?}"
+    );
+}
+
+/// A table's column names, in order.
+async fn columns(db: &Db, table: &str) -> Vec<String> {
+    db.conn
+        .query_all_raw(db.stmt(
+            &format!("SELECT name FROM pragma_table_info('{table}') ORDER BY cid"),
+            [],
+        ))
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| r.try_get("", "name").unwrap())
+        .collect()
+}
