@@ -864,7 +864,9 @@ async fn fan_out_marks_events_done_by_primary_key() {
             .map(|r| r.try_get::<String>("", "detail").unwrap())
             .collect();
         assert!(
-            steps.iter().any(|s| s.contains("USING PRIMARY KEY (id=?)"))
+            steps
+                .iter()
+                .any(|s| s.contains("sqlite_autoindex_outbox_1"))
                 && !steps.iter().any(|s| s.contains("outbox_due")),
             "{n} ids: {steps:?}"
         );

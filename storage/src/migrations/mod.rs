@@ -1,7 +1,6 @@
 //! Schema migrations. Each migration is plain SQL that both SQLite and PostgreSQL accept
 //! (TEXT, BIGINT, INTEGER, BOOLEAN; times are BIGINT milliseconds since the epoch), so one
-//! file describes one change for both backends. The exception is a change of SQLite's own
-//! storage (m0006), which is a no-op on PostgreSQL.
+//! file describes one change for both backends.
 
 use sea_orm_migration::prelude::*;
 
@@ -40,7 +39,6 @@ mod m0002_documents;
 mod m0003_webhooks;
 mod m0004_sealing;
 mod m0005_partial_indexes;
-mod m0006_clustered_rows;
 
 pub struct Migrator;
 
@@ -53,7 +51,6 @@ impl MigratorTrait for Migrator {
             Box::new(m0003_webhooks::Migration),
             Box::new(m0004_sealing::Migration),
             Box::new(m0005_partial_indexes::Migration),
-            Box::new(m0006_clustered_rows::Migration),
         ]
     }
 }
