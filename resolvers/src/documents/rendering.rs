@@ -130,13 +130,23 @@ pub async fn render_document(
     if doc.page_sizes.is_some() || !matches!(doc.state.as_str(), "sent" | "opened" | "signed") {
         return Ok(false);
     }
-    let (draft, _) = send::stored_draft(ctx, &doc).await?;
-    let job = render_job(&doc, &draft);
+    let people = store::people(conn, &ctx.db, &[&doc.id]).await?;
+    // Everything but the reads and writes runs on a render thread, in the idle scheduling
+    // class: parsing the stored words, the render itself and the file's digest. At normal
+    // priority the parsing alone took CPU from requests while renders lagged behind a stream
+    // of sends (bench/RESULTS.md, session 9).
     let renderer = ctx.renderer.clone();
-    let rendered = crate::render::in_background(move || renderer.render(&job))
-        .await
-        .map_err(DomainError::Internal)?
-        .map_err(|e| DomainError::Internal(format!("rendering {doc_id}: {e}")))?;
+    let (row, name) = (doc.clone(), doc_id.to_string());
+    let (rendered, sha256) = crate::render::in_background(move || {
+        let draft = send::draft_from(&row, &people)?;
+        let rendered = renderer
+            .render(&render_job(&row, &draft))
+            .map_err(|e| DomainError::Internal(format!("rendering {name}: {e}")))?;
+        let sha256 = super::seal::sha256_hex(&rendered.pdf);
+        Ok::<_, DomainError>((rendered, sha256))
+    })
+    .await
+    .map_err(DomainError::Internal)??;
 
     // The fields were stored at send from the same words; the render places them.
     let stored = conn
@@ -163,7 +173,6 @@ pub async fn render_document(
         )));
     }
 
-    let sha256 = super::seal::sha256_hex(&rendered.pdf);
     let bytes = rendered.pdf.len();
     // A name of its own per render: a second worker racing on this document (which will lose
     // at the conditional UPDATE) cannot overwrite the winner's file.

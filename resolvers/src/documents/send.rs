@@ -22,6 +22,13 @@ pub(crate) async fn stored_draft(
     ctx: &Ctx,
     doc: &DocRow,
 ) -> Result<(Draft, Vec<PersonDbRow>), DomainError> {
+    let people = store::people(&ctx.db.conn, &ctx.db, &[&doc.id]).await?;
+    Ok((draft_from(doc, &people)?, people))
+}
+
+/// A stored document's words and people as the checks see them, from its rows: parsing
+/// only, no database (the render worker runs it on a render thread).
+pub(crate) fn draft_from(doc: &DocRow, people: &[PersonDbRow]) -> Result<Draft, DomainError> {
     let source: serde_json::Value = serde_json::from_str(&doc.source)
         .map_err(|e| DomainError::Internal(format!("stored source of {}: {e}", doc.id)))?;
     let parsed = signet_source::parse("source", &source).map_err(|p| {
@@ -30,27 +37,23 @@ pub(crate) async fn stored_draft(
             doc.id, p[0]
         ))
     })?;
-    let people = store::people(&ctx.db.conn, &ctx.db, &[&doc.id]).await?;
     let rows = input::people(&people.iter().map(person_in).collect::<Vec<_>>())
         .map_err(|p| DomainError::Internal(format!("stored people of {}: {}", doc.id, p[0])))?;
-    Ok((
-        Draft {
-            title: doc.title.clone(),
-            description: doc.description.clone(),
-            external_id: doc.external_id.clone(),
-            metadata: Metadata(doc.metadata.clone()),
-            source,
-            doc: parsed,
-            people: rows,
-            facts: map(&doc.facts),
-            variable_values: map(&doc.variable_values),
-            paper: doc.paper.clone(),
-            profile: doc.profile.clone(),
-            send: serde_json::from_str(&doc.send_options).unwrap_or_default(),
-            email: serde_json::from_str(&doc.email_options).unwrap_or_default(),
-        },
-        people,
-    ))
+    Ok(Draft {
+        title: doc.title.clone(),
+        description: doc.description.clone(),
+        external_id: doc.external_id.clone(),
+        metadata: Metadata(doc.metadata.clone()),
+        source,
+        doc: parsed,
+        people: rows,
+        facts: map(&doc.facts),
+        variable_values: map(&doc.variable_values),
+        paper: doc.paper.clone(),
+        profile: doc.profile.clone(),
+        send: serde_json::from_str(&doc.send_options).unwrap_or_default(),
+        email: serde_json::from_str(&doc.email_options).unwrap_or_default(),
+    })
 }
 
 /// POST /documents/{id}/send. Given the request's idempotency `claim`, a send stores its
