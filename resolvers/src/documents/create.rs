@@ -220,9 +220,10 @@ pub(crate) struct DraftRows {
 /// A new draft's rows, built before its transaction: ids, times and every JSON text, so that
 /// the transaction (on SQLite, the one writer thread) only runs statements. Its `created`
 /// audit row waits in the trail, so a send in the same transaction writes the chain in one
-/// go; the caller writes the trail before it commits. With `sent`, the document row is written
-/// as that send leaves it (`send::send_in` with `Via::SendNow` then leaves it be), instead of
-/// written as a draft and its kilobytes written again a moment later.
+/// go; the caller writes the trail before it commits. With `sent` (`sendNow`), the document
+/// row is written as the send leaves it, instead of written as a draft and its kilobytes
+/// written again a moment later; `plan_sent` then plans the rest of that send (its people
+/// written already invited) and `send::sent_in` writes it in the same transaction.
 pub(crate) struct NewDraft {
     rows: DraftRows,
     document: Vec<Value>,
