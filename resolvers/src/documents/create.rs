@@ -223,7 +223,7 @@ pub(crate) struct DraftRows {
 /// go; the caller writes the trail before it commits. With `sent` (`sendNow`), the document
 /// row is written as the send leaves it, instead of written as a draft and its kilobytes
 /// written again a moment later; `plan_sent` then plans the rest of that send (its people
-/// written already invited) and `send::sent_in` writes it in the same transaction.
+/// written already invited) and `send::write_planned` writes it in the same transaction.
 pub(crate) struct NewDraft {
     rows: DraftRows,
     document: Vec<Value>,
@@ -494,7 +494,7 @@ pub async fn create(
         .transaction(move |txn| async move {
             let mut rows = new.write(&*txn, &c.db).await?;
             let made = if let Some((fields, answer)) = sending {
-                send::sent_in(&c, &*txn, &a, &rows.doc, fields, rows.trail).await?;
+                send::write_planned(&c, &*txn, &a, &rows.doc, fields, rows.trail).await?;
                 answer.store(&*txn, &c, claim.as_ref()).await?
             } else {
                 let approval = match approval {

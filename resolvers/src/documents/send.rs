@@ -355,7 +355,7 @@ pub(crate) async fn send_in<C: Sql>(
         now,
     );
     mark_invited(ctx, txn, &people, &invited, now).await?;
-    sent_in(ctx, txn, actor, &doc, fields, trail).await?;
+    write_planned(ctx, txn, actor, &doc, fields, trail).await?;
     Ok((doc, people))
 }
 
@@ -392,7 +392,7 @@ pub(crate) fn plan_sent(
 /// The rest of a planned send (`plan_sent`) inside its transaction, once the document and
 /// its people are written as sent: the fields, the trail, and the month's count of sends,
 /// which refuses the send past the plan's allowance.
-pub(crate) async fn sent_in<C: Sql>(
+pub(crate) async fn write_planned<C: Sql>(
     ctx: &Ctx,
     txn: &C,
     actor: &Actor,
