@@ -1,6 +1,7 @@
 //! Throwaway PostgreSQL and Redis for the test run, started once per test binary on free
 //! ports unless `TEST_DATABASE_URL` / `TEST_REDIS_URL` name existing ones. Each server runs
-//! under a small shell watchdog that stops it when this test process ends, however it ends.
+//! under a small shell watchdog that stops it when this test process ends, however it ends,
+//! and removes its folder.
 //! With `CI=true` a server that cannot be started fails the tests that need it; elsewhere
 //! those tests say they were skipped.
 
@@ -51,12 +52,20 @@ fn pg_bindir() -> Option<PathBuf> {
     dirs.pop()
 }
 
-/// Runs `script` under `sh`, as the postgres user when we are root, stopping `$CHILD` once
-/// this process is gone.
-fn supervised(script: &str, as_postgres: bool) -> Result<(), String> {
+/// Runs `script` under `sh`, as the postgres user when we are root, stopping it once this
+/// process is gone and then removing `scratch`, the server's own folder (a PostgreSQL
+/// cluster is half a gigabyte; left behind, each test run added one to /tmp).
+fn supervised(
+    script: &str,
+    as_postgres: bool,
+    scratch: Option<&std::path::Path>,
+) -> Result<(), String> {
     let me = std::process::id();
+    let remove = scratch
+        .map(|d| format!("; rm -rf '{}'", d.display()))
+        .unwrap_or_default();
     let body = format!(
-        "{script} & child=$!; while [ -d /proc/{me} ] && kill -0 $child 2>/dev/null; do sleep 0.5; done; kill -INT $child 2>/dev/null; wait $child"
+        "{script} & child=$!; while [ -d /proc/{me} ] && kill -0 $child 2>/dev/null; do sleep 0.5; done; kill -INT $child 2>/dev/null; wait $child{remove}"
     );
     let mut cmd = if as_postgres {
         let mut c = Command::new("runuser");
@@ -129,6 +138,7 @@ fn start_postgres() -> Result<String, String> {
             dir.display()
         ),
         root,
+        Some(&dir),
     )?;
     wait_port(port, "PostgreSQL")?;
     Ok(format!("postgres://postgres@127.0.0.1:{port}/postgres"))
@@ -152,6 +162,7 @@ fn start_redis() -> Result<String, String> {
             "{bin} --port {port} --bind 127.0.0.1 --save '' --appendonly no --loglevel warning"
         ),
         false,
+        None,
     )?;
     wait_port(port, "Redis")?;
     Ok(format!("redis://127.0.0.1:{port}"))
