@@ -124,7 +124,20 @@ pub async fn add<C: Sql>(
     Ok(())
 }
 
-/// Live documents sent this calendar month (UTC), read on `conn` (a transaction, or the pool).
+/// Live documents sent this calendar month (UTC), outside any transaction: an inline read on
+/// SQLite, so the check before every send costs no hand-off to a pool thread.
+pub async fn documents_sent(
+    db: &signet_storage::Db,
+    workspace_id: &str,
+) -> Result<i64, DomainError> {
+    let [month, _] = periods(Utc::now());
+    let counts = db
+        .usage_counts(workspace_id, &[(DOCUMENTS_SENT, month.0.as_str())])
+        .await?;
+    Ok(counts[0])
+}
+
+/// Live documents sent this calendar month (UTC), read inside a transaction.
 pub async fn documents_sent_in<C: Sql>(
     conn: &C,
     db: &signet_storage::Db,

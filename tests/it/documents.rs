@@ -761,7 +761,7 @@ both!(live_keys_count_usage_and_cannot_test_sign, |app| {
     // Test sends are never counted.
     let (tws, test_key) = app.owner().await;
     create(&app, &test_key, json!({"sendNow": true})).await;
-    let used = signet_resolvers::usage::documents_sent_in(&app.ctx().db.conn, &app.ctx().db, &tws)
+    let used = signet_resolvers::usage::documents_sent(&app.ctx().db, &tws)
         .await
         .unwrap();
     assert_eq!(used, 0);

@@ -151,3 +151,69 @@ async fn partial_document_indexes_still_serve_their_queries() {
         assert!(indexes.iter().all(|(name, _)| name != old), "{indexes:?}");
     }
 }
+
+/// A blob is written whole under its key, in folders it makes, and leaves no temporary file
+/// behind; a second write of the key replaces it; a key that would leave the store, or a
+/// folder that cannot be made, is refused without writing anything.
+#[tokio::test]
+async fn blobs_are_written_whole_and_leave_nothing_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("blobs");
+    let blobs = signet_storage::Blobs::local(root.clone());
+    let pdf = b"%PDF-1.7 a rendered document".repeat(1000);
+    blobs
+        .put("documents/doc_1/a.pdf", pdf.clone())
+        .await
+        .unwrap();
+    assert_eq!(
+        blobs.get("documents/doc_1/a.pdf").await.unwrap().unwrap(),
+        pdf
+    );
+    blobs.put_sync("documents/doc_1/a.pdf", b"second").unwrap();
+    assert_eq!(
+        blobs.get("documents/doc_1/a.pdf").await.unwrap().unwrap(),
+        b"second"
+    );
+    let names: Vec<_> = std::fs::read_dir(root.join("documents/doc_1"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(names, ["a.pdf"]);
+
+    for bad in ["../escape.pdf", "/abs.pdf", "documents//x.pdf", ""] {
+        assert!(
+            blobs.put(bad, b"x".to_vec()).await.is_err(),
+            "{bad:?} was accepted"
+        );
+    }
+    assert!(!dir.path().join("escape.pdf").exists());
+    // A file where a folder should be: the write fails and leaves nothing.
+    std::fs::write(root.join("documents/plain"), b"not a folder").unwrap();
+    let err = blobs
+        .put("documents/plain/b.pdf", b"x".to_vec())
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("documents/plain/b.pdf"), "{err}");
+    assert_eq!(
+        std::fs::read(root.join("documents/plain")).unwrap(),
+        b"not a folder"
+    );
+    let mut files = Vec::new();
+    let mut dirs = vec![root.clone()];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(d).unwrap() {
+            let e = e.unwrap();
+            if e.file_type().unwrap().is_dir() {
+                dirs.push(e.path());
+            } else {
+                files.push(e.path().strip_prefix(&root).unwrap().to_path_buf());
+            }
+        }
+    }
+    files.sort();
+    let expected: Vec<std::path::PathBuf> = ["documents/doc_1/a.pdf", "documents/plain"]
+        .iter()
+        .map(Into::into)
+        .collect();
+    assert_eq!(files, expected);
+}

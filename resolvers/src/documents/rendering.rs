@@ -131,49 +131,22 @@ pub async fn render_document(
         return Ok(false);
     }
     let people = store::people(conn, &ctx.db, &[&doc.id]).await?;
-    // Everything but the reads and writes runs on a render thread, in the idle scheduling
-    // class: parsing the stored words, the render itself and the file's digest. At normal
-    // priority the parsing alone took CPU from requests while renders lagged behind a stream
-    // of sends (bench/RESULTS.md, session 9).
-    let renderer = ctx.renderer.clone();
-    let (row, name) = (doc.clone(), doc_id.to_string());
-    let (rendered, sha256) = crate::render::in_background(move || {
-        let draft = send::draft_from(&row, &people)?;
-        let rendered = renderer
-            .render(&render_job(&row, &draft))
-            .map_err(|e| DomainError::Internal(format!("rendering {name}: {e}")))?;
-        let sha256 = super::seal::sha256_hex(&rendered.pdf);
-        Ok::<_, DomainError>((rendered, sha256))
-    })
-    .await
-    .map_err(DomainError::Internal)??;
-
     // The fields were stored at send from the same words; the render places them.
-    let stored = conn
+    let stored: Vec<(i32, String, String)> = conn
         .query_all_raw(ctx.db.stmt(
             "SELECT position, name, field_type FROM fields WHERE document_id = $1 ORDER BY position",
             [Value::from(doc_id.to_string())],
         ))
-        .await?;
-    let same = stored.len() == rendered.fields.len()
-        && stored
-            .iter()
-            .zip(&rendered.fields)
-            .enumerate()
-            .all(|(i, (r, p))| {
-                r.try_get::<i32>("", "position").ok() == Some(i as i32)
-                    && r.try_get::<String>("", "name").ok().as_deref()
-                        == Some(p.field.name.as_str())
-                    && r.try_get::<String>("", "field_type").ok().as_deref()
-                        == Some(p.field.ty.as_str())
-            });
-    if !same {
-        return Err(DomainError::Internal(format!(
-            "the rendered fields of {doc_id} differ from those stored at send"
-        )));
-    }
-
-    let bytes = rendered.pdf.len();
+        .await?
+        .iter()
+        .map(|r| {
+            Ok((
+                r.try_get("", "position")?,
+                r.try_get("", "name")?,
+                r.try_get("", "field_type")?,
+            ))
+        })
+        .collect::<Result<_, sea_orm::DbErr>>()?;
     // A name of its own per render: a second worker racing on this document (which will lose
     // at the conditional UPDATE) cannot overwrite the winner's file.
     let blob = format!(
@@ -181,7 +154,37 @@ pub async fn render_document(
         doc.id,
         ids::new_id("render").to_lowercase()
     );
-    ctx.blobs.put(&blob, rendered.pdf).await?;
+    // Everything but the reads and writes of rows runs on a render thread, in the idle
+    // scheduling class: parsing the stored words, the render itself, the file's digest, and
+    // writing the file, whose disk writes then have the idle I/O class too (`put_sync`). At
+    // normal priority the parsing alone took CPU from requests while renders lagged behind a
+    // stream of sends, and the files' writes slowed the database's (bench/RESULTS.md,
+    // sessions 9 and 10).
+    let (renderer, blobs) = (ctx.renderer.clone(), ctx.blobs.clone());
+    let (row, name, key) = (doc.clone(), doc_id.to_string(), blob.clone());
+    let (rendered, sha256) = crate::render::in_background(move || {
+        let draft = send::draft_from(&row, &people)?;
+        let rendered = renderer
+            .render(&render_job(&row, &draft))
+            .map_err(|e| DomainError::Internal(format!("rendering {name}: {e}")))?;
+        let same = stored.len() == rendered.fields.len()
+            && stored.iter().zip(&rendered.fields).enumerate().all(
+                |(i, ((position, field, ty), p))| {
+                    *position == i as i32 && *field == p.field.name && ty == p.field.ty.as_str()
+                },
+            );
+        if !same {
+            return Err(DomainError::Internal(format!(
+                "the rendered fields of {name} differ from those stored at send"
+            )));
+        }
+        let sha256 = super::seal::sha256_hex(&rendered.pdf);
+        blobs.put_sync(&key, &rendered.pdf)?;
+        Ok::<_, DomainError>((rendered, sha256))
+    })
+    .await
+    .map_err(DomainError::Internal)??;
+    let bytes = rendered.pdf.len();
     let sizes: Vec<[f64; 2]> = rendered.pages.iter().map(|(w, h)| [*w, *h]).collect();
 
     let (c, id, file, job_id) = (

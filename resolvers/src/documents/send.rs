@@ -179,7 +179,7 @@ pub(crate) async fn may_send(
         ));
     }
     if !test && let Some(limit) = ctx.plans.limits(actor.plan).documents_per_month {
-        let used = usage::documents_sent_in(&ctx.db.conn, &ctx.db, &actor.workspace_id).await?;
+        let used = usage::documents_sent(&ctx.db, &actor.workspace_id).await?;
         if used >= limit as i64 {
             return Err(DomainError::Forbidden(format!(
                 "The {} plan's allowance of {limit} documents this month is used up; it renews on the 1st (UTC).",
