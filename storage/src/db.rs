@@ -100,20 +100,14 @@ impl Db {
         workspace_id: &str,
         keys: &[(&str, &str)],
     ) -> Result<Vec<i64>, StorageError> {
-        const SQL: &str = "SELECT count FROM usage_counters WHERE workspace_id = $1 AND metric = $2 AND period = $3";
+        // A counter is the sum of its shards (m0006).
+        const SQL: &str = "SELECT COALESCE(SUM(count), 0) FROM usage_counters WHERE workspace_id = $1 AND metric = $2 AND period = $3";
         let mut out = Vec::with_capacity(keys.len());
         if let Some(reader) = &self.inline {
             reader.read(|c| {
                 let mut stmt = c.prepare_cached(SQL)?;
                 for (metric, period) in keys {
-                    let n: Option<i64> = stmt
-                        .query_row((workspace_id, metric, period), |r| r.get(0))
-                        .map(Some)
-                        .or_else(|e| match e {
-                            rusqlite::Error::QueryReturnedNoRows => Ok(None),
-                            e => Err(e),
-                        })?;
-                    out.push(n.unwrap_or(0));
+                    out.push(stmt.query_row((workspace_id, metric, period), |r| r.get(0))?);
                 }
                 Ok(())
             })?;
@@ -121,7 +115,7 @@ impl Db {
         }
         // One round trip for all pairs: `(metric = $2 AND period = $3) OR ...`.
         let mut sql = String::from(
-            "SELECT metric, period, count FROM usage_counters WHERE workspace_id = $1 AND (",
+            "SELECT metric, period, CAST(SUM(count) AS BIGINT) AS count FROM usage_counters WHERE workspace_id = $1 AND (",
         );
         let mut values = vec![sea_orm::Value::from(workspace_id)];
         for (i, (metric, period)) in keys.iter().enumerate() {
@@ -136,7 +130,7 @@ impl Db {
             values.push(sea_orm::Value::from(*metric));
             values.push(sea_orm::Value::from(*period));
         }
-        sql.push(')');
+        sql.push_str(") GROUP BY metric, period");
         let rows = self.conn.query_all_raw(self.stmt(&sql, values)).await?;
         out.resize(keys.len(), 0);
         for row in rows {

@@ -767,7 +767,9 @@ both!(live_keys_count_usage_and_cannot_test_sign, |app| {
     assert_eq!(used, 0);
 
     // Past the plan's monthly allowance a live send is refused with 403, and a refused
-    // sendNow leaves nothing behind; a draft can still be made, but not sent.
+    // sendNow leaves nothing behind; a draft can still be made, but not sent. The 99 are
+    // added to another shard of the counter than the send's (as sends made under a plan with
+    // no allowance are): the check and GET /usage count the sum of every shard.
     let db = &app.ctx().db;
     signet_resolvers::usage::add(
         &db.conn,
@@ -775,9 +777,12 @@ both!(live_keys_count_usage_and_cannot_test_sign, |app| {
         &ws,
         signet_resolvers::usage::DOCUMENTS_SENT,
         99,
+        5,
     )
     .await
     .unwrap();
+    let usage = app.get("/api/v1/usage", Some(&live)).await;
+    assert_eq!(usage.body["documents"]["used"], 100, "{}", usage.body);
     let over = create(&app, &live, json!({"sendNow": true})).await;
     assert_eq!(over.status, 403, "{}", over.body);
     assert!(

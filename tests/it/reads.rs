@@ -54,17 +54,21 @@ both!(
         let (ws, key) = app.owner().await;
         let (other, _) = app.owner().await;
         let db = &app.ctx().db;
-        add(&db.conn, db, &ws, DOCUMENTS_SENT, 3).await.unwrap();
-        add(&db.conn, db, &ws, DOCUMENTS_SENT, 1).await.unwrap();
-        add(&db.conn, db, &ws, EMAILS_SENT, 7).await.unwrap();
-        add(&db.conn, db, &other, DOCUMENTS_SENT, 50).await.unwrap();
+        // Spread over shards of the counter, and twice into one: the sum is what is used.
+        add(&db.conn, db, &ws, DOCUMENTS_SENT, 3, 0).await.unwrap();
+        add(&db.conn, db, &ws, DOCUMENTS_SENT, 1, 7).await.unwrap();
+        add(&db.conn, db, &ws, DOCUMENTS_SENT, 2, 7).await.unwrap();
+        add(&db.conn, db, &ws, EMAILS_SENT, 7, 3).await.unwrap();
+        add(&db.conn, db, &other, DOCUMENTS_SENT, 50, 0)
+            .await
+            .unwrap();
         let a = app.get("/api/v1/usage", Some(&key)).await;
-        assert_eq!(a.body["documents"]["used"], 4, "{}", a.body);
+        assert_eq!(a.body["documents"]["used"], 6, "{}", a.body);
         assert_eq!(a.body["emails"]["used"], 7);
         // The same counters through GraphQL.
         let q = serde_json::json!({"query": "{ usage { documents { used } emails { used } } }"});
         let g = app.post("/graphql", &key, &[], &q.to_string()).await;
-        assert_eq!(g.body["data"]["usage"]["documents"]["used"], 4);
+        assert_eq!(g.body["data"]["usage"]["documents"]["used"], 6);
         assert_eq!(g.body["data"]["usage"]["emails"]["used"], 7);
     }
 );

@@ -217,3 +217,64 @@ async fn blobs_are_written_whole_and_leave_nothing_behind() {
         .collect();
     assert_eq!(files, expected);
 }
+
+/// m0006 spreads a usage counter over shards: on an existing database every count comes
+/// through as it was, a shard added to is summed with the rest, and going back down folds the
+/// shards into one row per counter.
+#[tokio::test]
+async fn usage_counters_keep_their_counts_through_the_shard_migration() {
+    use signet_storage::migrations::Migrator;
+    use signet_storage::sea_orm_migration::MigratorTrait;
+
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite:{}", dir.path().join("m.db").display());
+    let db = Db::connect(&url).await.unwrap();
+    Migrator::up(&db.conn, Some(5)).await.unwrap();
+    for sql in [
+        "INSERT INTO workspaces (id, name, plan, time_zone, created_at) VALUES ('ws_1', 'W', 'pro', 'UTC', 1)",
+        "INSERT INTO usage_counters (workspace_id, metric, period, count) VALUES \
+         ('ws_1', 'documents_sent', '2026-11', 41), ('ws_1', 'emails_sent', '2026-11-23', 7)",
+    ] {
+        db.conn.execute_unprepared(sql).await.unwrap();
+    }
+    let keys = [("documents_sent", "2026-11"), ("emails_sent", "2026-11-23")];
+    Migrator::up(&db.conn, None).await.unwrap();
+    // A fresh pool each time: a pooled connection may hold the schema from before.
+    let db = Db::connect(&url).await.unwrap();
+    assert_eq!(db.usage_counts("ws_1", &keys).await.unwrap(), [41, 7]);
+    db.conn
+        .execute_unprepared(
+            "INSERT INTO usage_counters (workspace_id, metric, period, shard, count) \
+             VALUES ('ws_1', 'documents_sent', '2026-11', 9, 2)",
+        )
+        .await
+        .unwrap();
+    assert_eq!(db.usage_counts("ws_1", &keys).await.unwrap(), [43, 7]);
+
+    Migrator::down(&db.conn, Some(1)).await.unwrap();
+    let db = Db::connect(&url).await.unwrap();
+    let rows = db
+        .conn
+        .query_all_raw(db.stmt(
+            "SELECT metric, count FROM usage_counters ORDER BY metric",
+            [],
+        ))
+        .await
+        .unwrap();
+    let rows: Vec<(String, i64)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r.try_get("", "metric").unwrap(),
+                r.try_get("", "count").unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            ("documents_sent".to_string(), 43),
+            ("emails_sent".to_string(), 7)
+        ]
+    );
+}

@@ -424,10 +424,20 @@ pub(crate) async fn write_planned<C: Sql>(
     .await?;
     trail.write(txn, &ctx.db).await?;
     if !doc.test {
-        usage::add(txn, &ctx.db, &doc.workspace_id, usage::DOCUMENTS_SENT, 1).await?;
+        let limit = ctx.plans.limits(actor.plan).documents_per_month;
+        let shard = usage::shard(&ctx.db, limit.is_some(), &doc.id);
+        usage::add(
+            txn,
+            &ctx.db,
+            &doc.workspace_id,
+            usage::DOCUMENTS_SENT,
+            1,
+            shard,
+        )
+        .await?;
         // Read back under the counter's row lock (SQLite: the write lock): of sends racing for
         // the month's last document exactly one commits; the others roll back here.
-        if let Some(limit) = ctx.plans.limits(actor.plan).documents_per_month
+        if let Some(limit) = limit
             && usage::documents_sent_in(txn, &ctx.db, &doc.workspace_id).await? > limit as i64
         {
             return Err(DomainError::Forbidden(format!(

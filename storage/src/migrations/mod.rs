@@ -4,9 +4,17 @@
 
 use sea_orm_migration::prelude::*;
 
-/// A migration that is plain SQL both ways: `$up` applies it, `$down` undoes it.
+/// A migration that is plain SQL both ways: `$up` applies it, `$down` undoes it. With
+/// `in_one_transaction` it runs in one transaction on SQLite too (PostgreSQL always does),
+/// which a table made again needs.
 macro_rules! plain_sql {
+    ($name:literal, $up:expr, $down:expr, in_one_transaction) => {
+        plain_sql!(@define $name, $up, $down, Some(true));
+    };
     ($name:literal, $up:expr, $down:expr) => {
+        plain_sql!(@define $name, $up, $down, None);
+    };
+    (@define $name:literal, $up:expr, $down:expr, $transaction:expr) => {
         pub struct Migration;
 
         impl sea_orm_migration::prelude::MigrationName for Migration {
@@ -30,6 +38,10 @@ macro_rules! plain_sql {
             ) -> Result<(), sea_orm_migration::prelude::DbErr> {
                 super::run_sql(manager, $down).await
             }
+
+            fn use_transaction(&self) -> Option<bool> {
+                $transaction
+            }
         }
     };
 }
@@ -39,6 +51,7 @@ mod m0002_documents;
 mod m0003_webhooks;
 mod m0004_sealing;
 mod m0005_partial_indexes;
+mod m0006_usage_shards;
 
 pub struct Migrator;
 
@@ -51,6 +64,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0003_webhooks::Migration),
             Box::new(m0004_sealing::Migration),
             Box::new(m0005_partial_indexes::Migration),
+            Box::new(m0006_usage_shards::Migration),
         ]
     }
 }
