@@ -44,10 +44,7 @@ impl Blobs {
             .map_err(|e| StorageError::Corrupt(format!("writing a blob: {e}")))?
     }
 
-    /// `put` on the calling thread, for work already on a thread of its own. The render
-    /// threads write their files this way: under Linux's idle scheduling class their disk
-    /// writes also get the idle I/O class, so a render's file waits behind the database's
-    /// writes instead of slowing them.
+    /// `put` on the calling thread, which it blocks until the disk has the blob.
     pub fn put_sync(&self, key: &str, bytes: &[u8]) -> Result<(), StorageError> {
         use std::io::Write;
         let path = self.path(key)?;
@@ -66,13 +63,18 @@ impl Blobs {
             std::fs::remove_file(&tmp).ok();
             return Err(io(e));
         }
-        // The rename is durable once its folder is synced; a folder this write made is durable
-        // once its own parent is.
-        sync_dir(dir).map_err(io)?;
-        for made in created {
-            if let Some(parent) = made.parent() {
-                sync_dir(parent).map_err(io)?;
-            }
+        // The rename is durable once its folder is synced, and the folder's own entry once its
+        // parent is: always, since a folder found in place may have been made a moment ago by
+        // another write that has not synced its parent yet. Folders this write made further up
+        // are synced through their parents too. A blob that cannot be made durable is removed,
+        // as no row will name it.
+        let mut folders: Vec<&std::path::Path> = vec![dir];
+        folders.extend(dir.parent());
+        folders.extend(created.iter().filter_map(|made| made.parent()));
+        folders.dedup();
+        if let Err(e) = folders.into_iter().try_for_each(sync_dir) {
+            std::fs::remove_file(&path).ok();
+            return Err(io(e));
         }
         Ok(())
     }
@@ -95,7 +97,8 @@ impl Blobs {
     }
 }
 
-/// Creates `dir` and its missing parents; answers the folders it made, outermost first.
+/// Creates `dir` and its missing parents; answers the folders it made (or found made by
+/// another writer meanwhile), outermost first.
 fn create_dirs(dir: &std::path::Path) -> std::io::Result<Vec<PathBuf>> {
     let mut missing = Vec::new();
     let mut at = Some(dir);

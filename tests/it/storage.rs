@@ -220,15 +220,13 @@ async fn blobs_are_written_whole_and_leave_nothing_behind() {
 
 /// m0006 spreads a usage counter over shards: on an existing database every count comes
 /// through as it was, a shard added to is summed with the rest, and going back down folds the
-/// shards into one row per counter.
-#[tokio::test]
-async fn usage_counters_keep_their_counts_through_the_shard_migration() {
+/// shards into one row per counter. On both backends: the table is made again inside one
+/// transaction.
+async fn shard_migration_round_trip(url: &str) {
     use signet_storage::migrations::Migrator;
     use signet_storage::sea_orm_migration::MigratorTrait;
 
-    let dir = tempfile::tempdir().unwrap();
-    let url = format!("sqlite:{}", dir.path().join("m.db").display());
-    let db = Db::connect(&url).await.unwrap();
+    let db = Db::connect(url).await.unwrap();
     Migrator::up(&db.conn, Some(5)).await.unwrap();
     for sql in [
         "INSERT INTO workspaces (id, name, plan, time_zone, created_at) VALUES ('ws_1', 'W', 'pro', 'UTC', 1)",
@@ -240,7 +238,7 @@ async fn usage_counters_keep_their_counts_through_the_shard_migration() {
     let keys = [("documents_sent", "2026-11"), ("emails_sent", "2026-11-23")];
     Migrator::up(&db.conn, None).await.unwrap();
     // A fresh pool each time: a pooled connection may hold the schema from before.
-    let db = Db::connect(&url).await.unwrap();
+    let db = Db::connect(url).await.unwrap();
     assert_eq!(db.usage_counts("ws_1", &keys).await.unwrap(), [41, 7]);
     db.conn
         .execute_unprepared(
@@ -250,9 +248,22 @@ async fn usage_counters_keep_their_counts_through_the_shard_migration() {
         .await
         .unwrap();
     assert_eq!(db.usage_counts("ws_1", &keys).await.unwrap(), [43, 7]);
+    let shards = db
+        .conn
+        .query_all_raw(db.stmt(
+            "SELECT shard FROM usage_counters WHERE metric = 'documents_sent' ORDER BY shard",
+            [],
+        ))
+        .await
+        .unwrap();
+    let shards: Vec<i32> = shards
+        .iter()
+        .map(|r| r.try_get("", "shard").unwrap())
+        .collect();
+    assert_eq!(shards, [0, 9]);
 
     Migrator::down(&db.conn, Some(1)).await.unwrap();
-    let db = Db::connect(&url).await.unwrap();
+    let db = Db::connect(url).await.unwrap();
     let rows = db
         .conn
         .query_all_raw(db.stmt(
@@ -277,4 +288,34 @@ async fn usage_counters_keep_their_counts_through_the_shard_migration() {
             ("emails_sent".to_string(), 7)
         ]
     );
+    // And up again: the names the first round left do not collide.
+    Migrator::up(&db.conn, None).await.unwrap();
+    let db = Db::connect(url).await.unwrap();
+    assert_eq!(db.usage_counts("ws_1", &keys).await.unwrap(), [43, 7]);
+}
+
+#[tokio::test]
+async fn usage_counters_keep_their_counts_through_the_shard_migration_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    shard_migration_round_trip(&format!("sqlite:{}", dir.path().join("m.db").display())).await;
+}
+
+#[tokio::test]
+async fn usage_counters_keep_their_counts_through_the_shard_migration_postgres() {
+    let Some(ext) = crate::servers::external() else {
+        return;
+    };
+    let name = signet_resolvers::ids::new_id("m").to_lowercase();
+    let admin = Db::connect(&ext.pg_admin).await.unwrap();
+    admin
+        .conn
+        .execute_unprepared(&format!("CREATE DATABASE {name}"))
+        .await
+        .unwrap();
+    let url = ext
+        .pg_admin
+        .rsplit_once('/')
+        .map(|(base, _)| format!("{base}/{name}"))
+        .unwrap();
+    shard_migration_round_trip(&url).await;
 }

@@ -154,15 +154,13 @@ pub async fn render_document(
         doc.id,
         ids::new_id("render").to_lowercase()
     );
-    // Everything but the reads and writes of rows runs on a render thread, in the idle
-    // scheduling class: parsing the stored words, the render itself, the file's digest, and
-    // writing the file, whose disk writes then have the idle I/O class too (`put_sync`). At
-    // normal priority the parsing alone took CPU from requests while renders lagged behind a
-    // stream of sends, and the files' writes slowed the database's (bench/RESULTS.md,
-    // sessions 9 and 10).
-    let (renderer, blobs) = (ctx.renderer.clone(), ctx.blobs.clone());
-    let (row, name, key) = (doc.clone(), doc_id.to_string(), blob.clone());
-    let (rendered, sha256) = crate::render::in_background(move || {
+    // Everything but the reads and writes runs on a render thread, in the idle scheduling
+    // class: parsing the stored words, the render itself, the check of its fields and the
+    // file's digest. At normal priority the parsing alone took CPU from requests while renders
+    // lagged behind a stream of sends (bench/RESULTS.md, session 9).
+    let renderer = ctx.renderer.clone();
+    let (row, name) = (doc.clone(), doc_id.to_string());
+    let (mut rendered, sha256) = crate::render::in_background(move || {
         let draft = send::draft_from(&row, &people)?;
         let rendered = renderer
             .render(&render_job(&row, &draft))
@@ -179,12 +177,15 @@ pub async fn render_document(
             )));
         }
         let sha256 = super::seal::sha256_hex(&rendered.pdf);
-        blobs.put_sync(&key, &rendered.pdf)?;
         Ok::<_, DomainError>((rendered, sha256))
     })
     .await
     .map_err(DomainError::Internal)??;
     let bytes = rendered.pdf.len();
+    // On the disk before the row that names it commits (`Blobs::put`).
+    ctx.blobs
+        .put(&blob, std::mem::take(&mut rendered.pdf))
+        .await?;
     let sizes: Vec<[f64; 2]> = rendered.pages.iter().map(|(w, h)| [*w, *h]).collect();
 
     let (c, id, file, job_id) = (

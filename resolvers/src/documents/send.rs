@@ -435,8 +435,8 @@ pub(crate) async fn write_planned<C: Sql>(
             shard,
         )
         .await?;
-        // Read back under the counter's row lock (SQLite: the write lock): of sends racing for
-        // the month's last document exactly one commits; the others roll back here.
+        // Read back under shard 0's row lock (SQLite: the write lock): of sends racing for the
+        // month's last document exactly one commits; the others roll back here.
         if let Some(limit) = limit
             && usage::documents_sent_in(txn, &ctx.db, &doc.workspace_id).await? > limit as i64
         {
