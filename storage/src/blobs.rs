@@ -2,11 +2,12 @@
 //! (`<data_dir>/blobs`); each write goes to a temporary file first and is renamed into place,
 //! so a reader never sees half a file and a crash leaves no torn blob.
 //!
-//! A write is on the disk before `put` returns: the file's bytes are synced before the rename
-//! and the folder after it (with every folder the write created). The row that names a blob
-//! is committed after its `put`, so a power loss cannot leave a committed document pointing
-//! at an empty or missing file. A sealed PDF carries a timestamp and a signature that cannot
-//! be made again, and a rendered one is what people signed.
+//! A write is on the disk before `put` returns: the file's bytes are synced before the rename,
+//! then its folder and that folder's parent (and the parent of every folder the write
+//! created) after it. The row that names a blob is committed after its `put`, so a power loss
+//! cannot leave a committed document pointing at an empty or missing file. A sealed PDF
+//! carries a timestamp and a signature that cannot be made again, and a rendered one is what
+//! people signed.
 
 use std::path::PathBuf;
 
@@ -113,8 +114,8 @@ fn create_dirs(dir: &std::path::Path) -> std::io::Result<Vec<PathBuf>> {
     let mut made = Vec::with_capacity(missing.len());
     for d in missing {
         match std::fs::create_dir(&d) {
-            // Made by another writer meanwhile, which may not have synced its parent yet.
             Ok(()) => made.push(d),
+            // Made by another writer meanwhile, which may not have synced its parent yet.
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => made.push(d),
             Err(e) => return Err(e),
         }
