@@ -740,6 +740,81 @@ both!(remind_void_and_revise_follow_the_state_machine, |app| {
     assert_eq!(voided.1["data"]["reason"], "terms changed");
 });
 
+// Sends racing for the month's last documents: exactly as many commit as the allowance has
+// left, whichever shard of the counter the earlier sends were counted in; the others are
+// refused with 403 and leave nothing behind.
+both!(
+    concurrent_sends_stop_exactly_at_the_monthly_allowance,
+    |app| {
+        let ws = app.workspace(Plan::Free).await;
+        let live = app
+            .key(
+                &ws,
+                Mode::Live,
+                &["documents:read", "documents:write", "account:read"],
+            )
+            .await;
+        let db = &app.ctx().db;
+        signet_resolvers::usage::add(
+            &db.conn,
+            db,
+            &ws,
+            signet_resolvers::usage::DOCUMENTS_SENT,
+            96,
+            7,
+        )
+        .await
+        .unwrap();
+        // On PostgreSQL the sends are held at the counter (a lock on its table) until they have
+        // all written the rest of their rows, then let go together: their counts and read-backs
+        // overlap as much as they can.
+        use signet_storage::sea_orm::{ConnectionTrait, TransactionTrait};
+        let gate = if db.backend == signet_storage::db::Backend::Postgres {
+            let t = db.conn.begin().await.unwrap();
+            t.execute_unprepared("LOCK TABLE usage_counters IN SHARE MODE")
+                .await
+                .unwrap();
+            Some(t)
+        } else {
+            None
+        };
+        let release = async {
+            if let Some(t) = gate {
+                tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+                t.commit().await.unwrap();
+            }
+        };
+        let (answers, ()) = tokio::join!(
+            futures_util::future::join_all((0..40).map(|_| create(
+                &app,
+                &live,
+                json!({"sendNow": true})
+            )),),
+            release
+        );
+        let statuses: Vec<u16> = answers.iter().map(|a| a.status.as_u16()).collect();
+        assert_eq!(
+            statuses.iter().filter(|s| **s == 201).count(),
+            4,
+            "{statuses:?}"
+        );
+        assert_eq!(
+            statuses.iter().filter(|s| **s == 403).count(),
+            36,
+            "{statuses:?}"
+        );
+        let usage = app.get("/api/v1/usage", Some(&live)).await;
+        assert_eq!(usage.body["documents"]["used"], 100, "{}", usage.body);
+        let list = app.get("/api/v1/documents", Some(&live)).await;
+        assert_eq!(
+            list.body["data"].as_array().unwrap().len(),
+            4,
+            "{}",
+            list.body
+        );
+    }
+);
+
 both!(live_keys_count_usage_and_cannot_test_sign, |app| {
     let ws = app.workspace(Plan::Free).await;
     let live = app
