@@ -740,31 +740,43 @@ both!(remind_void_and_revise_follow_the_state_machine, |app| {
     assert_eq!(voided.1["data"]["reason"], "terms changed");
 });
 
+/// A Free workspace (100 live documents a month) and a live key on it.
+async fn free_workspace(app: &TestApp) -> (String, String) {
+    let ws = app.workspace(Plan::Free).await;
+    let live = app
+        .key(
+            &ws,
+            Mode::Live,
+            &["documents:read", "documents:write", "account:read"],
+        )
+        .await;
+    (ws, live)
+}
+
+/// Counts `n` live sends this month for `ws`, in the counter's row `shard`.
+async fn count_sends(app: &TestApp, ws: &str, n: i64, shard: u32) {
+    let db = &app.ctx().db;
+    signet_resolvers::usage::add(
+        &db.conn,
+        db,
+        ws,
+        signet_resolvers::usage::DOCUMENTS_SENT,
+        n,
+        shard,
+    )
+    .await
+    .unwrap();
+}
+
 // Sends racing for the month's last documents: exactly as many commit as the allowance has
 // left, whichever shard of the counter the earlier sends were counted in; the others are
 // refused with 403 and leave nothing behind.
 both!(
     concurrent_sends_stop_exactly_at_the_monthly_allowance,
     |app| {
-        let ws = app.workspace(Plan::Free).await;
-        let live = app
-            .key(
-                &ws,
-                Mode::Live,
-                &["documents:read", "documents:write", "account:read"],
-            )
-            .await;
+        let (ws, live) = free_workspace(&app).await;
         let db = &app.ctx().db;
-        signet_resolvers::usage::add(
-            &db.conn,
-            db,
-            &ws,
-            signet_resolvers::usage::DOCUMENTS_SENT,
-            96,
-            7,
-        )
-        .await
-        .unwrap();
+        count_sends(&app, &ws, 96, 7).await;
         // On PostgreSQL the sends are held at the counter (a lock on its table) until they have
         // all written the rest of their rows, then let go together: their counts and read-backs
         // overlap as much as they can.
@@ -816,14 +828,7 @@ both!(
 );
 
 both!(live_keys_count_usage_and_cannot_test_sign, |app| {
-    let ws = app.workspace(Plan::Free).await;
-    let live = app
-        .key(
-            &ws,
-            Mode::Live,
-            &["documents:read", "documents:write", "account:read"],
-        )
-        .await;
+    let (ws, live) = free_workspace(&app).await;
     let a = create(&app, &live, json!({"sendNow": true})).await;
     assert_eq!(a.status, 201, "{}", a.body);
     assert_eq!(a.body["state"], "sent");
@@ -845,17 +850,7 @@ both!(live_keys_count_usage_and_cannot_test_sign, |app| {
     // sendNow leaves nothing behind; a draft can still be made, but not sent. The 99 are
     // added to another shard of the counter than the send's (as sends made under a plan with
     // no allowance are): the check and GET /usage count the sum of every shard.
-    let db = &app.ctx().db;
-    signet_resolvers::usage::add(
-        &db.conn,
-        db,
-        &ws,
-        signet_resolvers::usage::DOCUMENTS_SENT,
-        99,
-        5,
-    )
-    .await
-    .unwrap();
+    count_sends(&app, &ws, 99, 5).await;
     let usage = app.get("/api/v1/usage", Some(&live)).await;
     assert_eq!(usage.body["documents"]["used"], 100, "{}", usage.body);
     let over = create(&app, &live, json!({"sendNow": true})).await;
