@@ -145,7 +145,7 @@ pub async fn add<C: Sql>(
     } else {
         day.0
     };
-    conn.exec(db.stmt(
+    conn.exec_deferred(db.stmt(
         "INSERT INTO usage_counters (workspace_id, metric, period, shard, count) VALUES ($1, $2, $3, $5, $4) \
          ON CONFLICT (workspace_id, metric, period, shard) DO UPDATE SET count = usage_counters.count + $4",
         [

@@ -16,6 +16,12 @@ pub trait Sql: Sync {
     async fn row(&self, stmt: Statement) -> Result<Option<Row>, DbErr> {
         Ok(self.rows(stmt).await?.into_iter().next())
     }
+    /// Runs a writing statement whose count nobody needs. A PostgreSQL transaction of
+    /// `Db::transaction` holds it and sends it with the next statement, or before COMMIT, as
+    /// one (see `db::Txn`), so an error it meets surfaces there; elsewhere it runs at once.
+    async fn exec_deferred(&self, stmt: Statement) -> Result<(), DbErr> {
+        self.exec(stmt).await.map(|_| ())
+    }
 }
 
 #[async_trait::async_trait]

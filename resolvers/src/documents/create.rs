@@ -371,7 +371,8 @@ impl NewDraft {
         conn: &C,
         db: &signet_storage::Db,
     ) -> Result<DraftRows, DomainError> {
-        conn.exec(db.stmt(INSERT_DOCUMENT, self.document)).await?;
+        conn.exec_deferred(db.stmt(INSERT_DOCUMENT, self.document))
+            .await?;
         store::insert_rows(
             conn,
             db,

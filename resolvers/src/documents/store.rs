@@ -249,7 +249,9 @@ pub fn to_out(doc: &DocRow, people: &[PersonDbRow], approval: Option<ApprovalOut
 }
 
 /// Inserts `rows` into `table (columns)` with as few statements as the databases allow: one
-/// multi-row INSERT per 200 rows, so a document's people or fields cost one round trip.
+/// multi-row INSERT per 200 rows, so a document's people or fields cost one statement. The
+/// statements are deferred (`Sql::exec_deferred`): in a PostgreSQL transaction they go with
+/// the next statement, or the COMMIT, in one round trip.
 pub async fn insert_rows<C: Sql>(
     conn: &C,
     db: &Db,
@@ -280,7 +282,7 @@ pub async fn insert_rows<C: Sql>(
             sql.push(')');
             values.extend(row);
         }
-        conn.exec(db.stmt(&sql, values)).await?;
+        conn.exec_deferred(db.stmt(&sql, values)).await?;
     }
     Ok(())
 }
