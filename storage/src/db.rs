@@ -186,15 +186,16 @@ impl Db {
         E: From<StorageError> + From<sea_orm::DbErr> + Send + 'static,
         Fut: std::future::Future<Output = Result<T, E>> + Send + 'static,
     {
-        use sea_orm::TransactionTrait;
         if let Some(inline) = &self.inline {
             return inline
                 .transaction(move |tx| body(std::sync::Arc::new(Txn::Inline(tx))))
                 .await;
         }
         let txn = std::sync::Arc::new(Txn::Pooled(Pooled {
-            txn: self.conn.begin().await?,
+            pool: self.conn.clone(),
+            txn: tokio::sync::OnceCell::new(),
             held: std::sync::Mutex::new(Vec::new()),
+            failed: std::sync::atomic::AtomicBool::new(false),
         }));
         let out = body(txn.clone()).await;
         let Ok(Txn::Pooled(txn)) = std::sync::Arc::try_unwrap(txn) else {
@@ -202,18 +203,10 @@ impl Db {
                 "a transaction outlived its body".into(),
             )));
         };
-        // What the body left held is sent before COMMIT; if it fails, nothing commits.
-        let out = match out {
-            Ok(v) => txn.flush().await.map(|()| v).map_err(E::from),
-            Err(e) => Err(e),
-        };
         match out {
-            Ok(v) => {
-                txn.txn.commit().await?;
-                Ok(v)
-            }
+            Ok(v) => txn.commit().await.map(|()| v).map_err(E::from),
             Err(e) => {
-                txn.txn.rollback().await?;
+                txn.rollback().await?;
                 Err(e)
             }
         }
@@ -260,10 +253,18 @@ pub enum Txn {
 /// reference rows of a sibling clause; no clause sees another's rows otherwise, so a
 /// statement whose text is already held (say a second upsert of the same counter row) sends
 /// the held ones first.
+///
+/// BEGIN is sent with the first statement that cannot wait. A body that only defers (a
+/// create+send does) ends as that one statement alone, which PostgreSQL runs as its own
+/// transaction: all of it or nothing, without the BEGIN and COMMIT round trips.
 #[derive(Debug)]
 pub struct Pooled {
-    txn: sea_orm::DatabaseTransaction,
+    pool: DatabaseConnection,
+    txn: tokio::sync::OnceCell<sea_orm::DatabaseTransaction>,
     held: std::sync::Mutex<Vec<sea_orm::Statement>>,
+    /// A statement failed. PostgreSQL then answers COMMIT with a rollback and no error, so a
+    /// body that went on after the error must not be told its writes committed.
+    failed: std::sync::atomic::AtomicBool,
 }
 
 /// Parameters held at most before they are sent: well under PostgreSQL's 65,535 a statement.
@@ -278,15 +279,91 @@ impl Pooled {
         std::mem::take(&mut *self.held.lock().unwrap_or_else(|p| p.into_inner()))
     }
 
+    /// The transaction, begun on first use.
+    async fn begun(&self) -> Result<&sea_orm::DatabaseTransaction, sea_orm::DbErr> {
+        use sea_orm::TransactionTrait;
+        self.txn.get_or_try_init(|| self.pool.begin()).await
+    }
+
+    /// Notes a failed statement (see `failed`).
+    fn noting<T>(&self, r: Result<T, sea_orm::DbErr>) -> Result<T, sea_orm::DbErr> {
+        if r.is_err() {
+            self.failed
+                .store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+        r
+    }
+
     async fn flush(&self) -> Result<(), sea_orm::DbErr> {
         use sea_orm::ConnectionTrait;
-        let mut held = self.take();
-        let stmt = match held.len() {
-            0 => return Ok(()),
-            1 => held.remove(0),
-            _ => combine(held),
+        let Some(stmt) = as_one(self.take()) else {
+            return Ok(());
         };
-        self.txn.execute_raw(stmt).await.map(|_| ())
+        let r = match self.begun().await {
+            Ok(txn) => txn.execute_raw(stmt).await.map(|_| ()),
+            Err(e) => Err(e),
+        };
+        self.noting(r)
+    }
+
+    async fn exec(&self, stmt: sea_orm::Statement) -> Result<u64, sea_orm::DbErr> {
+        use crate::sql::Sql;
+        self.flush().await?;
+        let r = match self.begun().await {
+            Ok(txn) => txn.exec(stmt).await,
+            Err(e) => Err(e),
+        };
+        self.noting(r)
+    }
+
+    async fn rows(&self, stmt: sea_orm::Statement) -> Result<Vec<crate::sql::Row>, sea_orm::DbErr> {
+        use crate::sql::Sql;
+        self.flush().await?;
+        let r = match self.begun().await {
+            Ok(txn) => txn.rows(stmt).await,
+            Err(e) => Err(e),
+        };
+        self.noting(r)
+    }
+
+    /// Sends what is held and commits. Never begun, what is held runs as one statement in a
+    /// transaction of its own.
+    async fn commit(self) -> Result<(), sea_orm::DbErr> {
+        use sea_orm::ConnectionTrait;
+        if self.txn.initialized()
+            && let Err(e) = self.flush().await
+        {
+            self.rollback_after(&e).await;
+            return Err(e);
+        }
+        if self.failed.load(std::sync::atomic::Ordering::Relaxed) {
+            let e = sea_orm::DbErr::Custom(
+                "a statement of this transaction failed; nothing of it was committed".into(),
+            );
+            self.rollback_after(&e).await;
+            return Err(e);
+        }
+        match self.txn.into_inner() {
+            Some(txn) => txn.commit().await,
+            None => match as_one(self.held.into_inner().unwrap_or_else(|p| p.into_inner())) {
+                Some(stmt) => self.pool.execute_raw(stmt).await.map(|_| ()),
+                None => Ok(()),
+            },
+        }
+    }
+
+    /// Rolls back after `e`, which is what the caller is told.
+    async fn rollback_after(self, e: &sea_orm::DbErr) {
+        if let Err(r) = self.rollback().await {
+            tracing::warn!(error = %r, after = %e, "rolling back after a failed statement failed");
+        }
+    }
+
+    async fn rollback(self) -> Result<(), sea_orm::DbErr> {
+        match self.txn.into_inner() {
+            Some(txn) => txn.rollback().await,
+            None => Ok(()),
+        }
     }
 
     async fn hold(&self, stmt: sea_orm::Statement) -> Result<(), sea_orm::DbErr> {
@@ -306,9 +383,19 @@ impl Pooled {
     }
 }
 
+/// Held statements as one; `None` when nothing is held.
+fn as_one(mut held: Vec<sea_orm::Statement>) -> Option<sea_orm::Statement> {
+    match held.len() {
+        0 => None,
+        1 => Some(held.remove(0)),
+        _ => Some(combine(held)),
+    }
+}
+
 /// PostgreSQL statements as one: `WITH w0 AS (s0), w1 AS (s1) s2`, each statement's `$n`
 /// placeholders moved past those of the statements before it.
 fn combine(stmts: Vec<sea_orm::Statement>) -> sea_orm::Statement {
+    debug_assert!(stmts.len() >= 2, "only two or more statements are combined");
     let last = stmts.len() - 1;
     let mut sql = String::from("WITH ");
     let mut values: Vec<sea_orm::Value> = Vec::new();
@@ -357,27 +444,21 @@ impl crate::sql::Sql for Txn {
     fn backend(&self) -> DbBackend {
         match self {
             Txn::Inline(t) => t.backend(),
-            Txn::Pooled(t) => t.txn.backend(),
+            Txn::Pooled(_) => DbBackend::Postgres,
         }
     }
 
     async fn exec(&self, stmt: sea_orm::Statement) -> Result<u64, sea_orm::DbErr> {
         match self {
             Txn::Inline(t) => t.exec(stmt).await,
-            Txn::Pooled(t) => {
-                t.flush().await?;
-                t.txn.exec(stmt).await
-            }
+            Txn::Pooled(t) => t.exec(stmt).await,
         }
     }
 
     async fn rows(&self, stmt: sea_orm::Statement) -> Result<Vec<crate::sql::Row>, sea_orm::DbErr> {
         match self {
             Txn::Inline(t) => t.rows(stmt).await,
-            Txn::Pooled(t) => {
-                t.flush().await?;
-                t.txn.rows(stmt).await
-            }
+            Txn::Pooled(t) => t.rows(stmt).await,
         }
     }
 

@@ -18,7 +18,12 @@ pub trait Sql: Sync {
     }
     /// Runs a writing statement whose count nobody needs. A PostgreSQL transaction of
     /// `Db::transaction` holds it and sends it with the next statement, or before COMMIT, as
-    /// one (see `db::Txn`), so an error it meets surfaces there; elsewhere it runs at once.
+    /// one (see `db::Pooled`), so an error it meets surfaces there; elsewhere it runs at once.
+    ///
+    /// What may be deferred: a plain `INSERT ... VALUES`, or an upsert of a table that no
+    /// other deferred statement writes, with `$n` placeholders and no string literal holding
+    /// `$`, no comment, no dollar quoting and no `WITH` of its own. Held statements run with
+    /// one snapshot and cannot see each other's rows.
     async fn exec_deferred(&self, stmt: Statement) -> Result<(), DbErr> {
         self.exec(stmt).await.map(|_| ())
     }

@@ -300,11 +300,8 @@ async fn usage_counters_keep_their_counts_through_the_shard_migration_sqlite() {
     shard_migration_round_trip(&format!("sqlite:{}", dir.path().join("m.db").display())).await;
 }
 
-#[tokio::test]
-async fn usage_counters_keep_their_counts_through_the_shard_migration_postgres() {
-    let Some(ext) = crate::servers::external() else {
-        return;
-    };
+/// A database of its own on the shared PostgreSQL server; its URL.
+async fn fresh_postgres_database(ext: &crate::servers::External) -> String {
     let name = signet_resolvers::ids::new_id("m").to_lowercase();
     let admin = Db::connect(&ext.pg_admin).await.unwrap();
     admin
@@ -312,10 +309,132 @@ async fn usage_counters_keep_their_counts_through_the_shard_migration_postgres()
         .execute_unprepared(&format!("CREATE DATABASE {name}"))
         .await
         .unwrap();
-    let url = ext
-        .pg_admin
+    ext.pg_admin
         .rsplit_once('/')
         .map(|(base, _)| format!("{base}/{name}"))
+        .unwrap()
+}
+
+#[tokio::test]
+async fn usage_counters_keep_their_counts_through_the_shard_migration_postgres() {
+    let Some(ext) = crate::servers::external() else {
+        return;
+    };
+    shard_migration_round_trip(&fresh_postgres_database(ext).await).await;
+}
+
+/// A PostgreSQL transaction holds deferred writes and sends them as one statement, beginning
+/// only when a statement cannot wait: what it holds must still commit whole or not at all,
+/// be seen by its own later reads, and a failed statement must never end in a reported
+/// commit, even when the body carries on and answers `Ok`.
+#[tokio::test]
+async fn postgres_transactions_commit_held_writes_whole_or_not_at_all() {
+    use signet_storage::Sql;
+    use signet_storage::db::StorageError;
+    let Some(ext) = crate::servers::external() else {
+        return;
+    };
+    let db = Db::connect(&fresh_postgres_database(ext).await)
+        .await
         .unwrap();
-    shard_migration_round_trip(&url).await;
+    db.migrate().await.unwrap();
+    let ws = |db: &Db, id: &str| {
+        db.stmt(
+            "INSERT INTO workspaces (id, name, plan, time_zone, created_at) VALUES ($1, 'W', 'pro', 'UTC', 1)",
+            [id.into()],
+        )
+    };
+    let counter = |db: &Db, id: &str| {
+        db.stmt(
+            "INSERT INTO usage_counters (workspace_id, metric, period, shard, count) \
+             VALUES ($1, 'documents_sent', '2026-11', 0, 1)",
+            [id.into()],
+        )
+    };
+    let exists = |db: Db, ids: &'static [&'static str]| async move {
+        let mut out = Vec::new();
+        for id in ids {
+            let n = db
+                .conn
+                .query_all_raw(db.stmt("SELECT id FROM workspaces WHERE id = $1", [(*id).into()]))
+                .await
+                .unwrap()
+                .len();
+            out.push(n == 1);
+        }
+        out
+    };
+
+    // Never begun: a workspace and a counter that needs it, sent as one statement at the end.
+    let (a, b) = (ws(&db, "ws_a"), counter(&db, "ws_a"));
+    db.transaction(move |t| async move {
+        t.exec_deferred(a).await?;
+        t.exec_deferred(b).await?;
+        Ok::<_, StorageError>(())
+    })
+    .await
+    .unwrap();
+    assert_eq!(
+        db.usage_counts("ws_a", &[("documents_sent", "2026-11")])
+            .await
+            .unwrap(),
+        [1]
+    );
+
+    // The same text twice sends the first before holding the second; a read sees both.
+    let (b1, b2, c) = (ws(&db, "ws_b"), ws(&db, "ws_c"), db.clone());
+    let seen = db
+        .transaction(move |t| async move {
+            t.exec_deferred(b1).await?;
+            t.exec_deferred(b2).await?;
+            let rows = t
+                .rows(c.stmt("SELECT id FROM workspaces WHERE id IN ('ws_b', 'ws_c')", []))
+                .await?;
+            Ok::<_, StorageError>(rows.len())
+        })
+        .await
+        .unwrap();
+    assert_eq!(seen, 2);
+    assert_eq!(exists(db.clone(), &["ws_b", "ws_c"]).await, [true, true]);
+
+    // One held write fails (ws_a exists): the other is not committed, begun or not.
+    for begin_first in [false, true] {
+        let (d, again, c) = (ws(&db, "ws_d"), counter(&db, "ws_a"), db.clone());
+        let out = db
+            .transaction(move |t| async move {
+                if begin_first {
+                    t.rows(c.stmt("SELECT 1 AS one", [])).await?;
+                }
+                t.exec_deferred(d).await?;
+                t.exec_deferred(again).await?;
+                Ok::<_, StorageError>(())
+            })
+            .await;
+        let err = out
+            .expect_err("a duplicate key must fail the transaction")
+            .to_string();
+        assert!(err.contains("duplicate key"), "{err}");
+        assert_eq!(
+            exists(db.clone(), &["ws_d"]).await,
+            [false],
+            "begun first: {begin_first}"
+        );
+    }
+
+    // A body that meets an error, carries on and answers Ok is told nothing committed.
+    let (e, dup, c) = (ws(&db, "ws_e"), ws(&db, "ws_a"), db.clone());
+    let out = db
+        .transaction(move |t| async move {
+            t.exec_deferred(e).await?;
+            let failed = t.exec(dup).await;
+            assert!(failed.is_err());
+            let _ = t.rows(c.stmt("SELECT 1 AS one", [])).await;
+            Ok::<_, StorageError>(())
+        })
+        .await;
+    assert!(
+        out.is_err(),
+        "a transaction with a failed statement reported a commit"
+    );
+    assert_eq!(exists(db.clone(), &["ws_e"]).await, [false]);
 }
