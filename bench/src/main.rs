@@ -27,8 +27,10 @@ enum Cmd {
         #[arg(long)]
         url: String,
         /// POST this file's contents as JSON, each request with a fresh Idempotency-Key.
+        /// Given more than once, each connection takes the files in turn, starting at a
+        /// different one, so the server sees a mix of shapes.
         #[arg(long)]
-        body: Option<std::path::PathBuf>,
+        body: Vec<std::path::PathBuf>,
         #[arg(long, env = "SIGNET_API_KEY")]
         key: String,
         #[arg(long, default_value_t = 64)]
@@ -67,7 +69,7 @@ async fn connection(
     n: usize,
     uri: Uri,
     key: String,
-    body: Option<Bytes>,
+    bodies: std::sync::Arc<[Bytes]>,
     warm_until: Instant,
     stop_at: Instant,
     // Open loop: when this connection's first request is due, and the time between its
@@ -119,6 +121,10 @@ async fn connection(
             break;
         }
         sent += 1;
+        let body = match bodies.len() {
+            0 => None,
+            len => Some(bodies[(n + sent as usize) % len].clone()),
+        };
         let builder = match &body {
             None => Request::get(path.as_str()),
             Some(_) => Request::post(path.as_str())
@@ -128,7 +134,7 @@ async fn connection(
         let req = builder
             .header("host", authority.as_str())
             .header("authorization", auth.as_str())
-            .body(Full::new(body.clone().unwrap_or_default()));
+            .body(Full::new(body.unwrap_or_default()));
         let Ok(req) = req else { break };
         if sender.ready().await.is_err() {
             out.errors += 1;
@@ -199,14 +205,17 @@ async fn main() {
             std::process::exit(2);
         }
     };
-    let body = match body.map(std::fs::read) {
-        None => None,
-        Some(Ok(b)) => Some(Bytes::from(b)),
-        Some(Err(e)) => {
-            eprintln!("signet-bench: --body: {e}");
-            std::process::exit(2);
+    let mut bodies = Vec::with_capacity(body.len());
+    for path in &body {
+        match std::fs::read(path) {
+            Ok(b) => bodies.push(Bytes::from(b)),
+            Err(e) => {
+                eprintln!("signet-bench: --body {}: {e}", path.display());
+                std::process::exit(2);
+            }
         }
-    };
+    }
+    let bodies: std::sync::Arc<[Bytes]> = bodies.into();
     let start = Instant::now();
     let warm_until = start + Duration::from_secs(warmup);
     let stop_at = warm_until + Duration::from_secs(seconds);
@@ -225,7 +234,7 @@ async fn main() {
                 n,
                 uri.clone(),
                 key.clone(),
-                body.clone(),
+                bodies.clone(),
                 warm_until,
                 stop_at,
                 schedule,
