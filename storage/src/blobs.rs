@@ -88,6 +88,35 @@ impl Blobs {
         }
     }
 
+    /// The keys of the blobs directly in `folder` (a key prefix without its trailing `/`),
+    /// sorted; none when the folder does not exist.
+    pub async fn list(&self, folder: &str) -> Result<Vec<String>, StorageError> {
+        let dir = self.path(folder)?;
+        let folder = folder.to_string();
+        tokio::task::spawn_blocking(move || {
+            let io =
+                |e: std::io::Error| StorageError::Corrupt(format!("blob folder {folder}: {e}"));
+            let entries = match std::fs::read_dir(&dir) {
+                Ok(entries) => entries,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+                Err(e) => return Err(io(e)),
+            };
+            let mut keys = Vec::new();
+            for entry in entries {
+                let entry = entry.map_err(io)?;
+                if entry.file_type().map_err(io)?.is_file()
+                    && let Some(name) = entry.file_name().to_str()
+                {
+                    keys.push(format!("{folder}/{name}"));
+                }
+            }
+            keys.sort();
+            Ok(keys)
+        })
+        .await
+        .map_err(|e| StorageError::Corrupt(format!("listing blobs: {e}")))?
+    }
+
     /// Removes a blob; a missing one is not an error.
     pub async fn delete(&self, key: &str) -> Result<(), StorageError> {
         match tokio::fs::remove_file(self.path(key)?).await {

@@ -492,6 +492,90 @@ async fn abandoned_and_lost_jobs_are_sealed(kind: Kind) {
     }
 }
 
+/// A try that wrote its file and then failed or died before its row committed leaves a file
+/// no row names. Once a later try of that job ends, such files go; the files the document
+/// names stay, and a render's cleanup leaves a seal's files alone (a seal may be on its way).
+async fn files_earlier_tries_left_are_removed(kind: Kind) {
+    let Some(app) = TestApp::start_without_workers(kind).await else {
+        return;
+    };
+    let (_, key) = app.owner().await;
+    let ctx = app.ctx();
+    let made = create(&app, &key, json!({"sendNow": true})).await;
+    let id = made.body["id"].as_str().unwrap().to_string();
+    let folder = format!("documents/{id}");
+    let left = |name: &str| format!("{folder}/{name}");
+    for name in [
+        "render_01earlier.pdf",
+        "render_01earlier.tmp4242",
+        "sealed-seal_01early.pdf",
+    ] {
+        ctx.blobs
+            .put(&left(name), b"%PDF-1.7 left".to_vec())
+            .await
+            .unwrap();
+    }
+    // The render job's first try died after writing its file.
+    exec(
+        &app,
+        "UPDATE outbox SET attempts = 1 WHERE document_id = $1 AND kind = 'render'",
+        &id,
+    )
+    .await;
+    assert_eq!(rendering::run_renders(ctx).await.unwrap(), 1);
+    let named = |col: &'static str| {
+        let db = ctx.db.clone();
+        let id = id.clone();
+        async move {
+            let row = db
+                .conn
+                .query_one_raw(db.stmt(
+                    &format!("SELECT {col} FROM documents WHERE id = $1"),
+                    [Sql::from(id)],
+                ))
+                .await
+                .unwrap()
+                .unwrap();
+            row.try_get::<Option<String>>("", col).unwrap().unwrap()
+        }
+    };
+    let rendered = named("pdf_blob").await;
+    assert_eq!(
+        ctx.blobs.list(&folder).await.unwrap(),
+        [rendered.clone(), left("sealed-seal_01early.pdf")],
+        "a render removes the renders no row names, and only those"
+    );
+
+    sign_all(&app, &key, &id).await;
+    ctx.blobs
+        .put(&left("render_01late.pdf"), b"%PDF-1.7 left".to_vec())
+        .await
+        .unwrap();
+    exec(
+        &app,
+        "UPDATE outbox SET attempts = 1 WHERE document_id = $1 AND kind = 'seal'",
+        &id,
+    )
+    .await;
+    assert_eq!(seal::run_seals(ctx).await.unwrap(), 1);
+    let sealed = named("sealed_blob").await;
+    let mut expected = vec![rendered.clone(), sealed];
+    expected.sort();
+    assert_eq!(ctx.blobs.list(&folder).await.unwrap(), expected);
+    let (status, _, _, pdf) =
+        bytes(&app, &format!("/api/v1/documents/{id}/signed.pdf"), &key).await;
+    assert_eq!(status, 200);
+    assert!(pdf.starts_with(b"%PDF"));
+
+    // A first, clean try lists nothing: files beside it are not its business.
+    let made = create(&app, &key, json!({"sendNow": true})).await;
+    let other = made.body["id"].as_str().unwrap().to_string();
+    let stray = format!("documents/{other}/render_01stray.pdf");
+    ctx.blobs.put(&stray, b"%PDF-1.7".to_vec()).await.unwrap();
+    assert_eq!(rendering::run_renders(ctx).await.unwrap(), 1);
+    assert!(ctx.blobs.get(&stray).await.unwrap().is_some());
+}
+
 /// The render job of each send: it stores the file people see with its page sizes and field
 /// rectangles, and an audit row stating the file's SHA-256; a document ended before its
 /// render gets no file; a job whose document is already rendered renders nothing.
@@ -596,6 +680,16 @@ async fn render_jobs_render_each_sent_document_once_sqlite() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn render_jobs_render_each_sent_document_once_postgres_redis() {
     render_jobs_render_each_sent_document_once(Kind::PostgresRedis).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn files_earlier_tries_left_are_removed_sqlite() {
+    files_earlier_tries_left_are_removed(Kind::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn files_earlier_tries_left_are_removed_postgres_redis() {
+    files_earlier_tries_left_are_removed(Kind::PostgresRedis).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

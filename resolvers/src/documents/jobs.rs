@@ -141,3 +141,66 @@ pub(crate) async fn done(ctx: &Ctx, job: &str) -> Result<(), DomainError> {
     ctx.db.write(finish_stmt(ctx, job)).await?;
     Ok(())
 }
+
+/// Which files of a document's folder a committed try may remove (see `remove_leftovers`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Leftovers {
+    /// Renders only: a seal may be writing its file while a render commits (sealing renders
+    /// a signed document the render worker has not reached), and its row commits after.
+    Renders,
+    /// Everything the row does not name: once sealed, no try of either kind can commit.
+    All,
+}
+
+/// Removes what earlier tries of a document's job left in its folder: a try writes its file
+/// under a name of its own before the row that names it commits, so one that failed or died
+/// in between (or lost a race) leaves a file no row names. Called when a later try of the
+/// same job ends, and only when there was an earlier try (`attempts > 0`), so a document's
+/// first, clean try costs nothing. A file the row names is never removed.
+pub(crate) async fn remove_leftovers(
+    ctx: &Ctx,
+    doc_id: &str,
+    which: Leftovers,
+) -> Result<usize, DomainError> {
+    let row = ctx
+        .db
+        .conn
+        .query_one_raw(ctx.db.stmt(
+            "SELECT pdf_blob, sealed_blob FROM documents WHERE id = $1",
+            [Value::from(doc_id.to_string())],
+        ))
+        .await?;
+    let Some(row) = row else {
+        return Ok(0);
+    };
+    let pdf: Option<String> = row.try_get("", "pdf_blob")?;
+    let sealed: Option<String> = row.try_get("", "sealed_blob")?;
+    // Only once the row names the file of that kind can no other try of it commit (renders
+    // and seals commit only over an empty column or an unsealed state): before that, a file
+    // no row names yet may be a try still on its way.
+    let settled = match which {
+        Leftovers::Renders => pdf.is_some(),
+        Leftovers::All => sealed.is_some(),
+    };
+    if !settled {
+        return Ok(0);
+    }
+    let named: Vec<String> = [pdf, sealed].into_iter().flatten().collect();
+    let mut removed = 0;
+    for key in ctx.blobs.list(&format!("documents/{doc_id}")).await? {
+        let name = key.rsplit('/').next().unwrap_or_default();
+        if named.contains(&key) || (which == Leftovers::Renders && !name.starts_with("render")) {
+            continue;
+        }
+        ctx.blobs.delete(&key).await?;
+        removed += 1;
+    }
+    if removed > 0 {
+        tracing::info!(
+            document = doc_id,
+            removed,
+            "removed files earlier tries left"
+        );
+    }
+    Ok(removed)
+}

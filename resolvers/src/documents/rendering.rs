@@ -72,6 +72,14 @@ async fn render_job_once(ctx: &Ctx, c: &jobs::Claimed) -> Result<(), DomainError
         Some(doc_id) => render_document(ctx, doc_id, Some(&c.job)).await,
         None => Ok(false),
     };
+    // An earlier try may have left a file of its own.
+    if outcome.is_ok()
+        && c.attempts > 0
+        && let Some(doc_id) = &c.doc_id
+        && let Err(e) = jobs::remove_leftovers(ctx, doc_id, jobs::Leftovers::Renders).await
+    {
+        tracing::warn!(document = %doc_id, error = %e, "removing earlier tries' files failed");
+    }
     match outcome {
         // The job ended with the stored file.
         Ok(true) => Ok(()),
@@ -148,7 +156,8 @@ pub async fn render_document(
         })
         .collect::<Result<_, sea_orm::DbErr>>()?;
     // A name of its own per render: a second worker racing on this document (which will lose
-    // at the conditional UPDATE) cannot overwrite the winner's file.
+    // at the conditional UPDATE) cannot overwrite the winner's file. It starts with `render`,
+    // which is how `jobs::remove_leftovers` knows a render's file from a seal's.
     let blob = format!(
         "documents/{}/{}.pdf",
         doc.id,

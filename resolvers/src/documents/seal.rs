@@ -59,7 +59,15 @@ pub async fn run_seals(ctx: &Ctx) -> Result<usize, DomainError> {
             continue;
         };
         match seal_one(ctx, &c.job, &doc_id).await {
-            Ok(true) => sealed += 1,
+            Ok(true) => {
+                sealed += 1;
+                // An earlier try may have left its sealed file, or a render its own.
+                if c.attempts > 0
+                    && let Err(e) = jobs::remove_leftovers(ctx, &doc_id, jobs::Leftovers::All).await
+                {
+                    tracing::warn!(document = %doc_id, error = %e, "removing earlier tries' files failed");
+                }
+            }
             Ok(false) => {}
             Err(e) => {
                 tracing::error!(document = %doc_id, attempts = c.attempts + 1, error = %e, "sealing failed; will retry");
@@ -227,16 +235,17 @@ async fn seal_one(ctx: &Ctx, job: &str, doc_id: &str) -> Result<bool, DomainErro
             [
                 Value::from(doc.id.clone()),
                 Value::from(now),
-                Value::from(key),
+                Value::from(key.clone()),
                 Value::from(made.original_sha256.clone()),
                 Value::from(made.final_sha256.clone()),
             ],
         ))
         .await?;
     if done.rows_affected() != 1 {
-        // Voided while we sealed: the file stays unreferenced and the job ends.
+        // Voided while we sealed: the job ends, and the file no row names goes.
         jobs::finish(ctx, &txn, job).await?;
         txn.commit().await?;
+        ctx.blobs.delete(&key).await?;
         return Ok(false);
     }
     let mut doc = doc;
