@@ -104,7 +104,13 @@ impl Blobs {
             let mut keys = Vec::new();
             for entry in entries {
                 let entry = entry.map_err(io)?;
-                if entry.file_type().map_err(io)?.is_file()
+                // Removed since the folder was read (a losing try cleaning up): not there.
+                let kind = match entry.file_type() {
+                    Ok(kind) => kind,
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                    Err(e) => return Err(io(e)),
+                };
+                if kind.is_file()
                     && let Some(name) = entry.file_name().to_str()
                 {
                     keys.push(format!("{folder}/{name}"));

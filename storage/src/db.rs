@@ -296,13 +296,21 @@ impl Pooled {
 
     async fn flush(&self) -> Result<(), sea_orm::DbErr> {
         use sea_orm::ConnectionTrait;
+        if self
+            .held
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .is_empty()
+        {
+            return Ok(());
+        }
+        // Begun first, then taken and sent in one go: a statement of another future on this
+        // transaction cannot slip in between (it would wait for BEGIN as this one did).
+        let txn = self.noting(self.begun().await)?;
         let Some(stmt) = as_one(self.take()) else {
             return Ok(());
         };
-        let r = match self.begun().await {
-            Ok(txn) => txn.execute_raw(stmt).await.map(|_| ()),
-            Err(e) => Err(e),
-        };
+        let r = txn.execute_raw(stmt).await.map(|_| ());
         self.noting(r)
     }
 

@@ -381,10 +381,22 @@ async fn postgres_transactions_commit_held_writes_whole_or_not_at_all() {
         [1]
     );
 
-    // The same text twice sends the first before holding the second; a read sees both.
+    // The same text twice sends the first before holding the second: two upserts of one
+    // row in one statement would fail ("cannot affect row a second time"). A read sees all.
+    let upsert = |db: &Db| {
+        db.stmt(
+            "INSERT INTO usage_counters (workspace_id, metric, period, shard, count) \
+             VALUES ($1, 'documents_sent', '2026-11', 0, 1) \
+             ON CONFLICT (workspace_id, metric, period, shard) DO UPDATE SET count = usage_counters.count + 1",
+            ["ws_a".into()],
+        )
+    };
+    let (u1, u2) = (upsert(&db), upsert(&db));
     let (b1, b2, c) = (ws(&db, "ws_b"), ws(&db, "ws_c"), db.clone());
     let seen = db
         .transaction(move |t| async move {
+            t.exec_deferred(u1).await?;
+            t.exec_deferred(u2).await?;
             t.exec_deferred(b1).await?;
             t.exec_deferred(b2).await?;
             let rows = t
@@ -396,6 +408,12 @@ async fn postgres_transactions_commit_held_writes_whole_or_not_at_all() {
         .unwrap();
     assert_eq!(seen, 2);
     assert_eq!(exists(db.clone(), &["ws_b", "ws_c"]).await, [true, true]);
+    assert_eq!(
+        db.usage_counts("ws_a", &[("documents_sent", "2026-11")])
+            .await
+            .unwrap(),
+        [3]
+    );
 
     // One held write fails (ws_a exists): the other is not committed, begun or not.
     for begin_first in [false, true] {

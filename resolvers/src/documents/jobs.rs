@@ -148,7 +148,8 @@ pub(crate) enum Leftovers {
     /// Renders only: a seal may be writing its file while a render commits (sealing renders
     /// a signed document the render worker has not reached), and its row commits after.
     Renders,
-    /// Everything the row does not name: once sealed, no try of either kind can commit.
+    /// Renders and seals the row does not name: once sealed, no try of either kind can
+    /// commit. Files of other kinds are left alone.
     All,
 }
 
@@ -189,7 +190,9 @@ pub(crate) async fn remove_leftovers(
     let mut removed = 0;
     for key in ctx.blobs.list(&format!("documents/{doc_id}")).await? {
         let name = key.rsplit('/').next().unwrap_or_default();
-        if named.contains(&key) || (which == Leftovers::Renders && !name.starts_with("render")) {
+        let ours =
+            name.starts_with("render") || (which == Leftovers::All && name.starts_with("sealed-"));
+        if named.contains(&key) || !ours {
             continue;
         }
         ctx.blobs.delete(&key).await?;

@@ -245,7 +245,9 @@ async fn seal_one(ctx: &Ctx, job: &str, doc_id: &str) -> Result<bool, DomainErro
         // Voided while we sealed: the job ends, and the file no row names goes.
         jobs::finish(ctx, &txn, job).await?;
         txn.commit().await?;
-        ctx.blobs.delete(&key).await?;
+        if let Err(e) = ctx.blobs.delete(&key).await {
+            tracing::warn!(document = %doc.id, error = %e, "removing the file of a voided seal failed");
+        }
         return Ok(false);
     }
     let mut doc = doc;
