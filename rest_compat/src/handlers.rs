@@ -54,14 +54,6 @@ pub mod documents {
     use crate::{ApiError, AppState};
 
     type Answer<T> = Result<Json<T>, ApiError>;
-    type Made<T> = Result<(StatusCode, Json<T>), ApiError>;
-
-    fn made(status: u16, out: DocumentOut) -> Made<DocumentOut> {
-        Ok((
-            StatusCode::from_u16(status).unwrap_or(StatusCode::CREATED),
-            Json(out),
-        ))
-    }
 
     /// A resolver's answer; when it stored the answer with the request's idempotency claim,
     /// the stored bytes are sent as they are, so that a replay is the same answer.
@@ -198,9 +190,13 @@ pub mod documents {
         post(
             |State(s): State<AppState>,
              Extension(a): Extension<Actor>,
+             claim: Option<Extension<Claim>>,
              Path(id): Path<String>,
              JsonIn(body): JsonIn<DocumentReviseIn>| async move {
-                made(201, documents::revise(&s.ctx, &a, &id, body).await?)
+                let claim = claim.as_ref().map(|c| &c.0);
+                Ok::<_, ApiError>(answered(
+                    documents::revise(&s.ctx, &a, &id, body, claim).await?,
+                ))
             },
         )
     }

@@ -132,8 +132,9 @@ impl DocumentsMutation {
     ) -> async_graphql::Result<DocumentOut> {
         let (c, a) = who(ctx)?;
         let body = from_json("input", input.0).map_err(|e| e.extend())?;
-        documents::revise(c, a, &id, body)
+        documents::revise(c, a, &id, body, None)
             .await
+            .map(|m| m.out)
             .map_err(|e| e.extend())
     }
 

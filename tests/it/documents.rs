@@ -634,16 +634,16 @@ both!(remind_void_and_revise_follow_the_state_machine, |app| {
         .replace("\"client\"", "\"customer\"");
     src = serde_json::from_str(&text).unwrap();
     src["content"][1]["content"][3]["attrs"]["name"] = json!("customer.name");
-    let rev = act(
-        &app,
-        &key,
-        &id,
-        "revise",
-        json!({"source": src, "roleMap": {"client": "customer"}}),
-    )
-    .await;
+    let revise_body = json!({"source": src, "roleMap": {"client": "customer"}}).to_string();
+    let (revise_url, revise_key) = (format!("/api/v1/documents/{id}/revise"), idem());
+    let headers = [("idempotency-key", revise_key.as_str())];
+    let rev = app.post(&revise_url, &key, &headers, &revise_body).await;
     assert_eq!(rev.status, 201, "{}", rev.body);
     let new_id = rev.body["id"].as_str().unwrap().to_string();
+    // A retry with the same key gets the first answer, though the old draft is gone.
+    let again = app.post(&revise_url, &key, &headers, &revise_body).await;
+    assert_eq!(again.status, 201, "{}", again.body);
+    assert_eq!(again.body, rev.body);
     assert_ne!(new_id, id);
     assert!(person(&rev.body, "customer")["email"] == "ada@example.com");
     assert_eq!(rev.body["externalId"], "deal-42");

@@ -4,7 +4,7 @@
 use signet_storage::Sql;
 use std::collections::BTreeMap;
 
-use sea_orm::{ConnectionTrait, TransactionTrait, Value};
+use sea_orm::Value;
 use signet_source::{CheckInput, Report};
 use signet_storage::now_ms;
 
@@ -517,13 +517,17 @@ pub async fn create(
     Ok(made)
 }
 
-/// POST /documents/{id}/revise: a new draft with a new id; the old draft is deleted.
+/// POST /documents/{id}/revise: a new draft with a new id; the old draft is deleted. Given
+/// the request's idempotency `claim`, the answer is stored in the same transaction: a retry
+/// after a stop between the two would otherwise find the old draft gone and never learn the
+/// new one's id.
 pub async fn revise(
     ctx: &Ctx,
     actor: &Actor,
     id: &str,
     body: DocumentReviseIn,
-) -> Result<DocumentOut, DomainError> {
+    claim: Option<&Claim>,
+) -> Result<Made<DocumentOut>, DomainError> {
     actor.require(Scope::DocumentsWrite)?;
     let old = visible(&ctx.db.conn, ctx, actor, id).await?;
     if old.state != "draft" {
@@ -596,35 +600,42 @@ pub async fn revise(
     )?;
     draft.checked(false)?;
     crate::limits::spend_daily(ctx, actor).await?;
-    let txn = ctx.db.conn.begin().await?;
-    // Deleting first takes the write lock and proves the old draft is still a draft.
-    let gone = txn
-        .execute_raw(ctx.db.stmt(
-            "DELETE FROM documents WHERE id = $1 AND state = 'draft'",
-            [Value::from(old.id.clone())],
-        ))
-        .await?;
-    if gone.rows_affected() != 1 {
-        return Err(DomainError::conflict(format!(
-            "document {id} is no longer a draft"
-        )));
-    }
-    txn.execute_raw(ctx.db.stmt(
-        "UPDATE approvals SET state = 'declined', decided_at = $2, note = 'the draft was revised' WHERE document_id = $1 AND state = 'pending'",
-        [Value::from(old.id.clone()), Value::from(now_ms())],
-    ))
-    .await?;
-    let DraftRows { doc, people, trail } = NewDraft::new(
+    let new = NewDraft::new(
         actor,
         &draft,
         &format!("Draft revised from {}", old.id),
         None,
-    )
-    .write(&txn, &ctx.db)
-    .await?;
-    trail.write(&txn, &ctx.db).await?;
-    txn.commit().await?;
+    );
+    drop(draft);
+    let (c, old_id, claim) = (ctx.clone(), old.id.clone(), claim.cloned());
+    let (made, new_id) = ctx
+        .db
+        .transaction(move |txn| async move {
+            // Deleting first takes the write lock and proves the old draft is still a draft.
+            let gone = txn
+                .exec(c.db.stmt(
+                    "DELETE FROM documents WHERE id = $1 AND state = 'draft'",
+                    [Value::from(old_id.clone())],
+                ))
+                .await?;
+            if gone != 1 {
+                return Err(DomainError::conflict(format!(
+                    "document {old_id} is no longer a draft"
+                )));
+            }
+            txn.exec(c.db.stmt(
+                "UPDATE approvals SET state = 'declined', decided_at = $2, note = 'the draft was revised' WHERE document_id = $1 AND state = 'pending'",
+                [Value::from(old_id), Value::from(now_ms())],
+            ))
+            .await?;
+            let DraftRows { doc, people, trail } = new.write(&*txn, &c.db).await?;
+            trail.write(&*txn, &c.db).await?;
+            let out = store::to_out(&doc, &people, None);
+            let made = answer::store(&*txn, &c, claim.as_ref(), 201, out).await?;
+            Ok::<_, DomainError>((made, doc.id))
+        })
+        .await?;
     ctx.committed(&old.id).await;
-    ctx.committed(&doc.id).await;
-    Ok(store::to_out(&doc, &people, None))
+    ctx.committed(&new_id).await;
+    Ok(made)
 }
