@@ -206,7 +206,10 @@ impl Db {
         match out {
             Ok(v) => txn.commit().await.map(|()| v).map_err(E::from),
             Err(e) => {
-                txn.rollback().await?;
+                // The body's error is what the caller is told.
+                if let Err(r) = txn.rollback().await {
+                    tracing::warn!(error = %r, "rolling back after the body's error failed");
+                }
                 Err(e)
             }
         }
@@ -317,21 +320,15 @@ impl Pooled {
     async fn exec(&self, stmt: sea_orm::Statement) -> Result<u64, sea_orm::DbErr> {
         use crate::sql::Sql;
         self.flush().await?;
-        let r = match self.begun().await {
-            Ok(txn) => txn.exec(stmt).await,
-            Err(e) => Err(e),
-        };
-        self.noting(r)
+        let txn = self.noting(self.begun().await)?;
+        self.noting(txn.exec(stmt).await)
     }
 
     async fn rows(&self, stmt: sea_orm::Statement) -> Result<Vec<crate::sql::Row>, sea_orm::DbErr> {
         use crate::sql::Sql;
         self.flush().await?;
-        let r = match self.begun().await {
-            Ok(txn) => txn.rows(stmt).await,
-            Err(e) => Err(e),
-        };
-        self.noting(r)
+        let txn = self.noting(self.begun().await)?;
+        self.noting(txn.rows(stmt).await)
     }
 
     /// Sends what is held and commits. Never begun, what is held runs as one statement in a
