@@ -644,6 +644,22 @@ both!(remind_void_and_revise_follow_the_state_machine, |app| {
     let again = app.post(&revise_url, &key, &headers, &revise_body).await;
     assert_eq!(again.status, 201, "{}", again.body);
     assert_eq!(again.body, rev.body);
+    // Nothing of the old draft is left behind: its people, fields and metadata went with it.
+    let db = &app.ctx().db;
+    for table in ["people", "fields", "document_metadata"] {
+        let left = db
+            .conn
+            .query_all_raw(db.stmt(
+                &format!("SELECT document_id FROM {table} WHERE document_id = $1"),
+                [Sql::from(id.as_str())],
+            ))
+            .await
+            .unwrap();
+        assert!(
+            left.is_empty(),
+            "{table} rows of the revised draft are left"
+        );
+    }
     assert_ne!(new_id, id);
     assert!(person(&rev.body, "customer")["email"] == "ada@example.com");
     assert_eq!(rev.body["externalId"], "deal-42");
