@@ -249,6 +249,11 @@ fn writer_loop(path: &std::path::Path, rx: &std::sync::mpsc::Receiver<Job>) {
                     // file's pages into it (345 MB).
                     c.pragma_update(None, "temp_store", "MEMORY")
                         .map_err(inline_err)?;
+                    // Foreign keys are on by default in the SQLite that libsqlite3-sys
+                    // builds; set here so that nothing depends on that (a revised draft's
+                    // people, fields and metadata go with it by their ON DELETE CASCADE).
+                    c.pragma_update(None, "foreign_keys", "ON")
+                        .map_err(inline_err)?;
                     // Counts the log's frames at each commit, which also turns off SQLite's
                     // own checkpoint inside COMMIT: `Checkpoints` runs them instead.
                     c.wal_hook(Some(note_frames));
