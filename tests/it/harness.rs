@@ -12,7 +12,6 @@ use signet_resolvers::actor::Scopes;
 use signet_resolvers::keys::{self, KeyCreateIn};
 use signet_resolvers::plans::Plan;
 use signet_resolvers::workspaces::{self, WorkspaceIn};
-use signet_storage::sea_orm::{ConnectionTrait, Database};
 
 use crate::servers;
 
@@ -97,19 +96,7 @@ impl TestApp {
             ),
             Kind::PostgresRedis => {
                 let ext = servers::external()?;
-                let admin = Database::connect(&ext.pg_admin)
-                    .await
-                    .expect("connect to PostgreSQL");
-                admin
-                    .execute_unprepared(&format!("CREATE DATABASE {suffix}"))
-                    .await
-                    .expect("create test database");
-                admin.close().await.ok();
-                let url = ext
-                    .pg_admin
-                    .rsplit_once('/')
-                    .map(|(b, _)| format!("{b}/{suffix}"))
-                    .unwrap();
+                let url = ext.fresh_database().await;
                 let db = signet_storage::Db::connect(&url)
                     .await
                     .expect("connect test database");

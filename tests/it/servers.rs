@@ -17,6 +17,26 @@ pub struct External {
     pub redis: String,
 }
 
+impl External {
+    /// A new, empty database of its own on the shared PostgreSQL server; its URL.
+    pub async fn fresh_database(&self) -> String {
+        use signet_storage::sea_orm::{ConnectionTrait, Database};
+        let name = signet_resolvers::ids::new_id("t").to_lowercase();
+        let admin = Database::connect(&self.pg_admin)
+            .await
+            .expect("connect to PostgreSQL");
+        admin
+            .execute_unprepared(&format!("CREATE DATABASE {name}"))
+            .await
+            .expect("create test database");
+        admin.close().await.ok();
+        self.pg_admin
+            .rsplit_once('/')
+            .map(|(base, _)| format!("{base}/{name}"))
+            .unwrap()
+    }
+}
+
 static SERVERS: OnceLock<Result<External, String>> = OnceLock::new();
 
 pub fn free_port() -> u16 {

@@ -300,27 +300,12 @@ async fn usage_counters_keep_their_counts_through_the_shard_migration_sqlite() {
     shard_migration_round_trip(&format!("sqlite:{}", dir.path().join("m.db").display())).await;
 }
 
-/// A database of its own on the shared PostgreSQL server; its URL.
-async fn fresh_postgres_database(ext: &crate::servers::External) -> String {
-    let name = signet_resolvers::ids::new_id("m").to_lowercase();
-    let admin = Db::connect(&ext.pg_admin).await.unwrap();
-    admin
-        .conn
-        .execute_unprepared(&format!("CREATE DATABASE {name}"))
-        .await
-        .unwrap();
-    ext.pg_admin
-        .rsplit_once('/')
-        .map(|(base, _)| format!("{base}/{name}"))
-        .unwrap()
-}
-
 #[tokio::test]
 async fn usage_counters_keep_their_counts_through_the_shard_migration_postgres() {
     let Some(ext) = crate::servers::external() else {
         return;
     };
-    shard_migration_round_trip(&fresh_postgres_database(ext).await).await;
+    shard_migration_round_trip(&ext.fresh_database().await).await;
 }
 
 /// A PostgreSQL transaction holds deferred writes and sends them as one statement, beginning
@@ -334,9 +319,7 @@ async fn postgres_transactions_commit_held_writes_whole_or_not_at_all() {
     let Some(ext) = crate::servers::external() else {
         return;
     };
-    let db = Db::connect(&fresh_postgres_database(ext).await)
-        .await
-        .unwrap();
+    let db = Db::connect(&ext.fresh_database().await).await.unwrap();
     db.migrate().await.unwrap();
     let ws = |db: &Db, id: &str| {
         db.stmt(
