@@ -12,6 +12,7 @@ pub mod keys;
 pub mod limits;
 pub mod live;
 pub mod metadata;
+pub mod pacing;
 pub mod page;
 pub mod payments;
 pub mod plans;

@@ -85,7 +85,8 @@ pub struct CertificateDoc {
 /// Threads that render sent documents in the background, one per core, under Linux's idle
 /// scheduling class: they run only on CPU nothing else wants, and give way at once when a
 /// request thread wakes. Under a load that fills every core the renders wait for it to ease
-/// (sealing waits with them); elsewhere they keep the normal priority.
+/// (sealing waits with them), and on a busy machine they also pace themselves
+/// ([`crate::pacing`]); elsewhere they keep the normal priority.
 static BACKGROUND: std::sync::LazyLock<std::sync::mpsc::Sender<Task>> =
     std::sync::LazyLock::new(|| {
         let (tx, rx) = std::sync::mpsc::channel::<Task>();
@@ -105,7 +106,7 @@ static BACKGROUND: std::sync::LazyLock<std::sync::mpsc::Sender<Task>> =
                             Err(_) => return,
                         };
                         match task {
-                            Ok(task) => task(),
+                            Ok(task) => crate::pacing::run_paced(task),
                             Err(_) => return,
                         }
                     }

@@ -111,6 +111,7 @@ fn client_ip(state: &AppState, req: &Request) -> IpAddr {
 
 async fn outer(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
     let started = Instant::now();
+    signet_resolvers::pacing::request_arrived();
     let request_id: Arc<str> = ids::new_id("req").into();
     let ip = client_ip(&state, &req);
     let method = req.method().to_string();
