@@ -4,19 +4,28 @@
 //! has anything else to run. It does not move work between cores: with two cores busy with
 //! requests, the SQLite writer can sit runnable behind a request thread on one core while a
 //! render runs on the other, which the kernel counts as nearly idle (a scheduler trace of
-//! 2,000 create+send a second showed 221 ms of renders on the other core during 406 ms of the
+//! 2,000 create+send a second put 221 ms of renders on the other core during 406 ms of the
 //! writer's waits; bench/RESULTS.md, session 12). So renders also pace themselves:
 //!
-//! - while the machine's CPUs, not counting the renders, have been at least
-//!   [`BUSY_SHARE`] busy over the last sample (about [`SAMPLE`] long),
-//! - a render starts only after [`LULL`] without a new request, and waits at most [`CAP`].
+//! - The machine's CPU time is sampled from `/proc/stat`, and the render threads' own from
+//!   `/proc/self/task/<id>/stat` of every thread named `signet-render…` (the render threads
+//!   and any the engine starts from them, which inherit name and class). A sample is taken
+//!   when a render thread takes a task and the last sample is at least [`SAMPLE`] old. A sample compares with the one before it if that is at most twice
+//!   [`SAMPLE`] old; after a quiet spell it only starts a new baseline and counts as not busy.
+//! - While the last comparison found the machine's CPUs, renders aside, at least
+//!   [`BUSY_SHARE`] busy, a render thread that has taken a task waits until no HTTP request
+//!   has arrived for [`LULL`], but never longer than [`CAP`], and then renders.
 //!
-//! Below that load renders start at once, as before. Under it each render thread still
-//! starts one render every [`CAP`] at least, so the renders never stop. Linux only: elsewhere
-//! nothing is measured and nothing waits.
+//! Below that load renders start at once, as before. Under it each render thread still starts
+//! a render at the latest [`CAP`] (and one sleep of at most [`LULL`]) after taking it, so the
+//! renders never stop. Only the render threads' queue is paced: sealing renders a document it
+//! finds without a file at normal priority, on the blocking pool. Requests are counted by the
+//! HTTP layer, so a `signet worker` process, which serves none, never waits. Linux only;
+//! elsewhere nothing is sampled and nothing waits. `/proc/stat` covers the whole machine (the
+//! host, in a container), which is the CPU the scheduler shares out.
 
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Mutex, TryLockError};
 use std::time::{Duration, Instant};
 
 /// A request arriving less than this long ago keeps a paced render waiting.
@@ -25,13 +34,14 @@ pub const LULL: Duration = Duration::from_millis(3);
 pub const CAP: Duration = Duration::from_millis(250);
 /// The share of the machine's CPU time, renders aside, from which renders are paced.
 pub const BUSY_SHARE: f64 = 0.7;
-/// How often the machine's CPU time is sampled.
+/// The shortest time between two samples of the machine's CPU time.
 pub const SAMPLE: Duration = Duration::from_millis(200);
+/// How the render threads are named (`crate::render`).
+pub(crate) const RENDER_THREAD_PREFIX: &str = "signet-render";
 
 static EPOCH: std::sync::LazyLock<Instant> = std::sync::LazyLock::new(Instant::now);
+/// When the last request arrived, in microseconds after `EPOCH`; 0 before the first.
 static LAST_REQUEST_US: AtomicU64 = AtomicU64::new(0);
-/// CPU time the render threads have used, in nanoseconds.
-static RENDER_NS: AtomicU64 = AtomicU64::new(0);
 static BUSY: AtomicBool = AtomicBool::new(false);
 static LAST_SAMPLE: Mutex<Option<(Instant, CpuTimes)>> = Mutex::new(None);
 
@@ -41,74 +51,91 @@ fn now_us() -> u64 {
 
 /// Called by the HTTP layer as each request arrives.
 pub fn request_arrived() {
+    // 0 means none yet.
     LAST_REQUEST_US.store(now_us().max(1), Ordering::Relaxed);
 }
 
-/// Runs one background task, first waiting as the pacing says, and counts its CPU time.
+/// Runs one background task on the calling render thread, first waiting as the pacing says.
 pub(crate) fn run_paced(task: impl FnOnce()) {
-    let started = Instant::now();
+    let taken = Instant::now();
     loop {
-        let since =
-            Duration::from_micros(now_us().saturating_sub(LAST_REQUEST_US.load(Ordering::Relaxed)));
-        match hold_off(machine_busy(), since, started.elapsed()) {
+        let last = LAST_REQUEST_US.load(Ordering::Relaxed);
+        let since = match last {
+            0 => Duration::MAX,
+            _ => Duration::from_micros(now_us().saturating_sub(last)),
+        };
+        match hold_off(machine_busy(), since, taken.elapsed()) {
             Some(wait) => std::thread::sleep(wait),
             None => break,
         }
     }
-    let before = thread_cpu_ns();
     task();
-    if let (Some(a), Some(b)) = (before, thread_cpu_ns()) {
-        RENDER_NS.fetch_add(b.saturating_sub(a), Ordering::Relaxed);
-    }
 }
 
 /// How long a render that has waited `waited`, with the last request `since_request` ago,
-/// sleeps before looking again; `None` to start now.
+/// sleeps before looking again (at least 100 µs, at most until the lull or the cap would be
+/// reached); `None` to start now.
 pub fn hold_off(busy: bool, since_request: Duration, waited: Duration) -> Option<Duration> {
     if !busy || since_request >= LULL || waited >= CAP {
         return None;
     }
-    let wait = (LULL - since_request)
-        .min(CAP - waited)
-        .min(Duration::from_millis(1));
+    let wait = (LULL - since_request).min(CAP - waited);
     Some(wait.max(Duration::from_micros(100)))
 }
 
-/// Whether the last sample found the machine busy; takes a new sample when the last is old.
+/// Whether the last comparison of samples found the machine busy; samples when due.
 fn machine_busy() -> bool {
-    if let Ok(mut last) = LAST_SAMPLE.try_lock() {
-        let due = last.as_ref().is_none_or(|(at, _)| at.elapsed() >= SAMPLE);
-        if due && let Some(now) = CpuTimes::read(RENDER_NS.load(Ordering::Relaxed)) {
-            if let Some((_, before)) = last.as_ref() {
-                BUSY.store(
-                    busy_share(before, &now).is_some_and(|s| s >= BUSY_SHARE),
-                    Ordering::Relaxed,
-                );
-            }
-            *last = Some((Instant::now(), now));
-        }
+    if !cfg!(target_os = "linux") {
+        return false;
+    }
+    let mut last = match LAST_SAMPLE.try_lock() {
+        Ok(last) => last,
+        Err(TryLockError::Poisoned(p)) => p.into_inner(),
+        // The other render thread is sampling.
+        Err(TryLockError::WouldBlock) => return BUSY.load(Ordering::Relaxed),
+    };
+    let age = last.as_ref().map(|(at, _)| at.elapsed());
+    if age.is_none_or(|a| a >= SAMPLE)
+        && let Some(now) = CpuTimes::read()
+    {
+        let share = match (last.as_ref(), age) {
+            (Some((_, before)), Some(a)) if a <= 2 * SAMPLE => busy_share(before, &now),
+            _ => None,
+        };
+        BUSY.store(share.is_some_and(|s| s >= BUSY_SHARE), Ordering::Relaxed);
+        *last = Some((Instant::now(), now));
     }
     BUSY.load(Ordering::Relaxed)
 }
 
-/// The machine's CPU time so far, in clock ticks (`/proc/stat`'s first line), and the
-/// renders' share of it.
+/// CPU time so far, in clock ticks: the machine's (`/proc/stat`'s first line), of which
+/// `idle` (idle and iowait) and `renders` (the render threads' user and system time).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CpuTimes {
     pub total: u64,
     pub idle: u64,
-    pub render_ns: u64,
+    pub renders: u64,
 }
 
 impl CpuTimes {
-    fn read(render_ns: u64) -> Option<CpuTimes> {
+    fn read() -> Option<CpuTimes> {
         let stat = std::fs::read_to_string("/proc/stat").ok()?;
-        CpuTimes::parse(&stat, render_ns)
+        let renders = std::fs::read_dir("/proc/self/task")
+            .ok()?
+            .filter_map(Result::ok)
+            .filter(|t| {
+                std::fs::read_to_string(t.path().join("comm"))
+                    .is_ok_and(|c| c.starts_with(RENDER_THREAD_PREFIX))
+            })
+            .filter_map(|t| std::fs::read_to_string(t.path().join("stat")).ok())
+            .filter_map(|s| thread_ticks(&s))
+            .sum();
+        CpuTimes::parse(&stat, renders)
     }
 
     /// Parses `/proc/stat`: user, nice, system, idle, iowait, irq, softirq, steal (guest time
     /// is already within user and nice).
-    pub fn parse(stat: &str, render_ns: u64) -> Option<CpuTimes> {
+    pub fn parse(stat: &str, renders: u64) -> Option<CpuTimes> {
         let line = stat.lines().next()?;
         let mut words = line.split_ascii_whitespace();
         if words.next()? != "cpu" {
@@ -124,30 +151,31 @@ impl CpuTimes {
         Some(CpuTimes {
             total: n.iter().sum(),
             idle: n[3] + n[4],
-            render_ns,
+            renders,
         })
     }
 }
 
-/// Clock ticks a second in `/proc/stat` (`USER_HZ`, 100 on every Linux architecture).
-const TICKS_PER_SECOND: u64 = 100;
+/// A thread's user and system time in clock ticks, from its `stat` file (fields 14 and 15,
+/// counted after the command name in parentheses, which may itself hold spaces).
+pub fn thread_ticks(stat: &str) -> Option<u64> {
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let mut fields = rest.split_ascii_whitespace().skip(11);
+    let user: u64 = fields.next()?.parse().ok()?;
+    let system: u64 = fields.next()?.parse().ok()?;
+    Some(user + system)
+}
 
-/// The busy share of the CPU time between two samples, not counting the renders.
+/// The busy share of the machine's CPU time between two samples, not counting the renders.
 pub fn busy_share(before: &CpuTimes, now: &CpuTimes) -> Option<f64> {
     let total = now.total.checked_sub(before.total)?;
     if total == 0 {
         return None;
     }
     let idle = now.idle.saturating_sub(before.idle);
-    let renders = now.render_ns.saturating_sub(before.render_ns) * TICKS_PER_SECOND / 1_000_000_000;
+    let renders = now.renders.saturating_sub(before.renders);
     let busy = total.saturating_sub(idle).saturating_sub(renders);
     Some(busy as f64 / total as f64)
-}
-
-/// The calling thread's CPU time (`/proc/thread-self/schedstat`), in nanoseconds.
-fn thread_cpu_ns() -> Option<u64> {
-    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    s.split_ascii_whitespace().next()?.parse().ok()
 }
 
 #[cfg(test)]
@@ -161,9 +189,50 @@ mod tests {
         let t = CpuTimes::parse(STAT, 7).unwrap();
         assert_eq!(t.total, 100 + 5 + 50 + 800 + 20 + 1 + 2 + 3);
         assert_eq!(t.idle, 820);
-        assert_eq!(t.render_ns, 7);
+        assert_eq!(t.renders, 7);
         assert_eq!(CpuTimes::parse("intr 1 2 3\n", 0), None);
         assert_eq!(CpuTimes::parse("cpu  1 2 x 4 5\n", 0), None);
+    }
+
+    #[test]
+    fn a_threads_cpu_ticks_are_read_after_its_name() {
+        // pid (comm) state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt
+        // utime stime ...
+        let stat = "4242 (signet (render) 0) S 1 1 1 0 -1 4194560 10 0 0 0 150 25 0 0 39 19";
+        assert_eq!(thread_ticks(stat), Some(175));
+        assert_eq!(thread_ticks("4242 (x) S 1"), None);
+        assert_eq!(thread_ticks("no name here"), None);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_render_threads_cpu_time_is_found_by_its_name() {
+        let before = CpuTimes::read().unwrap();
+        let (spent, stop) = (std::sync::mpsc::channel(), std::sync::mpsc::channel::<()>());
+        let own = || thread_ticks(&std::fs::read_to_string("/proc/thread-self/stat").unwrap());
+        std::thread::Builder::new()
+            .name(format!("{RENDER_THREAD_PREFIX}-test"))
+            .spawn(move || {
+                let start = own().unwrap();
+                let mut x = 0u64;
+                while own().unwrap() < start + 20 {
+                    for _ in 0..100_000 {
+                        x = std::hint::black_box(x.wrapping_mul(31).wrapping_add(7));
+                    }
+                }
+                spent.0.send(()).unwrap();
+                // Alive until the second sample is taken.
+                let _ = stop.1.recv();
+            })
+            .unwrap();
+        spent.1.recv_timeout(Duration::from_secs(60)).unwrap();
+        let now = CpuTimes::read().unwrap();
+        stop.0.send(()).unwrap();
+        assert!(now.total > before.total && now.idle >= before.idle);
+        assert!(
+            now.renders >= before.renders + 20,
+            "{before:?} then {now:?}"
+        );
     }
 
     #[test]
@@ -171,19 +240,16 @@ mod tests {
         let before = CpuTimes {
             total: 1_000,
             idle: 500,
-            render_ns: 0,
+            renders: 3,
         };
         // 40 ticks over two cores in 200 ms: 4 idle, 36 busy, of which 20 were renders.
         let now = CpuTimes {
             total: 1_040,
             idle: 504,
-            render_ns: 200_000_000,
+            renders: 23,
         };
         assert_eq!(busy_share(&before, &now), Some(16.0 / 40.0));
-        let without_renders = CpuTimes {
-            render_ns: 0,
-            ..now
-        };
+        let without_renders = CpuTimes { renders: 3, ..now };
         assert_eq!(busy_share(&before, &without_renders), Some(36.0 / 40.0));
         assert_eq!(busy_share(&now, &now), None);
     }
@@ -194,8 +260,13 @@ mod tests {
         assert_eq!(hold_off(false, ms(0), ms(0)), None);
         assert_eq!(hold_off(true, LULL, ms(0)), None);
         assert_eq!(hold_off(true, ms(1), CAP), None);
-        let wait = hold_off(true, ms(0), ms(0)).unwrap();
-        assert!(wait > Duration::ZERO && wait <= ms(1));
+        // It sleeps until the lull would be reached, and at least 100 µs.
+        assert_eq!(hold_off(true, ms(0), ms(0)), Some(LULL));
+        assert_eq!(hold_off(true, ms(2), ms(0)), Some(ms(1)));
+        assert_eq!(
+            hold_off(true, LULL - Duration::from_micros(10), ms(0)),
+            Some(Duration::from_micros(100))
+        );
         // Close to the cap it sleeps only what is left of it.
         assert_eq!(
             hold_off(true, ms(0), CAP - Duration::from_micros(300)),

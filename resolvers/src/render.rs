@@ -97,7 +97,7 @@ static BACKGROUND: std::sync::LazyLock<std::sync::mpsc::Sender<Task>> =
         for i in 0..threads {
             let rx = rx.clone();
             let spawned = std::thread::Builder::new()
-                .name(format!("signet-render-{i}"))
+                .name(format!("{}-{i}", crate::pacing::RENDER_THREAD_PREFIX))
                 .spawn(move || {
                     lower_priority();
                     loop {

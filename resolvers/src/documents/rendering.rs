@@ -166,10 +166,12 @@ pub async fn render_document(
     // Everything but the reads and writes runs on a render thread, in the idle scheduling
     // class: parsing the stored words, the render itself, the check of its fields and the
     // file's digest. At normal priority the parsing alone took CPU from requests while renders
-    // lagged behind a stream of sends (bench/RESULTS.md, session 9).
+    // lagged behind a stream of sends (bench/RESULTS.md, session 9). Sealing's own render
+    // (no job) runs on the blocking pool at normal priority instead, like the rest of
+    // sealing: it must not queue behind the render threads' paced backlog.
     let renderer = ctx.renderer.clone();
     let (row, name) = (doc.clone(), doc_id.to_string());
-    let (mut rendered, sha256) = crate::render::in_background(move || {
+    let work = move || {
         let draft = send::draft_from(&row, &people)?;
         let rendered = renderer
             .render(&render_job(&row, &draft))
@@ -187,9 +189,15 @@ pub async fn render_document(
         }
         let sha256 = super::seal::sha256_hex(&rendered.pdf);
         Ok::<_, DomainError>((rendered, sha256))
-    })
-    .await
-    .map_err(DomainError::Internal)??;
+    };
+    let (mut rendered, sha256) = match job_id {
+        Some(_) => crate::render::in_background(work)
+            .await
+            .map_err(DomainError::Internal)??,
+        None => tokio::task::spawn_blocking(work)
+            .await
+            .map_err(|e| DomainError::Internal(format!("rendering {doc_id}: {e}")))??,
+    };
     let bytes = rendered.pdf.len();
     // On the disk before the row that names it commits (`Blobs::put`).
     ctx.blobs
