@@ -84,9 +84,10 @@ pub struct CertificateDoc {
 
 /// Threads that render sent documents in the background, one per core, under Linux's idle
 /// scheduling class: they run only on CPU nothing else wants, and give way at once when a
-/// request thread wakes. Under a load that fills every core the renders wait for it to ease
-/// (sealing waits with them), and on a busy machine they also pace themselves
-/// ([`crate::pacing`]); elsewhere they keep the normal priority.
+/// request thread wakes. Under a load that fills every core the renders wait for it to ease,
+/// and on a busy machine they also pace themselves ([`crate::pacing`]); elsewhere they keep
+/// the normal priority. Sealing renders a document it finds without a file on the blocking
+/// pool instead (`documents::rendering::render_document`).
 static BACKGROUND: std::sync::LazyLock<std::sync::mpsc::Sender<Task>> =
     std::sync::LazyLock::new(|| {
         let (tx, rx) = std::sync::mpsc::channel::<Task>();
