@@ -75,7 +75,7 @@ pub(crate) fn run_paced(task: impl FnOnce()) {
 /// How long a render that has waited `waited`, with the last request `since_request` ago,
 /// sleeps before looking again (at least 100 µs, at most until the lull or the cap would be
 /// reached); `None` to start now.
-pub fn hold_off(busy: bool, since_request: Duration, waited: Duration) -> Option<Duration> {
+fn hold_off(busy: bool, since_request: Duration, waited: Duration) -> Option<Duration> {
     if !busy || since_request >= LULL || waited >= CAP {
         return None;
     }
@@ -111,10 +111,10 @@ fn machine_busy() -> bool {
 /// CPU time so far, in clock ticks: the machine's (`/proc/stat`'s first line), of which
 /// `idle` (idle and iowait) and `renders` (the render threads' user and system time).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct CpuTimes {
-    pub total: u64,
-    pub idle: u64,
-    pub renders: u64,
+struct CpuTimes {
+    total: u64,
+    idle: u64,
+    renders: u64,
 }
 
 impl CpuTimes {
@@ -135,7 +135,7 @@ impl CpuTimes {
 
     /// Parses `/proc/stat`: user, nice, system, idle, iowait, irq, softirq, steal (guest time
     /// is already within user and nice).
-    pub fn parse(stat: &str, renders: u64) -> Option<CpuTimes> {
+    fn parse(stat: &str, renders: u64) -> Option<CpuTimes> {
         let line = stat.lines().next()?;
         let mut words = line.split_ascii_whitespace();
         if words.next()? != "cpu" {
@@ -158,7 +158,7 @@ impl CpuTimes {
 
 /// A thread's user and system time in clock ticks, from its `stat` file (fields 14 and 15,
 /// counted after the command name in parentheses, which may itself hold spaces).
-pub fn thread_ticks(stat: &str) -> Option<u64> {
+fn thread_ticks(stat: &str) -> Option<u64> {
     let rest = &stat[stat.rfind(')')? + 1..];
     let mut fields = rest.split_ascii_whitespace().skip(11);
     let user: u64 = fields.next()?.parse().ok()?;
@@ -167,7 +167,7 @@ pub fn thread_ticks(stat: &str) -> Option<u64> {
 }
 
 /// The busy share of the machine's CPU time between two samples, not counting the renders.
-pub fn busy_share(before: &CpuTimes, now: &CpuTimes) -> Option<f64> {
+fn busy_share(before: &CpuTimes, now: &CpuTimes) -> Option<f64> {
     let total = now.total.checked_sub(before.total)?;
     if total == 0 {
         return None;
