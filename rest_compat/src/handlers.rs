@@ -217,9 +217,13 @@ pub mod documents {
         post(
             |State(s): State<AppState>,
              Extension(a): Extension<Actor>,
+             claim: Option<Extension<Claim>>,
              Path(id): Path<String>,
              JsonOrEmpty(body): JsonOrEmpty<RemindIn>| async move {
-                Answer::Ok(Json(documents::remind(&s.ctx, &a, &id, body).await?))
+                let claim = claim.as_ref().map(|c| &c.0);
+                Ok::<_, ApiError>(answered(
+                    documents::remind(&s.ctx, &a, &id, body, claim).await?,
+                ))
             },
         )
     }
@@ -228,9 +232,13 @@ pub mod documents {
         post(
             |State(s): State<AppState>,
              Extension(a): Extension<Actor>,
+             claim: Option<Extension<Claim>>,
              Path(id): Path<String>,
              JsonOrEmpty(body): JsonOrEmpty<VoidIn>| async move {
-                Answer::Ok(Json(documents::void(&s.ctx, &a, &id, body).await?))
+                let claim = claim.as_ref().map(|c| &c.0);
+                Ok::<_, ApiError>(answered(
+                    documents::void(&s.ctx, &a, &id, body, claim).await?,
+                ))
             },
         )
     }
@@ -239,9 +247,13 @@ pub mod documents {
         post(
             |State(s): State<AppState>,
              Extension(a): Extension<Actor>,
+             claim: Option<Extension<Claim>>,
              Path(id): Path<String>,
              JsonIn(body): JsonIn<TestSignIn>| async move {
-                Answer::Ok(Json(documents::test_sign(&s.ctx, &a, &id, body).await?))
+                let claim = claim.as_ref().map(|c| &c.0);
+                Ok::<_, ApiError>(answered(
+                    documents::test_sign(&s.ctx, &a, &id, body, claim).await?,
+                ))
             },
         )
     }

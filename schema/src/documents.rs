@@ -146,8 +146,9 @@ impl DocumentsMutation {
         seat: Option<String>,
     ) -> async_graphql::Result<DocumentOut> {
         let (c, a) = who(ctx)?;
-        documents::remind(c, a, &id, RemindIn { seat })
+        documents::remind(c, a, &id, RemindIn { seat }, None)
             .await
+            .map(|m| m.out)
             .map_err(|e| e.extend())
     }
 
@@ -159,8 +160,9 @@ impl DocumentsMutation {
         reason: Option<String>,
     ) -> async_graphql::Result<DocumentOut> {
         let (c, a) = who(ctx)?;
-        documents::void(c, a, &id, VoidIn { reason })
+        documents::void(c, a, &id, VoidIn { reason }, None)
             .await
+            .map(|m| m.out)
             .map_err(|e| e.extend())
     }
 
@@ -172,8 +174,9 @@ impl DocumentsMutation {
         seat: String,
     ) -> async_graphql::Result<DocumentOut> {
         let (c, a) = who(ctx)?;
-        documents::test_sign(c, a, &id, TestSignIn { seat })
+        documents::test_sign(c, a, &id, TestSignIn { seat }, None)
             .await
+            .map(|m| m.out)
             .map_err(|e| e.extend())
     }
 }

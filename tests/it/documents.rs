@@ -1156,3 +1156,144 @@ both!(send_now_stores_the_same_times_as_sending_a_draft, |app| {
         assert_eq!(shown.body["state"], "sent");
     }
 });
+
+/// A claim on a fresh Idempotency-Key, as the door holds one; with `answered`, another
+/// request's answer is already stored under the key (a claim that outlived its lock).
+async fn claim_on(
+    db: &signet_storage::db::Db,
+    answered: bool,
+) -> (signet_storage::state::Hold, signet_resolvers::answer::Claim) {
+    use signet_storage::state::{Begin, Idempotency, Stored};
+    let key = idem();
+    let Begin::Proceed(hold) = Idempotency::sql(db.clone())
+        .begin("actions", &key, "fp", 60_000)
+        .await
+        .unwrap()
+    else {
+        panic!("a new key proceeds")
+    };
+    let claim = hold
+        .claim()
+        .expect("SQL answers are stored in a transaction");
+    if answered {
+        let (c, d) = (claim.clone(), db.clone());
+        let first = Stored {
+            status: 200,
+            body: "{\"first\":true}".into(),
+        };
+        let stored = db
+            .transaction(move |t| async move { c.store_in(&*t, &d, &first).await })
+            .await
+            .unwrap();
+        assert!(stored);
+    }
+    (hold, claim)
+}
+
+/// The answer stored under `claim`'s key, read back as a retry would.
+async fn replayed(db: &signet_storage::db::Db, claim: &signet_resolvers::answer::Claim) -> Value {
+    use signet_storage::state::{Begin, Idempotency};
+    match Idempotency::sql(db.clone())
+        .begin("actions", &claim.key, "fp", 60_000)
+        .await
+        .unwrap()
+    {
+        Begin::Replay(s) => {
+            assert_eq!(s.status, 200);
+            serde_json::from_str(&s.body).unwrap()
+        }
+        _ => panic!("no answer stored under the key"),
+    }
+}
+
+/// The answer a resolver stored, as JSON.
+fn stored<T>(made: &signet_resolvers::answer::Made<T>) -> Value {
+    serde_json::from_str(made.stored.as_deref().expect("the answer was stored")).unwrap()
+}
+
+both!(
+    remind_void_and_test_sign_store_their_answer_with_their_action,
+    |app| {
+        use signet_resolvers::DomainError;
+        use signet_resolvers::documents::{self, types::*};
+        let (_, key) = app.owner().await;
+        let sent = create(&app, &key, json!({"sendNow": true})).await;
+        assert_eq!(sent.status, 201, "{}", sent.body);
+        let id = sent.body["id"].as_str().unwrap().to_string();
+        let ctx = app.ctx();
+        let db = ctx.db.clone();
+        let actor = signet_resolvers::keys::authenticate(ctx, &key, "127.0.0.1".parse().unwrap())
+            .await
+            .unwrap();
+        let busy = |r: Result<_, DomainError>| match r {
+            Err(DomainError::Conflict { retryable, .. }) => assert!(retryable),
+            other => panic!("expected a retryable conflict, got {other:?}"),
+        };
+        let client = |doc: &Value| person(doc, "client").clone();
+        let reminders = || async {
+            let row = db
+                .conn
+                .query_one_raw(db.stmt(
+                    "SELECT reminders FROM people WHERE document_id = $1 AND seat = 'client'",
+                    [Sql::from(id.as_str())],
+                ))
+                .await
+                .unwrap()
+                .unwrap();
+            row.try_get::<i32>("", "reminders").unwrap()
+        };
+
+        // Each action whose answer cannot be stored (another answer got in first) is not done
+        // at all; with a free key it is done and its answer is stored with it.
+        let (_h, taken) = claim_on(&db, true).await;
+        busy(documents::remind(ctx, &actor, &id, RemindIn { seat: None }, Some(&taken)).await);
+        assert_eq!(reminders().await, 0, "nobody was reminded");
+        let (_h, free) = claim_on(&db, false).await;
+        let made = documents::remind(ctx, &actor, &id, RemindIn { seat: None }, Some(&free))
+            .await
+            .unwrap();
+        assert_eq!(reminders().await, 1);
+        let answer = replayed(&db, &free).await;
+        assert_eq!(stored(&made), answer, "the stored answer is the one sent");
+        assert_eq!(answer["id"], id.as_str());
+
+        let sign = || TestSignIn {
+            seat: "client".into(),
+        };
+        let (_h, taken) = claim_on(&db, true).await;
+        busy(documents::test_sign(ctx, &actor, &id, sign(), Some(&taken)).await);
+        let now = app
+            .get(&format!("/api/v1/documents/{id}"), Some(&key))
+            .await;
+        assert_eq!(
+            client(&now.body)["status"],
+            "invited",
+            "the seat was not signed"
+        );
+        let (_h, free) = claim_on(&db, false).await;
+        let made = documents::test_sign(ctx, &actor, &id, sign(), Some(&free))
+            .await
+            .unwrap();
+        let answer = replayed(&db, &free).await;
+        assert_eq!(stored(&made), answer, "the stored answer is the one sent");
+        assert_eq!(client(&answer)["status"], "signed");
+
+        let void = || VoidIn {
+            reason: Some("wrong fee".into()),
+        };
+        let (_h, taken) = claim_on(&db, true).await;
+        busy(documents::void(ctx, &actor, &id, void(), Some(&taken)).await);
+        let now = app
+            .get(&format!("/api/v1/documents/{id}"), Some(&key))
+            .await;
+        assert_ne!(now.body["state"], "voided", "the document was not voided");
+        let (_h, free) = claim_on(&db, false).await;
+        let made = documents::void(ctx, &actor, &id, void(), Some(&free))
+            .await
+            .unwrap();
+        let answer = replayed(&db, &free).await;
+        assert_eq!(stored(&made), answer, "the stored answer is the one sent");
+        assert_eq!(answer["state"], "voided");
+        assert_eq!(answer["reason"], "wrong fee");
+    }
+);

@@ -11,15 +11,18 @@ use super::store::{self, DocRow, PersonDbRow};
 use super::trail::Trail;
 use super::types::*;
 use super::{input, not_found, out_of, visible};
+use crate::answer::{self, Claim, Made};
 use crate::{Actor, Ctx, DomainError, Scope};
 
-/// POST /documents/{id}/remind.
+/// POST /documents/{id}/remind. Given the request's idempotency `claim`, the answer is stored in the transaction of the
+/// reminder, so a retry after a stop between the two replays it and nobody is reminded twice.
 pub async fn remind(
     ctx: &Ctx,
     actor: &Actor,
     id: &str,
     body: RemindIn,
-) -> Result<DocumentOut, DomainError> {
+    claim: Option<&Claim>,
+) -> Result<Made<DocumentOut>, DomainError> {
     actor.require(Scope::DocumentsWrite)?;
     let doc = visible(&ctx.db.conn, ctx, actor, id).await?;
     let people = store::people(&ctx.db.conn, &ctx.db, &[&doc.id]).await?;
@@ -48,9 +51,10 @@ pub async fn remind(
         }));
     }
     remind_people(ctx, &txn, &doc, &up, &actor.key_id).await?;
+    let made = answer::store(&txn, ctx, claim, 200, out_of(ctx, &txn, &doc).await?).await?;
     txn.commit().await?;
     ctx.committed(&doc.id).await;
-    out_of(ctx, &ctx.db.conn, &doc).await
+    Ok(made)
 }
 
 pub(crate) async fn remind_people(
@@ -97,6 +101,22 @@ pub(crate) async fn end(
     description: &str,
 ) -> Result<(), DomainError> {
     let txn = ctx.db.conn.begin().await?;
+    end_in(ctx, &txn, doc, to, reason, actor, description).await?;
+    txn.commit().await?;
+    ctx.committed(&doc.id).await;
+    Ok(())
+}
+
+/// `end`'s work inside the caller's transaction, which the caller commits.
+async fn end_in(
+    ctx: &Ctx,
+    txn: &DatabaseTransaction,
+    doc: &DocRow,
+    to: &str,
+    reason: Option<&str>,
+    actor: &str,
+    description: &str,
+) -> Result<(), DomainError> {
     let moved = txn
         .execute_raw(ctx.db.stmt(
             &format!("UPDATE documents SET state = $2, reason = $3, updated_at = $4, next_reminder_at = NULL WHERE id = $1 AND state IN {OUT_FOR_SIGNATURE}"),
@@ -104,7 +124,7 @@ pub(crate) async fn end(
         ))
         .await?;
     if moved.rows_affected() != 1 {
-        let now = store::load(&txn, &ctx.db, &doc.id)
+        let now = store::load(txn, &ctx.db, &doc.id)
             .await?
             .map(|d| d.state)
             .unwrap_or_default();
@@ -125,29 +145,31 @@ pub(crate) async fn end(
     trail
         .audit(to, description, None, actor, json!({"reason": reason}))
         .event(&format!("documents.document.{to}"), &doc, None, reason);
-    let people = store::people(&txn, &ctx.db, &[&doc.id]).await?;
+    let people = store::people(txn, &ctx.db, &[&doc.id]).await?;
     let locale = locale(&doc);
     for p in people.iter().filter(|p| p.invited_at.is_some()) {
         trail.email(to, &doc, p, &locale);
     }
-    trail.write(&txn, &ctx.db).await?;
-    txn.commit().await?;
-    ctx.committed(&doc.id).await;
+    trail.write(txn, &ctx.db).await?;
     Ok(())
 }
 
-/// POST /documents/{id}/void.
+/// POST /documents/{id}/void. Given the request's idempotency `claim`, the answer is stored in the transaction that voids
+/// the document, so a retry after a stop between the two replays it rather than hearing 409.
 pub async fn void(
     ctx: &Ctx,
     actor: &Actor,
     id: &str,
     body: VoidIn,
-) -> Result<DocumentOut, DomainError> {
+    claim: Option<&Claim>,
+) -> Result<Made<DocumentOut>, DomainError> {
     actor.require(Scope::DocumentsWrite)?;
     let reason = input::opt_text("reason", &body.reason, 1000)?;
     let doc = visible(&ctx.db.conn, ctx, actor, id).await?;
-    end(
+    let txn = ctx.db.conn.begin().await?;
+    end_in(
         ctx,
+        &txn,
         &doc,
         "voided",
         reason.as_deref(),
@@ -155,10 +177,13 @@ pub async fn void(
         "Document voided through the API",
     )
     .await?;
-    let doc = store::load(&ctx.db.conn, &ctx.db, id)
+    let doc = store::load(&txn, &ctx.db, id)
         .await?
         .ok_or_else(|| not_found(id))?;
-    out_of(ctx, &ctx.db.conn, &doc).await
+    let made = answer::store(&txn, ctx, claim, 200, out_of(ctx, &txn, &doc).await?).await?;
+    txn.commit().await?;
+    ctx.committed(&doc.id).await;
+    Ok(made)
 }
 
 /// The scheduler's pass: expires overdue documents and sends due reminders. Safe to run in

@@ -11,6 +11,7 @@ use super::store::{self, PersonDbRow};
 use super::trail::Trail;
 use super::types::*;
 use super::{out_of, visible};
+use crate::answer::{self, Claim, Made};
 use crate::{Actor, Ctx, DomainError, Mode, Scope};
 
 /// A value a test signature puts in a field, so the sealed test copy shows something real.
@@ -48,13 +49,15 @@ pub(crate) fn test_value(
     })
 }
 
-/// POST /documents/{id}/test-sign: a test key signs a seat of its own test document.
+/// POST /documents/{id}/test-sign: a test key signs a seat of its own test document. Given the
+/// request's idempotency `claim`, the answer is stored in the signature's transaction.
 pub async fn test_sign(
     ctx: &Ctx,
     actor: &Actor,
     id: &str,
     body: TestSignIn,
-) -> Result<DocumentOut, DomainError> {
+    claim: Option<&Claim>,
+) -> Result<Made<DocumentOut>, DomainError> {
     actor.require(Scope::DocumentsWrite)?;
     if actor.mode != Mode::Test {
         return Err(DomainError::Forbidden(
@@ -194,10 +197,11 @@ pub async fn test_sign(
         .await?;
     }
     trail.write(&txn, &ctx.db).await?;
+    let made = answer::store(&txn, ctx, claim, 200, out_of(ctx, &txn, &doc).await?).await?;
     txn.commit().await?;
     ctx.committed(&doc.id).await;
     if all_done {
         ctx.job_queued("seal");
     }
-    out_of(ctx, &ctx.db.conn, &doc).await
+    Ok(made)
 }
