@@ -471,6 +471,22 @@ async fn run_holding(hold: Hold, req: Request, next: Next, request_id: &str) -> 
 #[derive(Clone, Copy, Debug)]
 pub struct AnswerStored;
 
+/// A resolver's answer as a response. When the resolver stored it with the request's
+/// idempotency claim, the stored bytes are sent as they are, so that a replay is the same
+/// answer, and the door is told not to store it again.
+pub fn answered<T: serde::Serialize>(m: signet_resolvers::answer::Made<T>) -> Response {
+    let status = StatusCode::from_u16(m.status).unwrap_or(StatusCode::OK);
+    match m.stored {
+        Some(body) => {
+            let mut res =
+                (status, [(header::CONTENT_TYPE, "application/json")], body).into_response();
+            res.extensions_mut().insert(AnswerStored);
+            res
+        }
+        None => (status, axum::Json(m.out)).into_response(),
+    }
+}
+
 fn replay(stored: Stored) -> Response {
     let status = StatusCode::from_u16(stored.status).unwrap_or(StatusCode::OK);
     let mut res = (status, stored.body).into_response();

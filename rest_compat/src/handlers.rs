@@ -41,34 +41,17 @@ pub mod documents {
     //! The document routes.
 
     use axum::extract::{Path, RawQuery, State};
-    use axum::http::{StatusCode, header};
-    use axum::response::{IntoResponse, Response};
     use axum::routing::{MethodRouter, get, post};
     use axum::{Extension, Json};
     use signet_resolvers::answer::Claim;
     use signet_resolvers::documents::{self, types::*};
     use signet_resolvers::{Actor, DomainError};
 
-    use crate::door::AnswerStored;
+    use crate::door::answered;
     use crate::extract::{JsonIn, JsonOrEmpty};
     use crate::{ApiError, AppState};
 
     type Answer<T> = Result<Json<T>, ApiError>;
-
-    /// A resolver's answer; when it stored the answer with the request's idempotency claim,
-    /// the stored bytes are sent as they are, so that a replay is the same answer.
-    fn answered(m: signet_resolvers::answer::Made<DocumentOut>) -> Response {
-        let status = StatusCode::from_u16(m.status).unwrap_or(StatusCode::CREATED);
-        match m.stored {
-            Some(body) => {
-                let mut res =
-                    (status, [(header::CONTENT_TYPE, "application/json")], body).into_response();
-                res.extensions_mut().insert(AnswerStored);
-                res
-            }
-            None => (status, Json(m.out)).into_response(),
-        }
-    }
 
     pub fn check() -> MethodRouter<AppState> {
         post(

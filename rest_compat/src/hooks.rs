@@ -7,6 +7,9 @@ use axum::{Extension, Json};
 use signet_resolvers::webhooks::{self, types::*};
 use signet_resolvers::{Actor, DomainError};
 
+use signet_resolvers::answer::Claim;
+
+use crate::door::answered;
 use crate::extract::{JsonIn, JsonOrEmpty};
 use crate::{ApiError, AppState};
 
@@ -69,9 +72,10 @@ pub fn create() -> MethodRouter<AppState> {
     post(
         |State(s): State<AppState>,
          Extension(a): Extension<Actor>,
+         claim: Option<Extension<Claim>>,
          JsonIn(body): JsonIn<WebhookCreateIn>| async move {
-            let out = webhooks::create(&s.ctx, &a, body).await?;
-            Result::<_, ApiError>::Ok((StatusCode::CREATED, Json(out)))
+            let claim = claim.as_ref().map(|c| &c.0);
+            Ok::<_, ApiError>(answered(webhooks::create(&s.ctx, &a, body, claim).await?))
         },
     )
 }
@@ -99,9 +103,13 @@ pub fn rotate() -> MethodRouter<AppState> {
     post(
         |State(s): State<AppState>,
          Extension(a): Extension<Actor>,
+         claim: Option<Extension<Claim>>,
          Path(id): Path<String>,
          JsonOrEmpty(body): JsonOrEmpty<WebhookRotateIn>| async move {
-            Answer::Ok(Json(webhooks::rotate(&s.ctx, &a, &id, body).await?))
+            let claim = claim.as_ref().map(|c| &c.0);
+            Ok::<_, ApiError>(answered(
+                webhooks::rotate(&s.ctx, &a, &id, body, claim).await?,
+            ))
         },
     )
 }

@@ -68,7 +68,10 @@ impl WebhooksMutation {
     ) -> async_graphql::Result<WebhookOut> {
         let (c, a) = who(ctx)?;
         let body = from_json("input", input.0).map_err(|e| e.extend())?;
-        webhooks::create(c, a, body).await.map_err(|e| e.extend())
+        webhooks::create(c, a, body, None)
+            .await
+            .map(|m| m.out)
+            .map_err(|e| e.extend())
     }
 
     /// Removes an endpoint (webhooks:write); its delivery log stays readable.
@@ -102,8 +105,9 @@ impl WebhooksMutation {
         window_hours: Option<i64>,
     ) -> async_graphql::Result<WebhookOut> {
         let (c, a) = who(ctx)?;
-        webhooks::rotate(c, a, &id, WebhookRotateIn { window_hours })
+        webhooks::rotate(c, a, &id, WebhookRotateIn { window_hours }, None)
             .await
+            .map(|m| m.out)
             .map_err(|e| e.extend())
     }
 

@@ -7,7 +7,7 @@ use signet_resolvers::plans::Plan;
 use signet_storage::sea_orm::{ConnectionTrait, Value as Sql};
 
 use crate::both;
-use crate::harness::{Answer, TestApp};
+use crate::harness::{Answer, TestApp, claim_on, replayed, stored};
 
 pub fn source() -> Value {
     json!({"type": "doc", "content": [
@@ -1157,60 +1157,6 @@ both!(send_now_stores_the_same_times_as_sending_a_draft, |app| {
     }
 });
 
-/// A claim on a fresh Idempotency-Key, as the door holds one; with `answered`, another
-/// request's answer is already stored under the key (a claim that outlived its lock).
-async fn claim_on(
-    db: &signet_storage::db::Db,
-    answered: bool,
-) -> (signet_storage::state::Hold, signet_resolvers::answer::Claim) {
-    use signet_storage::state::{Begin, Idempotency, Stored};
-    let key = idem();
-    let Begin::Proceed(hold) = Idempotency::sql(db.clone())
-        .begin("actions", &key, "fp", 60_000)
-        .await
-        .unwrap()
-    else {
-        panic!("a new key proceeds")
-    };
-    let claim = hold
-        .claim()
-        .expect("SQL answers are stored in a transaction");
-    if answered {
-        let (c, d) = (claim.clone(), db.clone());
-        let first = Stored {
-            status: 200,
-            body: "{\"first\":true}".into(),
-        };
-        let stored = db
-            .transaction(move |t| async move { c.store_in(&*t, &d, &first).await })
-            .await
-            .unwrap();
-        assert!(stored);
-    }
-    (hold, claim)
-}
-
-/// The answer stored under `claim`'s key, read back as a retry would.
-async fn replayed(db: &signet_storage::db::Db, claim: &signet_resolvers::answer::Claim) -> Value {
-    use signet_storage::state::{Begin, Idempotency};
-    match Idempotency::sql(db.clone())
-        .begin("actions", &claim.key, "fp", 60_000)
-        .await
-        .unwrap()
-    {
-        Begin::Replay(s) => {
-            assert_eq!(s.status, 200);
-            serde_json::from_str(&s.body).unwrap()
-        }
-        _ => panic!("no answer stored under the key"),
-    }
-}
-
-/// The answer a resolver stored, as JSON.
-fn stored<T>(made: &signet_resolvers::answer::Made<T>) -> Value {
-    serde_json::from_str(made.stored.as_deref().expect("the answer was stored")).unwrap()
-}
-
 both!(
     remind_void_and_test_sign_store_their_answer_with_their_action,
     |app| {
@@ -1253,7 +1199,7 @@ both!(
             .await
             .unwrap();
         assert_eq!(reminders().await, 1);
-        let answer = replayed(&db, &free).await;
+        let answer = replayed(&db, &free, 200).await;
         assert_eq!(stored(&made), answer, "the stored answer is the one sent");
         assert_eq!(answer["id"], id.as_str());
 
@@ -1274,7 +1220,7 @@ both!(
         let made = documents::test_sign(ctx, &actor, &id, sign(), Some(&free))
             .await
             .unwrap();
-        let answer = replayed(&db, &free).await;
+        let answer = replayed(&db, &free, 200).await;
         assert_eq!(stored(&made), answer, "the stored answer is the one sent");
         assert_eq!(client(&answer)["status"], "signed");
 
@@ -1291,7 +1237,7 @@ both!(
         let made = documents::void(ctx, &actor, &id, void(), Some(&free))
             .await
             .unwrap();
-        let answer = replayed(&db, &free).await;
+        let answer = replayed(&db, &free, 200).await;
         assert_eq!(stored(&made), answer, "the stored answer is the one sent");
         assert_eq!(answer["state"], "voided");
         assert_eq!(answer["reason"], "wrong fee");

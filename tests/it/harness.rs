@@ -287,3 +287,61 @@ macro_rules! both {
         }
     };
 }
+
+/// A claim on a fresh Idempotency-Key, as the door holds one; with `answered`, another
+/// request's answer is already stored under the key (a claim that outlived its lock).
+pub async fn claim_on(
+    db: &signet_storage::db::Db,
+    answered: bool,
+) -> (signet_storage::state::Hold, signet_resolvers::answer::Claim) {
+    use signet_storage::state::{Begin, Idempotency, Stored};
+    let key = format!("idem-{}", signet_resolvers::ids::new_id("k"));
+    let Begin::Proceed(hold) = Idempotency::sql(db.clone())
+        .begin("actions", &key, "fp", 60_000)
+        .await
+        .unwrap()
+    else {
+        panic!("a new key proceeds")
+    };
+    let claim = hold
+        .claim()
+        .expect("SQL answers are stored in a transaction");
+    if answered {
+        let (c, d) = (claim.clone(), db.clone());
+        let first = Stored {
+            status: 200,
+            body: "{\"first\":true}".into(),
+        };
+        let stored = db
+            .transaction(move |t| async move { c.store_in(&*t, &d, &first).await })
+            .await
+            .unwrap();
+        assert!(stored);
+    }
+    (hold, claim)
+}
+
+/// The answer stored under `claim`'s key, read back as a retry would.
+pub async fn replayed(
+    db: &signet_storage::db::Db,
+    claim: &signet_resolvers::answer::Claim,
+    status: u16,
+) -> Value {
+    use signet_storage::state::{Begin, Idempotency};
+    match Idempotency::sql(db.clone())
+        .begin("actions", &claim.key, "fp", 60_000)
+        .await
+        .unwrap()
+    {
+        Begin::Replay(s) => {
+            assert_eq!(s.status, status);
+            serde_json::from_str(&s.body).unwrap()
+        }
+        _ => panic!("no answer stored under the key"),
+    }
+}
+
+/// The answer a resolver stored, as JSON.
+pub fn stored<T>(made: &signet_resolvers::answer::Made<T>) -> Value {
+    serde_json::from_str(made.stored.as_deref().expect("the answer was stored")).unwrap()
+}

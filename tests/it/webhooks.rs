@@ -12,7 +12,7 @@ use signet_resolvers::plans::Plan;
 use signet_storage::sea_orm::ConnectionTrait;
 
 use crate::both;
-use crate::harness::{Kind, Options, TestApp};
+use crate::harness::{Kind, Options, TestApp, claim_on, replayed, stored};
 
 const ALL: &[&str] = &[
     "webhooks:read",
@@ -880,3 +880,76 @@ async fn fan_out_marks_events_done_by_primary_key() {
         );
     }
 }
+
+both!(
+    creating_and_rotating_an_endpoint_store_their_answer_with_the_change,
+    |app| {
+        use signet_resolvers::DomainError;
+        use signet_resolvers::webhooks::{self, types::*};
+        let (_, key) = app.owner().await;
+        let ctx = app.ctx();
+        let db = ctx.db.clone();
+        let actor = signet_resolvers::keys::authenticate(ctx, &key, "127.0.0.1".parse().unwrap())
+            .await
+            .unwrap();
+        let busy = |r: Result<_, DomainError>| match r {
+            Err(DomainError::Conflict { retryable, .. }) => assert!(retryable),
+            other => panic!("expected a retryable conflict, got {other:?}"),
+        };
+        let input = || WebhookCreateIn {
+            event_types: vec!["documents.document.sent".into()],
+            url: None,
+            relay: Some(true),
+            name: None,
+        };
+        let listed = || async {
+            let list = app.get("/api/v1/webhooks", Some(&key)).await;
+            list.body["data"].as_array().unwrap().len()
+        };
+
+        // With another answer already under the key, no endpoint is made.
+        let (_h, taken) = claim_on(&db, true).await;
+        busy(webhooks::create(ctx, &actor, input(), Some(&taken)).await);
+        assert_eq!(listed().await, 0, "no endpoint was made");
+        // With a free key the endpoint is made and the answer, secret and all, is stored.
+        let (_h, free) = claim_on(&db, false).await;
+        let made = webhooks::create(ctx, &actor, input(), Some(&free))
+            .await
+            .unwrap();
+        assert_eq!(listed().await, 1);
+        let answer = replayed(&db, &free, 201).await;
+        assert_eq!(stored(&made), answer, "the stored answer is the one sent");
+        assert!(answer["secret"].as_str().unwrap().starts_with("whsec_"));
+        let id = answer["id"].as_str().unwrap().to_string();
+        let first_secret = answer["secret"].clone();
+
+        let sealed = || async {
+            let row = db
+                .conn
+                .query_one_raw(db.stmt(
+                    "SELECT secret FROM webhook_endpoints WHERE id = $1",
+                    [id.as_str().into()],
+                ))
+                .await
+                .unwrap()
+                .unwrap();
+            row.try_get::<String>("", "secret").unwrap()
+        };
+        let before = sealed().await;
+        let window = || WebhookRotateIn {
+            window_hours: Some(1),
+        };
+        let (_h, taken) = claim_on(&db, true).await;
+        busy(webhooks::rotate(ctx, &actor, &id, window(), Some(&taken)).await);
+        assert_eq!(sealed().await, before, "the secret was not rotated");
+        let (_h, free) = claim_on(&db, false).await;
+        let made = webhooks::rotate(ctx, &actor, &id, window(), Some(&free))
+            .await
+            .unwrap();
+        assert_ne!(sealed().await, before);
+        let answer = replayed(&db, &free, 200).await;
+        assert_eq!(stored(&made), answer, "the stored answer is the one sent");
+        assert!(answer["secret"].as_str().unwrap().starts_with("whsec_"));
+        assert_ne!(answer["secret"], first_secret, "a new secret is told");
+    }
+);

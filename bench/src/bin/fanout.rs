@@ -172,6 +172,7 @@ async fn main() {
                 relay: None,
                 name: None,
             },
+            None,
         )
         .await
         .unwrap_or_else(|e| panic!("{e}"));

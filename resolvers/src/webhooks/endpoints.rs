@@ -2,11 +2,13 @@
 
 use sea_orm::{ConnectionTrait, TransactionTrait, Value};
 use serde_json::json;
+use signet_storage::Sql;
 use signet_storage::now_ms;
 
 use super::store::{self, EndpointRow, NewMessage, visible};
 use super::types::*;
 use super::{TOPICS, guard, is_topic, send};
+use crate::answer::{Claim, Made, Ready};
 use crate::documents::store::time;
 use crate::page::PageRequest;
 use crate::{Actor, Ctx, DomainError, Mode, Scope, ids};
@@ -37,12 +39,15 @@ fn event_types(raw: &[String]) -> Result<Vec<String>, DomainError> {
     Ok(out)
 }
 
-/// POST /webhooks.
+/// POST /webhooks. Given the request's idempotency `claim`, the answer (with the secret,
+/// shown this once) is stored in the transaction that makes the endpoint, so a retry after a
+/// stop between the two replays it rather than making a second endpoint.
 pub async fn create(
     ctx: &Ctx,
     actor: &Actor,
     input: WebhookCreateIn,
-) -> Result<WebhookOut, DomainError> {
+    claim: Option<&Claim>,
+) -> Result<Made<WebhookOut>, DomainError> {
     actor.require(Scope::WebhooksWrite)?;
     let types = event_types(&input.event_types)?;
     let relay = input.relay.unwrap_or(false);
@@ -99,9 +104,7 @@ pub async fn create(
         disabled_reason: None,
         created_at: now,
     };
-    ctx.db
-        .conn
-        .execute_raw(ctx.db.stmt(
+    let insert = ctx.db.stmt(
             &format!("INSERT INTO webhook_endpoints ({}, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13)", store::ENDPOINT_COLUMNS),
             [
                 Value::from(row.id.clone()),
@@ -118,9 +121,15 @@ pub async fn create(
                 Value::from(None::<String>),
                 Value::from(now),
             ],
-        ))
-        .await?;
-    Ok(row.to_out(Some(secret)))
+        );
+    let ready = Ready::new(201, row.to_out(Some(secret)))?;
+    let (c, claim) = (ctx.clone(), claim.cloned());
+    ctx.db
+        .transaction(move |txn| async move {
+            txn.exec(insert).await?;
+            ready.store(&*txn, &c, claim.as_ref()).await
+        })
+        .await
 }
 
 /// GET /webhooks: endpoints of the key's mode, newest first (deleted ones are not listed).
@@ -190,7 +199,8 @@ pub async fn rotate(
     actor: &Actor,
     id: &str,
     input: WebhookRotateIn,
-) -> Result<WebhookOut, DomainError> {
+    claim: Option<&Claim>,
+) -> Result<Made<WebhookOut>, DomainError> {
     actor.require(Scope::WebhooksWrite)?;
     let hours = input.window_hours.unwrap_or(24);
     if !(0..=720).contains(&hours) {
@@ -204,32 +214,34 @@ pub async fn rotate(
     let now = now_ms();
     let until = (hours > 0).then(|| now + hours * 3_600_000);
     let sealed = ctx.hooks.secrets.seal(&secret);
+    row.previous_secret = until.map(|_| row.secret.clone());
+    row.previous_until = until;
+    let read = std::mem::replace(&mut row.secret, sealed.clone());
+    let ready = Ready::new(200, row.to_out(Some(secret)))?;
     // Conditional on the secret read, so two rotations at once cannot both keep a window.
-    let moved = ctx
-        .db
-        .conn
-        .execute_raw(ctx.db.stmt(
+    let update = ctx.db.stmt(
             "UPDATE webhook_endpoints SET secret = $2, previous_secret = $3, previous_until = $4, updated_at = $5 WHERE id = $1 AND secret = $6",
             [
                 Value::from(id),
                 Value::from(sealed.clone()),
-                Value::from(until.map(|_| row.secret.clone())),
+                Value::from(row.previous_secret.clone()),
                 Value::from(until),
                 Value::from(now),
-                Value::from(row.secret.clone()),
+                Value::from(read),
             ],
-        ))
-        .await?;
-    if moved.rows_affected() != 1 {
-        return Err(DomainError::Conflict {
-            message: format!("endpoint {id} was rotated at the same moment; try again"),
-            retryable: true,
-        });
-    }
-    row.previous_secret = until.map(|_| row.secret.clone());
-    row.previous_until = until;
-    row.secret = sealed;
-    Ok(row.to_out(Some(secret)))
+        );
+    let (c, claim, id) = (ctx.clone(), claim.cloned(), id.to_string());
+    ctx.db
+        .transaction(move |txn| async move {
+            if txn.exec(update).await? != 1 {
+                return Err(DomainError::Conflict {
+                    message: format!("endpoint {id} was rotated at the same moment; try again"),
+                    retryable: true,
+                });
+            }
+            ready.store(&*txn, &c, claim.as_ref()).await
+        })
+        .await
 }
 
 /// POST /webhooks/{id}/test: a signed sample event with `test: true`, sent at once; nothing
