@@ -7,7 +7,7 @@ use signet_resolvers::plans::Plan;
 use signet_storage::sea_orm::{ConnectionTrait, Value as Sql};
 
 use crate::both;
-use crate::harness::{Answer, TestApp, claim_on, replayed, stored};
+use crate::harness::{Answer, TestApp, busy, claim_on, replayed, stored};
 
 pub fn source() -> Value {
     json!({"type": "doc", "content": [
@@ -1160,7 +1160,6 @@ both!(send_now_stores_the_same_times_as_sending_a_draft, |app| {
 both!(
     remind_void_and_test_sign_store_their_answer_with_their_action,
     |app| {
-        use signet_resolvers::DomainError;
         use signet_resolvers::documents::{self, types::*};
         let (_, key) = app.owner().await;
         let sent = create(&app, &key, json!({"sendNow": true})).await;
@@ -1168,13 +1167,7 @@ both!(
         let id = sent.body["id"].as_str().unwrap().to_string();
         let ctx = app.ctx();
         let db = ctx.db.clone();
-        let actor = signet_resolvers::keys::authenticate(ctx, &key, "127.0.0.1".parse().unwrap())
-            .await
-            .unwrap();
-        let busy = |r: Result<_, DomainError>| match r {
-            Err(DomainError::Conflict { retryable, .. }) => assert!(retryable),
-            other => panic!("expected a retryable conflict, got {other:?}"),
-        };
+        let actor = app.actor(&key).await;
         let client = |doc: &Value| person(doc, "client").clone();
         let reminders = || async {
             let row = db

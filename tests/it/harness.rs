@@ -175,6 +175,13 @@ impl TestApp {
     }
 
     /// A workspace on the free plan and a test key with every scope.
+    /// The actor a request with `key` acts as, for calling resolvers directly.
+    pub async fn actor(&self, key: &str) -> signet_resolvers::Actor {
+        keys::authenticate(self.ctx(), key, "127.0.0.1".parse().unwrap())
+            .await
+            .unwrap()
+    }
+
     pub async fn owner(&self) -> (String, String) {
         let ws = self.workspace(Plan::Free).await;
         let all: Vec<&str> = signet_resolvers::Scope::ALL
@@ -344,4 +351,12 @@ pub async fn replayed(
 /// The answer a resolver stored, as JSON.
 pub fn stored<T>(made: &signet_resolvers::answer::Made<T>) -> Value {
     serde_json::from_str(made.stored.as_deref().expect("the answer was stored")).unwrap()
+}
+
+/// Asserts that an action was refused with a retryable conflict (its key's answer was taken).
+pub fn busy<T: std::fmt::Debug>(r: Result<T, signet_resolvers::DomainError>) {
+    match r {
+        Err(signet_resolvers::DomainError::Conflict { retryable, .. }) => assert!(retryable),
+        other => panic!("expected a retryable conflict, got {other:?}"),
+    }
 }

@@ -12,7 +12,7 @@ use signet_resolvers::plans::Plan;
 use signet_storage::sea_orm::ConnectionTrait;
 
 use crate::both;
-use crate::harness::{Kind, Options, TestApp, claim_on, replayed, stored};
+use crate::harness::{Kind, Options, TestApp, busy, claim_on, replayed, stored};
 
 const ALL: &[&str] = &[
     "webhooks:read",
@@ -884,18 +884,11 @@ async fn fan_out_marks_events_done_by_primary_key() {
 both!(
     creating_and_rotating_an_endpoint_store_their_answer_with_the_change,
     |app| {
-        use signet_resolvers::DomainError;
         use signet_resolvers::webhooks::{self, types::*};
         let (_, key) = app.owner().await;
         let ctx = app.ctx();
         let db = ctx.db.clone();
-        let actor = signet_resolvers::keys::authenticate(ctx, &key, "127.0.0.1".parse().unwrap())
-            .await
-            .unwrap();
-        let busy = |r: Result<_, DomainError>| match r {
-            Err(DomainError::Conflict { retryable, .. }) => assert!(retryable),
-            other => panic!("expected a retryable conflict, got {other:?}"),
-        };
+        let actor = app.actor(&key).await;
         let input = || WebhookCreateIn {
             event_types: vec!["documents.document.sent".into()],
             url: None,
