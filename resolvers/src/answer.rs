@@ -21,6 +21,9 @@ pub struct Made<T> {
     pub status: u16,
     pub out: T,
     pub stored: Option<String>,
+    /// The answer holds a secret shown once (a webhook signing secret): whoever stores it
+    /// for replay seals it first (`seal_answer`), as the secret itself is sealed at rest.
+    pub secret: bool,
 }
 
 impl<T> Made<T> {
@@ -29,8 +32,22 @@ impl<T> Made<T> {
             status,
             out,
             stored: None,
+            secret: false,
         }
     }
+}
+
+/// A stored answer that holds a secret, sealed with the server's key for webhook secrets.
+pub fn seal_answer(ctx: &Ctx, body: &str) -> String {
+    ctx.hooks.secrets.seal(body)
+}
+
+/// A stored answer as it is sent again: opened when it was sealed (`seal_answer`).
+pub fn open_answer(ctx: &Ctx, body: String) -> Result<String, DomainError> {
+    if crate::webhooks::secret::is_sealed(&body) {
+        return ctx.hooks.secrets.open(&body);
+    }
+    Ok(body)
 }
 
 /// Inside the action's transaction: serialises `out` and stores it as the claim's answer.
@@ -55,13 +72,27 @@ pub(crate) struct Ready<T> {
     status: u16,
     out: T,
     body: String,
+    /// The body as it is stored, when it holds a secret (see `Made::secret`).
+    sealed: Option<String>,
 }
 
 impl<T: Serialize> Ready<T> {
     pub(crate) fn new(status: u16, out: T) -> Result<Ready<T>, DomainError> {
         let body = serde_json::to_string(&out)
             .map_err(|e| DomainError::Internal(format!("serialising the answer: {e}")))?;
-        Ok(Ready { status, out, body })
+        Ok(Ready {
+            status,
+            out,
+            body,
+            sealed: None,
+        })
+    }
+
+    /// An answer holding a secret: stored sealed, sent as it is.
+    pub(crate) fn secret(status: u16, out: T, ctx: &Ctx) -> Result<Ready<T>, DomainError> {
+        let mut ready = Ready::new(status, out)?;
+        ready.sealed = Some(seal_answer(ctx, &ready.body));
+        Ok(ready)
     }
 }
 
@@ -73,11 +104,23 @@ impl<T> Ready<T> {
         ctx: &Ctx,
         claim: Option<&Claim>,
     ) -> Result<Made<T>, DomainError> {
-        let Ready { status, out, body } = self;
+        let Ready {
+            status,
+            out,
+            body,
+            sealed,
+        } = self;
+        let secret = sealed.is_some();
         let Some(claim) = claim else {
-            return Ok(Made::plain(status, out));
+            return Ok(Made {
+                secret,
+                ..Made::plain(status, out)
+            });
         };
-        let stored = Stored { status, body };
+        let stored = Stored {
+            status,
+            body: sealed.unwrap_or_else(|| body.clone()),
+        };
         if !claim.store_in(txn, &ctx.db, &stored).await? {
             return Err(DomainError::Conflict {
                 message: "Idempotency-Key: another request with this key has already answered; retry to read its answer".into(),
@@ -87,7 +130,8 @@ impl<T> Ready<T> {
         Ok(Made {
             status,
             out,
-            stored: Some(stored.body),
+            stored: Some(body),
+            secret,
         })
     }
 }

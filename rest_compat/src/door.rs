@@ -20,6 +20,7 @@ use axum::middleware::{Next, from_fn_with_state};
 use axum::response::{IntoResponse, Response};
 use axum::routing::MethodRouter;
 use ring::digest;
+use signet_resolvers::answer;
 use signet_resolvers::api_log::ApiLogEntry;
 use signet_resolvers::keys::canonical;
 use signet_resolvers::{Actor, DomainError, SERVICE_VERSION, ids, keys};
@@ -385,7 +386,7 @@ async fn idempotent(
         .await
     {
         Err(e) => return render(&e.into(), request_id),
-        Ok(Begin::Replay(stored)) => return replay(stored),
+        Ok(Begin::Replay(stored)) => return replay(&state.ctx, stored, request_id),
         Ok(Begin::InProgress) => {
             return render(
                 &DomainError::Conflict {
@@ -416,8 +417,8 @@ async fn idempotent(
     // a client that goes away must not drop the key while its action is still committing
     // (on the embedded default the writer thread commits it regardless), or a quick retry
     // would run the action again.
-    let id = request_id.to_string();
-    match tokio::spawn(async move { run_holding(hold, req, next, &id).await }).await {
+    let (id, ctx) = (request_id.to_string(), state.ctx.clone());
+    match tokio::spawn(async move { run_holding(&ctx, hold, req, next, &id).await }).await {
         Ok(res) => res,
         Err(e) => {
             tracing::error!(error = %e, "an idempotent request's task failed");
@@ -430,7 +431,13 @@ async fn idempotent(
 }
 
 /// Runs the request while holding its key, then stores its answer or gives the key back.
-async fn run_holding(hold: Hold, req: Request, next: Next, request_id: &str) -> Response {
+async fn run_holding(
+    ctx: &signet_resolvers::Ctx,
+    hold: Hold,
+    req: Request,
+    next: Next,
+    request_id: &str,
+) -> Response {
     let mut res = next.run(req).await;
     if res.extensions_mut().remove::<AnswerStored>().is_some() {
         // The handler stored this answer in its own transaction.
@@ -456,9 +463,13 @@ async fn run_holding(hold: Hold, req: Request, next: Next, request_id: &str) -> 
             request_id,
         );
     };
+    let text = String::from_utf8_lossy(&body);
     let stored = Stored {
         status: parts.status.as_u16(),
-        body: String::from_utf8_lossy(&body).into_owned(),
+        body: match parts.extensions.get::<SealAnswer>() {
+            Some(_) => answer::seal_answer(ctx, &text),
+            None => text.into_owned(),
+        },
     };
     if let Err(e) = hold.finish(&stored).await {
         tracing::error!(error = %e, "storing an idempotent answer failed");
@@ -471,10 +482,15 @@ async fn run_holding(hold: Hold, req: Request, next: Next, request_id: &str) -> 
 #[derive(Clone, Copy, Debug)]
 pub struct AnswerStored;
 
+/// Marks a response holding a secret shown once: the door seals it before storing it for
+/// replay (`answer::seal_answer`).
+#[derive(Clone, Copy, Debug)]
+struct SealAnswer;
+
 /// A resolver's answer as a response. When the resolver stored it with the request's
 /// idempotency claim, the stored bytes are sent as they are, so that a replay is the same
 /// answer, and the door is told not to store it again.
-pub fn answered<T: serde::Serialize>(m: signet_resolvers::answer::Made<T>) -> Response {
+pub fn answered<T: serde::Serialize>(m: answer::Made<T>) -> Response {
     let status = StatusCode::from_u16(m.status).unwrap_or(StatusCode::OK);
     match m.stored {
         Some(body) => {
@@ -483,13 +499,23 @@ pub fn answered<T: serde::Serialize>(m: signet_resolvers::answer::Made<T>) -> Re
             res.extensions_mut().insert(AnswerStored);
             res
         }
-        None => (status, axum::Json(m.out)).into_response(),
+        None => {
+            let mut res = (status, axum::Json(m.out)).into_response();
+            if m.secret {
+                res.extensions_mut().insert(SealAnswer);
+            }
+            res
+        }
     }
 }
 
-fn replay(stored: Stored) -> Response {
+fn replay(ctx: &signet_resolvers::Ctx, stored: Stored, request_id: &str) -> Response {
     let status = StatusCode::from_u16(stored.status).unwrap_or(StatusCode::OK);
-    let mut res = (status, stored.body).into_response();
+    let body = match answer::open_answer(ctx, stored.body) {
+        Ok(b) => b,
+        Err(e) => return render(&e, request_id),
+    };
+    let mut res = (status, body).into_response();
     let h = res.headers_mut();
     h.insert(
         header::CONTENT_TYPE,

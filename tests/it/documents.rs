@@ -1192,7 +1192,7 @@ both!(
             .await
             .unwrap();
         assert_eq!(reminders().await, 1);
-        let answer = replayed(&db, &free, 200).await;
+        let answer = replayed(ctx, &free, 200).await;
         assert_eq!(stored(&made), answer, "the stored answer is the one sent");
         assert_eq!(answer["id"], id.as_str());
 
@@ -1213,7 +1213,7 @@ both!(
         let made = documents::test_sign(ctx, &actor, &id, sign(), Some(&free))
             .await
             .unwrap();
-        let answer = replayed(&db, &free, 200).await;
+        let answer = replayed(ctx, &free, 200).await;
         assert_eq!(stored(&made), answer, "the stored answer is the one sent");
         assert_eq!(client(&answer)["status"], "signed");
 
@@ -1230,7 +1230,7 @@ both!(
         let made = documents::void(ctx, &actor, &id, void(), Some(&free))
             .await
             .unwrap();
-        let answer = replayed(&db, &free, 200).await;
+        let answer = replayed(ctx, &free, 200).await;
         assert_eq!(stored(&made), answer, "the stored answer is the one sent");
         assert_eq!(answer["state"], "voided");
         assert_eq!(answer["reason"], "wrong fee");

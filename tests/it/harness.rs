@@ -328,22 +328,31 @@ pub async fn claim_on(
     (hold, claim)
 }
 
-/// The answer stored under `claim`'s key, read back as a retry would.
+/// The answer stored under `claim`'s key, read back as a retry would, and opened when it
+/// was stored sealed.
 pub async fn replayed(
-    db: &signet_storage::db::Db,
+    ctx: &signet_resolvers::Ctx,
     claim: &signet_resolvers::answer::Claim,
     status: u16,
 ) -> Value {
+    let stored = stored_raw(&ctx.db, claim).await;
+    assert_eq!(stored.status, status);
+    let body = signet_resolvers::answer::open_answer(ctx, stored.body).unwrap();
+    serde_json::from_str(&body).unwrap()
+}
+
+/// The answer stored under `claim`'s key, as it is stored.
+pub async fn stored_raw(
+    db: &signet_storage::db::Db,
+    claim: &signet_resolvers::answer::Claim,
+) -> signet_storage::state::Stored {
     use signet_storage::state::{Begin, Idempotency};
     match Idempotency::sql(db.clone())
         .begin("actions", &claim.key, "fp", 60_000)
         .await
         .unwrap()
     {
-        Begin::Replay(s) => {
-            assert_eq!(s.status, status);
-            serde_json::from_str(&s.body).unwrap()
-        }
+        Begin::Replay(s) => s,
         _ => panic!("no answer stored under the key"),
     }
 }

@@ -12,7 +12,7 @@ use signet_resolvers::plans::Plan;
 use signet_storage::sea_orm::ConnectionTrait;
 
 use crate::both;
-use crate::harness::{Kind, Options, TestApp, busy, claim_on, replayed, stored};
+use crate::harness::{Kind, Options, TestApp, busy, claim_on, replayed, stored, stored_raw};
 
 const ALL: &[&str] = &[
     "webhooks:read",
@@ -910,9 +910,14 @@ both!(
             .await
             .unwrap();
         assert_eq!(listed().await, 1);
-        let answer = replayed(&db, &free, 201).await;
+        let answer = replayed(ctx, &free, 201).await;
         assert_eq!(stored(&made), answer, "the stored answer is the one sent");
         assert!(answer["secret"].as_str().unwrap().starts_with("whsec_"));
+        let raw = stored_raw(&db, &free).await.body;
+        assert!(
+            !raw.contains(answer["secret"].as_str().unwrap()),
+            "the secret is stored sealed: {raw}"
+        );
         let id = answer["id"].as_str().unwrap().to_string();
         let first_secret = answer["secret"].clone();
 
@@ -940,9 +945,72 @@ both!(
             .await
             .unwrap();
         assert_ne!(sealed().await, before);
-        let answer = replayed(&db, &free, 200).await;
+        let answer = replayed(ctx, &free, 200).await;
         assert_eq!(stored(&made), answer, "the stored answer is the one sent");
         assert!(answer["secret"].as_str().unwrap().starts_with("whsec_"));
         assert_ne!(answer["secret"], first_secret, "a new secret is told");
+    }
+);
+
+both!(
+    webhook_secrets_are_replayed_but_never_stored_in_the_clear,
+    |app| {
+        let (_, key) = app.owner().await;
+        let first = idem();
+        let headers = [("idempotency-key", first.as_str())];
+        let body = json!({"eventTypes": ["documents.document.sent"], "relay": true}).to_string();
+        let made = app.post("/api/v1/webhooks", &key, &headers, &body).await;
+        assert_eq!(made.status, 201, "{}", made.body);
+        let secret = made.body["secret"].as_str().unwrap().to_string();
+        let id = made.body["id"].as_str().unwrap().to_string();
+        let rotate = format!("/api/v1/webhooks/{id}/rotate");
+        let idem2 = idem();
+        let headers2 = [("idempotency-key", idem2.as_str())];
+        let rotated = app.post(&rotate, &key, &headers2, "{}").await;
+        assert_eq!(rotated.status, 200, "{}", rotated.body);
+        let second = rotated.body["secret"].as_str().unwrap().to_string();
+        assert_ne!(second, secret);
+
+        // A retry with the same key is told the same secrets.
+        let again = app.post("/api/v1/webhooks", &key, &headers, &body).await;
+        assert_eq!(again.status, 201, "{}", again.body);
+        assert_eq!(again.header("idempotent-replayed"), "true");
+        assert_eq!(again.body, made.body);
+        let again = app.post(&rotate, &key, &headers2, "{}").await;
+        assert_eq!(again.header("idempotent-replayed"), "true");
+        assert_eq!(again.body, rotated.body);
+
+        // Neither is kept in the clear where answers are stored: the SQL table, or Redis.
+        let db = &app.ctx().db;
+        let mut stored: Vec<String> = Vec::new();
+        for row in db
+            .conn
+            .query_all_raw(db.stmt("SELECT body FROM idempotency WHERE body IS NOT NULL", []))
+            .await
+            .unwrap()
+        {
+            stored.push(row.try_get("", "body").unwrap());
+        }
+        if let Some(url) = &app.redis_url {
+            use signet_storage::redis::AsyncCommands;
+            let client = signet_storage::redis::Client::open(url.as_str()).unwrap();
+            let mut conn = client.get_multiplexed_async_connection().await.unwrap();
+            let keys: Vec<String> = conn.keys(format!("{}*", app.redis_prefix)).await.unwrap();
+            for k in keys {
+                if let Ok(v) = conn.get::<_, String>(&k).await {
+                    stored.push(v);
+                }
+            }
+        }
+        assert!(
+            stored.len() >= 2,
+            "both answers are stored somewhere: {stored:?}"
+        );
+        for s in &stored {
+            assert!(
+                !s.contains(&secret) && !s.contains(&second),
+                "a secret in the clear: {s}"
+            );
+        }
     }
 );

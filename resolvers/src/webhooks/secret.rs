@@ -46,6 +46,11 @@ pub fn sign(
     Ok(format!("v1,{}", STANDARD.encode(ctx.sign().as_ref())))
 }
 
+/// True when `s` is what `SecretBox::seal` makes.
+pub fn is_sealed(s: &str) -> bool {
+    s.starts_with(SEALED_TAG)
+}
+
 /// Seals and opens secrets for storage.
 pub struct SecretBox {
     key: LessSafeKey,
