@@ -72,8 +72,8 @@ pub(crate) struct Ready<T> {
     status: u16,
     out: T,
     body: String,
-    /// The body as it is stored, when it holds a secret (see `Made::secret`).
-    sealed: Option<String>,
+    /// The body holds a secret: stored sealed (see `Made::secret`).
+    secret: bool,
 }
 
 impl<T: Serialize> Ready<T> {
@@ -84,15 +84,16 @@ impl<T: Serialize> Ready<T> {
             status,
             out,
             body,
-            sealed: None,
+            secret: false,
         })
     }
 
     /// An answer holding a secret: stored sealed, sent as it is.
-    pub(crate) fn secret(status: u16, out: T, ctx: &Ctx) -> Result<Ready<T>, DomainError> {
-        let mut ready = Ready::new(status, out)?;
-        ready.sealed = Some(seal_answer(ctx, &ready.body));
-        Ok(ready)
+    pub(crate) fn secret(status: u16, out: T) -> Result<Ready<T>, DomainError> {
+        Ok(Ready {
+            secret: true,
+            ..Ready::new(status, out)?
+        })
     }
 }
 
@@ -108,9 +109,8 @@ impl<T> Ready<T> {
             status,
             out,
             body,
-            sealed,
+            secret,
         } = self;
-        let secret = sealed.is_some();
         let Some(claim) = claim else {
             return Ok(Made {
                 secret,
@@ -119,7 +119,11 @@ impl<T> Ready<T> {
         };
         let stored = Stored {
             status,
-            body: sealed.unwrap_or_else(|| body.clone()),
+            body: if secret {
+                seal_answer(ctx, &body)
+            } else {
+                body.clone()
+            },
         };
         if !claim.store_in(txn, &ctx.db, &stored).await? {
             return Err(DomainError::Conflict {

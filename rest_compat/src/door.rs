@@ -417,8 +417,8 @@ async fn idempotent(
     // a client that goes away must not drop the key while its action is still committing
     // (on the embedded default the writer thread commits it regardless), or a quick retry
     // would run the action again.
-    let (id, ctx) = (request_id.to_string(), state.ctx.clone());
-    match tokio::spawn(async move { run_holding(&ctx, hold, req, next, &id).await }).await {
+    let (id, state) = (request_id.to_string(), state.clone());
+    match tokio::spawn(async move { run_holding(&state.ctx, hold, req, next, &id).await }).await {
         Ok(res) => res,
         Err(e) => {
             tracing::error!(error = %e, "an idempotent request's task failed");

@@ -174,7 +174,6 @@ impl TestApp {
         keys::create(self.ctx(), input).await.expect("key").1
     }
 
-    /// A workspace on the free plan and a test key with every scope.
     /// The actor a request with `key` acts as, for calling resolvers directly.
     pub async fn actor(&self, key: &str) -> signet_resolvers::Actor {
         keys::authenticate(self.ctx(), key, "127.0.0.1".parse().unwrap())
@@ -182,6 +181,7 @@ impl TestApp {
             .unwrap()
     }
 
+    /// A workspace on the free plan and a test key with every scope.
     pub async fn owner(&self) -> (String, String) {
         let ws = self.workspace(Plan::Free).await;
         let all: Vec<&str> = signet_resolvers::Scope::ALL
@@ -365,7 +365,10 @@ pub fn stored<T>(made: &signet_resolvers::answer::Made<T>) -> Value {
 /// Asserts that an action was refused with a retryable conflict (its key's answer was taken).
 pub fn busy<T: std::fmt::Debug>(r: Result<T, signet_resolvers::DomainError>) {
     match r {
-        Err(signet_resolvers::DomainError::Conflict { retryable, .. }) => assert!(retryable),
+        Err(signet_resolvers::DomainError::Conflict { retryable, message }) => {
+            assert!(retryable);
+            assert!(message.contains("Idempotency-Key"), "{message}");
+        }
         other => panic!("expected a retryable conflict, got {other:?}"),
     }
 }

@@ -981,15 +981,26 @@ both!(
         assert_eq!(again.body, rotated.body);
 
         // Neither is kept in the clear where answers are stored: the SQL table, or Redis.
+        // Everything stored is searched for the secrets; the two answers must be among it.
         let db = &app.ctx().db;
         let mut stored: Vec<String> = Vec::new();
+        let mut answers = 0;
         for row in db
             .conn
-            .query_all_raw(db.stmt("SELECT body FROM idempotency WHERE body IS NOT NULL", []))
+            .query_all_raw(db.stmt(
+                "SELECT idem_key, body FROM idempotency WHERE body IS NOT NULL",
+                [],
+            ))
             .await
             .unwrap()
         {
-            stored.push(row.try_get("", "body").unwrap());
+            let key: String = row.try_get("", "idem_key").unwrap();
+            let body: String = row.try_get("", "body").unwrap();
+            if key == first || key == idem2 {
+                assert!(body.starts_with("s1:"), "stored sealed: {body}");
+                answers += 1;
+            }
+            stored.push(body);
         }
         if let Some(url) = &app.redis_url {
             use signet_storage::redis::AsyncCommands;
@@ -997,15 +1008,17 @@ both!(
             let mut conn = client.get_multiplexed_async_connection().await.unwrap();
             let keys: Vec<String> = conn.keys(format!("{}*", app.redis_prefix)).await.unwrap();
             for k in keys {
-                if let Ok(v) = conn.get::<_, String>(&k).await {
-                    stored.push(v);
+                let Ok(v) = conn.get::<_, String>(&k).await else {
+                    continue;
+                };
+                if k.ends_with(&format!(":{first}")) || k.ends_with(&format!(":{idem2}")) {
+                    assert!(v.contains(r#""body":"s1:"#), "stored sealed: {v}");
+                    answers += 1;
                 }
+                stored.push(v);
             }
         }
-        assert!(
-            stored.len() >= 2,
-            "both answers are stored somewhere: {stored:?}"
-        );
+        assert_eq!(answers, 2, "both answers are stored: {stored:?}");
         for s in &stored {
             assert!(
                 !s.contains(&secret) && !s.contains(&second),

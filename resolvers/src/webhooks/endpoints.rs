@@ -122,7 +122,7 @@ pub async fn create(
                 Value::from(now),
             ],
         );
-    let ready = Ready::secret(201, row.to_out(Some(secret)), ctx)?;
+    let ready = Ready::secret(201, row.to_out(Some(secret)))?;
     let (c, claim) = (ctx.clone(), claim.cloned());
     ctx.db
         .transaction(move |txn| async move {
@@ -217,7 +217,7 @@ pub async fn rotate(
     row.previous_secret = until.map(|_| row.secret.clone());
     row.previous_until = until;
     let read = std::mem::replace(&mut row.secret, sealed.clone());
-    let ready = Ready::secret(200, row.to_out(Some(secret)), ctx)?;
+    let ready = Ready::secret(200, row.to_out(Some(secret)))?;
     // Conditional on the secret read, so two rotations at once cannot both keep a window.
     let update = ctx.db.stmt(
             "UPDATE webhook_endpoints SET secret = $2, previous_secret = $3, previous_until = $4, updated_at = $5 WHERE id = $1 AND secret = $6",
