@@ -10,7 +10,6 @@ pub mod state;
 
 pub use blobs::Blobs;
 pub use db::{Backend, Db, StorageError, Txn};
-pub use redis;
 pub use sea_orm;
 pub use sea_orm_migration;
 pub use sql::{Cells, Row, Sql};

@@ -1003,8 +1003,8 @@ both!(
             stored.push(body);
         }
         if let Some(url) = &app.redis_url {
-            use signet_storage::redis::AsyncCommands;
-            let client = signet_storage::redis::Client::open(url.as_str()).unwrap();
+            use redis::AsyncCommands;
+            let client = redis::Client::open(url.as_str()).unwrap();
             let mut conn = client.get_multiplexed_async_connection().await.unwrap();
             let keys: Vec<String> = conn.keys(format!("{}*", app.redis_prefix)).await.unwrap();
             for k in keys {

@@ -14,8 +14,9 @@ use super::{input, not_found, out_of, visible};
 use crate::answer::{self, Claim, Made};
 use crate::{Actor, Ctx, DomainError, Scope};
 
-/// POST /documents/{id}/remind. Given the request's idempotency `claim`, the answer is stored in the transaction of the
-/// reminder, so a retry after a stop between the two replays it and nobody is reminded twice.
+/// POST /documents/{id}/remind. Given the request's idempotency `claim`, the answer is
+/// stored in the transaction of the reminder, so a retry after a stop between the two
+/// replays it and nobody is reminded twice.
 pub async fn remind(
     ctx: &Ctx,
     actor: &Actor,
@@ -154,8 +155,9 @@ async fn end_in(
     Ok(())
 }
 
-/// POST /documents/{id}/void. Given the request's idempotency `claim`, the answer is stored in the transaction that voids
-/// the document, so a retry after a stop between the two replays it rather than hearing 409.
+/// POST /documents/{id}/void. Given the request's idempotency `claim`, the answer is stored
+/// in the transaction that voids the document, so a retry after a stop between the two
+/// replays it rather than hearing 409.
 pub async fn void(
     ctx: &Ctx,
     actor: &Actor,

@@ -105,23 +105,23 @@ pub async fn create(
         created_at: now,
     };
     let insert = ctx.db.stmt(
-            &format!("INSERT INTO webhook_endpoints ({}, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13)", store::ENDPOINT_COLUMNS),
-            [
-                Value::from(row.id.clone()),
-                Value::from(row.workspace_id.clone()),
-                Value::from(row.test),
-                Value::from(row.name.clone()),
-                Value::from(row.url.clone()),
-                Value::from(row.relay),
-                Value::from(serde_json::to_string(&row.event_types).unwrap_or_default()),
-                Value::from(row.secret.clone()),
-                Value::from(None::<String>),
-                Value::from(None::<i64>),
-                Value::from(row.state.clone()),
-                Value::from(None::<String>),
-                Value::from(now),
-            ],
-        );
+        &format!("INSERT INTO webhook_endpoints ({}, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13)", store::ENDPOINT_COLUMNS),
+        [
+            Value::from(row.id.clone()),
+            Value::from(row.workspace_id.clone()),
+            Value::from(row.test),
+            Value::from(row.name.clone()),
+            Value::from(row.url.clone()),
+            Value::from(row.relay),
+            Value::from(serde_json::to_string(&row.event_types).unwrap_or_default()),
+            Value::from(row.secret.clone()),
+            Value::from(None::<String>),
+            Value::from(None::<i64>),
+            Value::from(row.state.clone()),
+            Value::from(None::<String>),
+            Value::from(now),
+        ],
+    );
     let ready = Ready::secret(201, row.to_out(Some(secret)))?;
     let (c, claim) = (ctx.clone(), claim.cloned());
     ctx.db
@@ -216,20 +216,20 @@ pub async fn rotate(
     let sealed = ctx.hooks.secrets.seal(&secret);
     row.previous_secret = until.map(|_| row.secret.clone());
     row.previous_until = until;
-    let read = std::mem::replace(&mut row.secret, sealed.clone());
+    let read = std::mem::replace(&mut row.secret, sealed);
     let ready = Ready::secret(200, row.to_out(Some(secret)))?;
     // Conditional on the secret read, so two rotations at once cannot both keep a window.
     let update = ctx.db.stmt(
-            "UPDATE webhook_endpoints SET secret = $2, previous_secret = $3, previous_until = $4, updated_at = $5 WHERE id = $1 AND secret = $6",
-            [
-                Value::from(id),
-                Value::from(sealed.clone()),
-                Value::from(row.previous_secret.clone()),
-                Value::from(until),
-                Value::from(now),
-                Value::from(read),
-            ],
-        );
+        "UPDATE webhook_endpoints SET secret = $2, previous_secret = $3, previous_until = $4, updated_at = $5 WHERE id = $1 AND secret = $6",
+        [
+            Value::from(id),
+            Value::from(row.secret.clone()),
+            Value::from(row.previous_secret.clone()),
+            Value::from(until),
+            Value::from(now),
+            Value::from(read),
+        ],
+    );
     let (c, claim, id) = (ctx.clone(), claim.cloned(), id.to_string());
     ctx.db
         .transaction(move |txn| async move {
