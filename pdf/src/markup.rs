@@ -223,10 +223,10 @@ impl Gen<'_> {
                 }
                 self.out.push(')');
             }
-            Block::SignatureBlock { role } => {
+            Block::SignatureBlock { role, path } => {
                 let n = self.sig_blocks.entry(role.clone()).or_default();
                 *n += 1;
-                let [sig, date] = walk::signature_block_fields(role, *n);
+                let [sig, date] = walk::signature_block_fields(role, *n, path);
                 let name = self
                     .input
                     .seat_names

@@ -81,18 +81,32 @@ impl Report {
     }
 
     fn problem(&mut self, path: impl Into<String>, message: impl Into<String>) {
-        self.problems.push(Problem {
-            severity: Severity::Problem,
-            path: path.into(),
-            message: message.into(),
-        });
+        push(
+            &mut self.problems,
+            Severity::Problem,
+            path.into(),
+            message.into(),
+        );
     }
 
     fn warning(&mut self, path: impl Into<String>, message: impl Into<String>) {
-        self.warnings.push(Problem {
-            severity: Severity::Warning,
-            path: path.into(),
-            message: message.into(),
+        push(
+            &mut self.warnings,
+            Severity::Warning,
+            path.into(),
+            message.into(),
+        );
+    }
+}
+
+/// Adds a finding once: a signature block's two fields would otherwise tell the same thing
+/// twice about the one block.
+fn push(list: &mut Vec<Problem>, severity: Severity, path: String, message: String) {
+    if !list.iter().any(|p| p.path == path && p.message == message) {
+        list.push(Problem {
+            severity,
+            path,
+            message,
         });
     }
 }

@@ -26,6 +26,9 @@ pub enum Block {
     Table(Table),
     SignatureBlock {
         role: String,
+        /// Where the block is in the request (`source.content[6]`), for the fields it stands
+        /// for and so for every problem found with them.
+        path: String,
     },
 }
 

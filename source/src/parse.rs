@@ -199,7 +199,10 @@ impl Parser {
             Some("table") => Some(Block::Table(self.table(path, obj, depth))),
             Some("signatureBlock" | "signature_block") => {
                 let role = self.role(path, attrs)?;
-                Some(Block::SignatureBlock { role })
+                Some(Block::SignatureBlock {
+                    role,
+                    path: path.to_string(),
+                })
             }
             Some("horizontalRule" | "horizontal_rule") => None,
             Some(other) => {

@@ -119,6 +119,30 @@ fn unknown_role_names_the_field_and_the_people() {
 }
 
 #[test]
+fn a_signature_blocks_unknown_role_points_at_the_block() {
+    let src = json!({"type": "doc", "content": [
+        para(json!([field("Sig", "signature", "signer_1")])),
+        {"type": "heading", "attrs": {"level": 2, "audience": "sender"}, "content": [{"type": "text", "text": "Ours"}]},
+        {"type": "signatureBlock", "attrs": {"role": "signer_1"}},
+        {"type": "heading", "attrs": {"level": 2}, "content": [{"type": "text", "text": "Signatures"}]},
+        {"type": "signatureBlock", "attrs": {"role": "signer_3"}}
+    ]});
+    let r = run(src, &[person("signer_1", 0)]);
+    assert_eq!(
+        messages(&r.problems),
+        ["source.content[4].attrs.role: unknown role 'signer_3'; the people are signer_1"]
+    );
+    // The block under the sender-only heading is dropped, and the warning says where it was.
+    let w = messages(&r.warnings);
+    assert!(
+        w.iter().any(|m| m.starts_with(
+            "source.content[2]: field 'signer_1 signature' is in a sender-only section"
+        )),
+        "{w:?}"
+    );
+}
+
+#[test]
 fn people_without_fields_or_signatures_are_problems() {
     let src =
         json!({"type": "doc", "content": [para(json!([field("Initials", "initials", "a")]))]});

@@ -94,7 +94,8 @@ pub fn each_inline<'d>(doc: &'d Doc, f: &mut impl FnMut(&'d Inline)) {
 }
 
 /// The fields a signature block stands for: the signature itself and the date it was signed.
-pub fn signature_block_fields(role: &str, nth: usize) -> [Field; 2] {
+/// `path` is the block's place in the request.
+pub fn signature_block_fields(role: &str, nth: usize, path: &str) -> [Field; 2] {
     let suffix = if nth > 1 {
         format!(" {nth}")
     } else {
@@ -113,7 +114,7 @@ pub fn signature_block_fields(role: &str, nth: usize) -> [Field; 2] {
         options: vec![],
         default: None,
         payment: None,
-        path: String::new(),
+        path: path.to_string(),
     };
     [
         Field {
@@ -142,10 +143,10 @@ pub fn fields(doc: &Doc) -> Vec<Field> {
                 }
             }
         }
-        Block::SignatureBlock { role } => {
+        Block::SignatureBlock { role, path } => {
             let n = blocks_per_role.entry(role.clone()).or_default();
             *n += 1;
-            out.extend(signature_block_fields(role, *n));
+            out.extend(signature_block_fields(role, *n, path));
         }
         _ => {}
     });
