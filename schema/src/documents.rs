@@ -75,6 +75,19 @@ impl DocumentsQuery {
         documents::source(c, a, &id).await.map_err(|e| e.extend())
     }
 
+    /// Approvals of draft-only keys' sends in the key's mode, newest first (documents:read);
+    /// `state` is `pending`, `approved`, `declined` or `withdrawn`.
+    async fn approvals(
+        &self,
+        ctx: &Context<'_>,
+        state: Option<String>,
+    ) -> async_graphql::Result<Vec<ApprovalOut>> {
+        let (c, a) = who(ctx)?;
+        documents::approvals(c, a, state.as_deref())
+            .await
+            .map_err(|e| e.extend())
+    }
+
     /// What a person would be told about a source (documents:read). `input` is the body of
     /// POST /api/v1/documents/check.
     async fn check_document(
@@ -119,6 +132,35 @@ impl DocumentsMutation {
         documents::send(c, a, &id, None)
             .await
             .map(|m| m.out)
+            .map_err(|e| e.extend())
+    }
+
+    /// Approves a draft-only key's send for the person `by`, and so sends the document
+    /// (documents:write, from a key that may send; a draft-only key gets FORBIDDEN).
+    async fn approve_send(
+        &self,
+        ctx: &Context<'_>,
+        approval_id: String,
+        by: String,
+    ) -> async_graphql::Result<ApprovalOut> {
+        let (c, a) = who(ctx)?;
+        documents::decide_approval(c, a, &approval_id, true, &by, None)
+            .await
+            .map_err(|e| e.extend())
+    }
+
+    /// Declines a draft-only key's send for the person `by`, with an optional note; the
+    /// document stays a draft (documents:write, from a key that may send).
+    async fn decline_send(
+        &self,
+        ctx: &Context<'_>,
+        approval_id: String,
+        by: String,
+        note: Option<String>,
+    ) -> async_graphql::Result<ApprovalOut> {
+        let (c, a) = who(ctx)?;
+        documents::decide_approval(c, a, &approval_id, false, &by, note)
+            .await
             .map_err(|e| e.extend())
     }
 

@@ -80,7 +80,7 @@ async fn act(app: &TestApp, key: &str, id: &str, action: &str, body: Value) -> A
 
 /// A document's audit events in order, after checking that each row's `prev_hash` is the
 /// hash of the row before (the first's, the genesis hash).
-async fn audit_chain(app: &TestApp, id: &str) -> Vec<String> {
+pub async fn audit_chain(app: &TestApp, id: &str) -> Vec<String> {
     let db = &app.ctx().db;
     let rows = db
         .conn
@@ -122,7 +122,7 @@ fn person<'a>(doc: &'a Value, seat: &str) -> &'a Value {
         .unwrap()
 }
 
-async fn outbox(app: &TestApp, doc: &str) -> Vec<(String, Value, String)> {
+pub async fn outbox(app: &TestApp, doc: &str) -> Vec<(String, Value, String)> {
     let db = &app.ctx().db;
     db.conn
         .query_all_raw(db.stmt(
@@ -150,7 +150,7 @@ fn events(jobs: &[(String, Value, String)]) -> Vec<String> {
         .collect()
 }
 
-fn emails(jobs: &[(String, Value, String)], kind: &str) -> Vec<String> {
+pub fn emails(jobs: &[(String, Value, String)], kind: &str) -> Vec<String> {
     jobs.iter()
         .filter(|j| j.0 == "email" && j.1["kind"] == kind && j.2 == "queued")
         .map(|j| j.1["seat"].as_str().unwrap().to_string())
@@ -485,10 +485,15 @@ both!(check_tells_problems_and_warnings, |app| {
             .starts_with("source.content[1].content[1].attrs.name: unknown chip 'weather.today'")),
         "{problems:?}"
     );
+    // The provider's signature block is the eighth block; one problem for it, not one for
+    // each of the two fields it stands for.
+    let provider: Vec<&String> = problems
+        .iter()
+        .filter(|p| p.contains("unknown role 'provider'"))
+        .collect();
+    assert_eq!(provider.len(), 1, "{problems:?}");
     assert!(
-        problems
-            .iter()
-            .any(|p| p.contains("unknown role 'provider'")),
+        provider[0].starts_with("source.content[7].attrs.role: unknown role 'provider'"),
         "{problems:?}"
     );
     assert!(
@@ -515,6 +520,55 @@ both!(check_tells_problems_and_warnings, |app| {
         )
         .await;
     assert_eq!(t.body["ok"], true, "{}", t.body);
+
+    // A source of the wrong shape is a problem with its path; a body that is not a check
+    // request is refused in the error shape, naming the field; a key without
+    // documents:read, or none, gets 401.
+    let shape = app
+        .post(
+            "/api/v1/documents/check",
+            &key,
+            &[],
+            &json!({"source": {"type": "doc", "content": "words"}}).to_string(),
+        )
+        .await;
+    assert_eq!(shape.status, 200, "{}", shape.body);
+    assert_eq!(shape.body["problems"][0]["path"], "source.content");
+    let bad = app
+        .post(
+            "/api/v1/documents/check",
+            &key,
+            &[],
+            &json!({"source": source(), "colour": "red"}).to_string(),
+        )
+        .await;
+    assert_eq!(bad.status, 400, "{}", bad.body);
+    assert_eq!(bad.body["error"]["kind"], "invalid");
+    assert!(
+        bad.body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("colour"),
+        "{}",
+        bad.body
+    );
+    let (ws, _) = app.owner().await;
+    let narrow = app.key(&ws, Mode::Test, &["account:read"]).await;
+    let check = json!({"source": source()}).to_string();
+    let refused = app
+        .post("/api/v1/documents/check", &narrow, &[], &check)
+        .await;
+    assert_eq!(refused.status, 401, "{}", refused.body);
+    assert_eq!(refused.body["error"]["kind"], "unauthenticated");
+    let anonymous = app
+        .send(
+            app.client
+                .post(format!("{}/api/v1/documents/check", app.base))
+                .header("content-type", "application/json")
+                .body(check),
+        )
+        .await;
+    assert_eq!(anonymous.status, 401);
 });
 
 both!(lists_filter_page_and_keep_modes_apart, |app| {

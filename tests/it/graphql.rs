@@ -6,7 +6,10 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
 use crate::both;
+use crate::documents;
+use crate::harness::{Answer, TestApp};
 use signet_resolvers::Mode;
+use signet_storage::sea_orm::ConnectionTrait;
 
 both!(queries_share_resolvers_and_error_kinds_with_rest, |app| {
     let (ws, key) = app.owner().await;
@@ -94,3 +97,309 @@ both!(websocket_authenticates_in_connection_init, |app| {
     let refused = init(&app.base, json!({})).await;
     assert!(refused.is_none_or(|m| m["type"] != "connection_ack"));
 });
+
+/// Sends one GraphQL operation with its variables.
+async fn gql(app: &TestApp, key: &str, query: &str, vars: Value) -> Answer {
+    let body = json!({"query": query, "variables": vars}).to_string();
+    app.post("/graphql", key, &[], &body).await
+}
+
+/// The `data` of an answer that must have no errors.
+fn data(a: &Answer) -> &Value {
+    assert_eq!(a.status, 200, "{}", a.body);
+    assert!(a.body["errors"].is_null(), "{}", a.body);
+    &a.body["data"]
+}
+
+/// The error kind of an answer that must have failed.
+fn kind(a: &Answer) -> &str {
+    a.body["errors"][0]["extensions"]["kind"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no error in {}", a.body))
+}
+
+const DOC: &str = "id state approval { id state } people { seat status }";
+
+/// A document as GraphQL's `document` query answers it.
+async fn read(app: &TestApp, key: &str, id: &str) -> Value {
+    let q = format!("query($id: String!) {{ document(id: $id) {{ {DOC} }} }}");
+    let a = gql(app, key, &q, json!({"id": id})).await;
+    data(&a)["document"].clone()
+}
+
+both!(
+    documents_are_checked_read_revised_and_reminded_over_graphql,
+    |app| {
+        let (_, key) = app.owner().await;
+        // checkDocument tells what POST /documents/check tells, with the same paths.
+        let c = gql(
+            &app,
+            &key,
+            "query($i: JSON!) { checkDocument(input: $i) { ok problems { path message } roles } }",
+            json!({"i": {"source": documents::source(),
+               "people": [{"name": "Ada", "email": "ada@example.com", "role": "client"}]}}),
+        )
+        .await;
+        let c = &data(&c)["checkDocument"];
+        assert_eq!(c["ok"], false);
+        assert_eq!(c["roles"], json!(["client", "provider"]));
+        assert!(
+            c["problems"].as_array().unwrap().iter().any(|p| {
+                p["path"] == "source.content[7].attrs.role"
+                    && p["message"]
+                        .as_str()
+                        .unwrap()
+                        .contains("unknown role 'provider'")
+            }),
+            "{c}"
+        );
+
+        let input: Value = serde_json::from_str(&documents::body(json!({}))).unwrap();
+        let made = gql(
+            &app,
+            &key,
+            &format!("mutation($i: JSON!) {{ createDocument(input: $i) {{ {DOC} }} }}"),
+            json!({"i": input}),
+        )
+        .await;
+        let id = data(&made)["createDocument"]["id"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let read = gql(
+            &app,
+            &key,
+            "query($id: String!) { document(id: $id) { state title externalId } \
+         documentSource(id: $id) { title people variableValues } }",
+            json!({"id": id}),
+        )
+        .await;
+        let read = data(&read);
+        assert_eq!(read["document"]["state"], "draft");
+        assert_eq!(read["document"]["externalId"], "deal-42");
+        assert_eq!(read["documentSource"]["title"], "Services agreement");
+        assert_eq!(
+            read["documentSource"]["people"][1]["email"],
+            "bob@example.com"
+        );
+        assert_eq!(read["documentSource"]["variableValues"]["fee"], "1,000 EUR");
+
+        // reviseDocument: a new id, the old draft gone.
+        let rev = gql(
+        &app,
+        &key,
+        &format!("mutation($id: String!, $i: JSON!) {{ reviseDocument(id: $id, input: $i) {{ {DOC} }} }}"),
+        json!({"id": id, "i": {"source": documents::source(), "variableValues": {"fee": "2,000 EUR"}}}),
+    )
+    .await;
+        let new_id = data(&rev)["reviseDocument"]["id"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert_ne!(new_id, id);
+        let gone = gql(
+            &app,
+            &key,
+            "query($id: String!) { document(id: $id) { id } }",
+            json!({"id": id}),
+        )
+        .await;
+        assert_eq!(kind(&gone), "not_found");
+        let fee = gql(
+            &app,
+            &key,
+            "query($id: String!) { documentSource(id: $id) { variableValues } }",
+            json!({"id": new_id}),
+        )
+        .await;
+        assert_eq!(
+            data(&fee)["documentSource"]["variableValues"]["fee"],
+            "2,000 EUR"
+        );
+
+        // remindDocument: refused while nobody waits, then queues reminders once sent.
+        let remind = format!(
+            "mutation($id: String!, $seat: String) {{ remindDocument(id: $id, seat: $seat) {{ {DOC} }} }}"
+        );
+        let early = gql(&app, &key, &remind, json!({"id": new_id})).await;
+        assert_eq!(kind(&early), "conflict", "{}", early.body);
+        let sent = gql(
+            &app,
+            &key,
+            &format!("mutation($id: String!) {{ sendDocument(id: $id) {{ {DOC} }} }}"),
+            json!({"id": new_id}),
+        )
+        .await;
+        assert_eq!(data(&sent)["sendDocument"]["state"], "sent");
+        let r = gql(
+            &app,
+            &key,
+            &remind,
+            json!({"id": new_id, "seat": "provider"}),
+        )
+        .await;
+        assert_eq!(data(&r)["remindDocument"]["state"], "sent");
+        let r = gql(&app, &key, &remind, json!({"id": new_id})).await;
+        data(&r);
+        let nobody = gql(&app, &key, &remind, json!({"id": new_id, "seat": "nobody"})).await;
+        assert_eq!(kind(&nobody), "invalid");
+        let mut reminded = documents::emails(&documents::outbox(&app, &new_id).await, "reminder");
+        reminded.sort();
+        assert_eq!(reminded, ["client", "provider", "provider"]);
+    }
+);
+
+both!(
+    a_person_decides_approvals_over_graphql_with_a_key_that_may_send,
+    |app| {
+        let (ws, owner) = app.owner().await;
+        let mut input = signet_resolvers::keys::KeyCreateIn::new(
+            &ws,
+            Mode::Test,
+            signet_resolvers::actor::Scopes::parse(["documents:read", "documents:write"]).unwrap(),
+        );
+        input.draft_only = true;
+        let drafter = app.key_with(input).await;
+        let body: Value = serde_json::from_str(&documents::body(json!({}))).unwrap();
+        let create_and_send = async |key: &str| {
+            let made = gql(
+                &app,
+                key,
+                "mutation($i: JSON!) { createDocument(input: $i) { id } }",
+                json!({"i": body}),
+            )
+            .await;
+            let id = data(&made)["createDocument"]["id"]
+                .as_str()
+                .unwrap()
+                .to_string();
+            let asked = gql(
+                &app,
+                key,
+                &format!("mutation($id: String!) {{ sendDocument(id: $id) {{ {DOC} }} }}"),
+                json!({"id": id}),
+            )
+            .await;
+            let doc = data(&asked)["sendDocument"].clone();
+            assert_eq!(doc["state"], "draft");
+            assert_eq!(doc["approval"]["state"], "pending");
+            (id, doc["approval"]["id"].as_str().unwrap().to_string())
+        };
+        let (id, apr) = create_and_send(&drafter).await;
+        let approve = "mutation($a: String!, $by: String!) { approveSend(approvalId: $a, by: $by) { id documentId state decidedAt } }";
+        let decline = "mutation($a: String!, $by: String!, $note: String) { declineSend(approvalId: $a, by: $by, note: $note) { id state note } }";
+        let list = "query($s: String) { approvals(state: $s) { id documentId state note } }";
+
+        // The approval is listed for keys of its workspace and mode only.
+        let pending = gql(&app, &owner, list, json!({"s": "pending"})).await;
+        assert_eq!(
+            data(&pending)["approvals"],
+            json!([{"id": apr, "documentId": id, "state": "pending", "note": null}])
+        );
+        let live = app
+            .key(&ws, Mode::Live, &["documents:read", "documents:write"])
+            .await;
+        let other_mode = gql(&app, &live, list, json!({})).await;
+        assert_eq!(data(&other_mode)["approvals"], json!([]));
+        let (_, stranger) = app.owner().await;
+        let elsewhere = gql(&app, &stranger, list, json!({})).await;
+        assert_eq!(data(&elsewhere)["approvals"], json!([]));
+        let bogus = gql(&app, &owner, list, json!({"s": "maybe"})).await;
+        assert_eq!(kind(&bogus), "invalid");
+
+        // The key that asked cannot approve its own send; nor can a key of another workspace or
+        // mode see the approval; and the person deciding must be named.
+        let own = gql(
+            &app,
+            &drafter,
+            approve,
+            json!({"a": apr, "by": "Dee Drafter"}),
+        )
+        .await;
+        assert_eq!(kind(&own), "forbidden", "{}", own.body);
+        for k in [&stranger, &live] {
+            let hidden = gql(&app, k, approve, json!({"a": apr, "by": "Eve"})).await;
+            assert_eq!(kind(&hidden), "not_found", "{}", hidden.body);
+        }
+        let nameless = gql(&app, &owner, approve, json!({"a": apr, "by": "  "})).await;
+        assert_eq!(kind(&nameless), "invalid");
+        let still = read(&app, &owner, &id).await;
+        assert_eq!(
+            still["state"], "draft",
+            "nothing was sent by a refused decision"
+        );
+
+        // A person approves through a key that may send: the document is sent, and the trail
+        // names the person and the key.
+        let ok = gql(
+            &app,
+            &owner,
+            approve,
+            json!({"a": apr, "by": "Olive Owner"}),
+        )
+        .await;
+        let ok = &data(&ok)["approveSend"];
+        assert_eq!(ok["state"], "approved");
+        assert!(ok["decidedAt"].is_string());
+        let doc = read(&app, &owner, &id).await;
+        assert_eq!(doc["state"], "sent");
+        assert!(doc["approval"].is_null());
+        let mut invited = documents::emails(&documents::outbox(&app, &id).await, "invitation");
+        invited.sort();
+        assert_eq!(
+            invited,
+            ["client", "provider"],
+            "the signers are invited once approved"
+        );
+        let db = &app.ctx().db;
+        let actors: Vec<String> = db
+            .conn
+            .query_all_raw(db.stmt(
+                "SELECT actor FROM audit_events WHERE document_id = $1 AND event = 'sent'",
+                [signet_storage::sea_orm::Value::from(id.as_str())],
+            ))
+            .await
+            .unwrap()
+            .iter()
+            .map(|r| r.try_get("", "actor").unwrap())
+            .collect();
+        assert_eq!(actors.len(), 1);
+        assert!(
+            actors[0].starts_with("person:Olive Owner via key_"),
+            "{actors:?}"
+        );
+        let twice = gql(
+            &app,
+            &owner,
+            decline,
+            json!({"a": apr, "by": "Olive Owner"}),
+        )
+        .await;
+        assert_eq!(kind(&twice), "conflict");
+
+        // Declining leaves the draft as it was, with the note.
+        let (id2, apr2) = create_and_send(&drafter).await;
+        let no = gql(
+            &app,
+            &owner,
+            decline,
+            json!({"a": apr2, "by": "Olive Owner", "note": "wrong fee"}),
+        )
+        .await;
+        assert_eq!(
+            data(&no)["declineSend"],
+            json!({"id": apr2, "state": "declined", "note": "wrong fee"})
+        );
+        let doc = read(&app, &owner, &id2).await;
+        assert_eq!(doc["state"], "draft");
+        assert!(doc["approval"].is_null());
+        assert!(
+            documents::outbox(&app, &id2)
+                .await
+                .iter()
+                .all(|j| j.0 != "email")
+        );
+        let declined = gql(&app, &owner, list, json!({"s": "declined"})).await;
+        assert_eq!(data(&declined)["approvals"][0]["id"], apr2.as_str());
+    }
+);

@@ -1,4 +1,6 @@
-//! Approvals of draft-only keys' sends, decided by a person (`signet admin approvals`).
+//! Approvals of draft-only keys' sends, decided by a person: an operator with `signet admin
+//! approvals`, or the application's signed-in person through a key that may itself send
+//! (GraphQL `approvals`, `approveSend`, `declineSend`).
 
 use sea_orm::{ConnectionTrait, TransactionTrait, Value};
 use serde_json::json;
@@ -9,7 +11,9 @@ use super::send::{Via, send_draft};
 use super::store::{self};
 use super::trail::{self};
 use super::types::*;
-use crate::{Actor, Ctx, DomainError, Mode};
+use crate::{Actor, Ctx, DomainError, Mode, Scope};
+
+const STATES: [&str; 4] = ["pending", "approved", "declined", "withdrawn"];
 
 /// Approvals of a workspace, newest first (`signet admin approvals list`).
 pub async fn approvals_list(
@@ -17,19 +21,108 @@ pub async fn approvals_list(
     workspace_id: &str,
     state: Option<&str>,
 ) -> Result<Vec<ApprovalOut>, DomainError> {
+    list(ctx, workspace_id, None, state).await
+}
+
+/// Approvals of the key's workspace and mode, newest first (documents:read).
+pub async fn approvals(
+    ctx: &Ctx,
+    actor: &Actor,
+    state: Option<&str>,
+) -> Result<Vec<ApprovalOut>, DomainError> {
+    actor.require(Scope::DocumentsRead)?;
+    if let Some(s) = state
+        && !STATES.contains(&s)
+    {
+        return Err(DomainError::Invalid(format!(
+            "state: must be one of pending, approved, declined or withdrawn, not '{s}'"
+        )));
+    }
+    let test = actor.mode == Mode::Test;
+    list(ctx, &actor.workspace_id, Some(test), state).await
+}
+
+async fn list(
+    ctx: &Ctx,
+    workspace_id: &str,
+    test: Option<bool>,
+    state: Option<&str>,
+) -> Result<Vec<ApprovalOut>, DomainError> {
+    let mode = if test.is_some() { " AND test = $3" } else { "" };
+    let mut values = vec![
+        Value::from(workspace_id),
+        Value::from(state.unwrap_or("").to_string()),
+    ];
+    values.extend(test.map(Value::from));
     let rows = ctx
         .db
         .conn
         .query_all_raw(ctx.db.stmt(
-            "SELECT id, document_id, state, created_at, decided_at, note FROM approvals WHERE workspace_id = $1 \
-             AND ($2 = '' OR state = $2) ORDER BY id DESC LIMIT 500",
-            [Value::from(workspace_id), Value::from(state.unwrap_or("").to_string())],
+            &format!(
+                "SELECT id, document_id, state, created_at, decided_at, note FROM approvals WHERE workspace_id = $1 \
+                 AND ($2 = '' OR state = $2){mode} ORDER BY id DESC LIMIT 500"
+            ),
+            values,
         ))
         .await?;
     rows.iter().map(store::approval_from_row).collect()
 }
 
-/// Approves (sends the document) or declines a pending approval. `by` names the person.
+/// Approves (sends the document) or declines a pending approval of the key's workspace and
+/// mode, for the person `by` (documents:write). A draft-only key is refused: the key that
+/// asked must not approve its own send, and a key that may send could have sent the draft.
+pub async fn decide_approval(
+    ctx: &Ctx,
+    actor: &Actor,
+    approval_id: &str,
+    approve: bool,
+    by: &str,
+    note: Option<String>,
+) -> Result<ApprovalOut, DomainError> {
+    actor.require(Scope::DocumentsWrite)?;
+    if actor.draft_only {
+        return Err(DomainError::Forbidden(
+            "a draft-only key cannot decide approvals: a person decides them, through a key \
+             that may send"
+                .into(),
+        ));
+    }
+    let by = by.trim();
+    if by.is_empty() || by.chars().count() > 200 {
+        return Err(DomainError::Invalid(
+            "by: name the person who decides, in 1 to 200 characters".into(),
+        ));
+    }
+    if note.as_ref().is_some_and(|n| n.chars().count() > 2000) {
+        return Err(DomainError::Invalid("note: at most 2000 characters".into()));
+    }
+    let row = approval_row(ctx, approval_id).await?;
+    if row.try_get::<String>("", "workspace_id")? != actor.workspace_id
+        || row.try_get::<bool>("", "test")? != (actor.mode == Mode::Test)
+    {
+        return Err(no_approval(approval_id));
+    }
+    let who = format!("person:{by} via {}", actor.key_id);
+    decide_as(ctx, approval_id, approve, by, &who, note).await
+}
+
+fn no_approval(id: &str) -> DomainError {
+    DomainError::NotFound(format!("no approval with id {id}"))
+}
+
+async fn approval_row(ctx: &Ctx, id: &str) -> Result<sea_orm::QueryResult, DomainError> {
+    ctx.db
+        .conn
+        .query_one_raw(ctx.db.stmt(
+            "SELECT id, workspace_id, test, document_id, key_id, state FROM approvals WHERE id = $1",
+            [Value::from(id)],
+        ))
+        .await?
+        .ok_or_else(|| no_approval(id))
+}
+
+/// Approves (sends the document) or declines a pending approval. `by` names the person
+/// (`signet admin approvals approve|decline`).
 pub async fn approvals_decide(
     ctx: &Ctx,
     approval_id: &str,
@@ -37,15 +130,19 @@ pub async fn approvals_decide(
     by: &str,
     note: Option<String>,
 ) -> Result<ApprovalOut, DomainError> {
-    let row = ctx
-        .db
-        .conn
-        .query_one_raw(ctx.db.stmt(
-            "SELECT id, workspace_id, document_id, key_id, state FROM approvals WHERE id = $1",
-            [Value::from(approval_id)],
-        ))
-        .await?
-        .ok_or_else(|| DomainError::NotFound(format!("no approval with id {approval_id}")))?;
+    decide_as(ctx, approval_id, approve, by, &format!("person:{by}"), note).await
+}
+
+/// Decides an approval; `who` is the actor recorded in the audit trail and on the approval.
+async fn decide_as(
+    ctx: &Ctx,
+    approval_id: &str,
+    approve: bool,
+    by: &str,
+    who: &str,
+    note: Option<String>,
+) -> Result<ApprovalOut, DomainError> {
+    let row = approval_row(ctx, approval_id).await?;
     let state: String = row.try_get("", "state")?;
     if state != "pending" {
         return Err(DomainError::conflict(format!(
@@ -60,7 +157,7 @@ pub async fn approvals_decide(
     if approve {
         let actor = Actor {
             workspace_id: ws.id.clone(),
-            key_id: format!("person:{by}"),
+            key_id: who.to_string(),
             mode: if doc.test { Mode::Test } else { Mode::Live },
             scopes: crate::actor::Scopes::all(),
             plan: ws.plan,
@@ -74,7 +171,7 @@ pub async fn approvals_decide(
         let done = txn
             .execute_raw(ctx.db.stmt(
                 "UPDATE approvals SET state = 'declined', decided_at = $2, decided_by = $3, note = $4 WHERE id = $1 AND state = 'pending'",
-                [Value::from(approval_id), Value::from(now_ms()), Value::from(by), Value::from(note.clone())],
+                [Value::from(approval_id), Value::from(now_ms()), Value::from(who), Value::from(note.clone())],
             ))
             .await?;
         if done.rows_affected() != 1 {
@@ -89,7 +186,7 @@ pub async fn approvals_decide(
             "approval_declined",
             &format!("{by} declined the send"),
             None,
-            &format!("person:{by}"),
+            who,
             json!({"approval": approval_id, "note": note}),
         )
         .await?;
@@ -101,6 +198,6 @@ pub async fn approvals_decide(
         .conn
         .query_one_raw(ctx.db.stmt("SELECT id, document_id, state, created_at, decided_at, note FROM approvals WHERE id = $1", [Value::from(approval_id)]))
         .await?
-        .ok_or_else(|| DomainError::NotFound(format!("no approval with id {approval_id}")))?;
+        .ok_or_else(|| no_approval(approval_id))?;
     store::approval_from_row(&row)
 }

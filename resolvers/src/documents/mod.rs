@@ -22,7 +22,7 @@ use std::collections::BTreeMap;
 
 use sea_orm::{ConnectionTrait, Value};
 
-pub use approvals::{approvals_decide, approvals_list};
+pub use approvals::{approvals, approvals_decide, approvals_list, decide_approval};
 pub(crate) use create::Draft;
 pub use create::{check, create, revise};
 pub use ending::{remind, sweep, void};
