@@ -148,7 +148,7 @@ async fn outer(State(state): State<AppState>, mut req: Request, next: Next) -> R
     h.insert("service-version", HeaderValue::from_static(SERVICE_VERSION));
 
     let info = res.extensions_mut().remove::<LogInfo>();
-    state.ctx.api_log.record(ApiLogEntry {
+    let entry = ApiLogEntry {
         request_id: request_id.to_string(),
         key_id: info.as_ref().and_then(|i| i.key_id.clone()),
         workspace_id: info.as_ref().and_then(|i| i.workspace_id.clone()),
@@ -159,7 +159,19 @@ async fn outer(State(state): State<AppState>, mut req: Request, next: Next) -> R
         duration_us: started.elapsed().as_micros() as u64,
         client_ip: ip.to_string(),
         created_at: signet_storage::now_ms(),
-    });
+    };
+    // The route's pattern, never the path or query: a request line names no document, and
+    // nothing a caller puts in a URL reaches the log.
+    tracing::debug!(
+        request_id = %entry.request_id,
+        method = %entry.method,
+        route = %entry.route,
+        status = entry.status,
+        error = entry.error_kind.as_deref().unwrap_or("-"),
+        duration_us = entry.duration_us,
+        "request answered"
+    );
+    state.ctx.api_log.record(entry);
     res
 }
 

@@ -14,6 +14,7 @@ mod daily;
 mod documents;
 mod graphql;
 mod idempotency;
+mod leaks;
 mod limits;
 mod live;
 mod reads;
