@@ -165,6 +165,15 @@ impl Renderer {
         Ok(Rendered { pdf, pages, fields })
     }
 
+    /// The laid-out pages of a source, before export: for tests that look at the glyphs.
+    #[cfg(test)]
+    pub(crate) fn layout(&self, input: &RenderInput<'_>) -> Result<PagedDocument, RenderError> {
+        let generated = markup::generate(input);
+        let data =
+            serde_json::to_vec(&generated.data).map_err(|e| RenderError::Compile(e.to_string()))?;
+        self.compile(generated.markup, data)
+    }
+
     /// Compiles generated markup with its data file. Each document is different: the memo
     /// cache is kept from growing without bound.
     fn compile(&self, markup: String, data: Vec<u8>) -> Result<PagedDocument, RenderError> {

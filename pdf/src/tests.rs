@@ -162,6 +162,97 @@ fn every_language_of_the_spec_uses_a_font_that_covers_it() {
     }
 }
 
+/// Every glyph of a laid-out frame, with the family of the font that drew it.
+fn glyphs(frame: &typst::layout::Frame, out: &mut Vec<(String, u16, String)>) {
+    use typst::layout::FrameItem;
+    for (_, item) in frame.items() {
+        match item {
+            FrameItem::Group(g) => glyphs(&g.frame, out),
+            FrameItem::Text(t) => {
+                for g in &t.glyphs {
+                    let ch = t.text[g.range()].to_string();
+                    out.push((t.font.info().family.clone(), g.id, ch));
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn each_of_the_fourteen_languages_is_drawn_without_a_missing_glyph_in_both_profiles() {
+    // The languages of `send.language`, each with letters of its own; for the scripts with
+    // faces of their own, the word their family names carry (Noto Sans Arabic in `contract`,
+    // Noto Naskh Arabic in `typeset`).
+    let samples = [
+        ("en", "Signed and delivered by the parties", None),
+        ("es", "Firmó el contrato: ñandú, ¿sí? ¡Acción!", None),
+        ("fr", "Signé à Noël : élève, œuvre, « ça », Ÿ", None),
+        ("de", "Unterzeichnet: Größe, Übergabe, Straße", None),
+        ("pt", "Assinado: ação, coração, pão, à", None),
+        ("it", "Firmato: città, perché, più", None),
+        ("nl", "Ondertekend: één, café, coöperatie", None),
+        ("pl", "Zażółć gęślą jaźń", None),
+        ("tr", "Türkçe ğış İı Şş", None),
+        ("ru", "Договор подписан сторонами. Ёё", None),
+        ("ar", "تم توقيع العقد بين الطرفين", Some("Arabic")),
+        ("ja", "契約書に署名しました。カタカナ", Some("CJK")),
+        ("zh", "合同已由双方签署", Some("CJK")),
+        ("ko", "계약서에 서명했습니다", Some("CJK")),
+    ];
+    let renderer = Renderer::new();
+    let seats = BTreeMap::from([("client".to_string(), "Ada Lovelace".to_string())]);
+    let values = BTreeMap::new();
+    for profile in [Profile::Contract, Profile::Typeset] {
+        for (lang, text, family) in samples {
+            let d = doc(json!([
+                {"type": "heading", "attrs": {"level": 1}, "content": [{"type": "text", "text": text}]},
+                para(text),
+                {"type": "paragraph", "content": [{"type": "text", "text": text, "marks": [{"type": "bold"}]}]},
+            ]));
+            let laid = renderer
+                .layout(&RenderInput {
+                    doc: &d,
+                    title: text,
+                    footer: "doc_01",
+                    paper: Paper::Letter,
+                    profile,
+                    test: false,
+                    lang,
+                    values: &values,
+                    seat_names: &seats,
+                    labels: Labels::EN,
+                })
+                .unwrap();
+            let mut all = vec![];
+            for page in laid.pages() {
+                glyphs(&page.frame, &mut all);
+            }
+            let missing: Vec<_> = all.iter().filter(|g| g.1 == 0).collect();
+            assert!(
+                missing.is_empty(),
+                "{lang} {profile:?}: missing glyphs {missing:?}"
+            );
+            // The sample's own letters come from a face made for its script.
+            let own: Vec<&String> = all
+                .iter()
+                .filter(|g| g.2.chars().any(|c| text.contains(c) && !c.is_ascii()))
+                .map(|g| &g.0)
+                .collect();
+            assert!(
+                !own.is_empty() || lang == "en",
+                "{lang}: no glyphs of the sample"
+            );
+            if let Some(family) = family {
+                assert!(
+                    own.iter().all(|f| f.contains(family)),
+                    "{lang} {profile:?}: drawn with {own:?}"
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn test_documents_are_stamped_and_sender_sections_never_render() {
     let d = doc(json!([
