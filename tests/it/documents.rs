@@ -949,6 +949,55 @@ both!(live_keys_count_usage_and_cannot_test_sign, |app| {
     assert_eq!(still.body["state"], "draft");
 });
 
+both!(
+    a_payment_field_keeps_a_document_from_going_out_until_payments_are_connected,
+    |app| {
+        let (_, key) = app.owner().await;
+        let mut src = source();
+        src["content"][5]["content"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"type": "fieldTag", "attrs": {"name": "Deposit", "type": "payment", "role": "client", "amount": "250.00", "currency": "EUR"}}));
+        let count = async || {
+            app.get("/api/v1/documents?limit=100", Some(&key))
+                .await
+                .body["data"]
+                .as_array()
+                .unwrap()
+                .len()
+        };
+        // Sent at once: refused whole, with no draft left behind.
+        let before = count().await;
+        let now = create(&app, &key, json!({"source": src, "sendNow": true})).await;
+        assert_eq!(now.status, 403, "{}", now.body);
+        assert_eq!(now.body["error"]["kind"], "forbidden");
+        assert!(
+            now.body["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("payments are not connected"),
+            "{}",
+            now.body
+        );
+        assert_eq!(
+            count().await,
+            before,
+            "no draft is left by a refused sendNow"
+        );
+        // As a draft it is kept, and its send is refused until payments are connected.
+        let draft = create(&app, &key, json!({"source": src})).await;
+        assert_eq!(draft.status, 201, "{}", draft.body);
+        let id = draft.body["id"].as_str().unwrap();
+        let sent = act(&app, &key, id, "send", json!({})).await;
+        assert_eq!(sent.status, 403, "{}", sent.body);
+        assert!(outbox(&app, id).await.is_empty(), "nothing went out");
+        let still = app
+            .get(&format!("/api/v1/documents/{id}"), Some(&key))
+            .await;
+        assert_eq!(still.body["state"], "draft");
+    }
+);
+
 both!(draft_only_sends_wait_for_an_approval, |app| {
     let ws = app.workspace(Plan::Free).await;
     let mut input = signet_resolvers::keys::KeyCreateIn::new(
