@@ -75,15 +75,17 @@ impl DocumentsQuery {
         documents::source(c, a, &id).await.map_err(|e| e.extend())
     }
 
-    /// Approvals of draft-only keys' sends in the key's mode, newest first (documents:read);
-    /// `state` is `pending`, `approved`, `declined` or `withdrawn`.
+    /// Approvals of draft-only keys' sends in the key's mode, newest first, in pages
+    /// (documents:read); `state` is `pending`, `approved`, `declined` or `withdrawn`.
     async fn approvals(
         &self,
         ctx: &Context<'_>,
         state: Option<String>,
-    ) -> async_graphql::Result<Vec<ApprovalOut>> {
+        limit: Option<i64>,
+        cursor: Option<String>,
+    ) -> async_graphql::Result<ApprovalPageOut> {
         let (c, a) = who(ctx)?;
-        documents::approvals(c, a, state.as_deref())
+        documents::approvals(c, a, state.as_deref(), limit, cursor.as_deref())
             .await
             .map_err(|e| e.extend())
     }

@@ -141,6 +141,10 @@ pub fn check(doc: &Doc, input: &CheckInput<'_>) -> Report {
         .filter(|f| !f.path.is_empty() && !r.fields.iter().any(|g| g.path == f.path))
         .collect();
     for f in dropped {
+        // A signature block's two fields share its path: one warning for the block.
+        if r.warnings.iter().any(|w| w.path == f.path) {
+            continue;
+        }
         r.warning(
             &f.path,
             format!(

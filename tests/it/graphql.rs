@@ -288,22 +288,22 @@ both!(
         let (id, apr) = create_and_send(&drafter).await;
         let approve = "mutation($a: String!, $by: String!) { approveSend(approvalId: $a, by: $by) { id documentId state decidedAt } }";
         let decline = "mutation($a: String!, $by: String!, $note: String) { declineSend(approvalId: $a, by: $by, note: $note) { id state note } }";
-        let list = "query($s: String) { approvals(state: $s) { id documentId state note } }";
+        let list = "query($s: String, $limit: Int, $cursor: String) { approvals(state: $s, limit: $limit, cursor: $cursor) { data { id documentId state note } page { nextCursor } } }";
 
         // The approval is listed for keys of its workspace and mode only.
         let pending = gql(&app, &owner, list, json!({"s": "pending"})).await;
         assert_eq!(
-            data(&pending)["approvals"],
+            data(&pending)["approvals"]["data"],
             json!([{"id": apr, "documentId": id, "state": "pending", "note": null}])
         );
         let live = app
             .key(&ws, Mode::Live, &["documents:read", "documents:write"])
             .await;
         let other_mode = gql(&app, &live, list, json!({})).await;
-        assert_eq!(data(&other_mode)["approvals"], json!([]));
+        assert_eq!(data(&other_mode)["approvals"]["data"], json!([]));
         let (_, stranger) = app.owner().await;
         let elsewhere = gql(&app, &stranger, list, json!({})).await;
-        assert_eq!(data(&elsewhere)["approvals"], json!([]));
+        assert_eq!(data(&elsewhere)["approvals"]["data"], json!([]));
         let bogus = gql(&app, &owner, list, json!({"s": "maybe"})).await;
         assert_eq!(kind(&bogus), "invalid");
 
@@ -400,6 +400,33 @@ both!(
                 .all(|j| j.0 != "email")
         );
         let declined = gql(&app, &owner, list, json!({"s": "declined"})).await;
-        assert_eq!(data(&declined)["approvals"][0]["id"], apr2.as_str());
+        assert_eq!(data(&declined)["approvals"]["data"][0]["id"], apr2.as_str());
+
+        // Pages, newest first.
+        let first = gql(&app, &owner, list, json!({"limit": 1})).await;
+        let first = &data(&first)["approvals"];
+        assert_eq!(first["data"][0]["id"], apr2.as_str());
+        let cursor = first["page"]["nextCursor"].as_str().unwrap();
+        let second = gql(&app, &owner, list, json!({"limit": 1, "cursor": cursor})).await;
+        assert_eq!(data(&second)["approvals"]["data"][0]["id"], apr.as_str());
+        assert!(data(&second)["approvals"]["page"]["nextCursor"].is_null());
+
+        // Approving sends as the deciding key: it spends that key's daily allowance.
+        let mut limited = signet_resolvers::keys::KeyCreateIn::new(
+            &ws,
+            Mode::Test,
+            signet_resolvers::actor::Scopes::parse(["documents:read", "documents:write"]).unwrap(),
+        );
+        limited.daily_limit = Some(1);
+        let limited = app.key_with(limited).await;
+        let (_, apr3) = create_and_send(&drafter).await;
+        let (id4, apr4) = create_and_send(&drafter).await;
+        let third = gql(&app, &limited, approve, json!({"a": apr3, "by": "Lee"})).await;
+        assert_eq!(data(&third)["approveSend"]["state"], "approved");
+        let fourth = gql(&app, &limited, approve, json!({"a": apr4, "by": "Lee"})).await;
+        assert_eq!(kind(&fourth), "rate_limited", "{}", fourth.body);
+        assert_eq!(read(&app, &owner, &id4).await["state"], "draft");
+        let control = gql(&app, &owner, approve, json!({"a": apr4, "by": "Lee\nDrop"})).await;
+        assert_eq!(kind(&control), "invalid", "{}", control.body);
     }
 );

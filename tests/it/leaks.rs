@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 
 use crate::documents::{self, body};
 use crate::harness::{Kind, TestApp};
+use crate::limits::Process;
 use crate::servers::free_port;
 
 /// Words a name carries when it holds a link, a code or a secret.
@@ -162,16 +163,19 @@ async fn no_answer_or_log_line_of_a_documents_life_holds_a_link_or_code() {
         .to_string();
     let port = free_port();
     let log = std::fs::File::create(&log_path).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_signet"))
-        .arg("serve")
-        .envs(env.clone())
-        .env("SIGNET_LISTEN", format!("127.0.0.1:{port}"))
-        .env("SIGNET_LOG", "debug")
-        .current_dir(dir.path())
-        .stdout(log.try_clone().unwrap())
-        .stderr(log)
-        .spawn()
-        .expect("signet serve starts");
+    // Killed when dropped, so a failing assertion leaves no server behind.
+    let server = Process(
+        Command::new(env!("CARGO_BIN_EXE_signet"))
+            .arg("serve")
+            .envs(env.clone())
+            .env("SIGNET_LISTEN", format!("127.0.0.1:{port}"))
+            .env("SIGNET_LOG", "debug")
+            .current_dir(dir.path())
+            .stdout(log.try_clone().unwrap())
+            .stderr(log)
+            .spawn()
+            .expect("signet serve starts"),
+    );
     let deadline = Instant::now() + Duration::from_secs(30);
     while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
         assert!(Instant::now() < deadline, "signet serve did not listen");
@@ -239,8 +243,7 @@ async fn no_answer_or_log_line_of_a_documents_life_holds_a_link_or_code() {
     call("GET", &format!("{doc}/audit-log.csv"), None).await;
     call("POST", "/graphql", Some(q)).await;
 
-    let _ = child.kill();
-    let _ = child.wait();
+    drop(server);
     let logged = std::fs::read_to_string(&log_path).unwrap();
     // Every answer's request is in the log: the lines read below are the ones these requests
     // made.

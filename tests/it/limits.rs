@@ -51,7 +51,7 @@ both!(over_budget_is_429_with_retry_after, |app| {
     assert_eq!(app.get("/api/v1/usage", Some(&other)).await.status, 200);
 });
 
-pub(crate) struct Process(Child);
+pub(crate) struct Process(pub(crate) Child);
 
 impl Drop for Process {
     fn drop(&mut self) {

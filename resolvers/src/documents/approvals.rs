@@ -11,60 +11,80 @@ use super::send::{Via, send_draft};
 use super::store::{self};
 use super::trail::{self};
 use super::types::*;
+use crate::page::PageRequest;
 use crate::{Actor, Ctx, DomainError, Mode, Scope};
 
 const STATES: [&str; 4] = ["pending", "approved", "declined", "withdrawn"];
 
-/// Approvals of a workspace, newest first (`signet admin approvals list`).
+/// Approvals of a workspace, newest first, at most 500 (`signet admin approvals list`).
 pub async fn approvals_list(
     ctx: &Ctx,
     workspace_id: &str,
     state: Option<&str>,
 ) -> Result<Vec<ApprovalOut>, DomainError> {
-    list(ctx, workspace_id, None, state).await
+    let page = PageRequest {
+        limit: 500,
+        before_id: None,
+    };
+    let mut rows = list(ctx, workspace_id, None, state, &page).await?;
+    rows.truncate(page.limit as usize);
+    Ok(rows)
 }
 
-/// Approvals of the key's workspace and mode, newest first (documents:read).
+/// Approvals of the key's workspace and mode, newest first, in pages (documents:read).
 pub async fn approvals(
     ctx: &Ctx,
     actor: &Actor,
     state: Option<&str>,
-) -> Result<Vec<ApprovalOut>, DomainError> {
+    limit: Option<i64>,
+    cursor: Option<&str>,
+) -> Result<ApprovalPageOut, DomainError> {
     actor.require(Scope::DocumentsRead)?;
+    let page = PageRequest::parse(limit, cursor)?;
     if let Some(s) = state
         && !STATES.contains(&s)
     {
-        return Err(DomainError::Invalid(format!(
-            "state: must be one of pending, approved, declined or withdrawn, not '{s}'"
-        )));
+        return Err(DomainError::invalid(
+            "state",
+            format!("must be one of {}, not '{s}'", STATES.join(", ")),
+        ));
     }
     let test = actor.mode == Mode::Test;
-    list(ctx, &actor.workspace_id, Some(test), state).await
+    let rows = list(ctx, &actor.workspace_id, Some(test), state, &page).await?;
+    let page = page.finish(rows, |a| &a.id);
+    Ok(ApprovalPageOut {
+        data: page.data,
+        page: page.page,
+    })
 }
 
+/// Up to `page.limit + 1` approvals, newest first: the extra one tells a next page exists.
 async fn list(
     ctx: &Ctx,
     workspace_id: &str,
     test: Option<bool>,
     state: Option<&str>,
+    page: &PageRequest,
 ) -> Result<Vec<ApprovalOut>, DomainError> {
-    let mode = if test.is_some() { " AND test = $3" } else { "" };
-    let mut values = vec![
-        Value::from(workspace_id),
-        Value::from(state.unwrap_or("").to_string()),
-    ];
-    values.extend(test.map(Value::from));
-    let rows = ctx
-        .db
-        .conn
-        .query_all_raw(ctx.db.stmt(
-            &format!(
-                "SELECT id, document_id, state, created_at, decided_at, note FROM approvals WHERE workspace_id = $1 \
-                 AND ($2 = '' OR state = $2){mode} ORDER BY id DESC LIMIT 500"
-            ),
-            values,
-        ))
-        .await?;
+    let mut sql = String::from(
+        "SELECT id, document_id, state, created_at, decided_at, note FROM approvals WHERE workspace_id = $1",
+    );
+    let mut values = vec![Value::from(workspace_id)];
+    let mut push = |sql: &mut String, clause: &str, v: Value| {
+        values.push(v);
+        sql.push_str(&clause.replace('?', &format!("${}", values.len())));
+    };
+    if let Some(s) = state {
+        push(&mut sql, " AND state = ?", Value::from(s));
+    }
+    if let Some(t) = test {
+        push(&mut sql, " AND test = ?", Value::from(t));
+    }
+    if let Some(before) = &page.before_id {
+        push(&mut sql, " AND id < ?", Value::from(before.clone()));
+    }
+    sql.push_str(&format!(" ORDER BY id DESC LIMIT {}", page.limit + 1));
+    let rows = ctx.db.conn.query_all_raw(ctx.db.stmt(&sql, values)).await?;
     rows.iter().map(store::approval_from_row).collect()
 }
 
@@ -88,9 +108,10 @@ pub async fn decide_approval(
         ));
     }
     let by = by.trim();
-    if by.is_empty() || by.chars().count() > 200 {
+    if by.is_empty() || by.chars().count() > 200 || by.chars().any(char::is_control) {
         return Err(DomainError::Invalid(
-            "by: name the person who decides, in 1 to 200 characters".into(),
+            "by: name the person who decides, in 1 to 200 characters with no control characters"
+                .into(),
         ));
     }
     if note.as_ref().is_some_and(|n| n.chars().count() > 2000) {
@@ -101,6 +122,11 @@ pub async fn decide_approval(
         || row.try_get::<bool>("", "test")? != (actor.mode == Mode::Test)
     {
         return Err(no_approval(approval_id));
+    }
+    if approve {
+        // The send is the deciding key's: it counts against that key's daily limit, as its
+        // own send would.
+        crate::limits::spend_daily(ctx, actor).await?;
     }
     let who = format!("person:{by} via {}", actor.key_id);
     decide_as(ctx, approval_id, approve, by, &who, note).await

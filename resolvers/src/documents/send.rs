@@ -335,8 +335,9 @@ pub(crate) async fn send_in<C: Sql>(
     let now = sent.at;
     let field_count = fields.len();
     // A pending approval ends with the send: approved by the person, or withdrawn because
-    // a key allowed to send sent the draft itself.
-    txn.exec(ctx.db.stmt(
+    // a key allowed to send sent the draft itself. An approval declined since the person
+    // read it must not send the document after all.
+    let ended = txn.exec(ctx.db.stmt(
         "UPDATE approvals SET state = $4, decided_at = $2, decided_by = $3 WHERE document_id = $1 AND state = 'pending'",
         [
             Value::from(doc.id.clone()),
@@ -346,6 +347,12 @@ pub(crate) async fn send_in<C: Sql>(
         ],
     ))
     .await?;
+    if via == Via::Approval && ended == 0 {
+        return Err(DomainError::conflict(format!(
+            "the approval of document {} was decided meanwhile",
+            doc.id
+        )));
+    }
     let invited = plan_sent(
         &mut trail,
         &doc,

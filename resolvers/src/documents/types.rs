@@ -311,6 +311,13 @@ pub struct ApprovalOut {
     pub note: Option<String>,
 }
 
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema, async_graphql::SimpleObject)]
+#[serde(rename_all = "camelCase")]
+pub struct ApprovalPageOut {
+    pub data: Vec<ApprovalOut>,
+    pub page: crate::page::PageInfo,
+}
+
 /// Parses a JSON value (a GraphQL `JSON` argument) into a request type, naming the offending
 /// field exactly as the REST body parser does.
 pub fn from_json<T: serde::de::DeserializeOwned>(
