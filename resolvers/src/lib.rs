@@ -17,6 +17,7 @@ pub mod page;
 pub mod payments;
 pub mod plans;
 pub mod render;
+pub mod reports;
 pub mod stamping;
 pub mod teams;
 pub mod usage;

@@ -1,9 +1,9 @@
 //! Thin handlers: take what the door resolved, call one resolver, answer JSON.
 
-use axum::extract::State;
+use axum::extract::{RawQuery, State};
 use axum::routing::{MethodRouter, get};
 use axum::{Extension, Json};
-use signet_resolvers::{Actor, payments, teams, usage, webhooks};
+use signet_resolvers::{Actor, payments, reports, teams, usage, webhooks};
 
 use crate::{ApiError, AppState};
 
@@ -13,6 +13,20 @@ pub fn usage() -> MethodRouter<AppState> {
     get(
         |State(s): State<AppState>, Extension(a): Extension<Actor>| async move {
             Answer::Ok(Json(usage::get(&s.ctx, &a).await?))
+        },
+    )
+}
+
+pub fn reports() -> MethodRouter<AppState> {
+    get(
+        |State(s): State<AppState>, Extension(a): Extension<Actor>, RawQuery(q): RawQuery| async move {
+            let p = crate::hooks::query(q.as_deref(), &["from", "to", "team"])?;
+            let input = reports::ReportIn {
+                from: crate::hooks::text(&p, "from"),
+                to: crate::hooks::text(&p, "to"),
+                team: crate::hooks::text(&p, "team"),
+            };
+            Answer::Ok(Json(reports::get(&s.ctx, &a, input).await?))
         },
     )
 }

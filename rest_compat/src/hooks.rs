@@ -15,7 +15,10 @@ use crate::{ApiError, AppState};
 type Answer<T> = Result<Json<T>, ApiError>;
 
 /// Query pairs, each name at most once and from `allowed`.
-fn query(raw: Option<&str>, allowed: &[&str]) -> Result<Vec<(String, String)>, DomainError> {
+pub(crate) fn query(
+    raw: Option<&str>,
+    allowed: &[&str],
+) -> Result<Vec<(String, String)>, DomainError> {
     let pairs: Vec<(String, String)> = serde_urlencoded::from_str(raw.unwrap_or(""))
         .map_err(|e| DomainError::invalid("query", e))?;
     for (i, (k, _)) in pairs.iter().enumerate() {
@@ -49,7 +52,7 @@ fn int(pairs: &[(String, String)], name: &str) -> Result<Option<i64>, DomainErro
     }
 }
 
-fn text(pairs: &[(String, String)], name: &str) -> Option<String> {
+pub(crate) fn text(pairs: &[(String, String)], name: &str) -> Option<String> {
     pairs
         .iter()
         .find(|(k, _)| k == name)

@@ -9,7 +9,7 @@ use signet_resolvers::payments::PaymentsStatusOut;
 use signet_resolvers::teams::TeamsOut;
 use signet_resolvers::usage::UsageOut;
 use signet_resolvers::webhooks::TopicsOut;
-use signet_resolvers::{Actor, Ctx, DomainError, payments, teams, usage, webhooks};
+use signet_resolvers::{Actor, Ctx, DomainError, payments, reports, teams, usage, webhooks};
 
 pub type SignetSchema = Schema<Query, Mutation, Subscription>;
 
@@ -68,6 +68,22 @@ impl AccountQuery {
     async fn usage(&self, ctx: &Context<'_>) -> async_graphql::Result<UsageOut> {
         let (c, a) = who(ctx)?;
         usage::get(c, a).await.map_err(|e| e.extend())
+    }
+
+    /// Real documents sent and completed over a window of days in the workspace's time zone,
+    /// in all or by team (reports:read). Dates are YYYY-MM-DD; `to` is included; the default
+    /// window is the last 30 days.
+    async fn report(
+        &self,
+        ctx: &Context<'_>,
+        from: Option<String>,
+        to: Option<String>,
+        team: Option<String>,
+    ) -> async_graphql::Result<reports::ReportOut> {
+        let (c, a) = who(ctx)?;
+        reports::get(c, a, reports::ReportIn { from, to, team })
+            .await
+            .map_err(|e| e.extend())
     }
 
     /// Teams of the workspace and their members (people:read).

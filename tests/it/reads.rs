@@ -155,3 +155,178 @@ both!(api_log_records_every_request_and_the_cli_finds_it, |app| {
     assert_eq!(entry["workspaceId"], ws.as_str());
     assert!(entry["keyId"].as_str().unwrap().starts_with("key_"));
 });
+
+both!(
+    reports_count_real_documents_by_day_in_the_workspace_time_zone,
+    |app| {
+        use chrono::Utc;
+        use signet_storage::sea_orm::{ConnectionTrait, Value as Sql};
+
+        use crate::documents::create;
+        // UTC+14: the workspace's today is often not UTC's.
+        let tz = "Pacific/Kiritimati";
+        let ws = signet_resolvers::workspaces::create(
+            app.ctx(),
+            signet_resolvers::workspaces::WorkspaceIn {
+                name: "Reports".into(),
+                plan: Plan::Pro,
+                time_zone: tz.into(),
+            },
+        )
+        .await
+        .unwrap()
+        .id;
+        let live = app
+            .key(
+                &ws,
+                Mode::Live,
+                &["documents:read", "documents:write", "reports:read"],
+            )
+            .await;
+        let test = app
+            .key(&ws, Mode::Test, &["documents:write", "reports:read"])
+            .await;
+        let (code, out, err) = app.cli(&[
+            "admin",
+            "team",
+            "create",
+            "--workspace",
+            &ws,
+            "--name",
+            "Sales",
+            "--json",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let team = serde_json::from_str::<serde_json::Value>(&out).unwrap()["id"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let (code, _, err) = app.cli(&[
+            "admin",
+            "team",
+            "add-member",
+            "--team",
+            &team,
+            "--email",
+            "ann@example.com",
+            "--name",
+            "Ann",
+        ]);
+        assert_eq!(code, 0, "{err}");
+
+        // Two real sends (one by Ann), one real draft, one test send.
+        let by_ann = create(
+            &app,
+            &live,
+            serde_json::json!({"sendNow": true, "facts": {"sender.email": "Ann@Example.com"}}),
+        )
+        .await;
+        assert_eq!(by_ann.status, 201, "{}", by_ann.body);
+        let other = create(&app, &live, serde_json::json!({"sendNow": true})).await;
+        assert_eq!(other.status, 201, "{}", other.body);
+        assert_eq!(create(&app, &live, serde_json::json!({})).await.status, 201);
+        assert_eq!(
+            create(&app, &test, serde_json::json!({"sendNow": true}))
+                .await
+                .status,
+            201
+        );
+        // Ann's document is sealed now (no signing page exists yet to sign a real one).
+        let db = &app.ctx().db;
+        db.conn
+            .execute_raw(db.stmt(
+                "UPDATE documents SET state = 'executed', completed_at = $2 WHERE id = $1",
+                [
+                    Sql::from(by_ann.body["id"].as_str().unwrap()),
+                    Sql::from(Utc::now().timestamp_millis()),
+                ],
+            ))
+            .await
+            .unwrap();
+
+        let today = Utc::now()
+            .with_timezone(&tz.parse::<chrono_tz::Tz>().unwrap())
+            .date_naive();
+        let r = app.get("/api/v1/reports", Some(&live)).await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert_eq!(r.body["timeZone"], tz);
+        assert_eq!(r.body["to"], today.format("%Y-%m-%d").to_string());
+        let days = r.body["days"].as_array().unwrap();
+        assert_eq!(days.len(), 30);
+        assert_eq!(r.body["from"], days[0]["date"]);
+        assert_eq!(
+            (&r.body["sent"], &r.body["completed"]),
+            (&serde_json::json!(2), &serde_json::json!(1)),
+            "{}",
+            r.body
+        );
+        assert_eq!(
+            days[29],
+            serde_json::json!({"date": r.body["to"], "sent": 2, "completed": 1})
+        );
+        // A test key is told the same: test documents are never counted.
+        let t = app.get("/api/v1/reports", Some(&test)).await;
+        assert_eq!(t.body["sent"], 2, "{}", t.body);
+        // By team: only documents Ann sent.
+        let by_team = app
+            .get(&format!("/api/v1/reports?team={team}"), Some(&live))
+            .await;
+        assert_eq!(
+            (&by_team.body["sent"], &by_team.body["completed"]),
+            (&serde_json::json!(1), &serde_json::json!(1)),
+            "{}",
+            by_team.body
+        );
+        assert_eq!(by_team.body["team"], team.as_str());
+        // GraphQL answers from the same resolver.
+        let q = serde_json::json!({"query": format!("{{ report(team: \"{team}\") {{ sent completed to }} }}")});
+        let g = app.post("/graphql", &live, &[], &q.to_string()).await;
+        assert_eq!(
+            g.body["data"]["report"],
+            serde_json::json!({"sent": 1, "completed": 1, "to": r.body["to"]}),
+            "{}",
+            g.body
+        );
+
+        // A window in the past has nothing; a day's window is one day.
+        let past = app
+            .get("/api/v1/reports?from=2020-01-01&to=2020-01-31", Some(&live))
+            .await;
+        assert_eq!(past.body["sent"], 0);
+        assert_eq!(past.body["days"].as_array().unwrap().len(), 31);
+        // Refusals, in the error shape.
+        for (q, status, kind) in [
+            ("from=2026-02-01&to=2026-01-01", 400, "invalid"),
+            ("from=2020-01-01&to=2026-01-01", 400, "invalid"),
+            ("from=yesterday", 400, "invalid"),
+            ("colour=red", 400, "invalid"),
+            ("team=team_nope", 404, "not_found"),
+        ] {
+            let a = app.get(&format!("/api/v1/reports?{q}"), Some(&live)).await;
+            assert_eq!(a.status, status, "{q}: {}", a.body);
+            assert_eq!(a.body["error"]["kind"], kind, "{q}");
+        }
+        let (other_ws, _) = app.owner().await;
+        let (code, out, _) = app.cli(&[
+            "admin",
+            "team",
+            "create",
+            "--workspace",
+            &other_ws,
+            "--name",
+            "Theirs",
+            "--json",
+        ]);
+        assert_eq!(code, 0);
+        let theirs = serde_json::from_str::<serde_json::Value>(&out).unwrap()["id"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let a = app
+            .get(&format!("/api/v1/reports?team={theirs}"), Some(&live))
+            .await;
+        assert_eq!(a.status, 404, "another workspace's team is not found");
+        let narrow = app.key(&ws, Mode::Live, &["documents:read"]).await;
+        assert_eq!(app.get("/api/v1/reports", Some(&narrow)).await.status, 401);
+    }
+);
