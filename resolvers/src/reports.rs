@@ -146,9 +146,17 @@ pub async fn get(ctx: &Ctx, actor: &Actor, input: ReportIn) -> Result<ReportOut,
         .db
         .conn
         .query_all_raw(ctx.db.stmt(
-            "SELECT sent_at, completed_at, state, facts, send_options FROM documents \
-             WHERE workspace_id = $1 AND test = $2 AND ((sent_at >= $3 AND sent_at < $4) \
-             OR (state = 'executed' AND completed_at >= $3 AND completed_at < $4))",
+            &format!(
+                "SELECT sent_at, completed_at, state{} FROM documents \
+                 WHERE workspace_id = $1 AND test = $2 AND ((sent_at >= $3 AND sent_at < $4) \
+                 OR (state = 'executed' AND completed_at >= $3 AND completed_at < $4))",
+                // Who sent each document matters only for a team.
+                if team.is_some() {
+                    ", facts, send_options"
+                } else {
+                    ""
+                }
+            ),
             [
                 Value::from(actor.workspace_id.clone()),
                 Value::from(false),
