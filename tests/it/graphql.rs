@@ -421,6 +421,10 @@ both!(
         let limited = app.key_with(limited).await;
         let (_, apr3) = create_and_send(&drafter).await;
         let (id4, apr4) = create_and_send(&drafter).await;
+        // A refused decision spends nothing: the approval already approved is a conflict,
+        // and the key's one send is still there for the next approval.
+        let late = gql(&app, &limited, approve, json!({"a": apr, "by": "Lee"})).await;
+        assert_eq!(kind(&late), "conflict", "{}", late.body);
         let third = gql(&app, &limited, approve, json!({"a": apr3, "by": "Lee"})).await;
         assert_eq!(data(&third)["approveSend"]["state"], "approved");
         let fourth = gql(&app, &limited, approve, json!({"a": apr4, "by": "Lee"})).await;

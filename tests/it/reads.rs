@@ -326,6 +326,64 @@ both!(
             .get(&format!("/api/v1/reports?team={theirs}"), Some(&live))
             .await;
         assert_eq!(a.status, 404, "another workspace's team is not found");
+        // The window's edges, in the workspace's day (UTC+14, no clock changes): a document
+        // sent at the first instant of `from`, and one sent before the window and completed
+        // in the last millisecond of `to`.
+        let local = |y, m, d| {
+            use chrono::TimeZone;
+            tz.parse::<chrono_tz::Tz>()
+                .unwrap()
+                .with_ymd_and_hms(y, m, d, 0, 0, 0)
+                .unwrap()
+                .timestamp_millis()
+        };
+        let set = async |id: &serde_json::Value, sql: &str, values: Vec<Sql>| {
+            let mut v = vec![Sql::from(id.as_str().unwrap())];
+            v.extend(values);
+            db.conn.execute_raw(db.stmt(sql, v)).await.unwrap();
+        };
+        set(
+            &other.body["id"],
+            "UPDATE documents SET sent_at = $2 WHERE id = $1",
+            vec![Sql::from(local(2025, 3, 10))],
+        )
+        .await;
+        set(
+            &by_ann.body["id"],
+            "UPDATE documents SET sent_at = $2, completed_at = $3 WHERE id = $1",
+            vec![
+                Sql::from(local(2025, 3, 1)),
+                Sql::from(local(2025, 3, 21) - 1),
+            ],
+        )
+        .await;
+        for (q, sent, completed) in [
+            ("from=2025-03-10&to=2025-03-20", 1, 1),
+            ("from=2025-03-11&to=2025-03-20", 0, 1),
+            ("from=2025-03-10&to=2025-03-19", 1, 0),
+            ("from=2025-03-01&to=2025-03-01", 1, 0),
+        ] {
+            let a = app.get(&format!("/api/v1/reports?{q}"), Some(&live)).await;
+            assert_eq!(
+                (a.body["sent"].as_i64(), a.body["completed"].as_i64()),
+                (Some(sent), Some(completed)),
+                "{q}: {}",
+                a.body
+            );
+        }
+        let edges = app
+            .get("/api/v1/reports?from=2025-03-10&to=2025-03-20", Some(&live))
+            .await;
+        let days = edges.body["days"].as_array().unwrap();
+        assert_eq!(
+            days[0],
+            serde_json::json!({"date": "2025-03-10", "sent": 1, "completed": 0})
+        );
+        assert_eq!(
+            days[10],
+            serde_json::json!({"date": "2025-03-20", "sent": 0, "completed": 1})
+        );
+
         let narrow = app.key(&ws, Mode::Live, &["documents:read"]).await;
         assert_eq!(app.get("/api/v1/reports", Some(&narrow)).await.status, 401);
     }

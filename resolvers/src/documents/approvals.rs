@@ -123,13 +123,10 @@ pub async fn decide_approval(
     {
         return Err(no_approval(approval_id));
     }
-    if approve {
-        // The send is the deciding key's: it counts against that key's daily limit, as its
-        // own send would.
-        crate::limits::spend_daily(ctx, actor).await?;
-    }
     let who = format!("person:{by} via {}", actor.key_id);
-    decide_as(ctx, approval_id, approve, by, &who, note).await
+    // The send is the deciding key's: it counts against that key's daily limit, as its own
+    // send would, once every check has passed.
+    decide_as(ctx, approval_id, approve, by, &who, note, Some(actor)).await
 }
 
 fn no_approval(id: &str) -> DomainError {
@@ -156,10 +153,12 @@ pub async fn approvals_decide(
     by: &str,
     note: Option<String>,
 ) -> Result<ApprovalOut, DomainError> {
-    decide_as(ctx, approval_id, approve, by, &format!("person:{by}"), note).await
+    let who = format!("person:{by}");
+    decide_as(ctx, approval_id, approve, by, &who, note, None).await
 }
 
-/// Decides an approval; `who` is the actor recorded in the audit trail and on the approval.
+/// Decides an approval; `who` is the actor recorded in the audit trail and on the approval,
+/// `charge` the key whose daily limit an approved send spends, if any.
 async fn decide_as(
     ctx: &Ctx,
     approval_id: &str,
@@ -167,6 +166,7 @@ async fn decide_as(
     by: &str,
     who: &str,
     note: Option<String>,
+    charge: Option<&Actor>,
 ) -> Result<ApprovalOut, DomainError> {
     let row = approval_row(ctx, approval_id).await?;
     let state: String = row.try_get("", "state")?;
@@ -191,7 +191,11 @@ async fn decide_as(
             daily_limit: None,
             per_minute: u64::MAX,
         };
-        send_draft(ctx, &actor, doc, Via::Approval, None).await?;
+        let via = Via::Approval {
+            id: approval_id,
+            charge,
+        };
+        send_draft(ctx, &actor, doc, via, None).await?;
     } else {
         let txn = ctx.db.conn.begin().await?;
         let done = txn

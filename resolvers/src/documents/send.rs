@@ -70,12 +70,16 @@ pub async fn send(
 }
 
 /// How a send came about, which decides what it is charged.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Via {
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Via<'a> {
     /// POST /documents/{id}/send: spends one of the key's daily drafts and sends.
     Request,
-    /// A person approved a draft-only key's request: not charged to the key.
-    Approval,
+    /// A person approved approval `id` of a draft-only key's request: not charged to that
+    /// key, but to `charge`, the key the person decided through, if any.
+    Approval {
+        id: &'a str,
+        charge: Option<&'a Actor>,
+    },
 }
 
 /// An approval of a draft-only key's send, its id and time minted before the transaction
@@ -195,7 +199,7 @@ pub(crate) async fn send_draft(
     ctx: &Ctx,
     actor: &Actor,
     doc: DocRow,
-    via: Via,
+    via: Via<'_>,
     claim: Option<&Claim>,
 ) -> Result<Made<DocumentOut>, DomainError> {
     if doc.state != "draft" {
@@ -204,15 +208,23 @@ pub(crate) async fn send_draft(
             doc.id, doc.state
         )));
     }
-    if actor.draft_only && via != Via::Approval {
+    let approval = match via {
+        Via::Approval { id, .. } => Some(id.to_string()),
+        Via::Request => None,
+    };
+    if actor.draft_only && approval.is_none() {
         let (status, out) = file_approval(ctx, actor, &doc).await?;
         return Ok(Made::plain(status, out));
     }
     let (draft, people) = stored_draft(ctx, &doc).await?;
     let report = draft.checked(false)?;
     may_send(ctx, actor, doc.test, &report).await?;
-    if via == Via::Request {
-        crate::limits::spend_daily(ctx, actor).await?;
+    match via {
+        Via::Request => crate::limits::spend_daily(ctx, actor).await?,
+        Via::Approval {
+            charge: Some(key), ..
+        } => crate::limits::spend_daily(ctx, key).await?,
+        Via::Approval { charge: None, .. } => {}
     }
     let (c, a, claim) = (ctx.clone(), actor.clone(), claim.cloned());
     let fields = field_rows(&doc.id, &draft);
@@ -223,7 +235,8 @@ pub(crate) async fn send_draft(
         .transaction(move |txn| async move {
             let trail = Trail::new(&doc.id);
             let rows = DraftRows { doc, people, trail };
-            let (doc, people) = send_in(&c, &*txn, &a, rows, &options, fields, via).await?;
+            let approval = approval.as_deref();
+            let (doc, people) = send_in(&c, &*txn, &a, rows, &options, fields, approval).await?;
             let out = store::to_out(&doc, &people, None);
             let made = answer::store(&*txn, &c, claim.as_ref(), 201, out).await?;
             Ok::<_, DomainError>((made, doc.id))
@@ -302,7 +315,7 @@ pub(crate) async fn send_in<C: Sql>(
     rows: DraftRows,
     options: &SendOptionsIn,
     fields: Vec<Vec<Value>>,
-    via: Via,
+    approval: Option<&str>,
 ) -> Result<(DocRow, Vec<PersonDbRow>), DomainError> {
     let DraftRows {
         mut doc,
@@ -334,20 +347,28 @@ pub(crate) async fn send_in<C: Sql>(
     doc.expires_at = sent.expires_at;
     let now = sent.at;
     let field_count = fields.len();
-    // A pending approval ends with the send: approved by the person, or withdrawn because
-    // a key allowed to send sent the draft itself. An approval declined since the person
-    // read it must not send the document after all.
-    let ended = txn.exec(ctx.db.stmt(
-        "UPDATE approvals SET state = $4, decided_at = $2, decided_by = $3 WHERE document_id = $1 AND state = 'pending'",
-        [
-            Value::from(doc.id.clone()),
-            Value::from(now),
-            Value::from(actor.key_id.clone()),
-            Value::from(if via == Via::Approval { "approved" } else { "withdrawn" }),
-        ],
-    ))
-    .await?;
-    if via == Via::Approval && ended == 0 {
+    // A pending approval ends with the send: the one the person approved, or any withdrawn
+    // because a key allowed to send sent the draft itself. An approval declined since the
+    // person read it must not send the document after all.
+    let (sql, state) = match approval {
+        Some(_) => (
+            "UPDATE approvals SET state = $4, decided_at = $2, decided_by = $3 WHERE document_id = $1 AND state = 'pending' AND id = $5",
+            "approved",
+        ),
+        None => (
+            "UPDATE approvals SET state = $4, decided_at = $2, decided_by = $3 WHERE document_id = $1 AND state = 'pending'",
+            "withdrawn",
+        ),
+    };
+    let mut values = vec![
+        Value::from(doc.id.clone()),
+        Value::from(now),
+        Value::from(actor.key_id.clone()),
+        Value::from(state),
+    ];
+    values.extend(approval.map(Value::from));
+    let ended = txn.exec(ctx.db.stmt(sql, values)).await?;
+    if approval.is_some() && ended != 1 {
         return Err(DomainError::conflict(format!(
             "the approval of document {} was decided meanwhile",
             doc.id
