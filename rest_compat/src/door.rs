@@ -160,7 +160,7 @@ async fn outer(State(state): State<AppState>, mut req: Request, next: Next) -> R
         client_ip: ip.to_string(),
         created_at: signet_storage::now_ms(),
     };
-    // The route's pattern, never the path or query: a request line names no document, and
+    // The operation id, never the path or query: a request line names no document, and
     // nothing a caller puts in a URL reaches the log.
     tracing::debug!(
         request_id = %entry.request_id,
