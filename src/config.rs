@@ -69,6 +69,23 @@ pub struct Config {
     pub tsa_fallback_url: Option<String>,
     /// Seconds each external time-stamp request may take.
     pub tsa_timeout_secs: u64,
+    /// Connections served at once; more wait to be accepted. Lowered to fit the process's
+    /// open-file limit.
+    pub max_connections: usize,
+    /// Seconds a client has to send a request's headers, and the longest a kept-alive
+    /// connection waits idle for its next request.
+    pub header_timeout_secs: u64,
+    /// Seconds a client has to send a request's body.
+    pub body_timeout_secs: u64,
+    /// Seconds a GraphQL websocket has to send `connection_init` with a valid key.
+    pub socket_init_timeout_secs: u64,
+    /// Seconds a GraphQL websocket may stay open; clients reconnect.
+    pub socket_lifetime_secs: u64,
+    /// Days the API log keeps a request's line.
+    pub api_log_days: u64,
+    /// Pages a document may have. A source that cannot fit is refused when it is made; one
+    /// that lays out longer fails to render, with the reason.
+    pub max_pages: usize,
     pub plans: Plans,
 }
 
@@ -125,6 +142,13 @@ impl Default for Config {
             tsa_url: None,
             tsa_fallback_url: None,
             tsa_timeout_secs: 10,
+            max_connections: 10_000,
+            header_timeout_secs: 15,
+            body_timeout_secs: 30,
+            socket_init_timeout_secs: 10,
+            socket_lifetime_secs: 3600,
+            api_log_days: 30,
+            max_pages: 500,
             plans: Plans::default(),
         }
     }
@@ -244,6 +268,58 @@ impl Config {
                 "tsa_fallback_url (SIGNET_TSA_FALLBACK_URL): needs tsa_url (SIGNET_TSA_URL) as well"
             );
         }
+        for (name, var, v, range) in [
+            (
+                "max_connections",
+                "SIGNET_MAX_CONNECTIONS",
+                self.max_connections as u64,
+                16..=1_000_000,
+            ),
+            (
+                "header_timeout_secs",
+                "SIGNET_HEADER_TIMEOUT_SECS",
+                self.header_timeout_secs,
+                1..=300,
+            ),
+            (
+                "body_timeout_secs",
+                "SIGNET_BODY_TIMEOUT_SECS",
+                self.body_timeout_secs,
+                1..=3600,
+            ),
+            (
+                "socket_init_timeout_secs",
+                "SIGNET_SOCKET_INIT_TIMEOUT_SECS",
+                self.socket_init_timeout_secs,
+                1..=300,
+            ),
+            (
+                "socket_lifetime_secs",
+                "SIGNET_SOCKET_LIFETIME_SECS",
+                self.socket_lifetime_secs,
+                10..=604_800,
+            ),
+            (
+                "api_log_days",
+                "SIGNET_API_LOG_DAYS",
+                self.api_log_days,
+                1..=3650,
+            ),
+            (
+                "max_pages",
+                "SIGNET_MAX_PAGES",
+                self.max_pages as u64,
+                1..=10_000,
+            ),
+        ] {
+            if !range.contains(&v) {
+                anyhow::bail!(
+                    "{name} ({var}): must be {} to {}, got {v}",
+                    range.start(),
+                    range.end()
+                );
+            }
+        }
         if !(1..=120).contains(&self.tsa_timeout_secs) {
             anyhow::bail!(
                 "tsa_timeout_secs (SIGNET_TSA_TIMEOUT_SECS): must be 1 to 120, got {}",
@@ -272,10 +348,29 @@ impl Config {
     }
 
     /// Creates `data_dir` when missing, readable by this user only (it holds the database,
-    /// secrets and, later, documents). An existing folder's permissions are the operator's.
+    /// secrets and documents), and makes an existing one private, warning when it was not.
+    /// The process's umask is set to 0077 first, so every file and folder Signet makes after
+    /// (the database, blobs, the authority) is 0600 or 0700 whatever the shell's umask was.
     pub fn ensure_data_dir(&self) -> anyhow::Result<()> {
-        use std::os::unix::fs::DirBuilderExt;
-        if self.data_dir.exists() {
+        use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+        rustix::process::umask(rustix::fs::Mode::from_raw_mode(0o077));
+        if let Ok(meta) = std::fs::metadata(&self.data_dir) {
+            let mode = meta.permissions().mode() & 0o777;
+            if mode & 0o077 != 0 {
+                tracing::warn!(
+                    folder = %self.data_dir.display(),
+                    mode = format!("{mode:o}"),
+                    "data_dir (SIGNET_DATA_DIR) was readable by other users; made it private (0700)"
+                );
+                std::fs::set_permissions(&self.data_dir, std::fs::Permissions::from_mode(0o700))
+                    .map_err(|e| {
+                        anyhow::anyhow!(
+                            "data_dir (SIGNET_DATA_DIR): {} is readable by other users and \
+                             cannot be made private: {e}",
+                            self.data_dir.display()
+                        )
+                    })?;
+            }
             return Ok(());
         }
         std::fs::DirBuilder::new()
@@ -311,8 +406,14 @@ impl Config {
         ring::rand::SecureRandom::fill(&ring::rand::SystemRandom::new(), &mut bytes)
             .map_err(|_| anyhow::anyhow!("random generator failed"))?;
         let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-        write_private(&path, hex.as_bytes())?;
-        Ok(hex.into_bytes())
+        match write_private(&path, hex.as_bytes()) {
+            Ok(()) => Ok(hex.into_bytes()),
+            // Another process starting at the same moment wrote it first: use theirs.
+            Err(e) => match std::fs::read(&path) {
+                Ok(existing) if existing.len() >= 32 => Ok(existing),
+                _ => Err(e),
+            },
+        }
     }
 }
 
@@ -331,15 +432,34 @@ fn describe(e: &figment::Error) -> String {
     }
 }
 
+/// Writes `bytes` to `path` (mode 0600) so that a crash leaves either no file or the whole
+/// one: written under a temporary name, synced, renamed into place, and the folder synced.
+/// Never replaces an existing file: two processes starting at once keep the first one's.
 fn write_private(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     use std::io::Write;
     use std::os::unix::fs::OpenOptionsExt;
+    let fail = |e: std::io::Error| anyhow::anyhow!("cannot write {}: {e}", path.display());
+    let mut tmp_name = path.as_os_str().to_owned();
+    tmp_name.push(format!(".tmp-{}", std::process::id()));
+    let tmp = PathBuf::from(tmp_name);
+    let _ = std::fs::remove_file(&tmp);
     let mut f = std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
         .mode(0o600)
-        .open(path)
-        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
-    f.write_all(bytes)?;
+        .open(&tmp)
+        .map_err(fail)?;
+    f.write_all(bytes).map_err(fail)?;
+    f.sync_all().map_err(fail)?;
+    drop(f);
+    // A hard link fails if the name exists, where a rename would replace it.
+    let linked = std::fs::hard_link(&tmp, path);
+    let _ = std::fs::remove_file(&tmp);
+    linked.map_err(fail)?;
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::File::open(dir)
+            .and_then(|d| d.sync_all())
+            .map_err(fail)?;
+    }
     Ok(())
 }

@@ -2,6 +2,7 @@
 //! start-up shared by `signet serve` and the test suite.
 
 pub mod config;
+mod http;
 mod render;
 
 use std::net::SocketAddr;
@@ -82,6 +83,7 @@ pub async fn services(config: &Config) -> anyhow::Result<Services> {
             .map_err(|e| anyhow::anyhow!("tsa_url (SIGNET_TSA_URL): {e}"))?,
             None => signet_resolvers::stamping::Stamping::built_in(),
         },
+        max_pages: config.max_pages,
     };
     let (api_log, log_writer) = ApiLogSink::spawn(db.clone());
     let secret = config.secret()?;
@@ -198,11 +200,16 @@ pub async fn start(config: &Config, extra: &'static [Route]) -> anyhow::Result<S
         HttpConfig {
             trusted_proxies: config.trusted_proxies.clone(),
             anonymous_per_minute: config.anonymous_per_minute,
+            body_timeout: Duration::from_secs(config.body_timeout_secs),
+            sockets: signet_rest::graphql::SocketLimits {
+                init_timeout: Duration::from_secs(config.socket_init_timeout_secs),
+                lifetime: Duration::from_secs(config.socket_lifetime_secs),
+            },
         },
     );
     let app = signet_rest::router(state, extra);
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-    let sweeper = tokio::spawn(sweep(ctx.clone()));
+    let sweeper = tokio::spawn(sweep(ctx.clone(), config.api_log_days));
     let scheduler = tokio::spawn(schedule(
         ctx.clone(),
         Duration::from_secs(config.scheduler_interval_secs.max(1)),
@@ -217,12 +224,12 @@ pub async fn start(config: &Config, extra: &'static [Route]) -> anyhow::Result<S
     let renderer = config
         .workers
         .then(|| tokio::spawn(signet_resolvers::documents::rendering::run(ctx.clone())));
+    let limits = http::Limits {
+        max_connections: http::fitting(config.max_connections),
+        header_timeout: Duration::from_secs(config.header_timeout_secs),
+    };
     let task = tokio::spawn(async move {
-        let served = axum::serve(
-            listener,
-            app.into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .with_graceful_shutdown(async {
+        let served = http::serve(listener, app, limits, async {
             let _ = rx.await;
         })
         .await;
@@ -319,9 +326,9 @@ pub async fn work(
     Ok(())
 }
 
-/// Periodic housekeeping: expired idempotency records, and webhook messages and attempts past
-/// their keeping time.
-async fn sweep(ctx: Ctx) {
+/// Periodic housekeeping: expired idempotency records, and webhook messages and attempts and
+/// API log lines past their keeping time.
+async fn sweep(ctx: Ctx, api_log_days: u64) {
     let mut tick = tokio::time::interval(Duration::from_secs(600));
     loop {
         tick.tick().await;
@@ -330,6 +337,9 @@ async fn sweep(ctx: Ctx) {
         }
         if let Err(e) = signet_resolvers::webhooks::deliver::purge(&ctx).await {
             tracing::warn!(error = %e, "purging webhook records failed");
+        }
+        if let Err(e) = signet_resolvers::purge::api_log(&ctx, api_log_days).await {
+            tracing::warn!(error = %e, "purging the API log failed");
         }
     }
 }

@@ -27,7 +27,10 @@ impl DocRenderer for PdfRenderer {
             seat_names: &job.seat_names,
             labels: Labels::EN,
         };
-        let out = self.engine().render(&input).map_err(|e| e.to_string())?;
+        let out = self
+            .engine()
+            .render_at_most(&input, job.max_pages)
+            .map_err(|e| e.to_string())?;
         Ok(RenderedDoc {
             pdf: out.pdf,
             pages: out.pages,

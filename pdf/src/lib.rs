@@ -127,6 +127,9 @@ pub enum RenderError {
     Compile(String),
     #[error("typst could not write the PDF: {0}")]
     Export(String),
+    /// The document laid out to more pages than the installation allows.
+    #[error("the document is {pages} pages long; at most {max} are allowed (max_pages)")]
+    TooLong { pages: usize, max: usize },
 }
 
 /// Holds what every render shares: the standard library and the embedded fonts. Build one at
@@ -151,10 +154,26 @@ impl Renderer {
 
     /// Renders the signer's view of a source to PDF. CPU-bound: call it off the async runtime.
     pub fn render(&self, input: &RenderInput<'_>) -> Result<Rendered, RenderError> {
+        self.render_at_most(input, usize::MAX)
+    }
+
+    /// As `render`, refusing a document longer than `max_pages` once laid out, before the PDF
+    /// (as costly again) is written.
+    pub fn render_at_most(
+        &self,
+        input: &RenderInput<'_>,
+        max_pages: usize,
+    ) -> Result<Rendered, RenderError> {
         let generated = markup::generate(input);
         let data =
             serde_json::to_vec(&generated.data).map_err(|e| RenderError::Compile(e.to_string()))?;
         let document = self.compile(generated.markup, data)?;
+        if document.pages().len() > max_pages {
+            return Err(RenderError::TooLong {
+                pages: document.pages().len(),
+                max: max_pages,
+            });
+        }
         let pages: Vec<(f64, f64)> = document
             .pages()
             .iter()

@@ -33,6 +33,8 @@ pub struct Ctx {
     pub render_wake: Arc<tokio::sync::Notify>,
     /// Webhook delivery: the guarded client, the address policy and the secret box.
     pub hooks: Arc<crate::webhooks::Hooks>,
+    /// Pages a document may have (`max_pages`).
+    pub max_pages: usize,
 }
 
 /// What the document resolvers need beyond the foundation.
@@ -42,6 +44,7 @@ pub struct DocumentServices {
     pub live: crate::live::StatusBus,
     pub authority: Arc<signet_seal::Authority>,
     pub stamping: crate::stamping::Stamping,
+    pub max_pages: usize,
 }
 
 impl Ctx {
@@ -74,6 +77,7 @@ impl Ctx {
             seal_wake: Arc::default(),
             render_wake: Arc::default(),
             hooks: crate::webhooks::Hooks::new(secret, webhook_policy),
+            max_pages: documents.max_pages,
         }
     }
 

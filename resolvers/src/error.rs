@@ -3,7 +3,7 @@
 
 use signet_storage::StorageError;
 
-#[derive(Debug, thiserror::Error)]
+#[derive(Clone, Debug, thiserror::Error)]
 pub enum DomainError {
     /// The request is not valid; the message names the field and the reason.
     #[error("{0}")]

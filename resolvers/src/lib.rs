@@ -16,6 +16,7 @@ pub mod pacing;
 pub mod page;
 pub mod payments;
 pub mod plans;
+pub mod purge;
 pub mod render;
 pub mod reports;
 pub mod stamping;

@@ -1,7 +1,8 @@
-//! A key's daily limit of drafts and sends. Every resolver that creates a draft or sends calls
-//! `spend_daily` first; past the limit the answer is 429 until midnight UTC.
+//! A key's daily limit of drafts and sends, and a workspace's daily allowance of test sends.
+//! Every resolver that creates a draft or sends calls `spend_daily` first, and every test
+//! send `spend_test_send`; past either the answer is 429 until midnight UTC.
 
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 
 use crate::{Actor, Ctx, DomainError};
 
@@ -14,15 +15,38 @@ pub async fn spend_daily(ctx: &Ctx, actor: &Actor) -> Result<(), DomainError> {
     if ctx.daily.spend(&actor.key_id, &day, limit).await? {
         return Ok(());
     }
-    let midnight = (now.date_naive() + chrono::Days::new(1))
-        .and_hms_opt(0, 0, 0)
-        .map(|t| t.and_utc())
-        .unwrap_or(now);
-    let retry_after_secs = (midnight - now).num_seconds().max(1) as u64;
     Err(DomainError::RateLimited {
         message: format!(
             "This key's daily limit of {limit} drafts and sends is used up; it resets at midnight UTC."
         ),
-        retry_after_secs,
+        retry_after_secs: until_midnight(now),
     })
+}
+
+/// One of the workspace's test sends of the day (the plan's `test_sends_per_day`).
+pub async fn spend_test_send(ctx: &Ctx, actor: &Actor) -> Result<(), DomainError> {
+    let limit = ctx.plans.limits(actor.plan).test_sends_per_day;
+    let now = Utc::now();
+    let day = now.format("%Y-%m-%d").to_string();
+    if ctx
+        .daily
+        .spend_workspace(&actor.workspace_id, "test_sends", &day, limit)
+        .await?
+    {
+        return Ok(());
+    }
+    Err(DomainError::RateLimited {
+        message: format!(
+            "This workspace's {limit} test sends a day are used up; they renew at midnight UTC."
+        ),
+        retry_after_secs: until_midnight(now),
+    })
+}
+
+fn until_midnight(now: DateTime<Utc>) -> u64 {
+    let midnight = (now.date_naive() + chrono::Days::new(1))
+        .and_hms_opt(0, 0, 0)
+        .map(|t| t.and_utc())
+        .unwrap_or(now);
+    (midnight - now).num_seconds().max(1) as u64
 }

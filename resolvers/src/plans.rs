@@ -38,6 +38,9 @@ pub struct PlanLimits {
     pub requests_per_minute: u64,
     /// Service fee on payments, in percent.
     pub payment_fee_percent: u32,
+    /// Test documents a workspace may send per day (UTC). They are free and never counted in
+    /// usage, but each one writes rows, webhook deliveries and emails like a real one.
+    pub test_sends_per_day: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -55,12 +58,14 @@ impl Default for Plans {
                 emails_per_day: Some(500),
                 requests_per_minute: 300,
                 payment_fee_percent: 2,
+                test_sends_per_day: 500,
             },
             pro: PlanLimits {
                 documents_per_month: None,
                 emails_per_day: Some(10_000),
                 requests_per_minute: 1_200,
                 payment_fee_percent: 0,
+                test_sends_per_day: 5_000,
             },
         }
     }

@@ -18,6 +18,8 @@ pub struct RenderJob {
     pub lang: String,
     pub values: BTreeMap<String, String>,
     pub seat_names: BTreeMap<String, String>,
+    /// A longer document fails to render, with its reason.
+    pub max_pages: usize,
 }
 
 #[derive(Clone, Debug)]

@@ -93,21 +93,74 @@ fn client_ip(state: &AppState, req: &Request) -> IpAddr {
     if !trusted(&peer) {
         return peer;
     }
-    // Walk X-Forwarded-For from the right: the first address that is not one of our proxies
-    // is the client. Anything left of it could have been written by the client itself.
-    let forwarded: Vec<IpAddr> = req
+    let entries: Vec<&str> = req
         .headers()
         .get_all("x-forwarded-for")
         .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(','))
-        .filter_map(|s| s.trim().parse::<IpAddr>().ok().map(canonical))
+        .flat_map(|v| v.to_str().unwrap_or("unknown").split(','))
         .collect();
-    forwarded
-        .into_iter()
-        .rev()
-        .find(|ip| !trusted(ip))
-        .unwrap_or(peer)
+    forwarded_client(peer, &entries, trusted)
+}
+
+/// The address a caller behind our proxies is known by, from `X-Forwarded-For` entries read
+/// from the right: every entry right of the client was written by one of our proxies, so the
+/// first entry that is not one of them is the client, and anything left of it could have
+/// been written by the client itself. No entry is skipped: one that is not an address
+/// (`unknown`, garbage) ends the walk as [`UNKNOWN_CLIENT`], which no allow-list of real
+/// addresses contains.
+pub fn forwarded_client(
+    peer: IpAddr,
+    entries: &[&str],
+    trusted: impl Fn(&IpAddr) -> bool,
+) -> IpAddr {
+    let mut client = peer;
+    for entry in entries.iter().rev() {
+        match forwarded_ip(entry) {
+            Some(ip) if trusted(&ip) => client = ip,
+            Some(ip) => return ip,
+            None => return UNKNOWN_CLIENT,
+        }
+    }
+    client
+}
+
+/// The client of a forwarded request whose address a proxy could not tell.
+pub const UNKNOWN_CLIENT: IpAddr = IpAddr::V6(std::net::Ipv6Addr::UNSPECIFIED);
+
+/// One `X-Forwarded-For` entry: an address with or without a port, IPv6 in brackets or bare.
+fn forwarded_ip(entry: &str) -> Option<IpAddr> {
+    let e = entry.trim().trim_matches('"');
+    if let Ok(ip) = e.parse::<IpAddr>() {
+        return Some(canonical(ip));
+    }
+    if let Some(rest) = e.strip_prefix('[') {
+        let (inside, after) = rest.split_once(']')?;
+        let port_ok = after.is_empty()
+            || after
+                .strip_prefix(':')
+                .is_some_and(|p| p.parse::<u16>().is_ok());
+        return port_ok
+            .then(|| inside.parse::<std::net::Ipv6Addr>().ok())
+            .flatten()
+            .map(|ip| canonical(IpAddr::V6(ip)));
+    }
+    let (host, port) = e.split_once(':')?;
+    port.parse::<u16>().ok()?;
+    host.parse::<std::net::Ipv4Addr>()
+        .ok()
+        .map(|ip| canonical(IpAddr::V4(ip)))
+}
+
+/// The anonymous budget's bucket: an IPv4 address, or an IPv6 address's /64, which one
+/// subscriber usually holds whole.
+pub fn anonymous_bucket(ip: IpAddr) -> String {
+    match ip {
+        IpAddr::V4(v4) => format!("ip:{v4}"),
+        IpAddr::V6(v6) => {
+            let s = v6.segments();
+            format!("ip:{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
+        }
+    }
 }
 
 async fn outer(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
@@ -138,7 +191,12 @@ async fn outer(State(state): State<AppState>, mut req: Request, next: Next) -> R
         *res.status_mut() = status;
     }
     if !res.headers().contains_key("ratelimit-limit") {
+        // No route's door ran (an unknown path, a wrong method, the OpenAPI document): the
+        // answer is public, so the address's budget is spent and enforced here.
         let budget = anonymous_budget(&state, ip).await;
+        if !budget.allowed {
+            res = render(&over_budget(&budget), &request_id);
+        }
         set_rate_headers(res.headers_mut(), &budget);
     }
     let h = res.headers_mut();
@@ -190,7 +248,7 @@ fn carry_headers(old: Response, mut new: Response) -> Response {
 
 async fn anonymous_budget(state: &AppState, ip: IpAddr) -> BudgetState {
     let limit = state.config.anonymous_per_minute;
-    match state.ctx.budget.hit(&format!("ip:{ip}"), limit).await {
+    match state.ctx.budget.hit(&anonymous_bucket(ip), limit).await {
         Ok(b) => b,
         Err(e) => {
             tracing::warn!(error = %e, "rate budget unavailable; letting the request through");
@@ -265,6 +323,15 @@ async fn door(
         req.extensions_mut().insert(a.clone());
     }
     req.extensions_mut().insert(BodyLimit(route.body_limit));
+    let req = match buffer_body(req, route.body_limit, state.config.body_timeout).await {
+        Ok(r) => r,
+        Err(e) => {
+            let mut res = render(&e, &request_id);
+            set_rate_headers(res.headers_mut(), &budget);
+            res.extensions_mut().insert(info);
+            return res;
+        }
+    };
 
     let mut res = match (route.idempotency, &actor) {
         (Idem::None, _) | (_, None) => finish(next.run(req).await, &request_id),
@@ -273,6 +340,49 @@ async fn door(
     set_rate_headers(res.headers_mut(), &budget);
     res.extensions_mut().insert(info);
     res
+}
+
+/// Reads the whole body before the handler runs, within the route's limit and the time a
+/// client is given to send it, so that no extractor can read more or wait longer: a body
+/// over the limit is refused by its declared length before a byte is read.
+async fn buffer_body(
+    req: Request,
+    limit: usize,
+    timeout: std::time::Duration,
+) -> Result<Request, DomainError> {
+    let declared = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > limit as u64) {
+        return Err(body_too_large(limit));
+    }
+    let (parts, body) = req.into_parts();
+    let bytes = match tokio::time::timeout(timeout, to_bytes(body, limit)).await {
+        Ok(Ok(b)) => b,
+        Ok(Err(e)) => {
+            return Err(
+                if std::error::Error::source(&e)
+                    .is_some_and(|s| s.is::<http_body_util::LengthLimitError>())
+                {
+                    body_too_large(limit)
+                } else {
+                    DomainError::invalid("body", "could not be read in full")
+                },
+            );
+        }
+        Err(_) => {
+            return Err(DomainError::invalid(
+                "body",
+                format!(
+                    "was not received in full within {} seconds",
+                    timeout.as_secs()
+                ),
+            ));
+        }
+    };
+    Ok(Request::from_parts(parts, Body::from(bytes)))
 }
 
 type Refusal = (DomainError, Option<BudgetState>);

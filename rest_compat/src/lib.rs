@@ -3,7 +3,7 @@
 pub mod door;
 pub mod error;
 pub mod extract;
-mod graphql;
+pub mod graphql;
 mod handlers;
 mod hooks;
 pub mod openapi;
@@ -44,6 +44,9 @@ pub struct HttpConfig {
     pub trusted_proxies: Vec<IpNet>,
     /// Per-minute budget of requests without a valid key, per client address.
     pub anonymous_per_minute: u64,
+    /// How long a client may take to send a request's body.
+    pub body_timeout: std::time::Duration,
+    pub sockets: graphql::SocketLimits,
 }
 
 impl AppState {

@@ -1,7 +1,6 @@
 //! The OpenAPI 3.1 document, generated from the route table and the schemas of the request
 //! and response types. Served at `/api/openapi.json` and committed as `openapi.json`.
 
-use axum::Json;
 use axum::Router;
 use axum::routing::get;
 use serde_json::{Map, Value, json};
@@ -177,6 +176,18 @@ pub fn build(routes: &[Route]) -> Value {
     })
 }
 
+/// The document is the same for the life of the process: made once, served as bytes.
+static SERVED: std::sync::LazyLock<axum::body::Bytes> =
+    std::sync::LazyLock::new(|| serde_json::to_vec(&document()).unwrap_or_default().into());
+
 pub(crate) fn router() -> Router<AppState> {
-    Router::new().route("/api/openapi.json", get(|| async { Json(document()) }))
+    Router::new().route(
+        "/api/openapi.json",
+        get(|| async {
+            (
+                [(axum::http::header::CONTENT_TYPE, "application/json")],
+                SERVED.clone(),
+            )
+        }),
+    )
 }

@@ -54,13 +54,16 @@ impl DocumentsQuery {
 
     /// The document's audit trail, oldest first, each row chained to the one before by its
     /// hash; the same rows as `GET /api/v1/documents/{id}/audit-log.csv` (documents:read).
+    /// At most `limit` rows (1 to 1,000, default 500) after the row whose `seq` is `after`.
     async fn document_audit_log(
         &self,
         ctx: &Context<'_>,
         id: String,
+        limit: Option<i64>,
+        after: Option<i64>,
     ) -> async_graphql::Result<Vec<AuditEventOut>> {
         let (c, a) = who(ctx)?;
-        documents::audit_log(c, a, &id)
+        documents::audit_log(c, a, &id, limit, after)
             .await
             .map_err(|e| e.extend())
     }
@@ -249,16 +252,22 @@ impl DocumentsSubscription {
                 if let Some(doc) = first {
                     return Some((Ok(doc), (None, rx, c, a, id)));
                 }
-                loop {
+                let change = loop {
                     match rx.recv().await {
-                        Ok(changed) if changed == id => break,
+                        Ok(change) if *change.id == *id || change.id.is_empty() => {
+                            break Some(change);
+                        }
                         Ok(_) => continue,
                         // Missed some ids: read again rather than risk missing ours.
-                        Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => break,
+                        Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => break None,
                         Err(tokio::sync::broadcast::error::RecvError::Closed) => return None,
                     }
+                };
+                let next = match change {
+                    Some(change) => c.live.read_once(&c, &a, &id, &change).await,
+                    None => documents::get(&c, &a, &id).await,
                 }
-                let next = documents::get(&c, &a, &id).await.map_err(|e| e.extend());
+                .map_err(|e| e.extend());
                 Some((next, (None, rx, c, a, id)))
             },
         ))

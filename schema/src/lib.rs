@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 mod documents;
+pub mod guard;
 #[path = "webhooks.rs"]
 mod webhooks_gql;
 
@@ -20,6 +21,12 @@ pub fn build(ctx: Ctx) -> SignetSchema {
         Subscription::default(),
     )
     .data(ctx)
+    .data(std::sync::Arc::new(guard::KeyOperations::default()))
+    .extension(guard::Guard)
+    .limit_depth(guard::MAX_DEPTH)
+    .limit_complexity(guard::MAX_COMPLEXITY)
+    .limit_recursive_depth(guard::MAX_NESTING)
+    .limit_directives(guard::MAX_ROOT_FIELDS)
     .finish()
 }
 

@@ -4,8 +4,9 @@
 //! all ECDSA P-256 and all issued by the root, so trusting the root (`signet admin ca export`)
 //! is all a verifier needs. Private keys are written with mode 0600 and never logged.
 //!
-//! The folder is made under a temporary name and renamed into place, so two processes
-//! starting at once cannot mix their keys: the loser of the rename loads the winner's.
+//! The folder is made under a temporary name, every file synced, and renamed into place, so
+//! two processes starting at once cannot mix their keys (the loser of the rename loads the
+//! winner's) and a crash during the first start leaves no half-made authority.
 
 use std::fs;
 use std::io::Write;
@@ -281,28 +282,46 @@ fn create(dir: &Path, new: &NewAuthority) -> Result<(), SealError> {
     if let Some(parent) = dir.parent() {
         fs::create_dir_all(parent).map_err(|e| io(parent, e))?;
     }
-    // An empty folder already there (a mounted volume, say) is filled in place; otherwise
-    // the files are written under a temporary name and the folder renamed into place.
-    if dir.is_dir() && fs::read_dir(dir).map_err(|e| io(dir, e))?.next().is_none() {
-        return write_all(dir, &made);
-    }
+    // Every file is written and synced under a temporary folder, which is then renamed into
+    // place (over an empty folder too): a crash leaves either no authority or a whole one.
     let tmp = tmp_dir(dir)?;
     if let Err(e) = write_all(&tmp, &made) {
         let _ = fs::remove_dir_all(&tmp);
         return Err(e);
     }
-    match fs::rename(&tmp, dir) {
+    let placed = match fs::rename(&tmp, dir) {
         Ok(()) => Ok(()),
         // Another process made it first: use theirs.
-        Err(_) if dir.join("root.crt").exists() => {
-            let _ = fs::remove_dir_all(&tmp);
-            Ok(())
-        }
-        Err(e) => {
-            let _ = fs::remove_dir_all(&tmp);
-            Err(io(dir, e))
+        Err(_) if dir.join("root.crt").exists() => Ok(()),
+        // A folder that cannot be replaced (a mounted volume, or one left half-filled by an
+        // older version): the files are moved in one by one, the root last, since a folder
+        // holding `root.crt` is taken as complete.
+        Err(_) if dir.is_dir() => move_in(&tmp, dir),
+        Err(e) => Err(io(dir, e)),
+    };
+    let _ = fs::remove_dir_all(&tmp);
+    placed?;
+    sync_dir(dir)?;
+    match dir.parent().filter(|p| !p.as_os_str().is_empty()) {
+        Some(parent) => sync_dir(parent),
+        None => Ok(()),
+    }
+}
+
+fn move_in(from: &Path, dir: &Path) -> Result<(), SealError> {
+    for name in FILES.iter().rev() {
+        for ext in ["key", "crt"] {
+            let file = format!("{name}.{ext}");
+            fs::rename(from.join(&file), dir.join(&file)).map_err(|e| io(&dir.join(&file), e))?;
         }
     }
+    Ok(())
+}
+
+fn sync_dir(dir: &Path) -> Result<(), SealError> {
+    fs::File::open(dir)
+        .and_then(|d| d.sync_all())
+        .map_err(|e| io(dir, e))
 }
 
 fn write_all(dir: &Path, made: &[(String, String)]) -> Result<(), SealError> {

@@ -195,3 +195,72 @@ pub struct Payment {
 
 /// Values that merge chips draw from, already flattened to `org.name`-style keys.
 pub type Values = BTreeMap<String, String>;
+
+/// Lines a page holds at most, and characters a line holds at most, in any profile and paper
+/// (generous: the smallest type and the widest line either profile sets).
+const MAX_LINES_PER_PAGE: usize = 90;
+const MAX_CHARS_PER_LINE: usize = 160;
+
+impl Doc {
+    /// The fewest pages these words could take when laid out: every block takes at least one
+    /// line and its text at least its length over the widest line. A document that must be
+    /// longer than an installation allows is refused from this before any layout is done.
+    pub fn min_pages(&self) -> usize {
+        fn inline_chars(content: &[Inline]) -> usize {
+            content
+                .iter()
+                .map(|i| match i {
+                    Inline::Text { text, .. } => text.chars().count(),
+                    _ => 1,
+                })
+                .sum()
+        }
+        fn lines(blocks: &[Block]) -> usize {
+            blocks
+                .iter()
+                .map(|b| match b {
+                    Block::Heading { content, .. } | Block::Paragraph(content) => {
+                        inline_chars(content).div_ceil(MAX_CHARS_PER_LINE).max(1)
+                    }
+                    Block::BulletList(items) | Block::OrderedList { items, .. } => {
+                        items.iter().map(|i| lines(&i.content).max(1)).sum()
+                    }
+                    Block::Table(t) => t
+                        .rows
+                        .iter()
+                        .map(|r| {
+                            r.iter()
+                                .map(|c| lines(&c.content))
+                                .max()
+                                .unwrap_or(0)
+                                .max(1)
+                        })
+                        .sum(),
+                    Block::SignatureBlock { .. } => 1,
+                })
+                .sum()
+        }
+        // Sender-only sections are never laid out for a signer.
+        let mut hidden: Option<u8> = None;
+        let shown: Vec<Block> = self
+            .content
+            .iter()
+            .filter(|b| {
+                if let Block::Heading {
+                    level, sender_only, ..
+                } = b
+                {
+                    if hidden.is_some_and(|h| *level <= h) {
+                        hidden = None;
+                    }
+                    if *sender_only && hidden.is_none() {
+                        hidden = Some(*level);
+                    }
+                }
+                hidden.is_none()
+            })
+            .cloned()
+            .collect();
+        lines(&shown).div_ceil(MAX_LINES_PER_PAGE).max(1)
+    }
+}

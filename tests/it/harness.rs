@@ -69,6 +69,12 @@ pub struct Options {
     pub no_worker: bool,
     /// An external time-stamp authority and its fallback for the seals.
     pub tsa_urls: Option<(String, String)>,
+    /// The plans' allowances instead of the defaults.
+    pub plans: Option<signet_resolvers::plans::Plans>,
+    /// Seconds a connection has to send its headers (and may idle between requests).
+    pub header_timeout_secs: Option<u64>,
+    /// Seconds a GraphQL websocket has to authenticate.
+    pub socket_init_timeout_secs: Option<u64>,
 }
 
 impl TestApp {
@@ -127,6 +133,15 @@ impl TestApp {
         }
         if let Some(n) = opts.anonymous_per_minute {
             config.anonymous_per_minute = n;
+        }
+        if let Some(p) = opts.plans {
+            config.plans = p;
+        }
+        if let Some(s) = opts.header_timeout_secs {
+            config.header_timeout_secs = s;
+        }
+        if let Some(s) = opts.socket_init_timeout_secs {
+            config.socket_init_timeout_secs = s;
         }
         let server = signet::start(&config, crate::probe::ROUTES)
             .await

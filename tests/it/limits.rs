@@ -12,7 +12,7 @@ use signet_resolvers::actor::Scopes;
 use signet_resolvers::keys::KeyCreateIn;
 
 /// Budgets are counted per UTC minute; start a burst only when it cannot straddle two.
-async fn clear_of_minute_boundary() {
+pub(crate) async fn clear_of_minute_boundary() {
     let secs = signet_storage::now_ms() / 1000 % 60;
     if secs >= 50 {
         tokio::time::sleep(Duration::from_secs((61 - secs) as u64)).await;

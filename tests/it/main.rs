@@ -13,6 +13,7 @@ mod cli;
 mod daily;
 mod documents;
 mod graphql;
+mod hostile;
 mod idempotency;
 mod leaks;
 mod limits;

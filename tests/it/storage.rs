@@ -262,7 +262,9 @@ async fn shard_migration_round_trip(url: &str) {
         .collect();
     assert_eq!(shards, [0, 9]);
 
-    Migrator::down(&db.conn, Some(1)).await.unwrap();
+    // Back past the later migrations and the shard migration itself.
+    let later = Migrator::migrations().len() as u32 - 6;
+    Migrator::down(&db.conn, Some(later + 1)).await.unwrap();
     let db = Db::connect(url).await.unwrap();
     let rows = db
         .conn

@@ -141,41 +141,49 @@ async fn main() {
     let count = Arc::new(AtomicU64::new(0));
     let port = receiver(count.clone()).await;
 
-    let ws = workspaces::create(
-        &ctx,
-        workspaces::WorkspaceIn {
-            name: "Bench".into(),
-            plan: Plan::Pro,
-            time_zone: "UTC".into(),
-        },
-    )
-    .await
-    .unwrap_or_else(|e| panic!("{e}"))
-    .id;
-    let actor = Actor {
-        workspace_id: ws.clone(),
-        key_id: "key_bench".into(),
-        mode: Mode::Live,
-        scopes: Scopes::all(),
-        plan: Plan::Pro,
-        draft_only: false,
-        daily_limit: None,
-        per_minute: u64::MAX,
-    };
-    for i in 0..args.endpoints {
-        webhooks::create(
+    // A workspace has at most `MAX_ENDPOINTS` endpoints a mode, and takes at most a quarter of
+    // the delivery slots: the endpoints are spread over as many workspaces as that takes, and
+    // every event is emitted in each of them.
+    let per = webhooks::endpoints::MAX_ENDPOINTS;
+    let mut spaces = Vec::new();
+    for chunk in 0..args.endpoints.div_ceil(per) {
+        let ws = workspaces::create(
             &ctx,
-            &actor,
-            WebhookCreateIn {
-                event_types: vec!["documents.document.sent".into()],
-                url: Some(format!("http://127.0.0.1:{port}/e{i}")),
-                relay: None,
-                name: None,
+            workspaces::WorkspaceIn {
+                name: format!("Bench {chunk}"),
+                plan: Plan::Pro,
+                time_zone: "UTC".into(),
             },
-            None,
         )
         .await
-        .unwrap_or_else(|e| panic!("{e}"));
+        .unwrap_or_else(|e| panic!("{e}"))
+        .id;
+        let actor = Actor {
+            workspace_id: ws.clone(),
+            key_id: "key_bench".into(),
+            mode: Mode::Live,
+            scopes: Scopes::all(),
+            plan: Plan::Pro,
+            draft_only: false,
+            daily_limit: None,
+            per_minute: u64::MAX,
+        };
+        for i in chunk * per..((chunk + 1) * per).min(args.endpoints) {
+            webhooks::create(
+                &ctx,
+                &actor,
+                WebhookCreateIn {
+                    event_types: vec!["documents.document.sent".into()],
+                    url: Some(format!("http://127.0.0.1:{port}/e{i}")),
+                    relay: None,
+                    name: None,
+                },
+                None,
+            )
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        }
+        spaces.push(ws);
     }
     let config = deliver::WorkerConfig {
         concurrency: args.concurrency,
@@ -184,16 +192,22 @@ async fn main() {
     let (base, worker, started) = if args.warm {
         // One round first, so the worker, its connections and the database are warm.
         let worker = tokio::spawn(deliver::run(ctx.clone(), config));
-        emit(&ctx, &ws, 1).await;
+        for ws in &spaces {
+            emit(&ctx, ws, 1).await;
+        }
         let warm = args.endpoints as u64;
         while count.load(Ordering::Relaxed) < warm || delivered(&ctx).await < warm {
             tokio::time::sleep(Duration::from_millis(5)).await;
         }
         let started = Instant::now();
-        emit(&ctx, &ws, args.events).await;
+        for ws in &spaces {
+            emit(&ctx, ws, args.events).await;
+        }
         (warm, worker, started)
     } else {
-        emit(&ctx, &ws, args.events).await;
+        for ws in &spaces {
+            emit(&ctx, ws, args.events).await;
+        }
         let started = Instant::now();
         (0, tokio::spawn(deliver::run(ctx.clone(), config)), started)
     };

@@ -108,7 +108,12 @@ pub async fn decide_approval(
         ));
     }
     let by = by.trim();
-    if by.is_empty() || by.chars().count() > 200 || by.chars().any(char::is_control) {
+    if by.is_empty()
+        || by.chars().count() > 200
+        || by
+            .chars()
+            .any(|c| c.is_control() || super::input::is_bidi_control(c))
+    {
         return Err(DomainError::Invalid(
             "by: name the person who decides, in 1 to 200 characters with no control characters"
                 .into(),

@@ -172,6 +172,67 @@ impl Draft {
     }
 }
 
+/// Parses and checks a draft as a send would, and refuses words that could not fit in
+/// `max_pages` whatever the layout. A large source (parsing and checking 2 MB takes 70 to
+/// 300 ms) is handled on the blocking pool, off the threads that answer requests.
+pub(crate) async fn prepare(
+    ctx: &Ctx,
+    body: DocumentCreateIn,
+    facts: BTreeMap<String, String>,
+) -> Result<(Draft, Report), DomainError> {
+    let max_pages = ctx.max_pages;
+    let large = is_large(&body.source);
+    let work = move || {
+        let draft = parse_draft(body, facts)?;
+        let report = draft.checked(false)?;
+        let pages = draft.doc.min_pages();
+        if pages > max_pages {
+            return Err(DomainError::invalid(
+                "source",
+                format!(
+                    "would take at least {pages} pages; a document has at most {max_pages} \
+                     (max_pages)"
+                ),
+            ));
+        }
+        Ok((draft, report))
+    };
+    if large {
+        tokio::task::spawn_blocking(work)
+            .await
+            .map_err(|e| DomainError::Internal(format!("checking the source: {e}")))?
+    } else {
+        work()
+    }
+}
+
+/// Whether a JSON value holds more than 64 KiB of text, found without walking all of it.
+fn is_large(v: &serde_json::Value) -> bool {
+    fn size(v: &serde_json::Value, budget: &mut isize) {
+        if *budget < 0 {
+            return;
+        }
+        match v {
+            serde_json::Value::String(s) => *budget -= s.len() as isize + 2,
+            serde_json::Value::Array(a) => {
+                for x in a {
+                    size(x, budget);
+                }
+            }
+            serde_json::Value::Object(o) => {
+                for (k, x) in o {
+                    *budget -= k.len() as isize + 4;
+                    size(x, budget);
+                }
+            }
+            _ => *budget -= 8,
+        }
+    }
+    let mut budget = 64 * 1024;
+    size(v, &mut budget);
+    budget < 0
+}
+
 pub(crate) fn parse_draft(
     body: DocumentCreateIn,
     facts: BTreeMap<String, String>,
@@ -273,6 +334,8 @@ impl NewDraft {
                 opened_at: None,
                 completed_at: None,
                 declined_at: None,
+                last_reminded_at: None,
+                reminders: 0,
             })
             .collect();
         let people_values = people_values(&people);
@@ -453,8 +516,7 @@ pub async fn create(
     actor.require(Scope::DocumentsWrite)?;
     let send_now = body.send_now.unwrap_or(false);
     let facts = facts_with_defaults(ctx, actor, input::facts(body.facts.as_ref())?).await?;
-    let draft = parse_draft(body, facts)?;
-    let report = draft.checked(false)?;
+    let (draft, report) = prepare(ctx, body, facts).await?;
     if send_now && !actor.draft_only {
         // Refuse before anything is written: a refused sendNow leaves no draft behind.
         send::may_send(ctx, actor, actor.mode == Mode::Test, &report).await?;
@@ -580,7 +642,8 @@ pub async fn revise(
             Some(serde_json::to_value(parse_json_map(&old.variable_values)).unwrap_or_default())
         }
     };
-    let draft = parse_draft(
+    let (draft, _) = prepare(
+        ctx,
         DocumentCreateIn {
             title: old.title.clone(),
             source: body.source,
@@ -597,8 +660,8 @@ pub async fn revise(
             send_now: None,
         },
         facts,
-    )?;
-    draft.checked(false)?;
+    )
+    .await?;
     crate::limits::spend_daily(ctx, actor).await?;
     let new = NewDraft::new(
         actor,

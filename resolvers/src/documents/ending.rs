@@ -25,6 +25,7 @@ pub async fn remind(
     claim: Option<&Claim>,
 ) -> Result<Made<DocumentOut>, DomainError> {
     actor.require(Scope::DocumentsWrite)?;
+    refuse_draft_only(actor, "remind")?;
     let doc = visible(&ctx.db.conn, ctx, actor, id).await?;
     let people = store::people(&ctx.db.conn, &ctx.db, &[&doc.id]).await?;
     if let Some(seat) = &body.seat
@@ -51,11 +52,80 @@ pub async fn remind(
             None => "nobody is waiting to be reminded".into(),
         }));
     }
+    let up = reminder_allowance(&people, up, now_ms())?;
     remind_people(ctx, &txn, &doc, &up, &actor.key_id).await?;
     let made = answer::store(&txn, ctx, claim, 200, out_of(ctx, &txn, &doc).await?).await?;
     txn.commit().await?;
     ctx.committed(&doc.id).await;
     Ok(made)
+}
+
+/// A person is reminded at most once an hour and [`MAX_REMINDERS_PER_PERSON`] times in all,
+/// and a document [`MAX_REMINDERS_PER_DOCUMENT`] times, counting the scheduled reminders: an
+/// inbox is not a place to shout into, and each reminder is an audit row the certificate of
+/// completion carries.
+pub const REMINDER_INTERVAL_MS: i64 = 3_600_000;
+pub const MAX_REMINDERS_PER_PERSON: i64 = 10;
+pub const MAX_REMINDERS_PER_DOCUMENT: i64 = 100;
+
+/// Those of `up` who may be reminded now; when none may, why not and when the next may.
+pub(crate) fn reminder_allowance<'a>(
+    people: &[PersonDbRow],
+    up: Vec<&'a PersonDbRow>,
+    now: i64,
+) -> Result<Vec<&'a PersonDbRow>, DomainError> {
+    let spent: i64 = people.iter().map(|p| p.reminders).sum();
+    if spent >= MAX_REMINDERS_PER_DOCUMENT {
+        return Err(DomainError::conflict(format!(
+            "this document's people have been reminded {spent} times, the most a document allows \
+             ({MAX_REMINDERS_PER_DOCUMENT})"
+        )));
+    }
+    let room = (MAX_REMINDERS_PER_DOCUMENT - spent) as usize;
+    let (fresh, spent_out): (Vec<_>, Vec<_>) = up
+        .into_iter()
+        .partition(|p| p.reminders < MAX_REMINDERS_PER_PERSON);
+    if fresh.is_empty() {
+        let p = spent_out[0];
+        return Err(DomainError::conflict(format!(
+            "seat '{}' has been reminded {} times, the most one person is reminded \
+             ({MAX_REMINDERS_PER_PERSON})",
+            p.seat, p.reminders
+        )));
+    }
+    let next = |p: &PersonDbRow| p.last_reminded_at.map_or(now, |t| t + REMINDER_INTERVAL_MS);
+    let (due, early): (Vec<_>, Vec<_>) = fresh.into_iter().partition(|p| next(p) <= now);
+    if due.is_empty() {
+        let soonest = early.iter().map(|p| next(p)).min().unwrap_or(now);
+        let wait = ((soonest - now + 999) / 1000).max(1) as u64;
+        let at = chrono::DateTime::from_timestamp_millis(soonest)
+            .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
+            .unwrap_or_default();
+        return Err(DomainError::RateLimited {
+            message: format!(
+                "{} reminded within the last hour; a person is reminded at most once an hour, \
+                 next at {at} (in {wait} seconds)",
+                if early.len() == 1 {
+                    format!("seat '{}' was", early[0].seat)
+                } else {
+                    "everyone waiting was".to_string()
+                }
+            ),
+            retry_after_secs: wait,
+        });
+    }
+    Ok(due.into_iter().take(room).collect())
+}
+
+/// Draft-only keys prepare drafts; they never act on a document out for signature, whoever
+/// sent it.
+fn refuse_draft_only(actor: &Actor, verb: &str) -> Result<(), DomainError> {
+    if actor.draft_only {
+        return Err(DomainError::Forbidden(format!(
+            "this key is draft-only: it cannot {verb} a document out for signature"
+        )));
+    }
+    Ok(())
 }
 
 pub(crate) async fn remind_people(
@@ -118,6 +188,18 @@ async fn end_in(
     actor: &str,
     description: &str,
 ) -> Result<(), DomainError> {
+    lock_out_for_signature(ctx, txn, doc, to).await?;
+    let people = store::people(txn, &ctx.db, &[&doc.id]).await?;
+    if people
+        .iter()
+        .filter(|p| p.participates())
+        .all(|p| p.status == "signed")
+    {
+        return Err(DomainError::conflict(format!(
+            "everyone has signed document {}; it is being sealed and can no longer be {to}",
+            doc.id
+        )));
+    }
     let moved = txn
         .execute_raw(ctx.db.stmt(
             &format!("UPDATE documents SET state = $2, reason = $3, updated_at = $4, next_reminder_at = NULL WHERE id = $1 AND state IN {OUT_FOR_SIGNATURE}"),
@@ -146,7 +228,7 @@ async fn end_in(
     trail
         .audit(to, description, None, actor, json!({"reason": reason}))
         .event(&format!("documents.document.{to}"), &doc, None, reason);
-    let people = store::people(txn, &ctx.db, &[&doc.id]).await?;
+
     let locale = locale(&doc);
     for p in people.iter().filter(|p| p.invited_at.is_some()) {
         trail.email(to, &doc, p, &locale);
@@ -166,6 +248,7 @@ pub async fn void(
     claim: Option<&Claim>,
 ) -> Result<Made<DocumentOut>, DomainError> {
     actor.require(Scope::DocumentsWrite)?;
+    refuse_draft_only(actor, "void")?;
     let reason = input::opt_text("reason", &body.reason, 1000)?;
     let doc = visible(&ctx.db.conn, ctx, actor, id).await?;
     let txn = ctx.db.conn.begin().await?;
@@ -253,7 +336,11 @@ pub async fn sweep(ctx: &Ctx) -> Result<(usize, usize), DomainError> {
             .iter()
             .filter(|p| p.participates() && matches!(p.status.as_str(), "invited" | "opened"))
             .collect();
-        remind_people(ctx, &txn, &doc, &up, "signet").await?;
+        // Scheduled reminders keep to the same allowance; whoever is over it is skipped.
+        let up = reminder_allowance(&people, up, now).unwrap_or_default();
+        if !up.is_empty() {
+            remind_people(ctx, &txn, &doc, &up, "signet").await?;
+        }
         txn.commit().await?;
         reminded += up.len();
     }

@@ -84,7 +84,20 @@ pub fn text(field: &str, v: &str, max: usize) -> Result<String, DomainError> {
             "must not hold control characters",
         ));
     }
+    if t.chars().any(is_bidi_control) {
+        return Err(DomainError::invalid(
+            field,
+            "must not hold bidirectional embedding, override or isolate characters \
+             (U+202A to U+202E, U+2066 to U+2069), which make text read as something else",
+        ));
+    }
     Ok(t.to_string())
+}
+
+/// The explicit bidirectional formatting characters: printed into a certificate or an email,
+/// `A\u{202e}live\u{202c} B` shows as another name. The marks U+200E and U+200F stay allowed.
+pub fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
 /// A one-line value (a title, a name, an email subject): no line breaks or other control

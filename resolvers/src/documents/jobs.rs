@@ -137,6 +137,18 @@ pub(crate) async fn finish<C: Sql>(ctx: &Ctx, conn: &C, job: &str) -> Result<(),
 }
 
 /// Ends a job on its own (not inside a transition's transaction).
+/// Ends a job that no later try could finish (its input decides the failure), while the
+/// lease is still ours.
+pub(crate) async fn give_up(ctx: &Ctx, c: &Claimed) -> Result<(), DomainError> {
+    ctx.db
+        .write(ctx.db.stmt(
+            "UPDATE outbox SET state = 'failed' WHERE id = $1 AND state = 'running' AND run_at = $2",
+            [Value::from(c.job.clone()), Value::from(c.lease)],
+        ))
+        .await?;
+    Ok(())
+}
+
 pub(crate) async fn done(ctx: &Ctx, job: &str) -> Result<(), DomainError> {
     ctx.db.write(finish_stmt(ctx, job)).await?;
     Ok(())

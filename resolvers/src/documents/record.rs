@@ -51,13 +51,34 @@ pub async fn signed_pdf(ctx: &Ctx, actor: &Actor, id: &str) -> Result<FileOut, D
 
 /// The audit trail of a document, oldest first: what `audit-log.csv` and GraphQL's
 /// `documentAuditLog` show.
+/// A page of at most `limit` rows (1 to [`MAX_AUDIT_PAGE`], default [`AUDIT_PAGE`]) after the
+/// row numbered `after`.
 pub async fn audit_log(
     ctx: &Ctx,
     actor: &Actor,
     id: &str,
+    limit: Option<i64>,
+    after: Option<i64>,
 ) -> Result<Vec<AuditEventOut>, DomainError> {
-    Ok(audited(ctx, actor, id).await?.1)
+    let limit = limit.unwrap_or(AUDIT_PAGE);
+    if !(1..=MAX_AUDIT_PAGE).contains(&limit) {
+        return Err(DomainError::invalid(
+            "limit",
+            format!("must be between 1 and {MAX_AUDIT_PAGE}, got {limit}"),
+        ));
+    }
+    let after = after.unwrap_or(0);
+    Ok(audited(ctx, actor, id)
+        .await?
+        .1
+        .into_iter()
+        .filter(|r| r.seq > after)
+        .take(limit as usize)
+        .collect())
 }
+
+pub const AUDIT_PAGE: i64 = 500;
+pub const MAX_AUDIT_PAGE: i64 = 1_000;
 
 async fn audited(
     ctx: &Ctx,
@@ -71,6 +92,7 @@ async fn audited(
     let out = rows
         .into_iter()
         .map(|r| AuditEventOut {
+            seq: r.seq,
             time: store::time(r.at),
             person: r.seat.as_ref().map(|seat| {
                 people

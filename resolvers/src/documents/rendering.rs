@@ -84,6 +84,10 @@ async fn render_job_once(ctx: &Ctx, c: &jobs::Claimed) -> Result<(), DomainError
         // The job ended with the stored file.
         Ok(true) => Ok(()),
         Ok(false) => jobs::done(ctx, &c.job).await,
+        Err(DomainError::Invalid(reason)) => {
+            tracing::error!(document = ?c.doc_id, reason, "rendering failed for good");
+            jobs::give_up(ctx, c).await
+        }
         Err(e) => {
             tracing::error!(document = ?c.doc_id, attempts = c.attempts + 1, error = %e, "rendering failed; will retry");
             jobs::retry_later(ctx, c).await
@@ -93,7 +97,7 @@ async fn render_job_once(ctx: &Ctx, c: &jobs::Claimed) -> Result<(), DomainError
 
 /// What the renderer is given for a sent document: its words with every value merged, dated
 /// the day it was sent.
-pub(crate) fn render_job(doc: &DocRow, draft: &Draft) -> RenderJob {
+pub(crate) fn render_job(doc: &DocRow, draft: &Draft, max_pages: usize) -> RenderJob {
     let mut values: BTreeMap<String, String> = draft.facts.clone();
     for (k, v) in &draft.variable_values {
         values.insert(format!("custom.{k}"), v.clone());
@@ -120,6 +124,7 @@ pub(crate) fn render_job(doc: &DocRow, draft: &Draft) -> RenderJob {
         lang: draft.send.language.clone().unwrap_or_else(|| "en".into()),
         values,
         seat_names,
+        max_pages,
     }
 }
 
@@ -170,12 +175,20 @@ pub async fn render_document(
     // (no job) runs on the blocking pool at normal priority instead, like the rest of
     // sealing: it must not queue behind the render threads' paced backlog.
     let renderer = ctx.renderer.clone();
+    let max_pages = ctx.max_pages;
     let (row, name) = (doc.clone(), doc_id.to_string());
     let work = move || {
         let draft = send::draft_from(&row, &people)?;
         let rendered = renderer
-            .render(&render_job(&row, &draft))
-            .map_err(|e| DomainError::Internal(format!("rendering {name}: {e}")))?;
+            .render(&render_job(&row, &draft, max_pages))
+            .map_err(|e| {
+                // Over the page limit: the words decide it, so no later try would differ.
+                if e.contains("(max_pages)") {
+                    DomainError::Invalid(format!("rendering {name}: {e}"))
+                } else {
+                    DomainError::Internal(format!("rendering {name}: {e}"))
+                }
+            })?;
         let same = stored.len() == rendered.fields.len()
             && stored.iter().zip(&rendered.fields).enumerate().all(
                 |(i, ((position, field, ty), p))| {

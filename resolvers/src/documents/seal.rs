@@ -427,10 +427,7 @@ fn certificate(
             )
         })
         .collect();
-    let events = audit
-        .iter()
-        .map(|r| [when(Some(r.at)), r.event.clone(), r.description.clone()])
-        .collect();
+    let events = certificate_events(audit);
     CertificateDoc {
         paper: doc.paper.clone(),
         heading: if doc.test {
@@ -444,5 +441,85 @@ fn certificate(
         events,
         people_heading: "Signers and recipients".into(),
         events_heading: "Audit trail".into(),
+    }
+}
+
+/// Audit rows the certificate lists in full; a longer trail is summarised.
+pub const CERTIFICATE_EVENTS: usize = 150;
+const CERTIFICATE_HEAD: usize = 100;
+
+/// The certificate's audit lines. A trail longer than [`CERTIFICATE_EVENTS`] is shown as its
+/// first and last rows around one line that counts what is left out by kind and names the
+/// chain's last hash, so however long the trail, the certificate (and the work of sealing
+/// it) stays bounded; every row stays in the CSV and in GraphQL's `documentAuditLog`.
+fn certificate_events(audit: &[AuditRecord]) -> Vec<[String; 3]> {
+    let line = |r: &AuditRecord| [when(Some(r.at)), r.event.clone(), r.description.clone()];
+    if audit.len() <= CERTIFICATE_EVENTS {
+        return audit.iter().map(line).collect();
+    }
+    let tail = CERTIFICATE_EVENTS - CERTIFICATE_HEAD;
+    let left_out = &audit[CERTIFICATE_HEAD..audit.len() - tail];
+    let mut counts: std::collections::BTreeMap<&str, usize> = Default::default();
+    for r in left_out {
+        *counts.entry(r.event.as_str()).or_default() += 1;
+    }
+    let counted: Vec<String> = counts.iter().map(|(e, n)| format!("{e} ×{n}")).collect();
+    let head = audit.last().map(|r| r.hash.as_str()).unwrap_or_default();
+    let mut out: Vec<[String; 3]> = audit[..CERTIFICATE_HEAD].iter().map(line).collect();
+    out.push([
+        format!("{} events", left_out.len()),
+        "summarised".into(),
+        format!(
+            "{} further events are summarised here: {}. The whole trail of {} events ends in \
+             the chain hash {head}; the audit log lists every one.",
+            left_out.len(),
+            counted.join(", "),
+            audit.len()
+        ),
+    ]);
+    out.extend(audit[audit.len() - tail..].iter().map(line));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(seq: i64, event: &str) -> AuditRecord {
+        AuditRecord {
+            seq,
+            at: 1_700_000_000_000 + seq,
+            event: event.into(),
+            description: format!("row {seq}"),
+            seat: None,
+            actor: "signet".into(),
+            detail: "{}".into(),
+            prev_hash: String::new(),
+            hash: format!("hash{seq}"),
+        }
+    }
+
+    #[test]
+    fn a_long_trail_is_summarised_on_the_certificate() {
+        let short: Vec<_> = (0..CERTIFICATE_EVENTS as i64)
+            .map(|i| row(i, "reminded"))
+            .collect();
+        assert_eq!(certificate_events(&short).len(), CERTIFICATE_EVENTS);
+        let mut long: Vec<_> = vec![row(0, "created"), row(1, "sent")];
+        long.extend((2..100_000).map(|i| row(i, "reminded")));
+        long.push(row(100_000, "signed"));
+        let lines = certificate_events(&long);
+        assert_eq!(lines.len(), CERTIFICATE_EVENTS + 1);
+        let summary = &lines[CERTIFICATE_HEAD];
+        assert_eq!(summary[1], "summarised");
+        assert!(
+            summary[2].contains("99851 further events"),
+            "{}",
+            summary[2]
+        );
+        assert!(summary[2].contains("reminded ×99851"), "{}", summary[2]);
+        assert!(summary[2].contains("hash100000"), "{}", summary[2]);
+        assert_eq!(lines.last().unwrap()[1], "signed");
+        assert_eq!(lines[0][1], "created");
     }
 }

@@ -191,6 +191,9 @@ pub(crate) async fn may_send(
             )));
         }
     }
+    if test {
+        crate::limits::spend_test_send(ctx, actor).await?;
+    }
     Ok(())
 }
 

@@ -100,6 +100,8 @@ pub struct PersonDbRow {
     pub opened_at: Option<i64>,
     pub completed_at: Option<i64>,
     pub declined_at: Option<i64>,
+    pub last_reminded_at: Option<i64>,
+    pub reminders: i64,
 }
 
 impl PersonDbRow {
@@ -121,6 +123,8 @@ impl PersonDbRow {
             opened_at: get(r, "opened_at")?,
             completed_at: get(r, "completed_at")?,
             declined_at: get(r, "declined_at")?,
+            last_reminded_at: get(r, "last_reminded_at")?,
+            reminders: get::<i32>(r, "reminders")? as i64,
         })
     }
 
@@ -155,7 +159,7 @@ pub async fn people<C: ConnectionTrait>(
     let marks: Vec<String> = (1..=doc_ids.len()).map(|i| format!("${i}")).collect();
     let sql = format!(
         "SELECT id, document_id, position, seat, name, email, external_id, metadata, action, sign_order, status, \
-         invited_at, opened_at, completed_at, declined_at FROM people WHERE document_id IN ({}) \
+         invited_at, opened_at, completed_at, declined_at, last_reminded_at, reminders FROM people WHERE document_id IN ({}) \
          ORDER BY document_id, position",
         marks.join(", ")
     );

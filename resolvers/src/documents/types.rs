@@ -339,6 +339,8 @@ pub fn from_json<T: serde::de::DeserializeOwned>(
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema, async_graphql::SimpleObject)]
 #[serde(rename_all = "camelCase")]
 pub struct AuditEventOut {
+    /// The row's place in the trail, from 1: pass the last one seen as `after` for the next page.
+    pub seq: i64,
     /// RFC 3339, UTC.
     pub time: String,
     pub event: String,

@@ -32,6 +32,9 @@ const MAX_RETRY_AFTER_MS: i64 = 86_400_000;
 const FAILING_LIMIT_MS: i64 = 5 * 86_400_000;
 /// Events fanned out, and messages leased, per statement.
 const BATCH: usize = 500;
+/// Messages one fan-out transaction writes at most (an event's whole fan-out is never split:
+/// at most `endpoints::MAX_ENDPOINTS` messages).
+pub const MAX_FANOUT_MESSAGES: usize = 2_000;
 
 fn marks(from: usize, n: usize) -> String {
     (from..from + n)
@@ -100,19 +103,6 @@ pub async fn fan_out(ctx: &Ctx) -> Result<usize, DomainError> {
                 workspaces.insert(ws.clone());
                 parsed.push((ws, test, head.id, head.topic, payload));
             }
-            let n = ids_.len();
-            // No `AND state = 'queued'`: the lock above already keeps fan-outs apart, and
-            // with it SQLite's planner picks the `outbox_due` index for a list of more than a
-            // few ids and walks every queued job (9 ms a call with 40,000 queued emails
-            // and renders, where the primary key takes 0.1 ms).
-            txn.exec(ctx.db.stmt(
-                &format!(
-                    "UPDATE outbox SET state = 'done' WHERE id IN ({})",
-                    marks(1, n)
-                ),
-                ids_,
-            ))
-            .await?;
             let ws: Vec<Value> = workspaces.iter().cloned().map(Value::from).collect();
             let endpoints = txn
                 .rows(ctx.db.stmt(
@@ -125,11 +115,18 @@ pub async fn fan_out(ctx: &Ctx) -> Result<usize, DomainError> {
                 .collect::<Result<Vec<_>, _>>()?;
             let mut messages = Vec::new();
             let (mut relayed, mut queued) = (false, false);
-            for (ws, test, event_id, topic, payload) in parsed {
-                for e in endpoints
+            let mut taken: Vec<Value> = Vec::with_capacity(parsed.len());
+            for ((ws, test, event_id, topic, payload), id) in parsed.into_iter().zip(ids_) {
+                let mine: Vec<&EndpointRow> = endpoints
                     .iter()
                     .filter(|e| e.workspace_id == ws && e.test == test && e.event_types.contains(&topic))
-                {
+                    .collect();
+                // One transaction writes a bounded number of rows; the rest wait for the next.
+                if !taken.is_empty() && messages.len() + mine.len() > MAX_FANOUT_MESSAGES {
+                    break;
+                }
+                taken.push(id);
+                for e in mine {
                     relayed |= e.relay;
                     queued |= !e.relay;
                     messages.push(NewMessage {
@@ -142,6 +139,19 @@ pub async fn fan_out(ctx: &Ctx) -> Result<usize, DomainError> {
                     });
                 }
             }
+            let n = taken.len();
+            // No `AND state = 'queued'`: the lock above already keeps fan-outs apart, and
+            // with it SQLite's planner picks the `outbox_due` index for a list of more than a
+            // few ids and walks every queued job (9 ms a call with 40,000 queued emails
+            // and renders, where the primary key takes 0.1 ms).
+            txn.exec(ctx.db.stmt(
+                &format!(
+                    "UPDATE outbox SET state = 'done' WHERE id IN ({})",
+                    marks(1, n)
+                ),
+                taken,
+            ))
+            .await?;
             store::insert_messages(&*txn, &ctx.db, messages).await?;
             Ok((n, relayed, queued))
         })
@@ -166,8 +176,14 @@ pub struct Claimed {
     pub attempts: i32,
 }
 
-/// Leases up to `n` due messages for `lease_ms`.
-pub async fn claim(ctx: &Ctx, n: usize, lease_ms: i64) -> Result<Vec<Claimed>, DomainError> {
+/// Leases up to `n` due messages for `lease_ms`, none of the endpoints in `full` (those whose
+/// share of the slots is taken).
+pub async fn claim(
+    ctx: &Ctx,
+    n: usize,
+    lease_ms: i64,
+    full: &[String],
+) -> Result<Vec<Claimed>, DomainError> {
     let now = now_ms();
     // A plain read first, as in fan-out: an idle worker never takes the write lock.
     let due = ctx
@@ -186,17 +202,28 @@ pub async fn claim(ctx: &Ctx, n: usize, lease_ms: i64) -> Result<Vec<Claimed>, D
     } else {
         ""
     };
+    let not_in = if full.is_empty() {
+        String::new()
+    } else {
+        format!(" AND endpoint_id NOT IN ({})", marks(4, full.len()))
+    };
+    let mut values = vec![
+        Value::from(now + lease_ms),
+        Value::from(now),
+        Value::from(n as i64),
+    ];
+    values.extend(full.iter().cloned().map(Value::from));
     let rows = ctx
         .db
         .conn
         .query_all_raw(ctx.db.stmt(
             &format!(
                 "UPDATE webhook_messages SET state = 'sending', next_attempt_at = $1 WHERE id IN (SELECT id FROM webhook_messages \
-                 WHERE state IN ('pending', 'sending') AND next_attempt_at <= $2 \
+                 WHERE state IN ('pending', 'sending') AND next_attempt_at <= $2{not_in} \
                  ORDER BY next_attempt_at LIMIT $3{skip}) \
                  RETURNING id, endpoint_id, event_id, topic, payload, attempts"
             ),
-            [Value::from(now + lease_ms), Value::from(now), Value::from(n as i64)],
+            values,
         ))
         .await?;
     rows.iter()
@@ -390,7 +417,7 @@ async fn disable_endpoint<C: ConnectionTrait>(
 pub async fn endpoints_of(
     ctx: &Ctx,
     claimed: &mut Vec<Claimed>,
-) -> Result<BTreeMap<String, (String, Vec<String>)>, DomainError> {
+) -> Result<BTreeMap<String, Target>, DomainError> {
     let ids: BTreeSet<String> = claimed.iter().map(|c| c.endpoint_id.clone()).collect();
     if ids.is_empty() {
         return Ok(BTreeMap::new());
@@ -412,7 +439,11 @@ pub async fn endpoints_of(
         if e.state == "enabled" && !e.relay {
             out.insert(
                 e.id.clone(),
-                (e.url.clone().unwrap_or_default(), e.signing_secrets(ctx)?),
+                Target {
+                    url: e.url.clone().unwrap_or_default(),
+                    secrets: e.signing_secrets(ctx)?,
+                    workspace: e.workspace_id.clone(),
+                },
             );
         }
     }
@@ -433,6 +464,92 @@ pub async fn endpoints_of(
             .await?;
     }
     Ok(out)
+}
+
+/// Where a claimed message goes.
+#[derive(Clone, Debug)]
+pub struct Target {
+    pub url: String,
+    pub secrets: Vec<String>,
+    pub workspace: String,
+}
+
+/// Deliveries one endpoint may have in flight in a worker.
+pub const PER_ENDPOINT: usize = 16;
+
+/// Deliveries in flight in this worker, by endpoint and by workspace. A workspace may hold a
+/// quarter of the slots and an endpoint [`PER_ENDPOINT`]: a workspace whose receivers answer
+/// slowly (or never) waits on its own deliveries and cannot hold everyone's slots. Endpoints
+/// at their share are left out of the next lease, so others' due messages are taken instead.
+#[derive(Default)]
+struct InFlight {
+    endpoints: std::collections::HashMap<String, usize>,
+    workspaces: std::collections::HashMap<String, usize>,
+    /// The workspace of each endpoint seen, to leave out all of a full workspace's endpoints.
+    owner: std::collections::HashMap<String, String>,
+}
+
+impl InFlight {
+    fn full(&self, endpoint: &str, workspace: &str, per_workspace: usize) -> bool {
+        self.endpoints.get(endpoint).copied().unwrap_or(0) >= PER_ENDPOINT
+            || self.workspaces.get(workspace).copied().unwrap_or(0) >= per_workspace
+    }
+
+    fn take(&mut self, endpoint: &str, workspace: &str) {
+        *self.endpoints.entry(endpoint.to_string()).or_default() += 1;
+        *self.workspaces.entry(workspace.to_string()).or_default() += 1;
+        if self.owner.len() > 100_000 {
+            self.owner.clear();
+        }
+        self.owner
+            .insert(endpoint.to_string(), workspace.to_string());
+    }
+
+    fn give_back(&mut self, endpoint: &str, workspace: &str) {
+        for (map, k) in [
+            (&mut self.endpoints, endpoint),
+            (&mut self.workspaces, workspace),
+        ] {
+            if let Some(n) = map.get_mut(k) {
+                *n -= 1;
+                if *n == 0 {
+                    map.remove(k);
+                }
+            }
+        }
+    }
+
+    /// Endpoints to leave out of the next lease.
+    fn skip(&self, per_workspace: usize) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .owner
+            .iter()
+            .filter(|(e, w)| self.full(e, w, per_workspace))
+            .map(|(e, _)| e.clone())
+            .collect();
+        out.truncate(900);
+        out
+    }
+}
+
+/// Puts leased messages back, due again shortly, for when their endpoint has a free slot.
+async fn put_back(ctx: &Ctx, ids: &[String]) -> Result<(), DomainError> {
+    if ids.is_empty() {
+        return Ok(());
+    }
+    let mut v = vec![Value::from(now_ms() + 500)];
+    v.extend(ids.iter().cloned().map(Value::from));
+    ctx.db
+        .conn
+        .execute_raw(ctx.db.stmt(
+            &format!(
+                "UPDATE webhook_messages SET state = 'pending', next_attempt_at = $1 WHERE id IN ({}) AND state = 'sending'",
+                marks(2, ids.len())
+            ),
+            v,
+        ))
+        .await?;
+    Ok(())
 }
 
 /// Worker settings.
@@ -474,6 +591,13 @@ pub async fn run(ctx: Ctx, cfg: WorkerConfig) {
     let refill = (cfg.concurrency / 4).clamp(1, BATCH);
     let returned = Arc::new(tokio::sync::Notify::new());
     let lease_ms = cfg.lease.as_millis() as i64;
+    let per_workspace = (cfg.concurrency / 4).max(PER_ENDPOINT);
+    let in_flight = Arc::new(std::sync::Mutex::new(InFlight::default()));
+    let lock = |f: &Arc<std::sync::Mutex<InFlight>>| {
+        f.lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .skip(per_workspace)
+    };
     loop {
         let fanned = match fan_out(&ctx).await {
             Ok(n) => n,
@@ -483,8 +607,9 @@ pub async fn run(ctx: Ctx, cfg: WorkerConfig) {
             }
         };
         let free = slots.available_permits().min(BATCH);
+        let skip = lock(&in_flight);
         let mut claimed = if free > 0 {
-            match claim(&ctx, free, lease_ms).await {
+            match claim(&ctx, free, lease_ms, &skip).await {
                 Ok(c) => c,
                 Err(e) => {
                     tracing::warn!(error = %e, "leasing webhook messages failed");
@@ -503,16 +628,33 @@ pub async fn run(ctx: Ctx, cfg: WorkerConfig) {
                 BTreeMap::new()
             }
         };
+        let mut deferred = Vec::new();
         for m in claimed {
+            let Some(Target {
+                url,
+                secrets,
+                workspace,
+            }) = endpoints.get(&m.endpoint_id).cloned()
+            else {
+                continue;
+            };
+            {
+                let mut f = in_flight
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                if f.full(&m.endpoint_id, &workspace, per_workspace) {
+                    deferred.push(m.id.clone());
+                    continue;
+                }
+                f.take(&m.endpoint_id, &workspace);
+            }
             let Ok(permit) = slots.clone().acquire_owned().await else {
                 return;
-            };
-            let Some((url, secrets)) = endpoints.get(&m.endpoint_id).cloned() else {
-                continue;
             };
             let hooks = ctx.hooks.clone();
             let tx = tx.clone();
             let returned = returned.clone();
+            let in_flight = in_flight.clone();
             tokio::spawn(async move {
                 let outcome = match send::signed_headers(
                     &secrets,
@@ -529,6 +671,10 @@ pub async fn run(ctx: Ctx, cfg: WorkerConfig) {
                         retry_after: None,
                     },
                 };
+                in_flight
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .give_back(&m.endpoint_id, &workspace);
                 let _ = tx.send(Done {
                     message: m,
                     outcome,
@@ -537,6 +683,10 @@ pub async fn run(ctx: Ctx, cfg: WorkerConfig) {
                 drop(permit);
                 returned.notify_one();
             });
+        }
+        if let Err(e) = put_back(&ctx, &deferred).await {
+            // Their leases run out and they are taken again: nothing is lost.
+            tracing::warn!(error = %e, "putting back webhook messages failed");
         }
         if took == free {
             // Busy: wait (briefly) for a batch of slots to come back, then lease again.
@@ -574,18 +724,29 @@ impl Drop for AbortOnDrop {
 pub async fn purge(ctx: &Ctx) -> Result<(), DomainError> {
     let now = now_ms();
     let day = 86_400_000;
-    ctx.db.conn.execute_raw(ctx.db.stmt(
-        "DELETE FROM webhook_messages WHERE (state = 'stored' AND created_at < $1) OR (finished_at IS NOT NULL AND finished_at < $2 AND state <> 'stored')",
-        [Value::from(now - day), Value::from(now - 30 * day)],
-    ))
+    // Relay messages are kept a day; others 30 days after they finished (a message still
+    // being retried is never older than the retry schedule).
+    crate::purge::in_batches(
+        ctx,
+        "webhook_messages",
+        "created_at < $1 AND state = 'stored'",
+        vec![Value::from(now - day)],
+    )
     .await?;
-    ctx.db
-        .conn
-        .execute_raw(ctx.db.stmt(
-            "DELETE FROM webhook_attempts WHERE created_at < $1",
-            [Value::from(now - 30 * day)],
-        ))
-        .await?;
+    crate::purge::in_batches(
+        ctx,
+        "webhook_messages",
+        "created_at < $1 AND state <> 'stored' AND finished_at IS NOT NULL AND finished_at < $1",
+        vec![Value::from(now - 30 * day)],
+    )
+    .await?;
+    crate::purge::in_batches(
+        ctx,
+        "webhook_attempts",
+        "created_at < $1",
+        vec![Value::from(now - 30 * day)],
+    )
+    .await?;
     Ok(())
 }
 

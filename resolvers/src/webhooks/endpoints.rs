@@ -42,6 +42,10 @@ fn event_types(raw: &[String]) -> Result<Vec<String>, DomainError> {
 /// POST /webhooks. Given the request's idempotency `claim`, the answer (with the secret,
 /// shown this once) is stored in the transaction that makes the endpoint, so a retry after a
 /// stop between the two replays it rather than making a second endpoint.
+/// Endpoints a workspace may have in each mode. Each event is written once per subscribed
+/// endpoint, so this bounds what one event costs.
+pub const MAX_ENDPOINTS: usize = 20;
+
 pub async fn create(
     ctx: &Ctx,
     actor: &Actor,
@@ -58,8 +62,14 @@ pub async fn create(
                 format!("is longer than {MAX_NAME} characters"),
             ));
         }
-        Some(n) if n.chars().any(char::is_control) => {
-            return Err(DomainError::invalid("name", "must be one line of text"));
+        Some(n)
+            if n.chars()
+                .any(|c| c.is_control() || crate::documents::input::is_bidi_control(c)) =>
+        {
+            return Err(DomainError::invalid(
+                "name",
+                "must be one line of text, without control or bidirectional override characters",
+            ));
         }
         Some("") | None => None,
         Some(n) => Some(n.to_string()),
@@ -104,8 +114,15 @@ pub async fn create(
         disabled_reason: None,
         created_at: now,
     };
+    // The count and the insert are one statement, after the workspace's row is locked
+    // (PostgreSQL), so racing creates cannot pass the cap together.
+    let lock = ctx.db.stmt(
+        "UPDATE workspaces SET id = id WHERE id = $1",
+        [Value::from(row.workspace_id.clone())],
+    );
     let insert = ctx.db.stmt(
-        &format!("INSERT INTO webhook_endpoints ({}, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13)", store::ENDPOINT_COLUMNS),
+        &format!("INSERT INTO webhook_endpoints ({}, updated_at) SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13 \
+                  WHERE (SELECT COUNT(*) FROM webhook_endpoints WHERE workspace_id = $2 AND test = $3 AND state <> 'deleted') < {MAX_ENDPOINTS}", store::ENDPOINT_COLUMNS),
         [
             Value::from(row.id.clone()),
             Value::from(row.workspace_id.clone()),
@@ -126,7 +143,13 @@ pub async fn create(
     let (c, claim) = (ctx.clone(), claim.cloned());
     ctx.db
         .transaction(move |txn| async move {
-            txn.exec(insert).await?;
+            txn.exec(lock).await?;
+            if txn.exec(insert).await? == 0 {
+                return Err(DomainError::Forbidden(format!(
+                    "a workspace has at most {MAX_ENDPOINTS} webhook endpoints in each mode; \
+                     delete one before adding another"
+                )));
+            }
             ready.store(&*txn, &c, claim.as_ref()).await
         })
         .await

@@ -41,29 +41,46 @@ pub fn is_public_v4(ip: Ipv4Addr) -> bool {
         || a >= 224)
 }
 
+/// The IPv4 address in bits `from..from + 32` of `ip`.
+fn carried_v4(ip: Ipv6Addr, from: usize) -> Ipv4Addr {
+    let bits = u128::from(ip);
+    Ipv4Addr::from((bits >> (96 - from)) as u32)
+}
+
+/// Only global unicast (2000::/3) is public, minus the IANA special-purpose ranges within it;
+/// every form that carries an IPv4 address (mapped, NAT64, 6to4, ISATAP) is judged by the
+/// address it carries.
 pub fn is_public_v6(ip: Ipv6Addr) -> bool {
     if let Some(v4) = ip.to_ipv4_mapped() {
         return is_public_v4(v4);
     }
     let s = ip.segments();
-    // NAT64 (64:ff9b::/96) carries an IPv4 address in its last 32 bits.
-    if s[0] == 0x64 && s[1] == 0xff9b && s[2..6] == [0, 0, 0, 0] {
-        return is_public_v4(Ipv4Addr::new(
-            (s[6] >> 8) as u8,
-            s[6] as u8,
-            (s[7] >> 8) as u8,
-            s[7] as u8,
-        ));
+    // NAT64's well-known prefix (64:ff9b::/96) reaches the IPv4 address in its last 32 bits.
+    // The local-use prefix 64:ff9b:1::/48 is not global and falls outside 2000::/3 below.
+    if s[0..6] == [0x64, 0xff9b, 0, 0, 0, 0] {
+        return is_public_v4(carried_v4(ip, 96));
     }
-    !(ip.is_unspecified()
-        || ip.is_loopback()
-        || s[0..6] == [0, 0, 0, 0, 0, 0] // IPv4-compatible (deprecated) and other ::/96
-        || (s[0] & 0xfe00) == 0xfc00 // unique local, including fd00:ec2::254
-        || (s[0] & 0xffc0) == 0xfe80 // link-local
-        || (s[0] & 0xffc0) == 0xfec0 // site-local (deprecated)
-        || (s[0] & 0xff00) == 0xff00 // multicast
-        || (s[0] == 0x2001 && s[1] == 0x0db8) // documentation
-        || (s[0] == 0x2001 && s[1] < 0x0200)) // IETF protocol assignments, Teredo
+    if s[0] & 0xe000 != 0x2000 {
+        // Loopback, unspecified, IPv4-compatible, discard-only (100::/64), dummy prefixes,
+        // SRv6 SIDs (5f00::/16), unique local, link-local, site-local, multicast.
+        return false;
+    }
+    // 6to4 (2002::/16) routes to the IPv4 address in bits 16..48.
+    if s[0] == 0x2002 && !is_public_v4(carried_v4(ip, 16)) {
+        return false;
+    }
+    // ISATAP interface ids (::0:5efe:a.b.c.d, ::200:5efe:a.b.c.d) carry an IPv4 address.
+    if s[4] & 0xfdff == 0 && s[5] == 0x5efe && !is_public_v4(carried_v4(ip, 96)) {
+        return false;
+    }
+    let special = match s[0] {
+        // IETF protocol assignments (Teredo, ORCHID, benchmarking) and documentation.
+        0x2001 => s[1] < 0x0200 || s[1] == 0x0db8,
+        // Documentation (3fff::/20).
+        0x3fff => s[1] < 0x1000,
+        _ => false,
+    };
+    !special
 }
 
 pub fn is_public(ip: IpAddr) -> bool {
@@ -220,6 +237,24 @@ mod tests {
             "64:ff9b::a00:1",
             "2001:db8::1",
             "ff02::1",
+            // IPv4 carried in IPv6, and reserved ranges outside global unicast.
+            "::ffff:0:7f00:1",
+            "64:ff9b:1::7f00:1",
+            "64:ff9b::7f00:1",
+            "2002:a9fe:a9fe::",
+            "2002:7f00:1::1",
+            "2001:db8:1:2:0:5efe:a00:1",
+            "2607:f8b0::200:5efe:c0a8:101",
+            "2001::1",
+            "2001:0:4136:e378:8000:63bf:3fff:fdd2",
+            "100::1",
+            "100:0:0:1::1",
+            "3fff::1",
+            "3fff:fff::1",
+            "5f00::1",
+            "::7f00:1",
+            "4000::1",
+            "fec0::1",
         ] {
             assert!(!is_public(bad.parse().unwrap()), "{bad} passed");
         }
@@ -229,6 +264,10 @@ mod tests {
             "172.32.0.1",
             "2606:4700:4700::1111",
             "64:ff9b::808:808",
+            "2002:808:808::1",
+            "2607:f8b0::0:5efe:808:808",
+            "3fff:1000::1",
+            "2a00:1450:4001::200e",
         ] {
             assert!(is_public(good.parse().unwrap()), "{good} refused");
         }

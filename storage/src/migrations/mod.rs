@@ -52,6 +52,7 @@ mod m0003_webhooks;
 mod m0004_sealing;
 mod m0005_partial_indexes;
 mod m0006_usage_shards;
+mod m0007_purge_indexes;
 
 pub struct Migrator;
 
@@ -65,6 +66,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0004_sealing::Migration),
             Box::new(m0005_partial_indexes::Migration),
             Box::new(m0006_usage_shards::Migration),
+            Box::new(m0007_purge_indexes::Migration),
         ]
     }
 }

@@ -19,12 +19,24 @@ pub struct BudgetState {
 
 #[derive(Clone)]
 pub enum Budget {
-    InProcess(Arc<Mutex<HashMap<String, (u64, u64)>>>),
+    InProcess(Arc<Mutex<Window>>),
     Redis(RedisState),
 }
 
+/// One minute's counts in this process. The whole table is dropped when the minute turns
+/// (fixed windows need nothing older), so no insert ever scans it.
+#[derive(Default)]
+pub struct Window {
+    window: u64,
+    counts: HashMap<String, u64>,
+}
+
 const WINDOW_SECS: u64 = 60;
-const MAX_BUCKETS: usize = 200_000;
+/// Buckets a minute may hold in this process. Past it, an address (`ip:` bucket) not yet seen
+/// this minute is counted in one shared overflow bucket: a caller spraying addresses then shares one budget
+/// with every other newcomer of the minute instead of growing the table.
+pub const MAX_BUCKETS: usize = 200_000;
+const OVERFLOW: &str = "overflow";
 
 impl Budget {
     pub fn in_process() -> Budget {
@@ -33,28 +45,52 @@ impl Budget {
 
     /// Counts one request against `bucket` and says whether it fits in `limit` per minute.
     pub async fn hit(&self, bucket: &str, limit: u64) -> Result<BudgetState, StorageError> {
+        self.hit_n(bucket, limit, 1).await
+    }
+
+    /// Counts `n` units against `bucket` (a GraphQL request standing for several REST calls).
+    pub async fn hit_n(
+        &self,
+        bucket: &str,
+        limit: u64,
+        n: u64,
+    ) -> Result<BudgetState, StorageError> {
         let now = crate::now_ms() as u64 / 1000;
         let window = now / WINDOW_SECS;
         let reset_secs = (window + 1) * WINDOW_SECS - now;
         let count = match self {
-            Budget::InProcess(map) => {
-                let mut map = map.lock().unwrap_or_else(|p| p.into_inner());
-                if map.len() >= MAX_BUCKETS {
-                    map.retain(|_, (w, _)| *w == window);
-                }
-                let entry = map.entry(bucket.to_string()).or_insert((window, 0));
-                if entry.0 != window {
-                    *entry = (window, 0);
-                }
-                entry.1 += 1;
-                entry.1
+            Budget::InProcess(table) => {
+                let stale;
+                let count = {
+                    let mut t = table.lock().unwrap_or_else(|p| p.into_inner());
+                    stale = if t.window != window {
+                        t.window = window;
+                        Some(std::mem::take(&mut t.counts))
+                    } else {
+                        None
+                    };
+                    let full = t.counts.len() >= MAX_BUCKETS;
+                    let c = match t.counts.get_mut(bucket) {
+                        Some(c) => c,
+                        // Keys are few and made by an operator; only addresses can flood.
+                        None if full && bucket.starts_with("ip:") => {
+                            t.counts.entry(OVERFLOW.to_string()).or_insert(0)
+                        }
+                        None => t.counts.entry(bucket.to_string()).or_insert(0),
+                    };
+                    *c += n;
+                    *c
+                };
+                // The last minute's table is freed outside the lock.
+                drop(stale);
+                count
             }
             Budget::Redis(r) => {
                 let key = r.key(&["rl", bucket, &window.to_string()]);
                 let mut conn = r.conn.clone();
                 let (count,): (u64,) = redis::pipe()
                     .atomic()
-                    .incr(&key, 1u64)
+                    .incr(&key, n)
                     .expire(&key, (WINDOW_SECS * 2) as i64)
                     .ignore()
                     .query_async(&mut conn)
@@ -68,5 +104,13 @@ impl Budget {
             reset_secs,
             allowed: count <= limit,
         })
+    }
+
+    /// Buckets this process holds for the current minute (0 on Redis).
+    pub fn buckets(&self) -> usize {
+        match self {
+            Budget::InProcess(t) => t.lock().map(|t| t.counts.len()).unwrap_or(0),
+            Budget::Redis(_) => 0,
+        }
     }
 }

@@ -1,0 +1,396 @@
+//! The limits every GraphQL operation meets, over `POST /graphql` and the websocket alike.
+//!
+//! Before parsing, the text is measured: at most [`MAX_QUERY_BYTES`], and brackets, braces and
+//! parentheses nested at most [`MAX_NESTING`] deep, because the parser recurses on nesting and
+//! a few kilobytes of `[` would overflow the stack. After parsing, an operation may select at
+//! most [`MAX_ROOT_FIELDS`] root fields (aliases included), and the schema limits depth and
+//! complexity. Each root field stands for one REST request, so an operation spends as many
+//! units of the key's per-minute budget as it has root fields (the door has spent one).
+//!
+//! On the websocket the key is checked again before every operation (revoked, expired, not
+//! from an allowed address), each operation is written to the API log, and a socket and a key
+//! hold a bounded number of operations at once.
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use async_graphql::extensions::{
+    Extension, ExtensionContext, ExtensionFactory, NextParseQuery, NextPrepareRequest,
+    NextSubscribe,
+};
+use async_graphql::parser::types::{
+    DocumentOperations, ExecutableDocument, Selection, SelectionSet,
+};
+use async_graphql::{
+    ErrorExtensions, Pos, Request, Response, ServerError, ServerResult, Variables,
+};
+use futures_util::stream::{BoxStream, StreamExt};
+use signet_resolvers::api_log::ApiLogEntry;
+use signet_resolvers::{Actor, Ctx, DomainError, ids, keys};
+
+pub const MAX_QUERY_BYTES: usize = 64 * 1024;
+pub const MAX_NESTING: usize = 32;
+pub const MAX_ROOT_FIELDS: usize = 20;
+/// Deep enough for GraphiQL's introspection query (its type references nest 9 deep).
+pub const MAX_DEPTH: usize = 16;
+pub const MAX_COMPLEXITY: usize = 1_000;
+/// Operations one socket may hold open at once (live subscriptions, mostly).
+pub const MAX_SOCKET_OPERATIONS: usize = 100;
+/// Operations all sockets of one key may hold open at once, in this process.
+pub const MAX_KEY_OPERATIONS: usize = 500;
+
+/// Put in a `POST /graphql` request's data: the door has spent this much of the key's budget.
+#[derive(Clone, Copy, Debug)]
+pub struct DoorSpent(pub u64);
+
+/// One websocket, in its connection data: the key it authenticated with and what it holds.
+pub struct Socket {
+    pub ip: IpAddr,
+    /// Set by `connection_init` once the key is accepted.
+    pub token: OnceLock<String>,
+    pub authenticated: AtomicBool,
+    pub operations: AtomicUsize,
+}
+
+impl std::fmt::Debug for Socket {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Never the key.
+        f.debug_struct("Socket")
+            .field("ip", &self.ip)
+            .field("operations", &self.operations)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Socket {
+    pub fn new(ip: IpAddr) -> Arc<Socket> {
+        Arc::new(Socket {
+            ip,
+            token: OnceLock::new(),
+            authenticated: AtomicBool::new(false),
+            operations: AtomicUsize::new(0),
+        })
+    }
+
+    /// The key again, as the door checks it: revoked, expired or from an address it is not
+    /// allowed from fails.
+    pub async fn recheck(&self, ctx: &Ctx) -> Result<Actor, DomainError> {
+        match self.token.get() {
+            Some(t) => keys::authenticate(ctx, t, self.ip).await,
+            None => Err(DomainError::Unauthenticated),
+        }
+    }
+}
+
+/// Open websocket operations per key, in this process.
+#[derive(Default)]
+pub struct KeyOperations(Mutex<HashMap<String, usize>>);
+
+/// The size and nesting of a query's text, before the parser sees it.
+pub fn check_text(query: &str) -> Result<(), String> {
+    if query.len() > MAX_QUERY_BYTES {
+        return Err(format!(
+            "query: is {} bytes; at most {MAX_QUERY_BYTES} (pass large values as variables)",
+            query.len()
+        ));
+    }
+    let b = query.as_bytes();
+    let (mut depth, mut i) = (0usize, 0usize);
+    while i < b.len() {
+        match b[i] {
+            b'#' => {
+                while i < b.len() && b[i] != b'\n' && b[i] != b'\r' {
+                    i += 1;
+                }
+            }
+            b'"' if b[i..].starts_with(b"\"\"\"") => {
+                i += 3;
+                while i < b.len() && !b[i..].starts_with(b"\"\"\"") {
+                    i += if b[i..].starts_with(b"\\\"\"\"") {
+                        4
+                    } else {
+                        1
+                    };
+                }
+                i += 2;
+            }
+            b'"' => {
+                i += 1;
+                while i < b.len() && b[i] != b'"' && b[i] != b'\n' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'[' | b'{' | b'(' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Err(format!(
+                        "query: brackets, braces and parentheses are nested more than \
+                         {MAX_NESTING} deep"
+                    ));
+                }
+            }
+            b']' | b'}' | b')' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
+/// The most root fields any operation of the document selects, fragments followed.
+pub fn root_fields(doc: &ExecutableDocument) -> usize {
+    fn count(doc: &ExecutableDocument, set: &SelectionSet, hops: usize) -> usize {
+        set.items
+            .iter()
+            .map(|s| match &s.node {
+                Selection::Field(_) => 1,
+                Selection::InlineFragment(f) if hops < 8 => {
+                    count(doc, &f.node.selection_set.node, hops + 1)
+                }
+                Selection::FragmentSpread(f) if hops < 8 => doc
+                    .fragments
+                    .get(&f.node.fragment_name.node)
+                    .map_or(0, |d| count(doc, &d.node.selection_set.node, hops + 1)),
+                // Deeper than the recursion limit lets through: counted as the worst case.
+                _ => MAX_ROOT_FIELDS + 1,
+            })
+            .sum()
+    }
+    let ops: Vec<_> = match &doc.operations {
+        DocumentOperations::Single(op) => vec![op],
+        DocumentOperations::Multiple(ops) => ops.values().collect(),
+    };
+    ops.iter()
+        .map(|op| count(doc, &op.node.selection_set.node, 0))
+        .max()
+        .unwrap_or(0)
+}
+
+fn refused(e: DomainError) -> ServerError {
+    e.extend().into_server_error(Pos::default())
+}
+
+pub struct Guard;
+
+impl ExtensionFactory for Guard {
+    fn create(&self) -> Arc<dyn Extension> {
+        Arc::new(GuardExtension)
+    }
+}
+
+struct GuardExtension;
+
+#[async_graphql::async_trait::async_trait]
+impl Extension for GuardExtension {
+    async fn prepare_request(
+        &self,
+        ctx: &ExtensionContext<'_>,
+        mut request: Request,
+        next: NextPrepareRequest<'_>,
+    ) -> ServerResult<Request> {
+        if let (Some(socket), Ok(services)) = (ctx.data_opt::<Arc<Socket>>(), ctx.data::<Ctx>()) {
+            // A socket's operation: the key as it is now, not as it was at connection_init.
+            let checked = socket.recheck(services).await;
+            log_socket_operation(services, socket, checked.as_ref());
+            let actor = checked.map_err(refused)?;
+            request.data.insert(actor);
+        }
+        next.run(ctx, request).await
+    }
+
+    async fn parse_query(
+        &self,
+        ctx: &ExtensionContext<'_>,
+        query: &str,
+        variables: &Variables,
+        next: NextParseQuery<'_>,
+    ) -> ServerResult<ExecutableDocument> {
+        check_text(query).map_err(|m| refused(DomainError::Invalid(m)))?;
+        let doc = next.run(ctx, query, variables).await?;
+        let fields = root_fields(&doc);
+        if fields > MAX_ROOT_FIELDS {
+            return Err(refused(DomainError::Invalid(format!(
+                "query: selects {fields} root fields (aliases included); at most \
+                 {MAX_ROOT_FIELDS} in one operation"
+            ))));
+        }
+        let spent = ctx.data_opt::<DoorSpent>().map_or(0, |d| d.0);
+        let due = (fields as u64).saturating_sub(spent);
+        if let (Some(actor), Ok(services), true) =
+            (ctx.data_opt::<Actor>(), ctx.data::<Ctx>(), due > 0)
+        {
+            let b = services
+                .budget
+                .hit_n(&format!("key:{}", actor.key_id), actor.per_minute, due)
+                .await
+                .map_err(|e| refused(e.into()))?;
+            if !b.allowed {
+                return Err(refused(DomainError::RateLimited {
+                    message: format!(
+                        "Over the budget of {} requests a minute: this operation's {fields} root \
+                         fields count as {fields} requests; retry after {} seconds.",
+                        b.limit, b.reset_secs
+                    ),
+                    retry_after_secs: b.reset_secs,
+                }));
+            }
+        }
+        Ok(doc)
+    }
+
+    fn subscribe<'s>(
+        &self,
+        ctx: &ExtensionContext<'_>,
+        stream: BoxStream<'s, Response>,
+        next: NextSubscribe<'_>,
+    ) -> BoxStream<'s, Response> {
+        let (Some(socket), Some(actor), Some(counts)) = (
+            ctx.data_opt::<Arc<Socket>>(),
+            ctx.data_opt::<Actor>(),
+            ctx.data_opt::<Arc<KeyOperations>>(),
+        ) else {
+            return next.run(ctx, stream);
+        };
+        match Held::take(socket.clone(), counts.clone(), &actor.key_id) {
+            Ok(held) => next
+                .run(ctx, stream)
+                .map(move |r| {
+                    let _ = &held;
+                    r
+                })
+                .boxed(),
+            Err(e) => {
+                futures_util::stream::once(async move { Response::from_errors(vec![refused(e)]) })
+                    .boxed()
+            }
+        }
+    }
+}
+
+/// One open operation of a socket and its key; given back when the operation's stream ends.
+struct Held {
+    socket: Arc<Socket>,
+    counts: Arc<KeyOperations>,
+    key: String,
+}
+
+impl Held {
+    fn take(
+        socket: Arc<Socket>,
+        counts: Arc<KeyOperations>,
+        key: &str,
+    ) -> Result<Held, DomainError> {
+        if socket.operations.fetch_add(1, Ordering::AcqRel) >= MAX_SOCKET_OPERATIONS {
+            socket.operations.fetch_sub(1, Ordering::AcqRel);
+            return Err(DomainError::RateLimited {
+                message: format!(
+                    "this socket holds {MAX_SOCKET_OPERATIONS} operations, the most one socket \
+                     may; complete one first"
+                ),
+                retry_after_secs: 1,
+            });
+        }
+        {
+            let mut map = counts.0.lock().unwrap_or_else(|p| p.into_inner());
+            let n = map.entry(key.to_string()).or_insert(0);
+            if *n >= MAX_KEY_OPERATIONS {
+                drop(map);
+                socket.operations.fetch_sub(1, Ordering::AcqRel);
+                return Err(DomainError::RateLimited {
+                    message: format!(
+                        "this key's sockets hold {MAX_KEY_OPERATIONS} operations, the most one \
+                         key may; complete one first"
+                    ),
+                    retry_after_secs: 1,
+                });
+            }
+            *n += 1;
+        }
+        Ok(Held {
+            socket,
+            counts,
+            key: key.to_string(),
+        })
+    }
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        self.socket.operations.fetch_sub(1, Ordering::AcqRel);
+        let mut map = self.counts.0.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(n) = map.get_mut(&self.key) {
+            *n -= 1;
+            if *n == 0 {
+                map.remove(&self.key);
+            }
+        }
+    }
+}
+
+fn log_socket_operation(ctx: &Ctx, socket: &Socket, checked: Result<&Actor, &DomainError>) {
+    let (status, kind) = match checked {
+        Ok(_) => (200, None),
+        Err(e) => (401, Some(e.kind().to_string())),
+    };
+    let request_id = ids::new_id("req");
+    tracing::debug!(request_id = %request_id, route = "graphql.ws.operation", status, "socket operation");
+    ctx.api_log.record(ApiLogEntry {
+        request_id,
+        key_id: checked.ok().map(|a| a.key_id.clone()),
+        workspace_id: checked.ok().map(|a| a.workspace_id.clone()),
+        method: "WS".into(),
+        route: "graphql.ws.operation".into(),
+        status,
+        error_kind: kind,
+        duration_us: 0,
+        client_ip: socket.ip.to_string(),
+        created_at: now_ms(),
+    });
+}
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deep_nesting_and_long_text_are_refused_before_parsing() {
+        let deep = format!(
+            "{{ documents(metadata: {}) {{ page {{ nextCursor }} }} }}",
+            "[".repeat(2000)
+        );
+        assert!(
+            check_text(&deep)
+                .unwrap_err()
+                .contains("nested more than 32")
+        );
+        let fine = format!("{{ a(x: {}1{}) }}", "[".repeat(20), "]".repeat(20));
+        assert!(check_text(&fine).is_ok());
+        // Brackets inside strings, block strings and comments do not count.
+        let quoted = format!(
+            "{{ a(x: \"{0}\", y: \"\"\"{0}\"\"\") # {0}\n }}",
+            "[".repeat(100)
+        );
+        assert!(check_text(&quoted).is_ok(), "{quoted}");
+        let long = format!("{{ a }}{}", " ".repeat(MAX_QUERY_BYTES));
+        assert!(check_text(&long).unwrap_err().contains("bytes"));
+    }
+
+    #[test]
+    fn root_fields_count_aliases_and_fragments() {
+        let doc = async_graphql::parser::parse_query(
+            "query { a: usage { plan } b: usage { plan } ...F ... on Query { c: usage { plan } } } \
+             fragment F on Query { d: usage { plan } e: usage { plan } }",
+        )
+        .unwrap();
+        assert_eq!(root_fields(&doc), 5);
+    }
+}

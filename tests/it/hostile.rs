@@ -1,0 +1,831 @@
+//! A caller with one valid key, trying to crash, starve or fool Signet. Each test performs the
+//! attack and shows it refused or harmless, and that the server keeps answering others.
+
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use signet_resolvers::Mode;
+use signet_resolvers::actor::Scopes;
+use signet_resolvers::keys::KeyCreateIn;
+use signet_storage::sea_orm::{ConnectionTrait, Value as Sql};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio_tungstenite::tungstenite::Message;
+
+use crate::both;
+use crate::documents;
+use crate::graphql::connect;
+use crate::harness::{Answer, Kind, Options, TestApp};
+
+async fn gql(app: &TestApp, key: &str, query: &str) -> Answer {
+    app.post("/graphql", key, &[], &json!({ "query": query }).to_string())
+        .await
+}
+
+fn first_error(a: &Answer) -> (String, String) {
+    let e = &a.body["errors"][0];
+    (
+        e["extensions"]["kind"].as_str().unwrap_or("").to_string(),
+        e["message"].as_str().unwrap_or("").to_string(),
+    )
+}
+
+async fn alive(app: &TestApp, key: &str) {
+    let a = app.get("/api/v1/usage", Some(key)).await;
+    assert_eq!(a.status, 200, "the server still answers: {}", a.body);
+}
+
+async fn remind(app: &TestApp, key: &str, id: &str, seat: Option<&str>) -> Answer {
+    let body = match seat {
+        Some(s) => json!({ "seat": s }),
+        None => json!({}),
+    };
+    app.post(
+        &format!("/api/v1/documents/{id}/remind"),
+        key,
+        &[],
+        &body.to_string(),
+    )
+    .await
+}
+
+async fn relay_endpoint(app: &TestApp, key: &str) -> Answer {
+    app.post(
+        "/api/v1/webhooks",
+        key,
+        &[],
+        &json!({"relay": true, "eventTypes": ["documents.document.sent"]}).to_string(),
+    )
+    .await
+}
+
+/// Sends only the headers of a POST declaring `length` bytes, and reads what comes back.
+async fn declared_too_long(app: &TestApp, path: &str, key: &str, length: usize) -> String {
+    let addr = app.base.trim_start_matches("http://");
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let head = format!(
+        "POST {path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {key}\r\n\
+         Content-Type: application/json\r\nContent-Length: {length}\r\n\r\n{{"
+    );
+    s.write_all(head.as_bytes()).await.unwrap();
+    let mut out = Vec::new();
+    let _ = tokio::time::timeout(Duration::from_secs(5), s.read_to_end(&mut out)).await;
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+async fn sqlite() -> TestApp {
+    TestApp::start(Kind::Sqlite).await.unwrap()
+}
+
+/// The next text message of a socket within `secs`, or None when it closed or said nothing.
+async fn next_text(socket: &mut crate::graphql::Socket, secs: u64) -> Option<Value> {
+    loop {
+        let m = tokio::time::timeout(Duration::from_secs(secs), socket.next())
+            .await
+            .ok()??
+            .ok()?;
+        match m {
+            Message::Text(t) => return serde_json::from_str(&t).ok(),
+            Message::Close(_) => return None,
+            _ => continue,
+        }
+    }
+}
+
+/// Whether the server closed the socket within `secs`.
+async fn closed_within(socket: &mut crate::graphql::Socket, secs: u64) -> bool {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(secs);
+    loop {
+        match tokio::time::timeout_at(deadline, socket.next()).await {
+            Err(_) => return false,
+            Ok(None) | Ok(Some(Err(_))) | Ok(Some(Ok(Message::Close(_)))) => return true,
+            Ok(Some(Ok(_))) => continue,
+        }
+    }
+}
+
+async fn subscribe(socket: &mut crate::graphql::Socket, id: &str, query: &str) {
+    socket
+        .send(Message::Text(
+            json!({"id": id, "type": "subscribe", "payload": {"query": query}})
+                .to_string()
+                .into(),
+        ))
+        .await
+        .unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_graphql_nesting_bomb_is_refused_over_http_and_the_socket() {
+    let app = sqlite().await;
+    let (_, key) = app.owner().await;
+    // 2,000 nested brackets in an argument used to overflow the parser's stack and abort.
+    let bomb = format!(
+        "{{ documents(metadata: {}) {{ page {{ nextCursor }} }} }}",
+        "[".repeat(2_000)
+    );
+    let a = gql(&app, &key, &bomb).await;
+    let (kind, message) = first_error(&a);
+    assert_eq!(kind, "invalid", "{}", a.body);
+    assert!(message.contains("nested more than 32"), "{message}");
+    // Long texts are refused as well, naming the limit.
+    let long = format!("{{ usage {{ plan }} }} #{}", "x".repeat(70 * 1024));
+    assert!(
+        first_error(&gql(&app, &key, &long).await)
+            .1
+            .contains("65536")
+    );
+
+    let mut socket = connect(&app.base, json!({"Authorization": format!("Bearer {key}")})).await;
+    assert_eq!(
+        next_text(&mut socket, 5).await.unwrap()["type"],
+        "connection_ack"
+    );
+    subscribe(&mut socket, "1", &bomb).await;
+    let m = next_text(&mut socket, 5).await.unwrap();
+    assert_eq!(m["type"], "next", "{m}");
+    assert!(
+        m["payload"]["errors"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("nested more than 32"),
+        "{m}"
+    );
+    alive(&app, &key).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn graphql_bodies_have_a_limit_and_only_json_is_taken() {
+    let app = sqlite().await;
+    let (_, key) = app.owner().await;
+    // A body over the limit is refused from its declared length, before it is read: the
+    // answer comes back while the client has sent only the headers.
+    let a = declared_too_long(&app, "/graphql", &key, 3 << 20).await;
+    assert!(a.starts_with("HTTP/1.1 400"), "{a}");
+    assert!(a.contains("larger than the limit of 2097152 bytes"), "{a}");
+    let multipart = app
+        .client
+        .post(format!("{}/graphql", app.base))
+        .bearer_auth(&key)
+        .header("content-type", "multipart/form-data; boundary=x")
+        .body("--x\r\nContent-Disposition: form-data; name=\"operations\"\r\n\r\n{}\r\n--x--\r\n");
+    let a = app.send(multipart).await;
+    assert_eq!(a.status, 400, "{}", a.body);
+    assert!(
+        a.body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("Content-Type")
+    );
+    // The time-stamp authority takes 64 KiB, not the 2 MiB of other routes.
+    let a = declared_too_long(&app, "/tsa", &key, 100 * 1024).await;
+    assert!(a.starts_with("HTTP/1.1 400"), "{a}");
+    assert!(a.contains("larger than the limit of 65536 bytes"), "{a}");
+    // And a chunked body with no declared length is cut off at the limit.
+    let addr = app.base.trim_start_matches("http://");
+    let mut c = tokio::net::TcpStream::connect(addr).await.unwrap();
+    c.write_all(b"POST /tsa HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
+        .await
+        .unwrap();
+    let chunk = format!("2000\r\n{}\r\n", "x".repeat(0x2000));
+    for _ in 0..13 {
+        if c.write_all(chunk.as_bytes()).await.is_err() {
+            break;
+        }
+    }
+    let mut out = Vec::new();
+    let _ = tokio::time::timeout(Duration::from_secs(5), c.read_to_end(&mut out)).await;
+    let out = String::from_utf8_lossy(&out);
+    assert!(out.starts_with("HTTP/1.1 400"), "{out}");
+    assert!(out.contains("65536"), "{out}");
+    alive(&app, &key).await;
+}
+
+both!(graphql_aliases_spend_the_key_budget_and_are_capped, |app| {
+    let (ws, _) = app.owner().await;
+    crate::limits::clear_of_minute_boundary().await;
+    let key = app
+        .key_with(KeyCreateIn {
+            per_minute: Some(30),
+            ..KeyCreateIn::new(&ws, Mode::Test, Scopes::parse(["account:read"]).unwrap())
+        })
+        .await;
+    let aliases = |n: usize| {
+        let fields: Vec<String> = (0..n).map(|i| format!("a{i}: usage {{ plan }}")).collect();
+        format!("{{ {} }}", fields.join(" "))
+    };
+    let a = gql(&app, &key, &aliases(3_000)).await;
+    let (kind, message) = first_error(&a);
+    assert_eq!(kind, "invalid", "{}", a.body);
+    assert!(
+        message.contains("3000 root fields") && message.contains("at most 20"),
+        "{message}"
+    );
+    // Twenty root fields cost twenty requests of the budget of thirty.
+    let a = gql(&app, &key, &aliases(20)).await;
+    assert!(a.body["errors"].is_null(), "{}", a.body);
+    assert_eq!(a.body["data"]["a19"]["plan"], "free");
+    let a = gql(&app, &key, &aliases(20)).await;
+    let (kind, message) = first_error(&a);
+    assert_eq!(kind, "rate_limited", "{}", a.body);
+    assert!(
+        message.contains("20 root fields count as 20 requests"),
+        "{message}"
+    );
+    assert_eq!(app.get("/api/v1/usage", Some(&key)).await.status, 429);
+});
+
+both!(reminders_are_limited_per_person_and_per_document, |app| {
+    let (_, key) = app.owner().await;
+    let doc = documents::create(&app, &key, json!({"sendNow": true})).await;
+    assert_eq!(doc.status, 201, "{}", doc.body);
+    let id = doc.body["id"].as_str().unwrap().to_string();
+    let remind = |seat: Option<&'static str>| remind(&app, &key, &id, seat);
+    assert_eq!(remind(None).await.status, 200);
+    // Two thousand reminders used to write two thousand audit rows each; now the second
+    // within the hour is refused, saying when the next is allowed.
+    for _ in 0..20 {
+        let a = remind(None).await;
+        assert_eq!(a.status, 429, "{}", a.body);
+        let retry: u64 = a.header("retry-after").parse().unwrap();
+        assert!((3_500..=3_600).contains(&retry), "{retry}");
+        assert!(
+            a.body["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("once an hour"),
+            "{}",
+            a.body
+        );
+    }
+    let db = &app.ctx().db;
+    let trail = db
+        .conn
+        .query_one_raw(db.stmt(
+            "SELECT COUNT(*) AS n FROM audit_events WHERE document_id = $1 AND event = 'reminded'",
+            [Sql::from(id.clone())],
+        ))
+        .await
+        .unwrap()
+        .unwrap();
+    // One row for each of the two people waiting, from the first reminder only.
+    assert_eq!(trail.try_get::<i64>("", "n").unwrap(), 2);
+    // An hour later a person may be reminded again, until ten reminders in all.
+    let age = |reminders: i64| {
+        db.stmt(
+            "UPDATE people SET last_reminded_at = $1, reminders = $2 WHERE document_id = $3",
+            [
+                Sql::from(signet_storage::now_ms() - 3_700_000),
+                Sql::from(reminders),
+                Sql::from(id.clone()),
+            ],
+        )
+    };
+    db.conn.execute_raw(age(5)).await.unwrap();
+    assert_eq!(remind(Some("client")).await.status, 200);
+    db.conn.execute_raw(age(10)).await.unwrap();
+    let a = remind(Some("client")).await;
+    assert_eq!(a.status, 409, "{}", a.body);
+    assert!(
+        a.body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("10 times"),
+        "{}",
+        a.body
+    );
+
+    // The trail is read a page at a time.
+    let page = |limit: i64, after: i64| {
+        format!(
+            "{{ documentAuditLog(id: \"{id}\", limit: {limit}, after: {after}) {{ seq event }} }}"
+        )
+    };
+    let all = gql(&app, &key, &page(1000, 0)).await.body["data"]["documentAuditLog"].clone();
+    let all = all.as_array().unwrap();
+    assert!(all.len() >= 5, "{all:?}");
+    let first = gql(&app, &key, &page(2, 0)).await.body["data"]["documentAuditLog"].clone();
+    assert_eq!(first.as_array().unwrap().len(), 2);
+    let rest = gql(&app, &key, &page(1000, first[1]["seq"].as_i64().unwrap())).await;
+    let rest = rest.body["data"]["documentAuditLog"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert_eq!(rest.len(), all.len() - 2);
+    assert_eq!(rest[0], all[2]);
+    let (kind, message) = first_error(&gql(&app, &key, &page(1001, 0)).await);
+    assert_eq!(kind, "invalid");
+    assert!(message.contains("limit"), "{message}");
+});
+
+both!(
+    a_draft_only_key_cannot_remind_or_void_what_another_key_sent,
+    |app| {
+        let (ws, sender) = app.owner().await;
+        let doc = documents::create(&app, &sender, json!({"sendNow": true})).await;
+        let id = doc.body["id"].as_str().unwrap().to_string();
+        let drafter = app
+            .key_with(KeyCreateIn {
+                draft_only: true,
+                ..KeyCreateIn::new(
+                    &ws,
+                    Mode::Test,
+                    Scopes::parse(["documents:write", "documents:read"]).unwrap(),
+                )
+            })
+            .await;
+        for action in ["remind", "void"] {
+            let a = app
+                .post(
+                    &format!("/api/v1/documents/{id}/{action}"),
+                    &drafter,
+                    &[],
+                    "{}",
+                )
+                .await;
+            assert_eq!(a.status, 403, "{action}: {}", a.body);
+            assert!(
+                a.body["error"]["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains("draft-only")
+            );
+        }
+        let now = app
+            .get(&format!("/api/v1/documents/{id}"), Some(&sender))
+            .await;
+        assert_eq!(now.body["state"], "sent");
+    }
+);
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_document_everyone_signed_cannot_be_voided_before_it_is_sealed() {
+    for kind in [Kind::Sqlite, Kind::PostgresRedis] {
+        let Some(app) = TestApp::start_without_workers(kind).await else {
+            continue;
+        };
+        let (_, key) = app.owner().await;
+        let doc = documents::create(&app, &key, json!({"sendNow": true})).await;
+        let id = doc.body["id"].as_str().unwrap().to_string();
+        for seat in ["client", "provider"] {
+            let a = app
+                .post(
+                    &format!("/api/v1/documents/{id}/test-sign"),
+                    &key,
+                    &[],
+                    &json!({ "seat": seat }).to_string(),
+                )
+                .await;
+            assert_eq!(a.status, 200, "{}", a.body);
+        }
+        let a = app
+            .post(&format!("/api/v1/documents/{id}/void"), &key, &[], "{}")
+            .await;
+        assert_eq!(a.status, 409, "{}", a.body);
+        assert!(
+            a.body["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("everyone has signed")
+        );
+        let now = app
+            .get(&format!("/api/v1/documents/{id}"), Some(&key))
+            .await;
+        assert_eq!(now.body["state"], "signed");
+    }
+}
+
+both!(names_with_bidirectional_overrides_are_refused, |app| {
+    let (_, key) = app.owner().await;
+    let people = json!([
+        {"name": "A\u{202e}live\u{202c} B", "email": "ada@example.com", "role": "client"},
+        {"name": "Bob Provider", "email": "bob@example.com", "role": "provider"}
+    ]);
+    let a = documents::create(&app, &key, json!({ "people": people })).await;
+    assert_eq!(a.status, 400, "{}", a.body);
+    let m = a.body["error"]["message"].as_str().unwrap();
+    assert!(
+        m.contains("people[0].name") && m.contains("bidirectional"),
+        "{m}"
+    );
+    let a = documents::create(&app, &key, json!({ "title": "Deal \u{2067}x\u{2069}" })).await;
+    assert_eq!(a.status, 400, "{}", a.body);
+    assert!(
+        a.body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("title:")
+    );
+});
+
+both!(webhook_endpoints_are_capped_and_fan_out_is_bounded, |app| {
+    let (_, key) = app.owner().await;
+    let make = || relay_endpoint(&app, &key);
+    for _ in 0..signet_resolvers::webhooks::endpoints::MAX_ENDPOINTS {
+        assert_eq!(make().await.status, 201);
+    }
+    let a = make().await;
+    assert_eq!(a.status, 403, "{}", a.body);
+    assert!(
+        a.body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("at most 20")
+    );
+});
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_fan_out_writes_a_bounded_number_of_rows() {
+    for kind in [Kind::Sqlite, Kind::PostgresRedis] {
+        let Some(app) = TestApp::start_without_workers(kind).await else {
+            continue;
+        };
+        let (_, key) = app.owner().await;
+        for _ in 0..20 {
+            let a = app
+                .post(
+                    "/api/v1/webhooks",
+                    &key,
+                    &[],
+                    &json!({"relay": true, "eventTypes": ["documents.document.sent"]}).to_string(),
+                )
+                .await;
+            assert_eq!(a.status, 201);
+        }
+        // 110 sends at 20 endpoints each would be 2,200 messages in one transaction.
+        for _ in 0..110 {
+            assert_eq!(
+                documents::create(&app, &key, json!({"sendNow": true}))
+                    .await
+                    .status,
+                201
+            );
+        }
+        let taken = signet_resolvers::webhooks::deliver::fan_out(app.ctx())
+            .await
+            .unwrap();
+        assert_eq!(taken, 100, "2,000 messages is the most one fan-out writes");
+        let taken = signet_resolvers::webhooks::deliver::fan_out(app.ctx())
+            .await
+            .unwrap();
+        assert_eq!(taken, 10);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn test_sends_have_a_daily_allowance() {
+    for kind in [Kind::Sqlite, Kind::PostgresRedis] {
+        let mut plans = signet_resolvers::plans::Plans::default();
+        plans.free.test_sends_per_day = 2;
+        let opts = Options {
+            plans: Some(plans),
+            ..Options::default()
+        };
+        let Some(app) = TestApp::start_with(kind, opts).await else {
+            continue;
+        };
+        let (_, key) = app.owner().await;
+        for _ in 0..2 {
+            assert_eq!(
+                documents::create(&app, &key, json!({"sendNow": true}))
+                    .await
+                    .status,
+                201
+            );
+        }
+        let a = documents::create(&app, &key, json!({"sendNow": true})).await;
+        assert_eq!(a.status, 429, "{}", a.body);
+        assert!(
+            a.body["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("2 test sends a day")
+        );
+        assert!(a.header("retry-after").parse::<u64>().unwrap() <= 86_400);
+        // Drafts are still made.
+        assert_eq!(documents::create(&app, &key, json!({})).await.status, 201);
+    }
+}
+
+both!(
+    a_socket_rechecks_its_key_spends_its_budget_and_is_logged,
+    |app| {
+        let (ws, _) = app.owner().await;
+        crate::limits::clear_of_minute_boundary().await;
+        let key = app
+            .key_with(KeyCreateIn {
+                per_minute: Some(5),
+                ..KeyCreateIn::new(
+                    &ws,
+                    Mode::Test,
+                    Scopes::parse(["account:read", "documents:write"]).unwrap(),
+                )
+            })
+            .await;
+        let mut socket =
+            connect(&app.base, json!({"Authorization": format!("Bearer {key}")})).await;
+        assert_eq!(
+            next_text(&mut socket, 5).await.unwrap()["type"],
+            "connection_ack"
+        );
+        let mut kinds = vec![];
+        for i in 0..6 {
+            subscribe(&mut socket, &i.to_string(), "{ usage { plan } }").await;
+            let m = next_text(&mut socket, 5).await.unwrap();
+            assert_eq!(m["type"], "next", "{m}");
+            kinds.push(
+                m["payload"]["errors"][0]["extensions"]["kind"]
+                    .as_str()
+                    .unwrap_or("ok")
+                    .to_string(),
+            );
+            assert_eq!(next_text(&mut socket, 5).await.unwrap()["type"], "complete");
+        }
+        assert_eq!(
+            kinds,
+            ["ok", "ok", "ok", "ok", "ok", "rate_limited"],
+            "five a minute"
+        );
+        // Each operation reached the API log (written in batches, so looked for a while).
+        let db = &app.ctx().db;
+        let mut logged = 0;
+        for _ in 0..50 {
+            logged = db
+            .conn
+            .query_one_raw(db.stmt(
+                "SELECT COUNT(*) AS n FROM api_log WHERE route = 'graphql.ws.operation' AND key_id IS NOT NULL",
+                [],
+            ))
+            .await
+            .unwrap()
+            .unwrap()
+            .try_get::<i64>("", "n")
+            .unwrap();
+            if logged >= 6 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        assert_eq!(logged, 6);
+
+        // Revoked: the next operation is refused at once and the socket is closed soon after.
+        let other = app.key(&ws, Mode::Test, &["account:read"]).await;
+        let mut socket = connect(
+            &app.base,
+            json!({"Authorization": format!("Bearer {other}")}),
+        )
+        .await;
+        assert_eq!(
+            next_text(&mut socket, 5).await.unwrap()["type"],
+            "connection_ack"
+        );
+        let key_id = app.actor(&other).await.key_id;
+        signet_resolvers::keys::revoke(app.ctx(), &key_id)
+            .await
+            .unwrap();
+        subscribe(&mut socket, "x", "{ usage { plan } }").await;
+        let m = next_text(&mut socket, 5).await;
+        assert!(
+            m.as_ref().is_none_or(
+                |m| m["payload"]["errors"][0]["extensions"]["kind"] == "unauthenticated"
+            ),
+            "{m:?}"
+        );
+        assert!(
+            closed_within(&mut socket, 5).await,
+            "the revoked key's socket is closed"
+        );
+    }
+);
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sockets_must_authenticate_soon_and_hold_bounded_subscriptions() {
+    let opts = Options {
+        socket_init_timeout_secs: Some(2),
+        ..Options::default()
+    };
+    let app = TestApp::start_with(Kind::Sqlite, opts).await.unwrap();
+    let (_, key) = app.owner().await;
+    // A socket that never sends connection_init is closed.
+    let url = format!("{}/graphql/ws", app.base.replacen("http", "ws", 1));
+    let mut req = tokio_tungstenite::tungstenite::client::IntoClientRequest::into_client_request(
+        url.as_str(),
+    )
+    .unwrap();
+    req.headers_mut().insert(
+        "sec-websocket-protocol",
+        "graphql-transport-ws".parse().unwrap(),
+    );
+    let (mut silent, _) = tokio_tungstenite::connect_async(req.clone()).await.unwrap();
+    assert!(
+        closed_within(&mut silent, 5).await,
+        "closed without connection_init"
+    );
+    // A 15 MB ping before authenticating ends the socket rather than being answered.
+    let (mut pinger, _) = tokio_tungstenite::connect_async(req).await.unwrap();
+    let _ = pinger.send(Message::Ping(vec![0u8; 15 << 20].into())).await;
+    assert!(closed_within(&mut pinger, 5).await);
+
+    // At most 100 operations on one socket.
+    let doc = documents::create(&app, &key, json!({})).await;
+    let id = doc.body["id"].as_str().unwrap().to_string();
+    let mut socket = connect(&app.base, json!({"Authorization": format!("Bearer {key}")})).await;
+    assert_eq!(
+        next_text(&mut socket, 5).await.unwrap()["type"],
+        "connection_ack"
+    );
+    let q = format!("subscription {{ documentStatus(id: \"{id}\") {{ state }} }}");
+    for i in 0..100 {
+        subscribe(&mut socket, &format!("s{i}"), &q).await;
+        let m = next_text(&mut socket, 5).await.unwrap();
+        assert_eq!(m["type"], "next", "{m}");
+    }
+    subscribe(&mut socket, "s100", &q).await;
+    let m = next_text(&mut socket, 5).await.unwrap();
+    assert_eq!(m["id"], "s100", "{m}");
+    assert!(
+        m["payload"]["errors"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("100 operations"),
+        "{m}"
+    );
+    alive(&app, &key).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn half_sent_headers_are_dropped_and_others_are_still_served() {
+    let opts = Options {
+        header_timeout_secs: Some(2),
+        ..Options::default()
+    };
+    let app = TestApp::start_with(Kind::Sqlite, opts).await.unwrap();
+    let (_, key) = app.owner().await;
+    let addr = app.base.trim_start_matches("http://").to_string();
+    let mut slow = Vec::new();
+    for _ in 0..500 {
+        let mut s = tokio::net::TcpStream::connect(&addr).await.unwrap();
+        s.write_all(b"GET /api/v1/usage HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+            .await
+            .unwrap();
+        slow.push(s);
+    }
+    for _ in 0..20 {
+        alive(&app, &key).await;
+    }
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let mut dropped = 0;
+    for s in &mut slow {
+        let mut buf = [0u8; 512];
+        match tokio::time::timeout(Duration::from_secs(2), s.read(&mut buf)).await {
+            Ok(Ok(0)) | Ok(Err(_)) => dropped += 1,
+            // hyper may answer 408 before closing.
+            Ok(Ok(_)) => dropped += 1,
+            Err(_) => {}
+        }
+    }
+    assert_eq!(dropped, 500, "every half-sent request was dropped");
+    alive(&app, &key).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn forwarded_addresses_are_walked_from_the_right_without_skipping() {
+    let opts = Options {
+        trusted_proxies: vec!["127.0.0.1/32".parse().unwrap()],
+        ..Options::default()
+    };
+    let app = TestApp::start_with(Kind::Sqlite, opts).await.unwrap();
+    let (ws, _) = app.owner().await;
+    let key = app
+        .key_with(KeyCreateIn {
+            allow: vec!["10.9.9.9/32".parse().unwrap()],
+            ..KeyCreateIn::new(&ws, Mode::Test, Scopes::parse(["account:read"]).unwrap())
+        })
+        .await;
+    let ask = |xff: &'static str| {
+        app.send(
+            app.client
+                .get(format!("{}/api/v1/usage", app.base))
+                .bearer_auth(&key)
+                .header("x-forwarded-for", xff),
+        )
+    };
+    assert_eq!(ask("10.9.9.9").await.status, 200);
+    assert_eq!(ask("203.0.113.5, 10.9.9.9:41234").await.status, 200);
+    for spoofed in [
+        "10.9.9.9, 203.0.113.5:41234",
+        "10.9.9.9, [2001:db8::7]:41234",
+        "10.9.9.9, unknown",
+        "10.9.9.9, ",
+        "10.9.9.9, 203.0.113.5",
+    ] {
+        assert_eq!(ask(spoofed).await.status, 401, "{spoofed}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_public_answer_spends_the_anonymous_budget() {
+    let opts = Options {
+        anonymous_per_minute: Some(5),
+        ..Options::default()
+    };
+    let app = TestApp::start_with(Kind::Sqlite, opts).await.unwrap();
+    crate::limits::clear_of_minute_boundary().await;
+    for path in [
+        "/api/openapi.json",
+        "/nothing/here",
+        "/api/openapi.json",
+        "/x",
+        "/y",
+    ] {
+        let a = app.get(path, None).await;
+        assert_ne!(a.status, 429, "{path}");
+        assert!(!a.header("ratelimit-remaining").is_empty());
+    }
+    for path in ["/api/openapi.json", "/nothing/here"] {
+        let a = app.get(path, None).await;
+        assert_eq!(a.status, 429, "{path}: {}", a.body);
+        assert_eq!(a.body["error"]["kind"], "rate_limited");
+    }
+}
+
+both!(old_api_log_lines_are_purged_in_batches, |app| {
+    let (_, key) = app.owner().await;
+    alive(&app, &key).await;
+    let db = &app.ctx().db;
+    let old = signet_storage::now_ms() - 31 * 86_400_000;
+    for i in 0..12_000 {
+        if i % 2_000 == 0 {
+            let values: Vec<String> = (i..i + 2_000)
+                .map(|j| format!("('req_old{j}', 'GET', 'x', 200, 1, '127.0.0.1', {old})"))
+                .collect();
+            db.conn
+                .execute_raw(db.stmt(
+                    &format!(
+                        "INSERT INTO api_log (id, method, route, status, duration_us, client_ip, created_at) VALUES {}",
+                        values.join(", ")
+                    ),
+                    [],
+                ))
+                .await
+                .unwrap();
+        }
+    }
+    let gone = signet_resolvers::purge::api_log(app.ctx(), 30)
+        .await
+        .unwrap();
+    assert_eq!(gone, 12_000);
+    let left = db
+        .conn
+        .query_one_raw(db.stmt("SELECT COUNT(*) AS n FROM api_log", []))
+        .await
+        .unwrap()
+        .unwrap();
+    let _ = left.try_get::<i64>("", "n").unwrap();
+    let old_left = db
+        .conn
+        .query_one_raw(db.stmt(
+            "SELECT COUNT(*) AS n FROM api_log WHERE created_at < $1",
+            [Sql::from(old + 1)],
+        ))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(old_left.try_get::<i64>("", "n").unwrap(), 0);
+});
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_data_folder_is_private_and_made_so_when_it_was_not() {
+    use std::os::unix::fs::PermissionsExt;
+    let app = sqlite().await;
+    let (_, key) = app.owner().await;
+    documents::create(&app, &key, json!({"sendNow": true})).await;
+    let mut seen = 0;
+    let mut stack = vec![app.dir.path().to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let e = e.unwrap();
+            let mode = e.metadata().unwrap().permissions().mode() & 0o777;
+            if e.file_type().unwrap().is_dir() {
+                assert_eq!(mode & 0o077, 0, "{} is {mode:o}", e.path().display());
+                stack.push(e.path());
+            } else {
+                assert_eq!(mode & 0o077, 0, "{} is {mode:o}", e.path().display());
+            }
+            seen += 1;
+        }
+    }
+    assert!(
+        seen >= 5,
+        "the database, the authority and the blobs were looked at"
+    );
+    let open = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(open.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let config = signet::Config {
+        data_dir: open.path().to_path_buf(),
+        ..signet::Config::default()
+    };
+    config.ensure_data_dir().unwrap();
+    let mode = std::fs::metadata(open.path()).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o700);
+}
