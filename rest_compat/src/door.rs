@@ -653,3 +653,68 @@ pub fn body_too_large(limit: usize) -> DomainError {
         format!("is larger than the limit of {limit} bytes for this route"),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn forwarded_entries_are_walked_from_the_right_without_skipping() {
+        let proxy: IpAddr = "10.0.0.1".parse().unwrap();
+        let trusted = |ip: &IpAddr| ip.to_string().starts_with("10.0.0.");
+        let client = |entries: &[&str]| forwarded_client(proxy, entries, trusted);
+        assert_eq!(client(&[]), proxy);
+        assert_eq!(
+            client(&["203.0.113.5"]),
+            "203.0.113.5".parse::<IpAddr>().unwrap()
+        );
+        assert_eq!(
+            client(&["1.1.1.1", " 203.0.113.5:41234"]).to_string(),
+            "203.0.113.5"
+        );
+        assert_eq!(
+            client(&["1.1.1.1", "[2001:db8::7]:41234"]).to_string(),
+            "2001:db8::7"
+        );
+        assert_eq!(
+            client(&["1.1.1.1", "[2001:db8::7]"]).to_string(),
+            "2001:db8::7"
+        );
+        assert_eq!(
+            client(&["1.1.1.1", "2001:db8::7"]).to_string(),
+            "2001:db8::7"
+        );
+        assert_eq!(
+            client(&["1.1.1.1", "10.0.0.2", "10.0.0.3"]).to_string(),
+            "1.1.1.1"
+        );
+        assert_eq!(
+            client(&["1.1.1.1", "::ffff:10.0.0.2"]).to_string(),
+            "1.1.1.1"
+        );
+        for garbled in [
+            "unknown",
+            "",
+            "1.2.3.4:x",
+            "[::1",
+            "_hidden",
+            "1.2.3.4:99999",
+        ] {
+            assert_eq!(client(&["1.1.1.1", garbled]), UNKNOWN_CLIENT, "{garbled:?}");
+        }
+    }
+
+    #[test]
+    fn ipv6_clients_share_a_budget_per_64() {
+        let a = anonymous_bucket("2001:db8:1:2:aaaa::1".parse().unwrap());
+        let b = anonymous_bucket("2001:db8:1:2:ffff:1:2:3".parse().unwrap());
+        let c = anonymous_bucket("2001:db8:1:3::1".parse().unwrap());
+        assert_eq!(a, b);
+        assert_ne!(a, c);
+        assert_eq!(a, "ip:2001:db8:1:2::/64");
+        assert_eq!(
+            anonymous_bucket("192.0.2.1".parse().unwrap()),
+            "ip:192.0.2.1"
+        );
+    }
+}

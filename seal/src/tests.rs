@@ -117,6 +117,31 @@ fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
 }
 
 #[test]
+fn a_first_start_cut_short_leaves_a_folder_the_next_start_completes() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    // An empty folder (a mounted volume), and one an older version left half-filled by a
+    // crash: a key and a certificate but no root certificate.
+    for leftovers in [&[][..], &["seal.crt", "seal.key", "tsa.key"][..]] {
+        let ca = dir.path().join(format!("ca{}", leftovers.len()));
+        std::fs::create_dir(&ca).expect("folder");
+        for name in leftovers {
+            std::fs::write(ca.join(name), b"half-written").expect("leftover");
+        }
+        let made = Authority::load_or_create(&ca, &NewAuthority::default()).expect("made");
+        let again = Authority::load(&ca).expect("loads after");
+        assert_eq!(again.root_der(), made.root_der());
+        let names: Vec<String> = std::fs::read_dir(dir.path())
+            .expect("list")
+            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+            .collect();
+        assert!(
+            !names.iter().any(|n| n.contains(".tmp-")),
+            "no temporary folder is left: {names:?}"
+        );
+    }
+}
+
+#[test]
 fn the_authority_is_made_once_with_private_keys_only_for_us() {
     use std::os::unix::fs::PermissionsExt;
     let f = fixture();

@@ -75,6 +75,8 @@ pub struct Options {
     pub header_timeout_secs: Option<u64>,
     /// Seconds a GraphQL websocket has to authenticate.
     pub socket_init_timeout_secs: Option<u64>,
+    /// Pages a document may have.
+    pub max_pages: Option<usize>,
 }
 
 impl TestApp {
@@ -142,6 +144,9 @@ impl TestApp {
         }
         if let Some(s) = opts.socket_init_timeout_secs {
             config.socket_init_timeout_secs = s;
+        }
+        if let Some(p) = opts.max_pages {
+            config.max_pages = p;
         }
         let server = signet::start(&config, crate::probe::ROUTES)
             .await

@@ -829,3 +829,185 @@ async fn the_data_folder_is_private_and_made_so_when_it_was_not() {
     let mode = std::fs::metadata(open.path()).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o700);
 }
+
+fn paragraphs(n: usize, words: usize) -> Value {
+    let text = "lorem ipsum dolor sit amet ".repeat(words / 5 + 1);
+    let content: Vec<Value> = (0..n)
+        .map(|_| json!({"type": "paragraph", "content": [{"type": "text", "text": text}]}))
+        .chain(std::iter::once(
+            json!({"type": "signatureBlock", "attrs": {"role": "client"}}),
+        ))
+        .collect();
+    json!({"type": "doc", "content": content})
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn documents_longer_than_max_pages_are_refused_or_fail_once() {
+    for kind in [Kind::Sqlite, Kind::PostgresRedis] {
+        let opts = Options {
+            max_pages: Some(2),
+            no_worker: true,
+            ..Options::default()
+        };
+        let Some(app) = TestApp::start_with(kind, opts).await else {
+            continue;
+        };
+        let (_, key) = app.owner().await;
+        let people = json!([{"name": "Ada Client", "email": "ada@example.com", "role": "client"}]);
+        // Words that cannot fit in two pages however they are set: refused before any work.
+        let a = documents::create(
+            &app,
+            &key,
+            json!({"source": paragraphs(400, 40), "people": people, "variableValues": {}}),
+        )
+        .await;
+        assert_eq!(a.status, 400, "{}", a.body);
+        let m = a.body["error"]["message"].as_str().unwrap();
+        assert!(m.starts_with("source:") && m.contains("max_pages"), "{m}");
+        // Words that might fit but lay out longer: the render fails with the reason, once.
+        let a = documents::create(
+            &app,
+            &key,
+            json!({"source": paragraphs(120, 5), "people": people, "variableValues": {}, "sendNow": true}),
+        )
+        .await;
+        assert_eq!(a.status, 201, "{}", a.body);
+        let id = a.body["id"].as_str().unwrap().to_string();
+        signet_resolvers::documents::rendering::run_renders(app.ctx())
+            .await
+            .unwrap();
+        let db = &app.ctx().db;
+        let job = db
+            .conn
+            .query_one_raw(db.stmt(
+                "SELECT state, attempts FROM outbox WHERE document_id = $1 AND kind = 'render'",
+                [Sql::from(id.clone())],
+            ))
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(job.try_get::<String>("", "state").unwrap(), "failed");
+        assert_eq!(job.try_get::<i32>("", "attempts").unwrap(), 1);
+        let doc = app
+            .get(&format!("/api/v1/documents/{id}"), Some(&key))
+            .await;
+        assert!(doc.body["pageCount"].is_null(), "{}", doc.body);
+    }
+}
+
+/// A receiver that takes connections and never answers.
+async fn silent_receiver() -> (u16, tokio::task::JoinHandle<()>) {
+    let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = l.local_addr().unwrap().port();
+    let task = tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((s, _)) = l.accept().await {
+            held.push(s);
+        }
+    });
+    (port, task)
+}
+
+/// A receiver that answers 204 at once and counts what it took.
+async fn quick_receiver(
+    count: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+) -> (u16, tokio::task::JoinHandle<()>) {
+    let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = l.local_addr().unwrap().port();
+    let task = tokio::spawn(async move {
+        while let Ok((mut s, _)) = l.accept().await {
+            let count = count.clone();
+            tokio::spawn(async move {
+                let mut buf = vec![0u8; 65536];
+                let mut seen = Vec::new();
+                loop {
+                    let Ok(n) = s.read(&mut buf).await else {
+                        return;
+                    };
+                    if n == 0 {
+                        return;
+                    }
+                    seen.extend_from_slice(&buf[..n]);
+                    let text = String::from_utf8_lossy(&seen).to_string();
+                    if let Some(end) = text.find("\r\n\r\n") {
+                        let length: usize = text[..end]
+                            .lines()
+                            .find_map(|l| {
+                                l.to_ascii_lowercase()
+                                    .strip_prefix("content-length:")
+                                    .map(|v| v.trim().parse().unwrap_or(0))
+                            })
+                            .unwrap_or(0);
+                        if seen.len() >= end + 4 + length {
+                            count.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                            seen.drain(..end + 4 + length);
+                            let _ = s
+                                .write_all(b"HTTP/1.1 204 No Content\r\nContent-Length: 0\r\n\r\n")
+                                .await;
+                        }
+                    }
+                }
+            });
+        }
+    });
+    (port, task)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_workspace_with_silent_receivers_cannot_hold_everyone_s_delivery_slots() {
+    for kind in [Kind::Sqlite, Kind::PostgresRedis] {
+        let Some(app) = TestApp::start(kind).await else {
+            continue;
+        };
+        let (silent, _s) = silent_receiver().await;
+        let count = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let (quick, _q) = quick_receiver(count.clone()).await;
+        let (_, hog) = app.owner().await;
+        for i in 0..20 {
+            let a = app
+                .post(
+                    "/api/v1/webhooks",
+                    &hog,
+                    &[],
+                    &json!({"url": format!("http://127.0.0.1:{silent}/h{i}"), "eventTypes": ["documents.document.sent"]}).to_string(),
+                )
+                .await;
+            assert_eq!(a.status, 201, "{}", a.body);
+        }
+        // 30 sends to 20 endpoints: 600 deliveries that each hold a slot for 15 s, more than
+        // the worker's 512 slots.
+        for _ in 0..30 {
+            assert_eq!(
+                documents::create(&app, &hog, json!({"sendNow": true}))
+                    .await
+                    .status,
+                201
+            );
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let (_, other) = app.owner().await;
+        let a = app
+            .post(
+                "/api/v1/webhooks",
+                &other,
+                &[],
+                &json!({"url": format!("http://127.0.0.1:{quick}/ok"), "eventTypes": ["documents.document.sent"]}).to_string(),
+            )
+            .await;
+        assert_eq!(a.status, 201, "{}", a.body);
+        assert_eq!(
+            documents::create(&app, &other, json!({"sendNow": true}))
+                .await
+                .status,
+            201
+        );
+        let started = std::time::Instant::now();
+        while count.load(std::sync::atomic::Ordering::SeqCst) == 0 {
+            assert!(
+                started.elapsed() < Duration::from_secs(5),
+                "the other workspace's delivery waited behind the silent receivers"
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+}

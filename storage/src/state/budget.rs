@@ -114,3 +114,37 @@ impl Budget {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn the_table_is_bounded_and_keys_never_share_the_overflow() {
+        // Not across a minute's turn, which empties the table.
+        let secs = crate::now_ms() / 1000 % 60;
+        if secs >= 55 {
+            tokio::time::sleep(std::time::Duration::from_secs((61 - secs) as u64)).await;
+        }
+        let budget = Budget::in_process();
+        for i in 0..MAX_BUCKETS {
+            budget.hit(&format!("ip:{i}"), 5).await.unwrap();
+        }
+        assert_eq!(budget.buckets(), MAX_BUCKETS);
+        // Newcomers past the bound share one budget; the table does not grow further.
+        let mut last = None;
+        for i in 0..10 {
+            last = Some(budget.hit(&format!("ip:new{i}"), 5).await.unwrap());
+        }
+        assert!(
+            !last.unwrap().allowed,
+            "ten newcomers share one budget of five"
+        );
+        assert_eq!(budget.buckets(), MAX_BUCKETS + 1);
+        // A key still has its own budget.
+        assert!(budget.hit("key:k1", 5).await.unwrap().allowed);
+        assert_eq!(budget.buckets(), MAX_BUCKETS + 2);
+        // Addresses already counted this minute keep their own.
+        assert!(budget.hit("ip:7", 5).await.unwrap().allowed);
+    }
+}
