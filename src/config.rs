@@ -355,21 +355,25 @@ impl Config {
         use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
         rustix::process::umask(rustix::fs::Mode::from_raw_mode(0o077));
         if let Ok(meta) = std::fs::metadata(&self.data_dir) {
-            let mode = meta.permissions().mode() & 0o777;
+            let mode = meta.permissions().mode() & 0o7777;
             if mode & 0o077 != 0 {
-                tracing::warn!(
-                    folder = %self.data_dir.display(),
-                    mode = format!("{mode:o}"),
-                    "data_dir (SIGNET_DATA_DIR) was readable by other users; made it private (0700)"
-                );
-                std::fs::set_permissions(&self.data_dir, std::fs::Permissions::from_mode(0o700))
-                    .map_err(|e| {
-                        anyhow::anyhow!(
-                            "data_dir (SIGNET_DATA_DIR): {} is readable by other users and \
-                             cannot be made private: {e}",
-                            self.data_dir.display()
-                        )
-                    })?;
+                // Special bits (a volume's setgid) are kept; only others' access goes.
+                let private = std::fs::Permissions::from_mode(mode & !0o077);
+                match std::fs::set_permissions(&self.data_dir, private) {
+                    Ok(()) => tracing::warn!(
+                        folder = %self.data_dir.display(),
+                        was = format!("{:o}", mode & 0o777),
+                        "data_dir (SIGNET_DATA_DIR) was open to other users; made it private"
+                    ),
+                    // A folder this user does not own (a managed volume): said, not fatal.
+                    Err(e) => tracing::warn!(
+                        folder = %self.data_dir.display(),
+                        mode = format!("{:o}", mode & 0o777),
+                        error = %e,
+                        "data_dir (SIGNET_DATA_DIR) is open to other users and cannot be made \
+                         private; the files Signet writes in it are private (0600 and 0700)"
+                    ),
+                }
             }
             return Ok(());
         }
@@ -452,10 +456,14 @@ fn write_private(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     f.write_all(bytes).map_err(fail)?;
     f.sync_all().map_err(fail)?;
     drop(f);
-    // A hard link fails if the name exists, where a rename would replace it.
-    let linked = std::fs::hard_link(&tmp, path);
+    // A hard link fails if the name exists, where a rename would replace it. A file system
+    // without hard links gets the rename.
+    let placed = match std::fs::hard_link(&tmp, path) {
+        Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => std::fs::rename(&tmp, path),
+        other => other,
+    };
     let _ = std::fs::remove_file(&tmp);
-    linked.map_err(fail)?;
+    placed.map_err(fail)?;
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::File::open(dir)
             .and_then(|d| d.sync_all())

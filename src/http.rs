@@ -5,6 +5,7 @@
 //! same timer for both); bodies have the door's `body_timeout`. At most `max_connections` are
 //! served at once: past it, new connections wait in the kernel's backlog until one ends,
 //! and since each slow one ends within `header_timeout`, ordinary requests keep being served.
+//! A websocket keeps the slot of the connection it was upgraded from for as long as it lives.
 
 use std::future::Future;
 use std::sync::Arc;
@@ -81,8 +82,11 @@ pub async fn serve(
         };
         let _ = stream.set_nodelay(true);
         let app = app.clone();
+        // The slot goes with the connection, or with the websocket upgraded from it.
+        let slot = signet_rest::graphql::ConnSlot::new(permit);
         let service = hyper::service::service_fn(move |mut req: hyper::Request<Incoming>| {
             req.extensions_mut().insert(ConnectInfo(peer));
+            req.extensions_mut().insert(slot.clone());
             app.clone().oneshot(req)
         });
         let conn = http
@@ -98,7 +102,6 @@ pub async fn serve(
                     let _ = conn.await;
                 }
             }
-            drop(permit);
         });
     }
     drop(listener);

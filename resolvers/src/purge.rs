@@ -12,8 +12,8 @@ use crate::{Ctx, DomainError};
 pub const BATCH: u64 = 5_000;
 const DAY_MS: i64 = 86_400_000;
 
-/// Deletes the rows of `table` (keyed by `id`) matching `filter`, whose `$n` placeholders
-/// take `values`, a batch at a time. Answers how many went.
+/// Deletes the rows of `table` (keyed by `id`, with a `created_at`) matching `filter`, whose
+/// `$n` placeholders take `values`, a batch at a time, oldest first. Answers how many went.
 pub async fn in_batches(
     ctx: &Ctx,
     table: &str,
@@ -21,7 +21,7 @@ pub async fn in_batches(
     values: Vec<Value>,
 ) -> Result<u64, DomainError> {
     let sql = format!(
-        "DELETE FROM {table} WHERE id IN (SELECT id FROM {table} WHERE {filter} LIMIT {BATCH})"
+        "DELETE FROM {table} WHERE id IN (SELECT id FROM {table} WHERE {filter} ORDER BY created_at LIMIT {BATCH})"
     );
     let mut total = 0;
     loop {

@@ -15,16 +15,14 @@ use async_graphql::http::GraphiQLSource;
 use async_graphql_axum::{GraphQLProtocol, GraphQLResponse, GraphQLWebSocket};
 use axum::Extension;
 use axum::Router;
-use axum::extract::ws::{Message, WebSocket};
 use axum::extract::{State, WebSocketUpgrade};
 use axum::http::Method;
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{MethodRouter, get, post};
 use futures_util::StreamExt;
-use futures_util::stream::SplitStream;
 use signet_resolvers::{Actor, DomainError, keys};
 
-use signet_schema::guard::{DoorSpent, Socket};
+use signet_schema::guard::{Counter, DoorSpent, KeySockets, MAX_KEY_SOCKETS, Socket};
 
 use crate::AppState;
 use crate::door::{self, ClientIp};
@@ -103,8 +101,11 @@ fn socket() -> MethodRouter<AppState> {
     get(
         |State(s): State<AppState>,
          Extension(ClientIp(ip)): Extension<ClientIp>,
+         slot: Option<Extension<ConnSlot>>,
          protocol: GraphQLProtocol,
          upgrade: WebSocketUpgrade| async move {
+            // The connection's place among `max_connections`, held while the socket lives.
+            let permit = slot.and_then(|Extension(s)| s.take());
             let schema = s.schema.clone();
             let ctx = s.ctx.clone();
             let limits = s.config.sockets;
@@ -112,41 +113,95 @@ fn socket() -> MethodRouter<AppState> {
                 .protocols(async_graphql::http::ALL_WEBSOCKET_PROTOCOLS)
                 .max_message_size(MAX_SOCKET_MESSAGE)
                 .max_frame_size(MAX_SOCKET_MESSAGE)
-                .on_upgrade(move |ws| {
+                .on_upgrade(move |ws| async move {
+                    let _permit = permit;
                     let socket = Socket::new(ip);
                     let (sink, stream) = ws.split();
-                    let input = watched(stream, ctx.clone(), socket.clone(), limits);
                     let mut data = async_graphql::Data::default();
                     data.insert(socket.clone());
-                    GraphQLWebSocket::new_with_pair(sink, input, schema, protocol)
+                    let sockets = schema.data::<KeySockets>().cloned().unwrap_or_default();
+                    let (c, sock) = (ctx.clone(), socket.clone());
+                    let serve = GraphQLWebSocket::new_with_pair(sink, stream, schema, protocol)
                         .with_data(data)
                         .on_connection_init(move |payload| async move {
-                            let token = ["Authorization", "authorization"]
-                                .iter()
-                                .find_map(|k| payload.get(*k).and_then(|v| v.as_str()))
-                                .and_then(|v| {
-                                    v.strip_prefix("Bearer ").or(v.strip_prefix("bearer "))
-                                })
-                                .map(str::trim)
-                                .ok_or(DomainError::Unauthenticated);
-                            let actor = match token {
-                                Ok(t) => keys::authenticate(&ctx, t, ip).await.map(|a| (a, t)),
-                                Err(e) => Err(e),
-                            };
-                            let (actor, token) =
+                            let actor = init(&c, &sock, &sockets, &payload, ip).await;
+                            let actor =
                                 actor.map_err(|e| async_graphql::Error::new(e.public_message()))?;
-                            let _ = socket.token.set(token.to_string());
-                            socket.authenticated.store(true, Ordering::Release);
                             let mut data = async_graphql::Data::default();
                             data.insert(actor);
                             Ok(data)
                         })
-                        .serve()
+                        .serve();
+                    // The watch runs beside the socket rather than inside it: a client that
+                    // stops reading stalls the socket's writes, never the watch.
+                    tokio::select! {
+                        _ = serve => {}
+                        _ = watch(&ctx, &socket, limits) => {}
+                    }
                 })
                 .into_response();
             res
         },
     )
+}
+
+/// `connection_init`: the key, checked as the door checks a header, one unit of its budget,
+/// and one of its open sockets.
+async fn init(
+    ctx: &signet_resolvers::Ctx,
+    socket: &Socket,
+    sockets: &KeySockets,
+    payload: &serde_json::Value,
+    ip: std::net::IpAddr,
+) -> Result<Actor, DomainError> {
+    let token = ["Authorization", "authorization"]
+        .iter()
+        .find_map(|k| payload.get(*k).and_then(|v| v.as_str()))
+        .and_then(|v| v.strip_prefix("Bearer ").or(v.strip_prefix("bearer ")))
+        .map(str::trim)
+        .ok_or(DomainError::Unauthenticated)?;
+    let actor = keys::authenticate(ctx, token, ip).await?;
+    let b = ctx
+        .budget
+        .hit(&format!("key:{}", actor.key_id), actor.per_minute)
+        .await?;
+    if !b.allowed {
+        return Err(DomainError::RateLimited {
+            message: format!(
+                "Over the budget of {} requests a minute; retry after {} seconds.",
+                b.limit, b.reset_secs
+            ),
+            retry_after_secs: b.reset_secs,
+        });
+    }
+    let counted = Counter::take(&sockets.0, &actor.key_id, MAX_KEY_SOCKETS).ok_or_else(|| {
+        DomainError::RateLimited {
+            message: format!(
+                "this key holds {MAX_KEY_SOCKETS} open sockets, the most one key may; close one \
+                 first"
+            ),
+            retry_after_secs: 1,
+        }
+    })?;
+    let _ = socket.counted.set(counted);
+    let _ = socket.token.set(token.to_string());
+    socket.authenticated.store(true, Ordering::Release);
+    Ok(actor)
+}
+
+/// Where a connection's slot is kept while its requests run, so that a websocket upgraded
+/// from it can take the slot along (the connection itself ends at the upgrade).
+#[derive(Clone, Default)]
+pub struct ConnSlot(Arc<std::sync::Mutex<Option<tokio::sync::OwnedSemaphorePermit>>>);
+
+impl ConnSlot {
+    pub fn new(permit: tokio::sync::OwnedSemaphorePermit) -> ConnSlot {
+        ConnSlot(Arc::new(std::sync::Mutex::new(Some(permit))))
+    }
+
+    fn take(&self) -> Option<tokio::sync::OwnedSemaphorePermit> {
+        self.0.lock().ok()?.take()
+    }
 }
 
 /// How long a websocket may take to authenticate, and live at most.
@@ -165,42 +220,26 @@ impl Default for SocketLimits {
     }
 }
 
-/// The socket's incoming messages, ended (which closes the socket) when it has not
-/// authenticated in time, has lived its lifetime, or its key stops being valid: revoked,
-/// expired, or no longer allowed from the socket's address.
-fn watched(
-    inner: SplitStream<WebSocket>,
-    ctx: signet_resolvers::Ctx,
-    socket: Arc<Socket>,
-    limits: SocketLimits,
-) -> impl futures_util::Stream<Item = Result<Message, axum::Error>> + Send + 'static {
+/// Resolves (which closes the socket) when the socket has not authenticated in time, has
+/// lived its lifetime, or its key stops being valid: revoked, expired, or no longer allowed
+/// from the socket's address.
+async fn watch(ctx: &signet_resolvers::Ctx, socket: &Socket, limits: SocketLimits) {
     let opened = tokio::time::Instant::now();
-    let tick = tokio::time::interval(Duration::from_secs(1));
-    futures_util::stream::unfold(
-        (inner, tick, 0u64),
-        move |(mut inner, mut tick, mut ticks)| {
-            let (ctx, socket) = (ctx.clone(), socket.clone());
-            async move {
-                loop {
-                    tokio::select! {
-                        m = inner.next() => return m.map(|m| (m, (inner, tick, ticks))),
-                        _ = tick.tick() => {
-                            ticks += 1;
-                            let age = opened.elapsed();
-                            if age >= limits.lifetime {
-                                return None;
-                            }
-                            if !socket.authenticated.load(Ordering::Acquire) {
-                                if age >= limits.init_timeout {
-                                    return None;
-                                }
-                            } else if ticks % 2 == 0 && socket.recheck(&ctx).await.is_err() {
-                                return None;
-                            }
-                        }
-                    }
-                }
+    let mut tick = tokio::time::interval(Duration::from_secs(1));
+    let mut ticks = 0u64;
+    loop {
+        tick.tick().await;
+        ticks += 1;
+        let age = opened.elapsed();
+        if age >= limits.lifetime {
+            return;
+        }
+        if !socket.authenticated.load(Ordering::Acquire) {
+            if age >= limits.init_timeout {
+                return;
             }
-        },
-    )
+        } else if ticks.is_multiple_of(2) && socket.recheck(ctx).await.is_err() {
+            return;
+        }
+    }
 }

@@ -36,10 +36,16 @@ pub const MAX_ROOT_FIELDS: usize = 20;
 /// Deep enough for GraphiQL's introspection query (its type references nest 9 deep).
 pub const MAX_DEPTH: usize = 16;
 pub const MAX_COMPLEXITY: usize = 1_000;
+/// Directives on one field.
+pub const MAX_DIRECTIVES: usize = 20;
 /// Operations one socket may hold open at once (live subscriptions, mostly).
 pub const MAX_SOCKET_OPERATIONS: usize = 100;
 /// Operations all sockets of one key may hold open at once, in this process.
 pub const MAX_KEY_OPERATIONS: usize = 500;
+
+/// What `prepare_request` measured of the operation, for `parse_query` to spend.
+#[derive(Clone, Copy, Debug)]
+struct Measured(Size);
 
 /// Put in a `POST /graphql` request's data: the door has spent this much of the key's budget.
 #[derive(Clone, Copy, Debug)]
@@ -52,6 +58,8 @@ pub struct Socket {
     pub token: OnceLock<String>,
     pub authenticated: AtomicBool,
     pub operations: AtomicUsize,
+    /// The key's count of open sockets, given back when the socket ends.
+    pub counted: OnceLock<Counted>,
 }
 
 impl std::fmt::Debug for Socket {
@@ -71,6 +79,7 @@ impl Socket {
             token: OnceLock::new(),
             authenticated: AtomicBool::new(false),
             operations: AtomicUsize::new(0),
+            counted: OnceLock::new(),
         })
     }
 
@@ -84,9 +93,54 @@ impl Socket {
     }
 }
 
-/// Open websocket operations per key, in this process.
+/// A count per key, each unit given back when its [`Counted`] is dropped.
 #[derive(Default)]
-pub struct KeyOperations(Mutex<HashMap<String, usize>>);
+pub struct Counter(Mutex<HashMap<String, usize>>);
+
+/// One unit of a [`Counter`].
+pub struct Counted {
+    counter: Arc<Counter>,
+    key: String,
+}
+
+impl Counter {
+    /// One more for `key`, unless it holds `max` already.
+    pub fn take(counter: &Arc<Counter>, key: &str, max: usize) -> Option<Counted> {
+        let mut map = counter.0.lock().unwrap_or_else(|p| p.into_inner());
+        let n = map.entry(key.to_string()).or_insert(0);
+        if *n >= max {
+            return None;
+        }
+        *n += 1;
+        Some(Counted {
+            counter: counter.clone(),
+            key: key.to_string(),
+        })
+    }
+}
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        let mut map = self.counter.0.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(n) = map.get_mut(&self.key) {
+            *n -= 1;
+            if *n == 0 {
+                map.remove(&self.key);
+            }
+        }
+    }
+}
+
+/// Open websocket operations per key, in this process.
+#[derive(Clone, Default)]
+pub struct KeyOperations(pub Arc<Counter>);
+
+/// Open websockets per key, in this process.
+#[derive(Clone, Default)]
+pub struct KeySockets(pub Arc<Counter>);
+
+/// Sockets one key may hold open at once, in this process.
+pub const MAX_KEY_SOCKETS: usize = 100;
 
 /// The size and nesting of a query's text, before the parser sees it.
 pub fn check_text(query: &str) -> Result<(), String> {
@@ -139,33 +193,82 @@ pub fn check_text(query: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// The most root fields any operation of the document selects, fragments followed.
-pub fn root_fields(doc: &ExecutableDocument) -> usize {
-    fn count(doc: &ExecutableDocument, set: &SelectionSet, hops: usize) -> usize {
-        set.items
-            .iter()
-            .map(|s| match &s.node {
-                Selection::Field(_) => 1,
-                Selection::InlineFragment(f) if hops < 8 => {
-                    count(doc, &f.node.selection_set.node, hops + 1)
-                }
-                Selection::FragmentSpread(f) if hops < 8 => doc
-                    .fragments
-                    .get(&f.node.fragment_name.node)
-                    .map_or(0, |d| count(doc, &d.node.selection_set.node, hops + 1)),
-                // Deeper than the recursion limit lets through: counted as the worst case.
-                _ => MAX_ROOT_FIELDS + 1,
-            })
-            .sum()
-    }
+/// Selections an operation may expand to once every fragment is followed. Fragments need no
+/// nesting to multiply (`F1` spreads `F2` three times, `F2` spreads `F3` three times...), and
+/// the library's own checks walk every spread, so 2 KB of them would keep a thread busy for
+/// hours: the document is measured here first, each fragment once.
+pub const MAX_EXPANDED: u64 = 5_000;
+
+/// What one operation of a document comes to, every fragment followed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Size {
+    /// Root fields, aliases included.
+    pub root: u64,
+    /// Every field selected at any depth.
+    pub fields: u64,
+}
+
+/// The largest operation of `doc`, or why it is refused: a fragment that spreads itself, or
+/// more than [`MAX_EXPANDED`] selections. Each fragment is measured once.
+pub fn measure(doc: &ExecutableDocument) -> Result<Size, String> {
+    let mut memo: HashMap<String, Option<Size>> = HashMap::new();
     let ops: Vec<_> = match &doc.operations {
         DocumentOperations::Single(op) => vec![op],
         DocumentOperations::Multiple(ops) => ops.values().collect(),
     };
-    ops.iter()
-        .map(|op| count(doc, &op.node.selection_set.node, 0))
-        .max()
-        .unwrap_or(0)
+    let mut largest = Size::default();
+    for op in ops {
+        let s = set_size(doc, &op.node.selection_set.node, &mut memo)?;
+        largest.root = largest.root.max(s.root);
+        largest.fields = largest.fields.max(s.fields);
+    }
+    Ok(largest)
+}
+
+fn set_size(
+    doc: &ExecutableDocument,
+    set: &SelectionSet,
+    memo: &mut HashMap<String, Option<Size>>,
+) -> Result<Size, String> {
+    let mut total = Size::default();
+    for item in &set.items {
+        let s = match &item.node {
+            Selection::Field(f) => {
+                let inner = set_size(doc, &f.node.selection_set.node, memo)?;
+                Size {
+                    root: 1,
+                    fields: 1 + inner.fields,
+                }
+            }
+            Selection::InlineFragment(f) => set_size(doc, &f.node.selection_set.node, memo)?,
+            Selection::FragmentSpread(f) => {
+                let name = f.node.fragment_name.node.to_string();
+                match memo.get(&name) {
+                    Some(Some(s)) => *s,
+                    // Being measured further up: the fragment spreads itself.
+                    Some(None) => return Err(format!("query: fragment {name} spreads itself")),
+                    None => {
+                        let Some(def) = doc.fragments.get(&f.node.fragment_name.node) else {
+                            // Unknown fragments are the validator's to report.
+                            continue;
+                        };
+                        memo.insert(name.clone(), None);
+                        let s = set_size(doc, &def.node.selection_set.node, memo)?;
+                        memo.insert(name, Some(s));
+                        s
+                    }
+                }
+            }
+        };
+        total.root = total.root.saturating_add(s.root);
+        total.fields = total.fields.saturating_add(s.fields);
+        if total.fields > MAX_EXPANDED {
+            return Err(format!(
+                "query: selects more than {MAX_EXPANDED} fields once its fragments are followed"
+            ));
+        }
+    }
+    Ok(total)
 }
 
 fn refused(e: DomainError) -> ServerError {
@@ -190,6 +293,18 @@ impl Extension for GuardExtension {
         mut request: Request,
         next: NextPrepareRequest<'_>,
     ) -> ServerResult<Request> {
+        // Measured before the library parses, walks and validates it.
+        check_text(&request.query).map_err(|m| refused(DomainError::Invalid(m)))?;
+        let size =
+            measure(request.parsed_query()?).map_err(|m| refused(DomainError::Invalid(m)))?;
+        if size.root > MAX_ROOT_FIELDS as u64 {
+            return Err(refused(DomainError::Invalid(format!(
+                "query: selects {} root fields (aliases included); at most {MAX_ROOT_FIELDS} in \
+                 one operation",
+                size.root
+            ))));
+        }
+        request.data.insert(Measured(size));
         if let (Some(socket), Ok(services)) = (ctx.data_opt::<Arc<Socket>>(), ctx.data::<Ctx>()) {
             // A socket's operation: the key as it is now, not as it was at connection_init.
             let checked = socket.recheck(services).await;
@@ -207,17 +322,10 @@ impl Extension for GuardExtension {
         variables: &Variables,
         next: NextParseQuery<'_>,
     ) -> ServerResult<ExecutableDocument> {
-        check_text(query).map_err(|m| refused(DomainError::Invalid(m)))?;
         let doc = next.run(ctx, query, variables).await?;
-        let fields = root_fields(&doc);
-        if fields > MAX_ROOT_FIELDS {
-            return Err(refused(DomainError::Invalid(format!(
-                "query: selects {fields} root fields (aliases included); at most \
-                 {MAX_ROOT_FIELDS} in one operation"
-            ))));
-        }
+        let fields = ctx.data_opt::<Measured>().map_or(1, |m| m.0.root);
         let spent = ctx.data_opt::<DoorSpent>().map_or(0, |d| d.0);
-        let due = (fields as u64).saturating_sub(spent);
+        let due = fields.saturating_sub(spent);
         if let (Some(actor), Ok(services), true) =
             (ctx.data_opt::<Actor>(), ctx.data::<Ctx>(), due > 0)
         {
@@ -249,11 +357,11 @@ impl Extension for GuardExtension {
         let (Some(socket), Some(actor), Some(counts)) = (
             ctx.data_opt::<Arc<Socket>>(),
             ctx.data_opt::<Actor>(),
-            ctx.data_opt::<Arc<KeyOperations>>(),
+            ctx.data_opt::<KeyOperations>(),
         ) else {
             return next.run(ctx, stream);
         };
-        match Held::take(socket.clone(), counts.clone(), &actor.key_id) {
+        match Held::take(socket.clone(), &counts.0, &actor.key_id) {
             Ok(held) => next
                 .run(ctx, stream)
                 .map(move |r| {
@@ -272,16 +380,11 @@ impl Extension for GuardExtension {
 /// One open operation of a socket and its key; given back when the operation's stream ends.
 struct Held {
     socket: Arc<Socket>,
-    counts: Arc<KeyOperations>,
-    key: String,
+    _key: Counted,
 }
 
 impl Held {
-    fn take(
-        socket: Arc<Socket>,
-        counts: Arc<KeyOperations>,
-        key: &str,
-    ) -> Result<Held, DomainError> {
+    fn take(socket: Arc<Socket>, counts: &Arc<Counter>, key: &str) -> Result<Held, DomainError> {
         if socket.operations.fetch_add(1, Ordering::AcqRel) >= MAX_SOCKET_OPERATIONS {
             socket.operations.fetch_sub(1, Ordering::AcqRel);
             return Err(DomainError::RateLimited {
@@ -292,26 +395,19 @@ impl Held {
                 retry_after_secs: 1,
             });
         }
-        {
-            let mut map = counts.0.lock().unwrap_or_else(|p| p.into_inner());
-            let n = map.entry(key.to_string()).or_insert(0);
-            if *n >= MAX_KEY_OPERATIONS {
-                drop(map);
-                socket.operations.fetch_sub(1, Ordering::AcqRel);
-                return Err(DomainError::RateLimited {
-                    message: format!(
-                        "this key's sockets hold {MAX_KEY_OPERATIONS} operations, the most one \
-                         key may; complete one first"
-                    ),
-                    retry_after_secs: 1,
-                });
-            }
-            *n += 1;
-        }
+        let Some(counted) = Counter::take(counts, key, MAX_KEY_OPERATIONS) else {
+            socket.operations.fetch_sub(1, Ordering::AcqRel);
+            return Err(DomainError::RateLimited {
+                message: format!(
+                    "this key's sockets hold {MAX_KEY_OPERATIONS} operations, the most one key \
+                     may; complete one first"
+                ),
+                retry_after_secs: 1,
+            });
+        };
         Ok(Held {
             socket,
-            counts,
-            key: key.to_string(),
+            _key: counted,
         })
     }
 }
@@ -319,13 +415,6 @@ impl Held {
 impl Drop for Held {
     fn drop(&mut self) {
         self.socket.operations.fetch_sub(1, Ordering::AcqRel);
-        let mut map = self.counts.0.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(n) = map.get_mut(&self.key) {
-            *n -= 1;
-            if *n == 0 {
-                map.remove(&self.key);
-            }
-        }
     }
 }
 
@@ -391,6 +480,34 @@ mod tests {
              fragment F on Query { d: usage { plan } e: usage { plan } }",
         )
         .unwrap();
-        assert_eq!(root_fields(&doc), 5);
+        assert_eq!(
+            measure(&doc).unwrap(),
+            Size {
+                root: 5,
+                fields: 10
+            }
+        );
+    }
+
+    #[test]
+    fn fragments_that_multiply_or_spread_themselves_are_refused() {
+        // 3^30 selections from a few hundred bytes.
+        let mut q = String::from("{ ...F1 ...F1 ...F1 }");
+        for i in 1..30 {
+            q.push_str(&format!(
+                " fragment F{i} on Query {{ ...F{0} ...F{0} ...F{0} }}",
+                i + 1
+            ));
+        }
+        q.push_str(" fragment F30 on Query { usage { plan } }");
+        let doc = async_graphql::parser::parse_query(&q).unwrap();
+        let started = std::time::Instant::now();
+        assert!(measure(&doc).unwrap_err().contains("more than 5000 fields"));
+        assert!(started.elapsed() < std::time::Duration::from_millis(100));
+        let doc = async_graphql::parser::parse_query(
+            "{ ...A } fragment A on Query { ...B } fragment B on Query { ...A }",
+        )
+        .unwrap();
+        assert!(measure(&doc).unwrap_err().contains("spreads itself"));
     }
 }

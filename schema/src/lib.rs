@@ -21,12 +21,13 @@ pub fn build(ctx: Ctx) -> SignetSchema {
         Subscription::default(),
     )
     .data(ctx)
-    .data(std::sync::Arc::new(guard::KeyOperations::default()))
+    .data(guard::KeyOperations::default())
+    .data(guard::KeySockets::default())
     .extension(guard::Guard)
     .limit_depth(guard::MAX_DEPTH)
     .limit_complexity(guard::MAX_COMPLEXITY)
     .limit_recursive_depth(guard::MAX_NESTING)
-    .limit_directives(guard::MAX_ROOT_FIELDS)
+    .limit_directives(guard::MAX_DIRECTIVES)
     .finish()
 }
 

@@ -282,8 +282,11 @@ fn create(dir: &Path, new: &NewAuthority) -> Result<(), SealError> {
     if let Some(parent) = dir.parent() {
         fs::create_dir_all(parent).map_err(|e| io(parent, e))?;
     }
-    // Every file is written and synced under a temporary folder, which is then renamed into
-    // place (over an empty folder too): a crash leaves either no authority or a whole one.
+    if dir.is_dir() {
+        return fill(dir, &made);
+    }
+    // Every file is written and synced under a temporary folder beside it, which is then
+    // renamed into place: a crash leaves either no authority or a whole one.
     let tmp = tmp_dir(dir)?;
     if let Err(e) = write_all(&tmp, &made) {
         let _ = fs::remove_dir_all(&tmp);
@@ -293,10 +296,10 @@ fn create(dir: &Path, new: &NewAuthority) -> Result<(), SealError> {
         Ok(()) => Ok(()),
         // Another process made it first: use theirs.
         Err(_) if dir.join("root.crt").exists() => Ok(()),
-        // A folder that cannot be replaced (a mounted volume, or one left half-filled by an
-        // older version): the files are moved in one by one, the root last, since a folder
-        // holding `root.crt` is taken as complete.
-        Err(_) if dir.is_dir() => move_in(&tmp, dir),
+        Err(_) if dir.is_dir() => {
+            let _ = fs::remove_dir_all(&tmp);
+            return fill(dir, &made);
+        }
         Err(e) => Err(io(dir, e)),
     };
     let _ = fs::remove_dir_all(&tmp);
@@ -306,6 +309,30 @@ fn create(dir: &Path, new: &NewAuthority) -> Result<(), SealError> {
         Some(parent) => sync_dir(parent),
         None => Ok(()),
     }
+}
+
+/// Fills a folder that already exists (a mounted volume, which cannot be replaced, or one an
+/// older version left half-filled): under a lock, the files are written and synced in a
+/// temporary folder inside it (the same file system) and moved in one by one, the root
+/// certificate last, since a folder holding `root.crt` is taken as complete.
+fn fill(dir: &Path, made: &[(String, String)]) -> Result<(), SealError> {
+    let lock_path = dir.join(".lock");
+    let lock = fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock_path)
+        .map_err(|e| io(&lock_path, e))?;
+    lock.lock().map_err(|e| io(&lock_path, e))?;
+    if dir.join("root.crt").exists() {
+        // Another process filled it while this one waited.
+        return Ok(());
+    }
+    let tmp = tmp_dir(&dir.join("authority"))?;
+    let moved = write_all(&tmp, made).and_then(|()| move_in(&tmp, dir));
+    let _ = fs::remove_dir_all(&tmp);
+    moved?;
+    sync_dir(dir)
 }
 
 fn move_in(from: &Path, dir: &Path) -> Result<(), SealError> {

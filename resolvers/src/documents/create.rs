@@ -522,6 +522,9 @@ pub async fn create(
         send::may_send(ctx, actor, actor.mode == Mode::Test, &report).await?;
     }
     crate::limits::spend_daily(ctx, actor).await?;
+    if send_now && !actor.draft_only && actor.mode == Mode::Test {
+        crate::limits::spend_test_send(ctx, actor).await?;
+    }
     // One transaction (on SQLite, one hand-off to the writer): the draft, and with `sendNow`
     // the send itself, so a send refused at the last moment (the month's allowance raced
     // away) leaves no draft behind. One request, one unit of the daily limit (spent above).

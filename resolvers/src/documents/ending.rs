@@ -279,7 +279,11 @@ pub async fn sweep(ctx: &Ctx) -> Result<(usize, usize), DomainError> {
         .db
         .conn
         .query_all_raw(ctx.db.stmt(
-            &format!("SELECT {} FROM documents WHERE expires_at <= $1 AND state IN {OUT_FOR_SIGNATURE} LIMIT 200", store::DOC_COLUMNS),
+            // Not a document everyone has signed (it is being sealed and cannot expire), which
+            // would otherwise be taken again at every pass and crowd the others out.
+            &format!("SELECT {} FROM documents WHERE expires_at <= $1 AND state IN {OUT_FOR_SIGNATURE} \
+                      AND EXISTS (SELECT 1 FROM people WHERE people.document_id = documents.id AND people.action <> 'cc' AND people.status <> 'signed') \
+                      ORDER BY expires_at LIMIT 200", store::DOC_COLUMNS),
             [Value::from(now)],
         ))
         .await?;

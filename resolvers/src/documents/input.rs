@@ -328,6 +328,13 @@ pub fn variable_values(
         if s.chars().count() > 5000 {
             return Err(DomainError::invalid(&at, "is longer than 5000 characters"));
         }
+        if s.chars().any(is_bidi_control) {
+            return Err(DomainError::invalid(
+                &at,
+                "must not hold bidirectional embedding, override or isolate characters \
+                 (U+202A to U+202E, U+2066 to U+2069)",
+            ));
+        }
         out.insert(key.to_string(), s);
     }
     Ok(out)

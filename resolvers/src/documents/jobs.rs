@@ -136,7 +136,6 @@ pub(crate) async fn finish<C: Sql>(ctx: &Ctx, conn: &C, job: &str) -> Result<(),
     Ok(())
 }
 
-/// Ends a job on its own (not inside a transition's transaction).
 /// Ends a job that no later try could finish (its input decides the failure), while the
 /// lease is still ours.
 pub(crate) async fn give_up(ctx: &Ctx, c: &Claimed) -> Result<(), DomainError> {
@@ -149,6 +148,7 @@ pub(crate) async fn give_up(ctx: &Ctx, c: &Claimed) -> Result<(), DomainError> {
     Ok(())
 }
 
+/// Ends a job on its own (not inside a transition's transaction).
 pub(crate) async fn done(ctx: &Ctx, job: &str) -> Result<(), DomainError> {
     ctx.db.write(finish_stmt(ctx, job)).await?;
     Ok(())

@@ -67,14 +67,7 @@ pub async fn audit_log(
             format!("must be between 1 and {MAX_AUDIT_PAGE}, got {limit}"),
         ));
     }
-    let after = after.unwrap_or(0);
-    Ok(audited(ctx, actor, id)
-        .await?
-        .1
-        .into_iter()
-        .filter(|r| r.seq > after)
-        .take(limit as usize)
-        .collect())
+    Ok(audited(ctx, actor, id, after.unwrap_or(0), limit).await?.1)
 }
 
 pub const AUDIT_PAGE: i64 = 500;
@@ -84,10 +77,12 @@ async fn audited(
     ctx: &Ctx,
     actor: &Actor,
     id: &str,
+    after: i64,
+    limit: i64,
 ) -> Result<(store::DocRow, Vec<AuditEventOut>), DomainError> {
     actor.require(Scope::DocumentsRead)?;
     let doc = visible(&ctx.db.conn, ctx, actor, id).await?;
-    let rows = trail::records(&ctx.db.conn, &ctx.db, &doc.id).await?;
+    let rows = trail::records_after(&ctx.db.conn, &ctx.db, &doc.id, after, limit).await?;
     let people = store::people(&ctx.db.conn, &ctx.db, &[&doc.id]).await?;
     let out = rows
         .into_iter()
@@ -113,7 +108,7 @@ async fn audited(
 
 /// GET /documents/{id}/audit-log.csv: RFC 4180, UTF-8, CRLF, one row per audit event.
 pub async fn audit_csv(ctx: &Ctx, actor: &Actor, id: &str) -> Result<FileOut, DomainError> {
-    let (doc, rows) = audited(ctx, actor, id).await?;
+    let (doc, rows) = audited(ctx, actor, id, 0, i64::MAX).await?;
     let mut out = String::from("time,event,description,person,document,detail\r\n");
     for r in &rows {
         let fields = [

@@ -191,9 +191,6 @@ pub(crate) async fn may_send(
             )));
         }
     }
-    if test {
-        crate::limits::spend_test_send(ctx, actor).await?;
-    }
     Ok(())
 }
 
@@ -228,6 +225,9 @@ pub(crate) async fn send_draft(
             charge: Some(key), ..
         } => crate::limits::spend_daily(ctx, key).await?,
         Via::Approval { charge: None, .. } => {}
+    }
+    if doc.test {
+        crate::limits::spend_test_send(ctx, actor).await?;
     }
     let (c, a, claim) = (ctx.clone(), actor.clone(), claim.cloned());
     let fields = field_rows(&doc.id, &draft);

@@ -307,11 +307,26 @@ pub async fn records<C: ConnectionTrait>(
     db: &Db,
     doc_id: &str,
 ) -> Result<Vec<AuditRecord>, DomainError> {
+    records_after(conn, db, doc_id, 0, i64::MAX).await
+}
+
+/// At most `limit` audit rows of a document after the row numbered `after`, oldest first.
+pub async fn records_after<C: ConnectionTrait>(
+    conn: &C,
+    db: &Db,
+    doc_id: &str,
+    after: i64,
+    limit: i64,
+) -> Result<Vec<AuditRecord>, DomainError> {
     let rows = conn
         .query_all_raw(db.stmt(
             "SELECT seq, at, event, description, seat, actor, detail, prev_hash, hash \
-             FROM audit_events WHERE document_id = $1 ORDER BY seq",
-            [Value::from(doc_id.to_string())],
+             FROM audit_events WHERE document_id = $1 AND seq > $2 ORDER BY seq LIMIT $3",
+            [
+                Value::from(doc_id.to_string()),
+                Value::from(after),
+                Value::from(limit),
+            ],
         ))
         .await?;
     rows.iter()

@@ -33,10 +33,25 @@ pub struct Window {
 
 const WINDOW_SECS: u64 = 60;
 /// Buckets a minute may hold in this process. Past it, an address (`ip:` bucket) not yet seen
-/// this minute is counted in one shared overflow bucket: a caller spraying addresses then shares one budget
-/// with every other newcomer of the minute instead of growing the table.
+/// this minute is counted in an overflow bucket shared by its network's newcomers: a caller
+/// spraying addresses then shares budgets instead of growing the table.
 pub const MAX_BUCKETS: usize = 200_000;
-const OVERFLOW: &str = "overflow";
+/// Overflow buckets: newcomers share one of these by their network (an IPv4 /16, an IPv6 /48),
+/// so one network spraying addresses crowds only the newcomers that hash alike.
+const OVERFLOW_BUCKETS: u64 = 256;
+
+fn overflow(bucket: &str) -> String {
+    use std::hash::{Hash, Hasher};
+    let addr = bucket.trim_start_matches("ip:");
+    let network: Vec<&str> = if addr.contains(':') {
+        addr.split(':').take(3).collect()
+    } else {
+        addr.split('.').take(2).collect()
+    };
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    network.hash(&mut h);
+    format!("overflow:{}", h.finish() % OVERFLOW_BUCKETS)
+}
 
 impl Budget {
     pub fn in_process() -> Budget {
@@ -74,7 +89,7 @@ impl Budget {
                         Some(c) => c,
                         // Keys are few and made by an operator; only addresses can flood.
                         None if full && bucket.starts_with("ip:") => {
-                            t.counts.entry(OVERFLOW.to_string()).or_insert(0)
+                            t.counts.entry(overflow(bucket)).or_insert(0)
                         }
                         None => t.counts.entry(bucket.to_string()).or_insert(0),
                     };
@@ -134,7 +149,7 @@ mod tests {
         // Newcomers past the bound share one budget; the table does not grow further.
         let mut last = None;
         for i in 0..10 {
-            last = Some(budget.hit(&format!("ip:new{i}"), 5).await.unwrap());
+            last = Some(budget.hit(&format!("ip:10.1.{i}.1"), 5).await.unwrap());
         }
         assert!(
             !last.unwrap().allowed,
