@@ -74,8 +74,12 @@ enum Admin {
 #[derive(Subcommand)]
 enum CaCmd {
     /// Print the root certificate (PEM) for verifiers and PDF readers to trust. It issued the
-    /// live and the test sealing certificates and the time-stamping certificate.
-    Export,
+    /// live sealing and time-stamping certificates; test seals chain to a root of their own.
+    Export {
+        /// The test root instead: trust it only to check test documents.
+        #[arg(long)]
+        test: bool,
+    },
 }
 
 #[derive(Subcommand)]
@@ -290,9 +294,17 @@ async fn run(command: Command, config: Config) -> Result<(), Failure> {
             eprintln!("signet: migrations applied");
             Ok(())
         }
-        Command::Admin(Admin::Ca(CaCmd::Export)) => {
+        Command::Admin(Admin::Ca(CaCmd::Export { test })) => {
             // Needs only the authority's folder: no database.
-            print!("{}", signet::authority(&config).or_fail(false)?.root_pem());
+            let authority = signet::authority(&config).or_fail(false)?;
+            print!(
+                "{}",
+                if test {
+                    authority.test_root_pem()
+                } else {
+                    authority.root_pem()
+                }
+            );
             Ok(())
         }
         Command::Admin(cmd) => {
@@ -555,7 +567,8 @@ async fn admin(ctx: &signet_resolvers::Ctx, cmd: Admin) -> anyhow::Result<()> {
             );
             out(json, serde_json::to_value(&e)?, text);
         }
-        Admin::Ca(CaCmd::Export) => print!("{}", ctx.authority.root_pem()),
+        Admin::Ca(CaCmd::Export { test: false }) => print!("{}", ctx.authority.root_pem()),
+        Admin::Ca(CaCmd::Export { test: true }) => print!("{}", ctx.authority.test_root_pem()),
     }
     Ok(())
 }

@@ -55,9 +55,11 @@ impl Stamping {
     }
 
     /// A stamper for this job; call from the blocking pool.
+    /// The built-in authority stamps test seals with its test TSA, under the test root.
     pub(crate) fn stamper<'a>(
         &'a self,
         authority: &'a Authority,
+        test: bool,
         handle: tokio::runtime::Handle,
     ) -> Box<dyn TimeStamper + 'a> {
         match &self.client {
@@ -66,7 +68,7 @@ impl Stamping {
                 client,
                 handle,
             }),
-            None => Box::new(authority.tsa()),
+            None => Box::new(authority.tsa_for(test)),
         }
     }
 }

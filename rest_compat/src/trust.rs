@@ -1,7 +1,8 @@
 //! What verifiers reach without a key: the built-in RFC 3161 time-stamp authority
 //! (`POST /tsa`, `application/timestamp-query` in, `application/timestamp-reply` out), the
 //! root certificate (`GET /ca/root.pem`) and a fresh CRL of the root (`GET /ca/root.crl`),
-//! which the certificates name when `public_url` is set. They pass through the door like
+//! which the certificates name when `public_url` is set, and the same for the root of test
+//! seals (`/ca/test-root.pem`, `/ca/test-root.crl`). They pass through the door like
 //! every route: budgeted per client address and logged.
 
 use axum::Router;
@@ -40,13 +41,34 @@ static CRL: std::sync::LazyLock<Route> = std::sync::LazyLock::new(|| {
         crl,
     )
 });
+static TEST_ROOT: std::sync::LazyLock<Route> = std::sync::LazyLock::new(|| {
+    row(
+        Method::GET,
+        "/ca/test-root.pem",
+        "trust.test_root",
+        Access::Public,
+        test_root,
+    )
+});
+static TEST_CRL: std::sync::LazyLock<Route> = std::sync::LazyLock::new(|| {
+    row(
+        Method::GET,
+        "/ca/test-root.crl",
+        "trust.test_crl",
+        Access::Public,
+        test_crl,
+    )
+});
 
 pub(crate) fn router(state: &AppState) -> Router<AppState> {
     let (t, r, c): (&'static Route, &'static Route, &'static Route) = (&TSA, &ROOT, &CRL);
+    let (tr, tc): (&'static Route, &'static Route) = (&TEST_ROOT, &TEST_CRL);
     Router::new()
         .route("/tsa", door::layer(t, tsa(), state))
         .route("/ca/root.pem", door::layer(r, root(), state))
         .route("/ca/root.crl", door::layer(c, crl(), state))
+        .route("/ca/test-root.pem", door::layer(tr, test_root(), state))
+        .route("/ca/test-root.crl", door::layer(tc, test_crl(), state))
 }
 
 fn tsa() -> MethodRouter<AppState> {
@@ -79,11 +101,28 @@ fn root() -> MethodRouter<AppState> {
 }
 
 fn crl() -> MethodRouter<AppState> {
+    get(|State(s): State<AppState>| async move { published_crl(&s, false) })
+}
+
+fn test_root() -> MethodRouter<AppState> {
     get(|State(s): State<AppState>| async move {
-        match s.ctx.authority.published_crl(chrono::Utc::now()) {
-            Ok(der) => ([(header::CONTENT_TYPE, "application/pkix-crl")], der).into_response(),
-            Err(e) => ApiError::from(signet_resolvers::DomainError::Internal(e.to_string()))
-                .into_response(),
-        }
+        (
+            [(header::CONTENT_TYPE, "application/x-pem-file")],
+            s.ctx.authority.test_root_pem(),
+        )
+            .into_response()
     })
+}
+
+fn test_crl() -> MethodRouter<AppState> {
+    get(|State(s): State<AppState>| async move { published_crl(&s, true) })
+}
+
+fn published_crl(s: &AppState, test: bool) -> axum::response::Response {
+    match s.ctx.authority.published_crl(test, chrono::Utc::now()) {
+        Ok(der) => ([(header::CONTENT_TYPE, "application/pkix-crl")], der).into_response(),
+        Err(e) => {
+            ApiError::from(signet_resolvers::DomainError::Internal(e.to_string())).into_response()
+        }
+    }
 }

@@ -25,18 +25,30 @@ use crate::asn1::{self, CertInfo};
 use crate::cms::Signer;
 use crate::tsa::Tsa;
 
-const FILES: [&str; 4] = ["root", "seal", "seal-test", "tsa"];
+/// The files of a whole authority, in the order they are written; moved into place in the
+/// reverse order, so `root.crt`, whose presence says the folder is complete, comes last.
+const FILES: [&str; 6] = ["root", "seal", "tsa", "test-root", "seal-test", "tsa-test"];
+/// The test chain's files, as an older authority (without one) gains them.
+const TEST_FILES: [&str; 3] = ["test-root", "seal-test", "tsa-test"];
 
-/// Who signs what.
+/// Who signs what. Live and test documents are sealed and time-stamped under two roots, so
+/// a verifier that trusts the live root never accepts a test seal: any test key can have a
+/// test document sealed, and nothing it makes may pass for a real one.
 pub struct Authority {
     root: Signer,
     live: Signer,
-    test: Signer,
     tsa: Tsa,
     root_key_id: Vec<u8>,
-    /// The CRL served to anyone who asks, signed at most once an hour.
-    published: std::sync::Mutex<Option<(DateTime<Utc>, Vec<u8>)>>,
+    test_root: Signer,
+    test: Signer,
+    test_tsa: Tsa,
+    test_root_key_id: Vec<u8>,
+    /// The CRLs served to anyone who asks (live, test), each signed at most once an hour.
+    published: std::sync::Mutex<[Option<Published>; 2]>,
 }
+
+/// A CRL as served, and when it was signed.
+type Published = (DateTime<Utc>, Vec<u8>);
 
 impl std::fmt::Debug for Authority {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -62,9 +74,12 @@ pub struct NewAuthority {
 
 impl Authority {
     /// Loads the authority in `dir`, making it first if the folder does not exist.
+    /// A folder made by an older version, without a test chain, gains one.
     pub fn load_or_create(dir: &Path, new: &NewAuthority) -> Result<Authority, SealError> {
         if !dir.join("root.crt").exists() {
             create(dir, new)?;
+        } else if !dir.join("test-root.crt").exists() {
+            add_test_chain(dir, new)?;
         }
         Authority::load(dir)
     }
@@ -82,15 +97,24 @@ impl Authority {
         let chain = vec![root_der.clone()];
         let root = Signer::new(&root_der, &key("root")?, Vec::new())?;
         let root_key_id = key_id(root.public_key());
+        let test_root_der = cert("test-root")?;
+        let test_chain = vec![test_root_der.clone()];
+        let test_root = Signer::new(&test_root_der, &key("test-root")?, Vec::new())?;
+        let test_root_key_id = key_id(test_root.public_key());
         Ok(Authority {
             live: Signer::new(&cert("seal")?, &key("seal")?, chain.clone())?,
-            test: Signer::new(&cert("seal-test")?, &key("seal-test")?, chain.clone())?,
             tsa: Tsa {
                 signer: Signer::new(&cert("tsa")?, &key("tsa")?, chain)?,
             },
             root,
             root_key_id,
-            published: std::sync::Mutex::new(None),
+            test: Signer::new(&cert("seal-test")?, &key("seal-test")?, test_chain.clone())?,
+            test_tsa: Tsa {
+                signer: Signer::new(&cert("tsa-test")?, &key("tsa-test")?, test_chain)?,
+            },
+            test_root,
+            test_root_key_id,
+            published: std::sync::Mutex::new([None, None]),
         })
     }
 
@@ -102,13 +126,29 @@ impl Authority {
         asn1::der_to_pem(&self.root.cert.der, "CERTIFICATE")
     }
 
+    /// The root test seals chain to (`signet admin ca export --test`): trust it only to check
+    /// test documents.
+    pub fn test_root_pem(&self) -> String {
+        asn1::der_to_pem(&self.test_root.cert.der, "CERTIFICATE")
+    }
+
+    pub fn test_root_der(&self) -> &[u8] {
+        &self.test_root.cert.der
+    }
+
     /// The sealing key for live or test documents.
     pub fn sealer(&self, test: bool) -> &Signer {
         if test { &self.test } else { &self.live }
     }
 
+    /// The live time-stamp authority (`POST /tsa`).
     pub fn tsa(&self) -> &Tsa {
         &self.tsa
+    }
+
+    /// The time-stamp authority that stamps live or test seals.
+    pub fn tsa_for(&self, test: bool) -> &Tsa {
+        if test { &self.test_tsa } else { &self.tsa }
     }
 
     /// Seals live documents with an operator's key and certificate (from a PKCS#12 file, say)
@@ -128,11 +168,12 @@ impl Authority {
     /// time-stamping chain.
     pub fn certificates(&self, test: bool) -> Vec<Vec<u8>> {
         let sealer = self.sealer(test);
+        let tsa = self.tsa_for(test);
         let mut all: Vec<Vec<u8>> = Vec::new();
         for c in std::iter::once(&sealer.cert.der)
             .chain(&sealer.chain)
-            .chain(std::iter::once(&self.tsa.signer.cert.der))
-            .chain(&self.tsa.signer.chain)
+            .chain(std::iter::once(&tsa.signer.cert.der))
+            .chain(&tsa.signer.chain)
         {
             if !all.contains(c) {
                 all.push(c.clone());
@@ -141,64 +182,79 @@ impl Authority {
         all
     }
 
-    /// The CRL served at `/ca/root.crl`: made again when an hour old, so that anonymous
-    /// requests cannot make the root sign at will.
-    pub fn published_crl(&self, now: DateTime<Utc>) -> Result<Vec<u8>, SealError> {
+    /// The CRL served at `/ca/root.crl` (or `/ca/test-root.crl`): made again when an hour
+    /// old, so that anonymous requests cannot make a root sign at will.
+    pub fn published_crl(&self, test: bool, now: DateTime<Utc>) -> Result<Vec<u8>, SealError> {
         let mut cached = self
             .published
             .lock()
             .map_err(|_| SealError::Key("the CRL cache is poisoned".into()))?;
+        let cached = &mut cached[usize::from(test)];
         if let Some((at, der)) = cached.as_ref()
             && now - *at < Duration::hours(1)
         {
             return Ok(der.clone());
         }
-        let der = self.crl(now)?;
+        let der = self.crl_for(test, now)?;
         *cached = Some((now, der.clone()));
         Ok(der)
     }
 
-    /// A fresh CRL of the root (nothing is revoked), valid for a week from `now`.
-    pub fn crl(&self, now: DateTime<Utc>) -> Result<Vec<u8>, SealError> {
-        let number = now.timestamp_millis().to_be_bytes();
-        let aki = yasna::construct_der(|w| {
-            w.write_sequence(|w| {
-                w.next()
-                    .write_tagged_implicit(Tag::context(0), |w| w.write_bytes(&self.root_key_id))
-            })
-        });
-        let crl_number = yasna::construct_der(|w| w.write_bigint_bytes(&number, true));
-        let tbs = yasna::construct_der(|w| {
-            w.write_sequence(|w| {
-                w.next().write_u8(1);
-                self.root.write_signature_alg(w.next());
-                w.next().write_der(&self.root.cert.subject);
-                w.next().write_der(&asn1::utc_time(now));
-                w.next().write_der(&asn1::utc_time(now + Duration::days(7)));
-                w.next().write_tagged(Tag::context(0), |w| {
-                    w.write_sequence(|w| {
-                        for (arcs, value) in [
-                            (asn1::AUTHORITY_KEY_ID, &aki),
-                            (asn1::CRL_NUMBER, &crl_number),
-                        ] {
-                            w.next().write_sequence(|w| {
-                                w.next().write_oid(&asn1::oid(arcs));
-                                w.next().write_bytes(value);
-                            });
-                        }
-                    })
-                });
-            })
-        });
-        let sig = self.root.sign(&tbs)?;
-        Ok(yasna::construct_der(|w| {
-            w.write_sequence(|w| {
-                w.next().write_der(&tbs);
-                self.root.write_signature_alg(w.next());
-                w.next().write_bitvec_bytes(&sig, sig.len() * 8);
-            })
-        }))
+    /// A fresh CRL of the live or the test root.
+    pub fn crl_for(&self, test: bool, now: DateTime<Utc>) -> Result<Vec<u8>, SealError> {
+        if test {
+            crl_by(&self.test_root, &self.test_root_key_id, now)
+        } else {
+            crl_by(&self.root, &self.root_key_id, now)
+        }
     }
+
+    /// A fresh CRL of the live root.
+    pub fn crl(&self, now: DateTime<Utc>) -> Result<Vec<u8>, SealError> {
+        self.crl_for(false, now)
+    }
+}
+
+/// A fresh CRL signed by `root` (nothing is revoked), valid for a week from `now`.
+fn crl_by(root: &Signer, root_key_id: &[u8], now: DateTime<Utc>) -> Result<Vec<u8>, SealError> {
+    let number = now.timestamp_millis().to_be_bytes();
+    let aki = yasna::construct_der(|w| {
+        w.write_sequence(|w| {
+            w.next()
+                .write_tagged_implicit(Tag::context(0), |w| w.write_bytes(root_key_id))
+        })
+    });
+    let crl_number = yasna::construct_der(|w| w.write_bigint_bytes(&number, true));
+    let tbs = yasna::construct_der(|w| {
+        w.write_sequence(|w| {
+            w.next().write_u8(1);
+            root.write_signature_alg(w.next());
+            w.next().write_der(&root.cert.subject);
+            w.next().write_der(&asn1::utc_time(now));
+            w.next().write_der(&asn1::utc_time(now + Duration::days(7)));
+            w.next().write_tagged(Tag::context(0), |w| {
+                w.write_sequence(|w| {
+                    for (arcs, value) in [
+                        (asn1::AUTHORITY_KEY_ID, &aki),
+                        (asn1::CRL_NUMBER, &crl_number),
+                    ] {
+                        w.next().write_sequence(|w| {
+                            w.next().write_oid(&asn1::oid(arcs));
+                            w.next().write_bytes(value);
+                        });
+                    }
+                })
+            });
+        })
+    });
+    let sig = root.sign(&tbs)?;
+    Ok(yasna::construct_der(|w| {
+        w.write_sequence(|w| {
+            w.next().write_der(&tbs);
+            root.write_signature_alg(w.next());
+            w.next().write_bitvec_bytes(&sig, sig.len() * 8);
+        })
+    }))
 }
 
 /// RFC 7093 method 1: the first 160 bits of the SHA-256 of the public key.
@@ -228,13 +284,25 @@ fn params(cn: &str, org: &str, years: i32, key: &KeyPair) -> Result<CertificateP
     Ok(p)
 }
 
-fn create(dir: &Path, new: &NewAuthority) -> Result<(), SealError> {
+/// A root and its two leaves (a sealing and a time-stamping certificate), as PEM pairs in
+/// that order. The test chain's names say TEST, and its leaves name the test root's CRL.
+fn chain(new: &NewAuthority, test: bool) -> Result<[(String, String); 3], SealError> {
     let err = |e: rcgen::Error| SealError::Certificate(e.to_string());
     let new_key = || KeyPair::generate_for(&PKCS_ECDSA_P256_SHA256).map_err(err);
     let org = new.organisation.as_str();
+    let (mark, crl_url) = if test {
+        (
+            " (TEST)",
+            new.crl_url
+                .as_ref()
+                .map(|u| u.replace("/root.crl", "/test-root.crl")),
+        )
+    } else {
+        ("", new.crl_url.clone())
+    };
 
     let root_key = new_key()?;
-    let mut root = params("Signet Root CA", org, 25, &root_key)?;
+    let mut root = params(&format!("Signet Root CA{mark}"), org, 25, &root_key)?;
     root.is_ca = IsCa::Ca(BasicConstraints::Constrained(0));
     root.key_usages = vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::CrlSign];
     let root_cert = root.self_signed(&root_key).map_err(err)?;
@@ -248,7 +316,7 @@ fn create(dir: &Path, new: &NewAuthority) -> Result<(), SealError> {
             KeyUsagePurpose::DigitalSignature,
             KeyUsagePurpose::ContentCommitment,
         ];
-        if let Some(url) = &new.crl_url {
+        if let Some(url) = &crl_url {
             p.crl_distribution_points = vec![CrlDistributionPoint {
                 uris: vec![url.clone()],
             }];
@@ -272,12 +340,17 @@ fn create(dir: &Path, new: &NewAuthority) -> Result<(), SealError> {
     } else {
         format!(" for {org}")
     };
-    let made = [
+    Ok([
         (root_cert.pem(), root_key.serialize_pem()),
-        leaf(&format!("Signet Document Seal{suffix}"), false)?,
-        leaf(&format!("Signet Document Seal (TEST){suffix}"), false)?,
-        leaf(&format!("Signet Time Stamping{suffix}"), true)?,
-    ];
+        leaf(&format!("Signet Document Seal{mark}{suffix}"), false)?,
+        leaf(&format!("Signet Time Stamping{mark}{suffix}"), true)?,
+    ])
+}
+
+fn create(dir: &Path, new: &NewAuthority) -> Result<(), SealError> {
+    let [root, seal, tsa] = chain(new, false)?;
+    let [test_root, test_seal, test_tsa] = chain(new, true)?;
+    let made = [root, seal, tsa, test_root, test_seal, test_tsa];
 
     if let Some(parent) = dir.parent() {
         fs::create_dir_all(parent).map_err(|e| io(parent, e))?;
@@ -316,6 +389,26 @@ fn create(dir: &Path, new: &NewAuthority) -> Result<(), SealError> {
 /// temporary folder inside it (the same file system) and moved in one by one, the root
 /// certificate last, since a folder holding `root.crt` is taken as complete.
 fn fill(dir: &Path, made: &[(String, String)]) -> Result<(), SealError> {
+    fill_with(dir, &FILES, made, "root.crt")
+}
+
+/// Adds a test chain to an authority made before live and test had roots of their own: the
+/// test root, sealing and time-stamping certificates are made and moved in (replacing the
+/// old test sealing certificate, which the live root issued), `test-root.crt` last. Test
+/// documents sealed before stay chained to the live root.
+fn add_test_chain(dir: &Path, new: &NewAuthority) -> Result<(), SealError> {
+    let made = chain(new, true)?;
+    fill_with(dir, &TEST_FILES, &made, "test-root.crt")
+}
+
+/// Writes `made` (one PEM pair for each of `names`) into the existing folder `dir` under a
+/// lock, unless `done` is there already.
+fn fill_with(
+    dir: &Path,
+    names: &[&str],
+    made: &[(String, String)],
+    done: &str,
+) -> Result<(), SealError> {
     let lock_path = dir.join(".lock");
     let lock = fs::OpenOptions::new()
         .create(true)
@@ -324,19 +417,19 @@ fn fill(dir: &Path, made: &[(String, String)]) -> Result<(), SealError> {
         .open(&lock_path)
         .map_err(|e| io(&lock_path, e))?;
     lock.lock().map_err(|e| io(&lock_path, e))?;
-    if dir.join("root.crt").exists() {
+    if dir.join(done).exists() {
         // Another process filled it while this one waited.
         return Ok(());
     }
     let tmp = tmp_dir(&dir.join("authority"))?;
-    let moved = write_all(&tmp, made).and_then(|()| move_in(&tmp, dir));
+    let moved = write_names(&tmp, names, made).and_then(|()| move_in(&tmp, dir, names));
     let _ = fs::remove_dir_all(&tmp);
     moved?;
     sync_dir(dir)
 }
 
-fn move_in(from: &Path, dir: &Path) -> Result<(), SealError> {
-    for name in FILES.iter().rev() {
+fn move_in(from: &Path, dir: &Path, names: &[&str]) -> Result<(), SealError> {
+    for name in names.iter().rev() {
         for ext in ["key", "crt"] {
             let file = format!("{name}.{ext}");
             fs::rename(from.join(&file), dir.join(&file)).map_err(|e| io(&dir.join(&file), e))?;
@@ -352,7 +445,11 @@ fn sync_dir(dir: &Path) -> Result<(), SealError> {
 }
 
 fn write_all(dir: &Path, made: &[(String, String)]) -> Result<(), SealError> {
-    for (name, (cert, key)) in FILES.iter().zip(made.iter()) {
+    write_names(dir, &FILES, made)
+}
+
+fn write_names(dir: &Path, names: &[&str], made: &[(String, String)]) -> Result<(), SealError> {
+    for (name, (cert, key)) in names.iter().zip(made.iter()) {
         write_file(&dir.join(format!("{name}.crt")), cert.as_bytes(), 0o644)?;
         write_file(&dir.join(format!("{name}.key")), key.as_bytes(), 0o600)?;
     }

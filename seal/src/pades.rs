@@ -55,7 +55,7 @@ pub fn seal(
             certs.push(c);
         }
     }
-    file.dss(&certs, &[authority.crl(now)?])?;
+    file.dss(&certs, &[authority.crl_for(test, now)?])?;
     file.signature(
         "Signet archive time stamp",
         "/Type /DocTimeStamp /Filter /Adobe.PPKLite /SubFilter /ETSI.RFC3161",

@@ -117,6 +117,66 @@ fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
 }
 
 #[test]
+fn test_seals_chain_to_a_root_of_their_own() {
+    let f = fixture();
+    assert_ne!(f.authority.test_root_der(), f.authority.root_der());
+    let sealed = seal(
+        &tiny_pdf("Practice"),
+        &f.authority,
+        f.authority.tsa_for(true),
+        true,
+        "Test",
+        Utc::now(),
+    )
+    .expect("seal");
+    let dir = f._dir.path();
+    let file = write(dir, "test.pdf", &sealed);
+    let test_root = write(dir, "test-root.pem", f.authority.test_root_pem().as_bytes());
+    if let Some(pyhanko) = tool("pyhanko") {
+        let validate = |root: &Path| {
+            run(Command::new(&pyhanko)
+                .args([
+                    "sign",
+                    "validate",
+                    "--pretty-print",
+                    "--trust-replace",
+                    "--trust",
+                ])
+                .arg(root)
+                .arg(&file))
+            .1
+        };
+        let out = validate(&f.root_pem);
+        assert!(
+            !out.contains("judged VALID"),
+            "the live root accepts no test seal: {out}"
+        );
+        let out = validate(&test_root);
+        assert!(out.contains("The signature is judged VALID."), "{out}");
+        assert!(out.contains("The TSA certificate is trusted."), "{out}");
+    }
+}
+
+#[test]
+fn an_authority_made_before_test_roots_gains_one() {
+    let f = fixture();
+    for name in ["test-root", "tsa-test"] {
+        for ext in ["crt", "key"] {
+            std::fs::remove_file(f.ca.join(format!("{name}.{ext}"))).expect("remove");
+        }
+    }
+    assert!(Authority::load(&f.ca).is_err());
+    let upgraded = Authority::load_or_create(&f.ca, &NewAuthority::default()).expect("upgraded");
+    assert_eq!(
+        upgraded.root_der(),
+        f.authority.root_der(),
+        "the live root stays"
+    );
+    assert_ne!(upgraded.test_root_der(), f.authority.test_root_der());
+    assert_ne!(upgraded.test_root_der(), upgraded.root_der());
+}
+
+#[test]
 fn a_first_start_cut_short_leaves_a_folder_the_next_start_completes() {
     let dir = tempfile::tempdir().expect("tempdir");
     // An empty folder (a mounted volume), and one an older version left half-filled by a
@@ -145,7 +205,7 @@ fn a_first_start_cut_short_leaves_a_folder_the_next_start_completes() {
 fn the_authority_is_made_once_with_private_keys_only_for_us() {
     use std::os::unix::fs::PermissionsExt;
     let f = fixture();
-    for name in ["root", "seal", "seal-test", "tsa"] {
+    for name in ["root", "seal", "tsa", "test-root", "seal-test", "tsa-test"] {
         let mode = std::fs::metadata(f.ca.join(format!("{name}.key")))
             .expect("key")
             .permissions()

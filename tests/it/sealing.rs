@@ -196,11 +196,17 @@ both!(
         let bad = dir.join("changed.pdf");
         std::fs::write(&bad, &changed).unwrap();
 
-        let (code, root, err) = app.cli(&["admin", "ca", "export"]);
+        // A test document chains to the test root, which is exported on its own.
+        let (code, root, err) = app.cli(&["admin", "ca", "export", "--test"]);
         assert_eq!(code, 0, "{err}");
         assert!(root.starts_with("-----BEGIN CERTIFICATE-----"), "{root}");
-        let root_file = dir.join("root.pem");
+        let root_file = dir.join("test-root.pem");
         std::fs::write(&root_file, &root).unwrap();
+        let (code, live_root, err) = app.cli(&["admin", "ca", "export"]);
+        assert_eq!(code, 0, "{err}");
+        assert_ne!(live_root, root, "test seals have a root of their own");
+        let live_root_file = dir.join("root.pem");
+        std::fs::write(&live_root_file, &live_root).unwrap();
 
         if let Some(pdftotext) = tool("pdftotext") {
             let text = run(Command::new(&pdftotext).arg(&file).arg("-"));
@@ -236,6 +242,15 @@ both!(
             );
             let out = validate(&pyhanko, &root_file, &bad);
             assert!(!out.contains("judged VALID"), "{out}");
+            // Whoever trusts only the live root never accepts a test seal: any test key can
+            // have one made.
+            let out = validate(&pyhanko, &live_root_file, &file);
+            assert!(!out.contains("judged VALID"), "{out}");
+            assert!(
+                !out.contains("The signer's certificate is trusted."),
+                "{out}"
+            );
+            assert!(!out.contains("The TSA certificate is trusted."), "{out}");
             let out = run(Command::new(&pyhanko)
                 .args([
                     "sign",
@@ -253,24 +268,35 @@ both!(
                 "{out}"
             );
         }
-        // The same root is served to verifiers without a key, with a fresh CRL, and the built-in
-        // time-stamp authority answers a real RFC 3161 client over HTTP.
+        // Both roots are served to verifiers without a key, each with a fresh CRL, and the
+        // built-in (live) time-stamp authority answers a real RFC 3161 client over HTTP.
         let served = app.get("/ca/root.pem", None).await;
         assert_eq!(served.status, 200);
+        assert_eq!(served.body.as_str(), Some(live_root.as_str()));
+        let served = app.get("/ca/test-root.pem", None).await;
+        assert_eq!(served.status, 200);
         assert_eq!(served.body.as_str(), Some(root.as_str()));
-        let (status, ct, _, crl) = bytes(&app, "/ca/root.crl", "none").await;
-        assert_eq!((status, ct.as_str()), (200, "application/pkix-crl"));
-        assert_eq!(crl[0], 0x30, "a DER CertificateList");
+        for path in ["/ca/root.crl", "/ca/test-root.crl"] {
+            let (status, ct, _, crl) = bytes(&app, path, "none").await;
+            assert_eq!((status, ct.as_str()), (200, "application/pkix-crl"));
+            assert_eq!(crl[0], 0x30, "a DER CertificateList");
+        }
         if let Some(pyhanko) = tool("pyhanko") {
             let stamped = dir.join("stamped.pdf");
             let out = run(Command::new(&pyhanko)
                 .args(["sign", "timestamp", "--trust-replace", "--trust"])
-                .arg(&root_file)
+                .arg(&live_root_file)
                 .args(["--timestamp-url", &format!("{}/tsa", app.base)])
                 .arg(&file)
                 .arg(&stamped));
             assert!(stamped.exists(), "{out}");
-            let out = validate(&pyhanko, &root_file, &stamped);
+            let out = run(Command::new(&pyhanko)
+                .args(["sign", "validate", "--pretty-print", "--trust-replace"])
+                .arg("--trust")
+                .arg(&root_file)
+                .arg("--trust")
+                .arg(&live_root_file)
+                .arg(&stamped));
             assert!(out.contains("The signature is judged VALID."), "{out}");
         }
         let refused = app
@@ -730,7 +756,8 @@ async fn an_external_time_stamp_authority_and_its_fallback_stamp_the_seal() {
     let file = dir.join("sealed.pdf");
     std::fs::write(&file, &pdf).unwrap();
     let ours = dir.join("ours.pem");
-    std::fs::write(&ours, app.ctx().authority.root_pem()).unwrap();
+    // A test document: our test root issued its sealing certificate.
+    std::fs::write(&ours, app.ctx().authority.test_root_pem()).unwrap();
     let theirs = dir.join("theirs.pem");
     std::fs::write(&theirs, other.ctx().authority.root_pem()).unwrap();
     assert_ne!(

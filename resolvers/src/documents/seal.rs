@@ -197,7 +197,7 @@ async fn seal_one(ctx: &Ctx, job: &str, doc_id: &str) -> Result<bool, DomainErro
         );
         let cert_pdf = renderer.certificate(&cert)?;
         let complete = signet_seal::stamp(&with_values, &cert_pdf, 0).map_err(|e| e.to_string())?;
-        let stamper = stamping.stamper(&authority, handle);
+        let stamper = stamping.stamper(&authority, doc2.test, handle);
         let pdf = signet_seal::seal(
             &complete,
             &authority,
