@@ -6,6 +6,8 @@
 //! served at once: past it, new connections wait in the kernel's backlog until one ends,
 //! and since each slow one ends within `header_timeout`, ordinary requests keep being served.
 //! A websocket keeps the slot of the connection it was upgraded from for as long as it lives.
+//! A write that waits on a client that reads nothing fails after `write_timeout`, which
+//! closes the connection or the websocket.
 
 use std::future::Future;
 use std::sync::Arc;
@@ -23,6 +25,9 @@ use tower::ServiceExt as _;
 pub struct Limits {
     pub max_connections: usize,
     pub header_timeout: Duration,
+    /// The longest a write may wait on a client that does not read: past it the connection
+    /// (or the websocket upgraded from it) is closed.
+    pub write_timeout: Duration,
 }
 
 /// Resolves when the server is told to stop (or the server is gone).
@@ -89,8 +94,9 @@ pub async fn serve(
             req.extensions_mut().insert(slot.clone());
             app.clone().oneshot(req)
         });
+        let io = WriteDeadline::new(stream, limits.write_timeout);
         let conn = http
-            .serve_connection(TokioIo::new(stream), service)
+            .serve_connection(TokioIo::new(io), service)
             .with_upgrades();
         let mut stop = stop_rx.clone();
         tokio::spawn(async move {
@@ -110,4 +116,110 @@ pub async fn serve(
     let all = limits.max_connections as u32;
     let _ = tokio::time::timeout(DRAIN, slots.acquire_many(all)).await;
     Ok(())
+}
+
+/// A connection whose writes fail once one has waited `timeout` for the client to read.
+/// Without it a client that stops reading an answer (or a websocket's messages) holds its
+/// connection, and the task writing to it, for as long as it likes.
+struct WriteDeadline<T> {
+    inner: T,
+    timeout: Duration,
+    waiting: Option<std::pin::Pin<Box<tokio::time::Sleep>>>,
+}
+
+impl<T> WriteDeadline<T> {
+    fn new(inner: T, timeout: Duration) -> WriteDeadline<T> {
+        WriteDeadline {
+            inner,
+            timeout,
+            waiting: None,
+        }
+    }
+
+    /// After the inner write came back `Pending`: the error once the deadline has passed.
+    fn overdue(&mut self, cx: &mut std::task::Context<'_>) -> std::task::Poll<std::io::Error> {
+        let timeout = self.timeout;
+        let sleep = self
+            .waiting
+            .get_or_insert_with(|| Box::pin(tokio::time::sleep(timeout)));
+        match sleep.as_mut().poll(cx) {
+            std::task::Poll::Ready(()) => std::task::Poll::Ready(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                "the client read nothing of its answer in time",
+            )),
+            std::task::Poll::Pending => std::task::Poll::Pending,
+        }
+    }
+}
+
+impl<T: tokio::io::AsyncRead + Unpin> tokio::io::AsyncRead for WriteDeadline<T> {
+    fn poll_read(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.inner).poll_read(cx, buf)
+    }
+}
+
+macro_rules! deadline {
+    ($self:ident, $cx:ident, $call:expr) => {{
+        match $call {
+            std::task::Poll::Pending => match $self.overdue($cx) {
+                std::task::Poll::Ready(e) => std::task::Poll::Ready(Err(e)),
+                std::task::Poll::Pending => std::task::Poll::Pending,
+            },
+            ready => {
+                $self.waiting = None;
+                ready
+            }
+        }
+    }};
+}
+
+impl<T: tokio::io::AsyncWrite + Unpin> tokio::io::AsyncWrite for WriteDeadline<T> {
+    fn poll_write(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &[u8],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        let this = &mut *self;
+        deadline!(
+            this,
+            cx,
+            std::pin::Pin::new(&mut this.inner).poll_write(cx, buf)
+        )
+    }
+
+    fn poll_write_vectored(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        bufs: &[std::io::IoSlice<'_>],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        let this = &mut *self;
+        deadline!(
+            this,
+            cx,
+            std::pin::Pin::new(&mut this.inner).poll_write_vectored(cx, bufs)
+        )
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
+    }
+
+    fn poll_flush(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        let this = &mut *self;
+        deadline!(this, cx, std::pin::Pin::new(&mut this.inner).poll_flush(cx))
+    }
+
+    fn poll_shutdown(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.inner).poll_shutdown(cx)
+    }
 }

@@ -227,6 +227,7 @@ pub async fn start(config: &Config, extra: &'static [Route]) -> anyhow::Result<S
     let limits = http::Limits {
         max_connections: http::fitting(config.max_connections),
         header_timeout: Duration::from_secs(config.header_timeout_secs),
+        write_timeout: Duration::from_secs(config.body_timeout_secs),
     };
     let task = tokio::spawn(async move {
         let served = http::serve(listener, app, limits, async {

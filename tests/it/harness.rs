@@ -77,6 +77,8 @@ pub struct Options {
     pub socket_init_timeout_secs: Option<u64>,
     /// Pages a document may have.
     pub max_pages: Option<usize>,
+    /// Seconds to send a body, and the longest a write waits on a client that does not read.
+    pub body_timeout_secs: Option<u64>,
 }
 
 impl TestApp {
@@ -147,6 +149,9 @@ impl TestApp {
         }
         if let Some(p) = opts.max_pages {
             config.max_pages = p;
+        }
+        if let Some(s) = opts.body_timeout_secs {
+            config.body_timeout_secs = s;
         }
         let server = signet::start(&config, crate::probe::ROUTES)
             .await

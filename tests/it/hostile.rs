@@ -666,6 +666,31 @@ async fn sockets_must_authenticate_soon_and_hold_bounded_subscriptions() {
             .contains("100 operations"),
         "{m}"
     );
+    // A key holds at most 100 sockets: 99 more are taken, the next is refused.
+    let mut open = Vec::new();
+    for _ in 0..99 {
+        let mut s = connect(&app.base, json!({"Authorization": format!("Bearer {key}")})).await;
+        assert_eq!(
+            next_text(&mut s, 5).await.unwrap()["type"],
+            "connection_ack"
+        );
+        open.push(s);
+    }
+    let mut refused = connect(&app.base, json!({"Authorization": format!("Bearer {key}")})).await;
+    assert!(
+        next_text(&mut refused, 5)
+            .await
+            .is_none_or(|m| m["type"] != "connection_ack"),
+        "the 101st socket of a key is not acknowledged"
+    );
+    // Closing one gives its place back.
+    drop(open.pop());
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let mut again = connect(&app.base, json!({"Authorization": format!("Bearer {key}")})).await;
+    assert_eq!(
+        next_text(&mut again, 5).await.unwrap()["type"],
+        "connection_ack"
+    );
     alive(&app, &key).await;
 }
 
@@ -1025,5 +1050,83 @@ async fn a_workspace_with_silent_receivers_cannot_hold_everyone_s_delivery_slots
             );
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_reads_nothing_of_a_large_answer_is_dropped() {
+    let opts = Options {
+        body_timeout_secs: Some(2),
+        ..Options::default()
+    };
+    let app = TestApp::start_with(Kind::Sqlite, opts).await.unwrap();
+    let (_, key) = app.owner().await;
+    let people = json!([{"name": "Ada Client", "email": "ada@example.com", "role": "client"}]);
+    let a = documents::create(
+        &app,
+        &key,
+        json!({"source": paragraphs(3_000, 80), "people": people, "variableValues": {}}),
+    )
+    .await;
+    assert_eq!(a.status, 201, "{}", a.body);
+    let id = a.body["id"].as_str().unwrap();
+    // Twenty copies of a 1.4 MB source: far more than the sockets' buffers hold.
+    let fields: Vec<String> = (0..20)
+        .map(|i| format!("a{i}: documentSource(id: \"{id}\") {{ title source }}"))
+        .collect();
+    let body = json!({"query": format!("{{ {} }}", fields.join(" "))}).to_string();
+    let addr = app.base.trim_start_matches("http://");
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let head = format!(
+        "POST /graphql HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {key}\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    s.write_all(head.as_bytes()).await.unwrap();
+    s.write_all(body.as_bytes()).await.unwrap();
+    // Read nothing while the server writes, then see how much it had sent before it gave up.
+    tokio::time::sleep(Duration::from_secs(6)).await;
+    let mut got = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(10), s.read_to_end(&mut got)).await;
+    assert!(
+        read.is_ok(),
+        "the connection was closed rather than left waiting"
+    );
+    assert!(
+        got.len() < 20 * 1_400_000,
+        "the answer was cut off: {} bytes",
+        got.len()
+    );
+    alive(&app, &key).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_workspace_s_renders_do_not_hold_the_render_threads_for_others() {
+    for kind in [Kind::Sqlite, Kind::PostgresRedis] {
+        let Some(app) = TestApp::start_without_workers(kind).await else {
+            continue;
+        };
+        let (_, hog) = app.owner().await;
+        for _ in 0..20 {
+            assert_eq!(
+                documents::create(&app, &hog, json!({"sendNow": true}))
+                    .await
+                    .status,
+                201
+            );
+        }
+        let (_, other) = app.owner().await;
+        let a = documents::create(&app, &other, json!({"sendNow": true})).await;
+        let id = a.body["id"].as_str().unwrap().to_string();
+        // One pass takes 16 jobs, oldest first, but at most 8 of one workspace: the other
+        // workspace's render, queued last, is among them.
+        let taken = signet_resolvers::documents::rendering::run_renders(app.ctx())
+            .await
+            .unwrap();
+        assert_eq!(taken, 9);
+        let doc = app
+            .get(&format!("/api/v1/documents/{id}"), Some(&other))
+            .await;
+        assert!(doc.body["pageCount"].as_i64().is_some(), "{}", doc.body);
     }
 }

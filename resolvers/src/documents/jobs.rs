@@ -31,28 +31,64 @@ pub(crate) struct Claimed {
     pub lease: i64,
 }
 
-/// Claims up to `batch` due jobs of `kind`, oldest first.
+/// Jobs of one kind a workspace may take in one pass while others wait: a workspace that
+/// queues a flood of renders holds at most half of a pass, and the others' jobs are taken
+/// from behind its queue.
+pub(crate) const PER_WORKSPACE: i64 = 8;
+/// How many batches deep a claim looks for other workspaces' jobs.
+const WINDOW: i64 = 16;
+
+/// Claims up to `batch` due jobs of `kind`, oldest first, at most [`PER_WORKSPACE`] of one
+/// workspace when others have jobs due. Others' jobs are found behind one workspace's flood as
+/// far as `WINDOW` batches reach; a deeper flood is bounded by what a workspace may send (its
+/// per-minute budget, its test sends a day, `max_pages`).
 pub(crate) async fn claim(
     ctx: &Ctx,
     kind: &str,
     batch: i64,
     lease_ms: i64,
 ) -> Result<Vec<Claimed>, DomainError> {
+    let now = now_ms();
+    // The oldest due jobs of a window larger than the batch, so that others' jobs are found
+    // behind one workspace's flood (as far as the window reaches).
+    let window = batch * WINDOW;
+    let values = vec![Value::from(now), Value::from(window), Value::from(kind)];
     let due = ctx
         .db
         .conn
         .query_all_raw(ctx.db.stmt(
-            "SELECT id, document_id, state, attempts, run_at FROM outbox \
+            "SELECT id, workspace_id, document_id, state, attempts, run_at FROM outbox \
              WHERE kind = $3 AND state IN ('queued', 'running') AND run_at <= $1 \
              ORDER BY run_at LIMIT $2",
-            [Value::from(now_ms()), Value::from(batch), Value::from(kind)],
+            values,
         ))
         .await?;
     if due.is_empty() {
         return Ok(Vec::new());
     }
     let mut seen = Vec::with_capacity(due.len());
+    let mut per_workspace: std::collections::HashMap<String, i64> = Default::default();
+    let workspaces: std::collections::HashSet<String> = due
+        .iter()
+        .map(|r| r.try_get::<String>("", "workspace_id"))
+        .collect::<Result<_, _>>()?;
+    // A workspace alone in the queue takes whole batches.
+    let cap = if workspaces.len() > 1 {
+        PER_WORKSPACE
+    } else {
+        batch
+    };
     for r in &due {
+        if seen.len() as i64 >= batch {
+            break;
+        }
+        let n = per_workspace
+            .entry(r.try_get::<String>("", "workspace_id")?)
+            .or_default();
+        *n += 1;
+        if *n > cap {
+            continue;
+        }
         seen.push((
             r.try_get::<String>("", "id")?,
             r.try_get::<Option<String>>("", "document_id")?,
