@@ -339,10 +339,38 @@ async fn door(
         (Idem::None, _) | (_, None) => finish(next.run(req).await, &request_id),
         (rule, Some(actor)) => idempotent(&state, rule, actor, req, next, &request_id).await,
     };
+    let size = {
+        use axum::body::HttpBody as _;
+        res.body().size_hint().exact()
+    };
+    let budget = match (&actor, size) {
+        (Some(a), Some(size)) => charge_for_size(&state, a, size).await.unwrap_or(budget),
+        _ => budget,
+    };
     set_rate_headers(res.headers_mut(), &budget);
     res.extensions_mut().insert(info);
     res
 }
+
+/// An answer costs one request of the key's budget for each [`ANSWER_UNIT`] beyond its first:
+/// reading a 1.5 MB source twenty times in one GraphQL operation is 120 requests' worth of
+/// work, not twenty. Spent after the answer is made (its size is known then), so it slows the
+/// key's next requests. Answers the budget after the charge, when there was one.
+async fn charge_for_size(state: &AppState, actor: &Actor, size: u64) -> Option<BudgetState> {
+    let extra = size / ANSWER_UNIT;
+    if extra == 0 {
+        return None;
+    }
+    state
+        .ctx
+        .budget
+        .hit_n(&format!("key:{}", actor.key_id), actor.per_minute, extra)
+        .await
+        .ok()
+}
+
+/// The size of answer one request of the budget pays for.
+pub const ANSWER_UNIT: u64 = 256 * 1024;
 
 /// Reads the whole body before the handler runs, within the route's limit and the time a
 /// client is given to send it, so that no extractor can read more or wait longer: a body

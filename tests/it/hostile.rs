@@ -1130,3 +1130,36 @@ async fn one_workspace_s_renders_do_not_hold_the_render_threads_for_others() {
         assert!(doc.body["pageCount"].as_i64().is_some(), "{}", doc.body);
     }
 }
+
+both!(large_answers_cost_more_of_the_budget, |app| {
+    let (ws, owner) = app.owner().await;
+    crate::limits::clear_of_minute_boundary().await;
+    let key = app
+        .key_with(KeyCreateIn {
+            per_minute: Some(30),
+            ..KeyCreateIn::new(&ws, Mode::Test, Scopes::parse(["documents:read"]).unwrap())
+        })
+        .await;
+    let people = json!([{"name": "Ada Client", "email": "ada@example.com", "role": "client"}]);
+    let a = documents::create(
+        &app,
+        &owner,
+        json!({"source": paragraphs(1_500, 80), "people": people, "variableValues": {}}),
+    )
+    .await;
+    let id = a.body["id"].as_str().unwrap();
+    // About 700 KB of words: the request and two units of 256 KiB beyond the first.
+    let a = app
+        .get(&format!("/api/v1/documents/{id}/source"), Some(&key))
+        .await;
+    assert_eq!(a.status, 200);
+    let size = a.body.to_string().len() as u64;
+    assert!(size > 2 * 256 * 1024, "{size}");
+    let extra = size / (256 * 1024);
+    assert_eq!(a.header("ratelimit-remaining"), (29 - extra).to_string());
+    // A small answer costs one.
+    let a = app
+        .get(&format!("/api/v1/documents/{id}"), Some(&key))
+        .await;
+    assert_eq!(a.header("ratelimit-remaining"), (28 - extra).to_string());
+});
