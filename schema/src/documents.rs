@@ -75,7 +75,12 @@ impl DocumentsQuery {
         id: String,
     ) -> async_graphql::Result<DocumentSourceOut> {
         let (c, a) = who(ctx)?;
-        documents::source(c, a, &id).await.map_err(|e| e.extend())
+        let (out, size) = documents::source_sized(c, a, &id)
+            .await
+            .map_err(|e| e.extend())?;
+        // Reading large words costs what a large answer costs over REST.
+        crate::guard::charge_size(c, a, size as u64).await;
+        Ok(out)
     }
 
     /// Approvals of draft-only keys' sends in the key's mode, newest first, in pages

@@ -271,6 +271,22 @@ fn set_size(
     Ok(total)
 }
 
+/// Bytes one unit of the key's budget pays for, as `rest_compat` charges answers.
+pub const SIZE_UNIT: u64 = 256 * 1024;
+
+/// Spends one unit of the key's budget for each [`SIZE_UNIT`] of `bytes` beyond the first:
+/// a field that reads a large record costs what reading it over REST would. Spent after the
+/// work, so it slows the key's next operations.
+pub async fn charge_size(ctx: &Ctx, actor: &Actor, bytes: u64) {
+    let units = bytes / SIZE_UNIT;
+    if units > 0 {
+        let _ = ctx
+            .budget
+            .hit_n(&format!("key:{}", actor.key_id), actor.per_minute, units)
+            .await;
+    }
+}
+
 fn refused(e: DomainError) -> ServerError {
     e.extend().into_server_error(Pos::default())
 }

@@ -159,10 +159,21 @@ pub(crate) fn parse_json_map(s: &str) -> BTreeMap<String, String> {
 }
 
 pub async fn source(ctx: &Ctx, actor: &Actor, id: &str) -> Result<DocumentSourceOut, DomainError> {
+    Ok(source_sized(ctx, actor, id).await?.0)
+}
+
+/// The draft's words, people and choices, with the size of the stored words in bytes (what
+/// reading them cost). Words over 64 KiB are parsed on the blocking pool.
+pub async fn source_sized(
+    ctx: &Ctx,
+    actor: &Actor,
+    id: &str,
+) -> Result<(DocumentSourceOut, usize), DomainError> {
     actor.require(Scope::DocumentsRead)?;
     let doc = visible(&ctx.db.conn, ctx, actor, id).await?;
     let people = store::people(&ctx.db.conn, &ctx.db, &[&doc.id]).await?;
-    Ok(DocumentSourceOut {
+    let size = doc.source.len();
+    let out = move || DocumentSourceOut {
         id: doc.id.clone(),
         title: doc.title.clone(),
         description: doc.description.clone(),
@@ -176,7 +187,15 @@ pub async fn source(ctx: &Ctx, actor: &Actor, id: &str) -> Result<DocumentSource
         email: async_graphql::Json(serde_json::from_str(&doc.email_options).unwrap_or_default()),
         external_id: doc.external_id.clone(),
         metadata: doc.metadata.clone(),
-    })
+    };
+    let out = if size > 64 * 1024 {
+        tokio::task::spawn_blocking(out)
+            .await
+            .map_err(|e| DomainError::Internal(format!("reading the source: {e}")))?
+    } else {
+        out()
+    };
+    Ok((out, size))
 }
 
 /// The `prev_hash` of a document's first audit row.
