@@ -6,8 +6,9 @@
 # The honest side runs open loop (signet-bench http --rate): reads (GET /api/v1/usage) at
 # READ_RATE a second, then create+send (POST /api/v1/documents, sendNow) at SEND_RATE.
 # Attacks, each by the attacker's own Pro key at its plan's 1,200 requests a minute:
-#   3  GraphQL: 20 aliases of documentSource on a 1.5 MB document, one operation a second
-#      (20 root fields spend 20 units: 1,200 a minute)
+#   3  GraphQL: 20 aliases of documentSource (words included) on a 1.5 MB document, one
+#      operation a second; each spends 20 units for its root fields, 100 for the words read
+#      and 120 for its 30 MB answer, so about five run a minute and the rest are refused
 #   6  fan-out: 20 relay endpoints (the cap), test sends at 20 a second
 #   7  slow receivers: 20 endpoints at a receiver that never answers, live sends at 20 a second
 set -euo pipefail
@@ -57,7 +58,7 @@ LONG=$(curl -s -H "Authorization: Bearer $EVIL_LIVE" -H 'Content-Type: applicati
 python3 - "$WORK" "$LONG" <<'PY'
 import json, sys
 work, doc = sys.argv[1], sys.argv[2]
-fields = " ".join(f'a{i}: documentSource(id: "{doc}") {{ title }}' for i in range(20))
+fields = " ".join(f'a{i}: documentSource(id: "{doc}") {{ title source }}' for i in range(20))
 open(f"{work}/aliases.json", "w").write(json.dumps({"query": "{ " + fields + " }"}))
 PY
 

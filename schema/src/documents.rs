@@ -75,7 +75,8 @@ impl DocumentsQuery {
         id: String,
     ) -> async_graphql::Result<DocumentSourceOut> {
         let (c, a) = who(ctx)?;
-        let (out, size) = documents::source_sized(c, a, &id)
+        let words = ctx.look_ahead().field("source").exists();
+        let (out, size) = documents::source_sized(c, a, &id, words)
             .await
             .map_err(|e| e.extend())?;
         // Reading large words costs what a large answer costs over REST.

@@ -159,15 +159,18 @@ pub(crate) fn parse_json_map(s: &str) -> BTreeMap<String, String> {
 }
 
 pub async fn source(ctx: &Ctx, actor: &Actor, id: &str) -> Result<DocumentSourceOut, DomainError> {
-    Ok(source_sized(ctx, actor, id).await?.0)
+    Ok(source_sized(ctx, actor, id, true).await?.0)
 }
 
 /// The draft's words, people and choices, with the size of the stored words in bytes (what
-/// reading them cost). Words over 64 KiB are parsed on the blocking pool.
+/// reading them cost). Without `words` (a GraphQL selection that does not ask for them) the
+/// words are not parsed and `source` is null. Words over 64 KiB are parsed on the blocking
+/// pool.
 pub async fn source_sized(
     ctx: &Ctx,
     actor: &Actor,
     id: &str,
+    words: bool,
 ) -> Result<(DocumentSourceOut, usize), DomainError> {
     actor.require(Scope::DocumentsRead)?;
     let doc = visible(&ctx.db.conn, ctx, actor, id).await?;
@@ -177,7 +180,11 @@ pub async fn source_sized(
         id: doc.id.clone(),
         title: doc.title.clone(),
         description: doc.description.clone(),
-        source: async_graphql::Json(serde_json::from_str(&doc.source).unwrap_or_default()),
+        source: async_graphql::Json(if words {
+            serde_json::from_str(&doc.source).unwrap_or_default()
+        } else {
+            serde_json::Value::Null
+        }),
         people: async_graphql::Json(people.iter().map(lifecycle::person_in).collect()),
         facts: parse_json_map(&doc.facts),
         variable_values: parse_json_map(&doc.variable_values),
@@ -188,7 +195,7 @@ pub async fn source_sized(
         external_id: doc.external_id.clone(),
         metadata: doc.metadata.clone(),
     };
-    let out = if size > 64 * 1024 {
+    let out = if words && size > 64 * 1024 {
         tokio::task::spawn_blocking(out)
             .await
             .map_err(|e| DomainError::Internal(format!("reading the source: {e}")))?
