@@ -459,7 +459,10 @@ fn write_private(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     // A hard link fails if the name exists, where a rename would replace it. A file system
     // without hard links gets the rename.
     let placed = match std::fs::hard_link(&tmp, path) {
-        Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => std::fs::rename(&tmp, path),
+        // Without hard links, a rename, unless another process's file is there by now.
+        Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists && !path.exists() => {
+            std::fs::rename(&tmp, path)
+        }
         other => other,
     };
     let _ = std::fs::remove_file(&tmp);

@@ -118,14 +118,20 @@ pub async fn serve(
     Ok(())
 }
 
-/// A connection whose writes fail once one has waited `timeout` for the client to read.
-/// Without it a client that stops reading an answer (or a websocket's messages) holds its
-/// connection, and the task writing to it, for as long as it likes.
+/// A connection whose writes fail once they have waited `timeout` for the client to read
+/// [`PROGRESS`] bytes. Without it a client that stops reading an answer (or a websocket's
+/// messages), or reads a few bytes now and then, holds its connection, and the task writing
+/// to it, for as long as it likes.
 struct WriteDeadline<T> {
     inner: T,
     timeout: Duration,
     waiting: Option<std::pin::Pin<Box<tokio::time::Sleep>>>,
+    /// Bytes written since the deadline was set.
+    written: usize,
 }
+
+/// What a client must read within each `timeout` while an answer waits for it.
+const PROGRESS: usize = 64 * 1024;
 
 impl<T> WriteDeadline<T> {
     fn new(inner: T, timeout: Duration) -> WriteDeadline<T> {
@@ -133,12 +139,28 @@ impl<T> WriteDeadline<T> {
             inner,
             timeout,
             waiting: None,
+            written: 0,
+        }
+    }
+
+    /// After a write or flush completed: enough progress clears the deadline.
+    fn progressed(&mut self, ready: &impl Written) {
+        if self.waiting.is_none() {
+            return;
+        }
+        self.written = self.written.saturating_add(ready.bytes().unwrap_or(0));
+        if self.written >= PROGRESS {
+            self.waiting = None;
+            self.written = 0;
         }
     }
 
     /// After the inner write came back `Pending`: the error once the deadline has passed.
     fn overdue(&mut self, cx: &mut std::task::Context<'_>) -> std::task::Poll<std::io::Error> {
         let timeout = self.timeout;
+        if self.waiting.is_none() {
+            self.written = 0;
+        }
         let sleep = self
             .waiting
             .get_or_insert_with(|| Box::pin(tokio::time::sleep(timeout)));
@@ -162,6 +184,8 @@ impl<T: tokio::io::AsyncRead + Unpin> tokio::io::AsyncRead for WriteDeadline<T> 
     }
 }
 
+/// A write or flush: pending past the deadline is an error; progress of [`PROGRESS`] bytes
+/// (or a flush done) clears the deadline.
 macro_rules! deadline {
     ($self:ident, $cx:ident, $call:expr) => {{
         match $call {
@@ -170,11 +194,31 @@ macro_rules! deadline {
                 std::task::Poll::Pending => std::task::Poll::Pending,
             },
             ready => {
-                $self.waiting = None;
+                $self.progressed(&ready);
                 ready
             }
         }
     }};
+}
+
+trait Written {
+    fn bytes(&self) -> Option<usize>;
+}
+
+impl Written for std::task::Poll<std::io::Result<usize>> {
+    fn bytes(&self) -> Option<usize> {
+        match self {
+            std::task::Poll::Ready(Ok(n)) => Some(*n),
+            _ => None,
+        }
+    }
+}
+
+impl Written for std::task::Poll<std::io::Result<()>> {
+    fn bytes(&self) -> Option<usize> {
+        // A flush that completes has nothing left waiting on the client.
+        matches!(self, std::task::Poll::Ready(Ok(()))).then_some(PROGRESS)
+    }
 }
 
 impl<T: tokio::io::AsyncWrite + Unpin> tokio::io::AsyncWrite for WriteDeadline<T> {

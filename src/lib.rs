@@ -113,6 +113,23 @@ pub async fn services(config: &Config) -> anyhow::Result<Services> {
              must share one ca_dir: copy it from the first host"
         );
     }
+    let test_root = ring::digest::digest(&ring::digest::SHA256, ctx.authority.test_root_der());
+    let test_root: String = test_root
+        .as_ref()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    if let Some(recorded) =
+        signet_resolvers::installation::agree(&ctx.db, "ca_test_root_sha256", &test_root)
+            .await
+            .context("recording the certificate authority's test root")?
+    {
+        anyhow::bail!(
+            "ca_dir (SIGNET_CA_DIR): this process's test root certificate (SHA-256 {test_root}) \
+             is not the one this installation seals test documents under (SHA-256 {recorded}); \
+             every process must share one ca_dir: copy it from the first host"
+        );
+    }
     Ok(Services { ctx, log_writer })
 }
 

@@ -208,8 +208,11 @@ pub struct Size {
     pub fields: u64,
 }
 
-/// The largest operation of `doc`, or why it is refused: a fragment that spreads itself, or
-/// more than [`MAX_EXPANDED`] selections. Each fragment is measured once.
+/// The largest operation of `doc` (its root fields and the selections it expands to), or why
+/// the document is refused: a fragment spread that is not defined or spreads itself, spreads
+/// chained more than [`MAX_NESTING`] deep, or more than [`MAX_EXPANDED`] selections over every
+/// operation and fragment definition together (the library's own checks walk all of them).
+/// Each fragment is measured once.
 pub fn measure(doc: &ExecutableDocument) -> Result<Size, String> {
     let mut memo: HashMap<String, Option<Size>> = HashMap::new();
     let ops: Vec<_> = match &doc.operations {
@@ -217,10 +220,28 @@ pub fn measure(doc: &ExecutableDocument) -> Result<Size, String> {
         DocumentOperations::Multiple(ops) => ops.values().collect(),
     };
     let mut largest = Size::default();
+    let mut total: u64 = 0;
+    let over = || {
+        format!("query: selects more than {MAX_EXPANDED} fields once its fragments are followed")
+    };
     for op in ops {
-        let s = set_size(doc, &op.node.selection_set.node, &mut memo)?;
+        let s = set_size(doc, &op.node.selection_set.node, &mut memo, 0)?;
         largest.root = largest.root.max(s.root);
         largest.fields = largest.fields.max(s.fields);
+        total = total.saturating_add(s.fields);
+        if total > MAX_EXPANDED {
+            return Err(over());
+        }
+    }
+    for (name, def) in &doc.fragments {
+        let s = match memo.get(name.as_str()) {
+            Some(Some(s)) => *s,
+            _ => set_size(doc, &def.node.selection_set.node, &mut memo, 0)?,
+        };
+        total = total.saturating_add(s.fields);
+        if total > MAX_EXPANDED {
+            return Err(over());
+        }
     }
     Ok(largest)
 }
@@ -229,34 +250,51 @@ fn set_size(
     doc: &ExecutableDocument,
     set: &SelectionSet,
     memo: &mut HashMap<String, Option<Size>>,
+    hops: usize,
 ) -> Result<Size, String> {
+    if hops > MAX_NESTING {
+        return Err(format!(
+            "query: selections and fragments are nested more than {MAX_NESTING} deep"
+        ));
+    }
     let mut total = Size::default();
     for item in &set.items {
+        // Every selection counts, spreads and inline fragments too, so that a chain of
+        // fragments that selects nothing in the end is measured as what walking it costs.
         let s = match &item.node {
             Selection::Field(f) => {
-                let inner = set_size(doc, &f.node.selection_set.node, memo)?;
+                let inner = set_size(doc, &f.node.selection_set.node, memo, hops + 1)?;
                 Size {
                     root: 1,
                     fields: 1 + inner.fields,
                 }
             }
-            Selection::InlineFragment(f) => set_size(doc, &f.node.selection_set.node, memo)?,
+            Selection::InlineFragment(f) => {
+                let inner = set_size(doc, &f.node.selection_set.node, memo, hops + 1)?;
+                Size {
+                    root: inner.root,
+                    fields: 1 + inner.fields,
+                }
+            }
             Selection::FragmentSpread(f) => {
                 let name = f.node.fragment_name.node.to_string();
-                match memo.get(&name) {
+                let inner = match memo.get(&name) {
                     Some(Some(s)) => *s,
                     // Being measured further up: the fragment spreads itself.
                     Some(None) => return Err(format!("query: fragment {name} spreads itself")),
                     None => {
                         let Some(def) = doc.fragments.get(&f.node.fragment_name.node) else {
-                            // Unknown fragments are the validator's to report.
-                            continue;
+                            return Err(format!("query: fragment {name} is not defined"));
                         };
                         memo.insert(name.clone(), None);
-                        let s = set_size(doc, &def.node.selection_set.node, memo)?;
+                        let s = set_size(doc, &def.node.selection_set.node, memo, hops + 1)?;
                         memo.insert(name, Some(s));
                         s
                     }
+                };
+                Size {
+                    root: inner.root,
+                    fields: 1 + inner.fields,
                 }
             }
         };
@@ -377,12 +415,22 @@ impl Extension for GuardExtension {
         ) else {
             return next.run(ctx, stream);
         };
+        let services = ctx.data_opt::<Ctx>().cloned();
+        let payer = actor.clone();
         match Held::take(socket.clone(), &counts.0, &actor.key_id) {
             Ok(held) => next
                 .run(ctx, stream)
-                .map(move |r| {
+                .then(move |r| {
                     let _ = &held;
-                    r
+                    let (services, payer) = (services.clone(), payer.clone());
+                    async move {
+                        // A socket's answers are charged by size, as the door charges REST's.
+                        if let Some(services) = services {
+                            let size = serde_json::to_vec(&r).map_or(0, |b| b.len());
+                            charge_size(&services, &payer, size as u64).await;
+                        }
+                        r
+                    }
                 })
                 .boxed(),
             Err(e) => {
@@ -496,11 +544,12 @@ mod tests {
              fragment F on Query { d: usage { plan } e: usage { plan } }",
         )
         .unwrap();
+        // Ten fields, a spread and an inline fragment: twelve selections.
         assert_eq!(
             measure(&doc).unwrap(),
             Size {
                 root: 5,
-                fields: 10
+                fields: 12
             }
         );
     }
@@ -525,5 +574,25 @@ mod tests {
         )
         .unwrap();
         assert!(measure(&doc).unwrap_err().contains("spreads itself"));
+        // A chain that selects nothing in the end still costs its spreads.
+        let mut q = String::from("{ ...F1 ...F1 ...F1 }");
+        for i in 1..30 {
+            q.push_str(&format!(
+                " fragment F{i} on Query {{ ...F{0} ...F{0} ...F{0} }}",
+                i + 1
+            ));
+        }
+        q.push_str(" fragment F30 on Query { ...Nope }");
+        let doc = async_graphql::parser::parse_query(&q).unwrap();
+        assert!(measure(&doc).is_err());
+        let doc = async_graphql::parser::parse_query("{ ...Nope }").unwrap();
+        assert!(measure(&doc).unwrap_err().contains("not defined"));
+        // Many operations, each within the limit, are measured together.
+        let fields: Vec<String> = (0..50).map(|i| format!("a{i}: __typename")).collect();
+        let ops: Vec<String> = (0..200)
+            .map(|i| format!("query q{i} {{ {} }}", fields.join(" ")))
+            .collect();
+        let doc = async_graphql::parser::parse_query(ops.join(" ")).unwrap();
+        assert!(measure(&doc).unwrap_err().contains("more than 5000"));
     }
 }

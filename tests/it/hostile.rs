@@ -1097,6 +1097,22 @@ async fn a_client_that_reads_nothing_of_a_large_answer_is_dropped() {
         "the answer was cut off: {} bytes",
         got.len()
     );
+
+    // Reading a trickle (a few hundred bytes a second) is no better than reading nothing.
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    s.write_all(head.as_bytes()).await.unwrap();
+    s.write_all(body.as_bytes()).await.unwrap();
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let mut buf = [0u8; 256];
+    for _ in 0..16 {
+        let _ = tokio::time::timeout(Duration::from_secs(1), s.read(&mut buf)).await;
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    // What the sockets still hold is read at once, then the end: the server gave up.
+    let mut rest = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(10), s.read_to_end(&mut rest)).await;
+    assert!(read.is_ok(), "a client reading a trickle was dropped");
+    assert!(rest.len() < 20 * 1_400_000, "{} bytes", rest.len());
     alive(&app, &key).await;
 }
 

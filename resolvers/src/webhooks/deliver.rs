@@ -742,9 +742,16 @@ pub async fn run(ctx: Ctx, cfg: WorkerConfig) {
             }
         } else if took == 0 && !skip.is_empty() && fanned == 0 {
             // What is due belongs to endpoints at their share: look again when one of their
-            // deliveries ends, or in half a second, rather than at every commit (each look
-            // reads past all of their queue).
-            let _ = tokio::time::timeout(Duration::from_millis(500), returned.notified()).await;
+            // deliveries ends, when new work is queued (at most ten times a second: each look
+            // reads past all of their queue), or in half a second.
+            tokio::select! {
+                _ = returned.notified() => {}
+                // Another workspace's new work is looked at soon, at most ten times a second.
+                _ = ctx.hooks.deliver_wake.notified() => {
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+                _ = tokio::time::sleep(Duration::from_millis(500)) => {}
+            }
         } else if fanned < BATCH {
             // The queue is drained: wait for new work, or look again shortly (retries come
             // due, other processes fan out).
