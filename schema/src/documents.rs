@@ -76,9 +76,11 @@ impl DocumentsQuery {
     ) -> async_graphql::Result<DocumentSourceOut> {
         let (c, a) = who(ctx)?;
         let words = ctx.look_ahead().field("source").exists();
-        let (out, size) = documents::source_sized(c, a, &id, words)
-            .await
-            .map_err(|e| e.extend())?;
+        let (out, size) = documents::source_sized(c, a, &id, words, |n| {
+            crate::guard::read_words(ctx, n as u64)
+        })
+        .await
+        .map_err(|e| e.extend())?;
         // Reading large words costs what a large answer costs over REST.
         crate::guard::charge_size(c, a, size as u64).await;
         Ok(out)

@@ -309,6 +309,30 @@ fn set_size(
     Ok(total)
 }
 
+/// Words (stored document sources) one operation may read, in bytes: the budget bounds how
+/// often a key reads large words, this how much one operation parses and answers at once.
+pub const MAX_WORDS_PER_OPERATION: u64 = 4 * 1024 * 1024;
+
+/// The words an operation has read so far.
+#[derive(Default)]
+pub struct WordsRead(std::sync::atomic::AtomicU64);
+
+/// Counts `bytes` of words against the operation's allowance, or refuses them.
+pub fn read_words(ctx: &async_graphql::Context<'_>, bytes: u64) -> Result<(), DomainError> {
+    let Some(read) = ctx.data_opt::<WordsRead>() else {
+        return Ok(());
+    };
+    let before = read.0.fetch_add(bytes, Ordering::AcqRel);
+    if before.saturating_add(bytes) > MAX_WORDS_PER_OPERATION && before > 0 {
+        return Err(DomainError::Invalid(format!(
+            "query: reads more than {} MiB of documents' words in one operation; ask for fewer \
+             documents' words at once",
+            MAX_WORDS_PER_OPERATION >> 20
+        )));
+    }
+    Ok(())
+}
+
 /// Bytes one unit of the key's budget pays for, as `rest_compat` charges answers.
 pub const SIZE_UNIT: u64 = 256 * 1024;
 
@@ -359,6 +383,7 @@ impl Extension for GuardExtension {
             ))));
         }
         request.data.insert(Measured(size));
+        request.data.insert(WordsRead::default());
         if let (Some(socket), Ok(services)) = (ctx.data_opt::<Arc<Socket>>(), ctx.data::<Ctx>()) {
             // A socket's operation: the key as it is now, not as it was at connection_init.
             let checked = socket.recheck(services).await;

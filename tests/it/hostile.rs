@@ -1179,3 +1179,36 @@ both!(large_answers_cost_more_of_the_budget, |app| {
         .await;
     assert_eq!(a.header("ratelimit-remaining"), (28 - extra).to_string());
 });
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_operation_reads_a_bounded_amount_of_words() {
+    let app = sqlite().await;
+    let (_, key) = app.owner().await;
+    let people = json!([{"name": "Ada Client", "email": "ada@example.com", "role": "client"}]);
+    let a = documents::create(
+        &app,
+        &key,
+        json!({"source": paragraphs(1_500, 80), "people": people, "variableValues": {}}),
+    )
+    .await;
+    let id = a.body["id"].as_str().unwrap();
+    let fields: Vec<String> = (0..20)
+        .map(|i| format!("a{i}: documentSource(id: \"{id}\") {{ title source }}"))
+        .collect();
+    let a = gql(&app, &key, &format!("{{ {} }}", fields.join(" "))).await;
+    let errors = a.body["errors"].as_array().cloned().unwrap_or_default();
+    let read = (0..20)
+        .filter(|i| a.body["data"][format!("a{i}")]["source"].is_object())
+        .count();
+    // About 690 KB each: six fit in 4 MiB, the other fourteen are refused unparsed.
+    assert!((5..=6).contains(&read), "{read} read");
+    assert_eq!(errors.len(), 20 - read);
+    assert!(
+        errors[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("more than 4 MiB of documents' words"),
+        "{}",
+        errors[0]
+    );
+}

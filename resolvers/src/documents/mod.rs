@@ -159,23 +159,28 @@ pub(crate) fn parse_json_map(s: &str) -> BTreeMap<String, String> {
 }
 
 pub async fn source(ctx: &Ctx, actor: &Actor, id: &str) -> Result<DocumentSourceOut, DomainError> {
-    Ok(source_sized(ctx, actor, id, true).await?.0)
+    Ok(source_sized(ctx, actor, id, true, |_| Ok(())).await?.0)
 }
 
 /// The draft's words, people and choices, with the size of the stored words in bytes (what
 /// reading them cost). Without `words` (a GraphQL selection that does not ask for them) the
-/// words are not parsed and `source` is null. Words over 64 KiB are parsed on the blocking
-/// pool.
+/// words are not parsed and `source` is null; with them, `allow` is asked first, with their
+/// size. Words over 64 KiB are parsed on the blocking pool.
 pub async fn source_sized(
     ctx: &Ctx,
     actor: &Actor,
     id: &str,
     words: bool,
+    allow: impl FnOnce(usize) -> Result<(), DomainError>,
 ) -> Result<(DocumentSourceOut, usize), DomainError> {
     actor.require(Scope::DocumentsRead)?;
     let doc = visible(&ctx.db.conn, ctx, actor, id).await?;
-    let people = store::people(&ctx.db.conn, &ctx.db, &[&doc.id]).await?;
     let size = doc.source.len();
+    // Before the words are parsed: the caller may have read enough already.
+    if words {
+        allow(size)?;
+    }
+    let people = store::people(&ctx.db.conn, &ctx.db, &[&doc.id]).await?;
     let out = move || DocumentSourceOut {
         id: doc.id.clone(),
         title: doc.title.clone(),
