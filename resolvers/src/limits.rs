@@ -3,8 +3,33 @@
 //! send `spend_test_send`; past either the answer is 429 until midnight UTC.
 
 use chrono::{DateTime, Utc};
+use signet_storage::state::BudgetState;
 
 use crate::{Actor, Ctx, DomainError};
+
+/// Spends `units` of the key's per-minute budget: one for a request, one for each root field
+/// of a GraphQL operation, and more for large answers (`charge_size`).
+pub async fn spend(ctx: &Ctx, actor: &Actor, units: u64) -> Result<BudgetState, DomainError> {
+    Ok(ctx
+        .budget
+        .hit_n(&format!("key:{}", actor.key_id), actor.per_minute, units)
+        .await?)
+}
+
+/// Bytes one unit of the key's budget pays for.
+pub const SIZE_UNIT: u64 = 256 * 1024;
+
+/// Spends one unit of the key's budget for each [`SIZE_UNIT`] of `bytes` beyond the first: an
+/// answer of 1.5 MB, or a GraphQL field that reads a 1.5 MB record, costs what that much work
+/// is worth, not one request. Spent after the work (its size is known then), so it slows the
+/// key's next requests. Answers the budget after the charge, when there was one.
+pub async fn charge_size(ctx: &Ctx, actor: &Actor, bytes: u64) -> Option<BudgetState> {
+    let units = bytes / SIZE_UNIT;
+    if units == 0 {
+        return None;
+    }
+    spend(ctx, actor, units).await.ok()
+}
 
 pub async fn spend_daily(ctx: &Ctx, actor: &Actor) -> Result<(), DomainError> {
     let Some(limit) = actor.daily_limit else {

@@ -344,33 +344,16 @@ async fn door(
         res.body().size_hint().exact()
     };
     let budget = match (&actor, size) {
-        (Some(a), Some(size)) => charge_for_size(&state, a, size).await.unwrap_or(budget),
+        // A large answer costs more than one request (`limits::charge_size`).
+        (Some(a), Some(size)) => signet_resolvers::limits::charge_size(&state.ctx, a, size)
+            .await
+            .unwrap_or(budget),
         _ => budget,
     };
     set_rate_headers(res.headers_mut(), &budget);
     res.extensions_mut().insert(info);
     res
 }
-
-/// An answer costs one request of the key's budget for each [`ANSWER_UNIT`] beyond its first:
-/// reading a 1.5 MB source twenty times in one GraphQL operation is 120 requests' worth of
-/// work, not twenty. Spent after the answer is made (its size is known then), so it slows the
-/// key's next requests. Answers the budget after the charge, when there was one.
-async fn charge_for_size(state: &AppState, actor: &Actor, size: u64) -> Option<BudgetState> {
-    let extra = size / ANSWER_UNIT;
-    if extra == 0 {
-        return None;
-    }
-    state
-        .ctx
-        .budget
-        .hit_n(&format!("key:{}", actor.key_id), actor.per_minute, extra)
-        .await
-        .ok()
-}
-
-/// The size of answer one request of the budget pays for.
-pub const ANSWER_UNIT: u64 = 256 * 1024;
 
 /// Reads the whole body before the handler runs, within the route's limit and the time a
 /// client is given to send it, so that no extractor can read more or wait longer: a body
@@ -451,14 +434,9 @@ async fn authorize(
             return Err((e, Some(b)));
         }
     };
-    let b = match state
-        .ctx
-        .budget
-        .hit(&format!("key:{}", actor.key_id), actor.per_minute)
-        .await
-    {
+    let b = match signet_resolvers::limits::spend(&state.ctx, &actor, 1).await {
         Ok(b) => b,
-        Err(e) => return Err((e.into(), None)),
+        Err(e) => return Err((e, None)),
     };
     if !b.allowed {
         return Err((over_budget(&b), Some(b)));

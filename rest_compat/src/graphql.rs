@@ -161,10 +161,7 @@ async fn init(
         .map(str::trim)
         .ok_or(DomainError::Unauthenticated)?;
     let actor = keys::authenticate(ctx, token, ip).await?;
-    let b = ctx
-        .budget
-        .hit(&format!("key:{}", actor.key_id), actor.per_minute)
-        .await?;
+    let b = signet_resolvers::limits::spend(ctx, &actor, 1).await?;
     if !b.allowed {
         return Err(DomainError::RateLimited {
             message: format!(

@@ -82,7 +82,7 @@ impl DocumentsQuery {
         .await
         .map_err(|e| e.extend())?;
         // Reading large words costs what a large answer costs over REST.
-        crate::guard::charge_size(c, a, size as u64).await;
+        signet_resolvers::limits::charge_size(c, a, size as u64).await;
         Ok(out)
     }
 

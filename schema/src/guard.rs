@@ -28,7 +28,7 @@ use async_graphql::{
 };
 use futures_util::stream::{BoxStream, StreamExt};
 use signet_resolvers::api_log::ApiLogEntry;
-use signet_resolvers::{Actor, Ctx, DomainError, ids, keys};
+use signet_resolvers::{Actor, Ctx, DomainError, ids, keys, limits};
 
 pub const MAX_QUERY_BYTES: usize = 64 * 1024;
 pub const MAX_NESTING: usize = 32;
@@ -333,22 +333,6 @@ pub fn read_words(ctx: &async_graphql::Context<'_>, bytes: u64) -> Result<(), Do
     Ok(())
 }
 
-/// Bytes one unit of the key's budget pays for, as `rest_compat` charges answers.
-pub const SIZE_UNIT: u64 = 256 * 1024;
-
-/// Spends one unit of the key's budget for each [`SIZE_UNIT`] of `bytes` beyond the first:
-/// a field that reads a large record costs what reading it over REST would. Spent after the
-/// work, so it slows the key's next operations.
-pub async fn charge_size(ctx: &Ctx, actor: &Actor, bytes: u64) {
-    let units = bytes / SIZE_UNIT;
-    if units > 0 {
-        let _ = ctx
-            .budget
-            .hit_n(&format!("key:{}", actor.key_id), actor.per_minute, units)
-            .await;
-    }
-}
-
 fn refused(e: DomainError) -> ServerError {
     e.extend().into_server_error(Pos::default())
 }
@@ -408,11 +392,9 @@ impl Extension for GuardExtension {
         if let (Some(actor), Ok(services), true) =
             (ctx.data_opt::<Actor>(), ctx.data::<Ctx>(), due > 0)
         {
-            let b = services
-                .budget
-                .hit_n(&format!("key:{}", actor.key_id), actor.per_minute, due)
+            let b = signet_resolvers::limits::spend(services, actor, due)
                 .await
-                .map_err(|e| refused(e.into()))?;
+                .map_err(refused)?;
             if !b.allowed {
                 return Err(refused(DomainError::RateLimited {
                     message: format!(
@@ -452,7 +434,7 @@ impl Extension for GuardExtension {
                         // A socket's answers are charged by size, as the door charges REST's.
                         if let Some(services) = services {
                             let size = serde_json::to_vec(&r).map_or(0, |b| b.len());
-                            charge_size(&services, &payer, size as u64).await;
+                            limits::charge_size(&services, &payer, size as u64).await;
                         }
                         r
                     }
@@ -579,9 +561,8 @@ mod tests {
         );
     }
 
-    #[test]
-    fn fragments_that_multiply_or_spread_themselves_are_refused() {
-        // 3^30 selections from a few hundred bytes.
+    /// Thirty fragments, each spreading the next three times, the last selecting `last`.
+    fn chain(last: &str) -> String {
         let mut q = String::from("{ ...F1 ...F1 ...F1 }");
         for i in 1..30 {
             q.push_str(&format!(
@@ -589,8 +570,14 @@ mod tests {
                 i + 1
             ));
         }
-        q.push_str(" fragment F30 on Query { usage { plan } }");
-        let doc = async_graphql::parser::parse_query(&q).unwrap();
+        q.push_str(&format!(" fragment F30 on Query {{ {last} }}"));
+        q
+    }
+
+    #[test]
+    fn fragments_that_multiply_or_spread_themselves_are_refused() {
+        // 3^30 selections from a few hundred bytes.
+        let doc = async_graphql::parser::parse_query(chain("usage { plan }")).unwrap();
         let started = std::time::Instant::now();
         assert!(measure(&doc).unwrap_err().contains("more than 5000 fields"));
         assert!(started.elapsed() < std::time::Duration::from_millis(100));
@@ -600,15 +587,7 @@ mod tests {
         .unwrap();
         assert!(measure(&doc).unwrap_err().contains("spreads itself"));
         // A chain that selects nothing in the end still costs its spreads.
-        let mut q = String::from("{ ...F1 ...F1 ...F1 }");
-        for i in 1..30 {
-            q.push_str(&format!(
-                " fragment F{i} on Query {{ ...F{0} ...F{0} ...F{0} }}",
-                i + 1
-            ));
-        }
-        q.push_str(" fragment F30 on Query { ...Nope }");
-        let doc = async_graphql::parser::parse_query(&q).unwrap();
+        let doc = async_graphql::parser::parse_query(chain("...Nope")).unwrap();
         assert!(measure(&doc).is_err());
         let doc = async_graphql::parser::parse_query("{ ...Nope }").unwrap();
         assert!(measure(&doc).unwrap_err().contains("not defined"));
