@@ -69,6 +69,20 @@ fn run(cmd: &mut Command) -> (bool, String) {
     (out.status.success(), text)
 }
 
+/// `pyhanko sign validate` of `file` with only `root` trusted: (succeeded, output).
+fn pyhanko_validate(pyhanko: &Path, root: &Path, file: &Path) -> (bool, String) {
+    run(Command::new(pyhanko)
+        .args([
+            "sign",
+            "validate",
+            "--pretty-print",
+            "--trust-replace",
+            "--trust",
+        ])
+        .arg(root)
+        .arg(file))
+}
+
 struct Fixture {
     _dir: tempfile::TempDir,
     ca: PathBuf,
@@ -133,19 +147,7 @@ fn test_seals_chain_to_a_root_of_their_own() {
     let file = write(dir, "test.pdf", &sealed);
     let test_root = write(dir, "test-root.pem", f.authority.test_root_pem().as_bytes());
     if let Some(pyhanko) = tool("pyhanko") {
-        let validate = |root: &Path| {
-            run(Command::new(&pyhanko)
-                .args([
-                    "sign",
-                    "validate",
-                    "--pretty-print",
-                    "--trust-replace",
-                    "--trust",
-                ])
-                .arg(root)
-                .arg(&file))
-            .1
-        };
+        let validate = |root: &Path| pyhanko_validate(&pyhanko, root, &file).1;
         let out = validate(&f.root_pem);
         assert!(
             !out.contains("judged VALID"),
@@ -268,18 +270,7 @@ fn pyhanko_pdfsig_and_qpdf_accept_the_seal_and_reject_a_changed_byte() {
         );
     }
     if let Some(pyhanko) = tool("pyhanko") {
-        let validate = |file: &Path| {
-            run(Command::new(&pyhanko)
-                .args([
-                    "sign",
-                    "validate",
-                    "--pretty-print",
-                    "--trust-replace",
-                    "--trust",
-                ])
-                .arg(&f.root_pem)
-                .arg(file))
-        };
+        let validate = |file: &Path| pyhanko_validate(&pyhanko, &f.root_pem, file);
         let (ok, out) = validate(&good);
         assert!(ok, "{out}");
         assert!(out.contains("The signature is judged VALID."), "{out}");
