@@ -86,6 +86,21 @@ pub struct Config {
     /// Pages a document may have. A source that cannot fit is refused when it is made; one
     /// that lays out longer fails to render, with the reason.
     pub max_pages: usize,
+    /// SMTP server for email: `smtp://user:pass@host:587?tls=starttls`, `smtps://...` for
+    /// implicit TLS, `smtp://host:25` without TLS. Unset, emails are written as `.eml` files
+    /// in `<data_dir>/mail/`.
+    #[serde(serialize_with = "hide", default)]
+    pub smtp_url: Option<SecretString>,
+    /// The sender of every email, such as `Signet <sign@example.com>`; the document's sender
+    /// name replaces the display name. Defaults to `Signet <signet@HOST>` of `public_url`.
+    pub mail_from: Option<String>,
+    /// A PEM certificate the SMTP server's certificate may chain to, besides the public roots
+    /// (a company's own authority).
+    pub smtp_ca_file: Option<PathBuf>,
+    /// Seconds one SMTP conversation may take.
+    pub smtp_timeout_secs: u64,
+    /// SMTP connections kept open and used at once.
+    pub smtp_connections: u32,
     pub plans: Plans,
 }
 
@@ -149,6 +164,11 @@ impl Default for Config {
             socket_lifetime_secs: 3600,
             api_log_days: 30,
             max_pages: 500,
+            smtp_url: None,
+            mail_from: None,
+            smtp_ca_file: None,
+            smtp_timeout_secs: 30,
+            smtp_connections: 8,
             plans: Plans::default(),
         }
     }
@@ -203,6 +223,8 @@ impl Config {
         config.tsa_url = config.tsa_url.filter(|u| !u.is_empty());
         config.tsa_fallback_url = config.tsa_fallback_url.filter(|u| !u.is_empty());
         config.redis_url = config.redis_url.filter(|u| !u.is_empty());
+        config.smtp_url = config.smtp_url.filter(|u| !u.expose_secret().is_empty());
+        config.mail_from = config.mail_from.filter(|u| !u.trim().is_empty());
         config.validate()?;
         Ok(config)
     }
@@ -311,6 +333,18 @@ impl Config {
                 self.max_pages as u64,
                 1..=10_000,
             ),
+            (
+                "smtp_timeout_secs",
+                "SIGNET_SMTP_TIMEOUT_SECS",
+                self.smtp_timeout_secs,
+                1..=600,
+            ),
+            (
+                "smtp_connections",
+                "SIGNET_SMTP_CONNECTIONS",
+                u64::from(self.smtp_connections),
+                1..=256,
+            ),
         ] {
             if !range.contains(&v) {
                 anyhow::bail!(
@@ -327,6 +361,25 @@ impl Config {
             );
         }
         Ok(())
+    }
+
+    /// The address people reach this installation at: `public_url`, else the listen address.
+    pub fn public_url(&self) -> String {
+        self.public_url
+            .clone()
+            .unwrap_or_else(|| format!("http://{}", self.listen))
+    }
+
+    /// `mail_from`, else `Signet <signet@HOST>` of the public address.
+    pub fn mail_from(&self) -> String {
+        self.mail_from.clone().unwrap_or_else(|| {
+            let host = url::Url::parse(&self.public_url())
+                .ok()
+                .and_then(|u| u.host_str().map(str::to_string))
+                .filter(|h| h.contains('.') && h.parse::<std::net::IpAddr>().is_err())
+                .unwrap_or_else(|| "localhost.localdomain".into());
+            format!("Signet <signet@{host}>")
+        })
     }
 
     pub fn ca_dir(&self) -> PathBuf {

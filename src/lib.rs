@@ -3,6 +3,7 @@
 
 pub mod config;
 mod http;
+pub mod mail;
 mod render;
 
 use std::net::SocketAddr;
@@ -87,6 +88,7 @@ pub async fn services(config: &Config) -> anyhow::Result<Services> {
     };
     let (api_log, log_writer) = ApiLogSink::spawn(db.clone());
     let secret = config.secret()?;
+    let transport = mail::transport(config)?;
     let ctx = Ctx::new(
         db,
         budget,
@@ -100,7 +102,11 @@ pub async fn services(config: &Config) -> anyhow::Result<Services> {
             allow_private: config.webhooks_allow_private,
             allow_http: config.webhooks_allow_http,
         },
-    );
+    )
+    .with_mail(signet_resolvers::email::send::Mail::new(
+        transport,
+        &config.public_url(),
+    ));
     let root = ring::digest::digest(&ring::digest::SHA256, ctx.authority.root_der());
     let root: String = root.as_ref().iter().map(|b| format!("{b:02x}")).collect();
     if let Some(recorded) = signet_resolvers::installation::agree(&ctx.db, "ca_root_sha256", &root)
@@ -241,6 +247,9 @@ pub async fn start(config: &Config, extra: &'static [Route]) -> anyhow::Result<S
     let renderer = config
         .workers
         .then(|| tokio::spawn(signet_resolvers::documents::rendering::run(ctx.clone())));
+    let mailer = config
+        .workers
+        .then(|| tokio::spawn(signet_resolvers::email::send::run(ctx.clone())));
     let limits = http::Limits {
         max_connections: http::fitting(config.max_connections),
         header_timeout: Duration::from_secs(config.header_timeout_secs),
@@ -255,7 +264,7 @@ pub async fn start(config: &Config, extra: &'static [Route]) -> anyhow::Result<S
         stop_all(
             background
                 .into_iter()
-                .chain([worker, sealer, renderer])
+                .chain([worker, sealer, renderer, mailer])
                 .flatten(),
         )
         .await;
@@ -334,12 +343,13 @@ pub async fn work(
     let worker = tokio::spawn(deliver(ctx.clone(), config));
     let sealer = tokio::spawn(signet_resolvers::documents::seal::run(ctx.clone()));
     let renderer = tokio::spawn(signet_resolvers::documents::rendering::run(ctx.clone()));
+    let mailer = tokio::spawn(signet_resolvers::email::send::run(ctx.clone()));
     let scheduler = tokio::spawn(schedule(
         ctx.clone(),
         Duration::from_secs(config.scheduler_interval_secs.max(1)),
     ));
     stop.await;
-    stop_all([worker, sealer, renderer, scheduler]).await;
+    stop_all([worker, sealer, renderer, mailer, scheduler]).await;
     log_writer.stop().await;
     Ok(())
 }

@@ -94,6 +94,22 @@ enum WorkspaceCmd {
         #[arg(long)]
         json: bool,
     },
+    /// Change a workspace's settings; an empty --sender-email or --locale clears it.
+    Update {
+        id: String,
+        #[arg(long)]
+        name: Option<String>,
+        #[arg(long, value_parser = ["free", "pro"])]
+        plan: Option<String>,
+        /// Where a test document's emails go when the document names no sender address.
+        #[arg(long)]
+        sender_email: Option<String>,
+        /// The language of emails whose person and document name none (en, es, fr, ...).
+        #[arg(long)]
+        locale: Option<String>,
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Subcommand)]
@@ -325,6 +341,13 @@ async fn serve(config: Config) -> anyhow::Result<()> {
         redis = config.redis_url.is_some(),
         "signet is listening"
     );
+    // A newcomer's first question after sending: where did my invitation go?
+    tracing::info!(
+        mail = %server.ctx.mail.transport.describe(),
+        links = %server.ctx.mail.public_url,
+        "email goes to {}",
+        server.ctx.mail.transport.describe()
+    );
     shutdown_signal().await;
     tracing::info!("shutting down");
     server.stop().await
@@ -351,6 +374,7 @@ async fn shutdown_signal() {
 fn admin_json(cmd: &Admin) -> bool {
     match cmd {
         Admin::Workspace(WorkspaceCmd::Create { json, .. })
+        | Admin::Workspace(WorkspaceCmd::Update { json, .. })
         | Admin::Key(KeyCmd::Create(KeyCreateArgs { json, .. }))
         | Admin::Key(KeyCmd::List { json, .. })
         | Admin::Key(KeyCmd::Revoke { json, .. })
@@ -408,6 +432,34 @@ async fn admin(ctx: &signet_resolvers::Ctx, cmd: Admin) -> anyhow::Result<()> {
                 json!({"id": w.id, "name": w.name, "plan": w.plan, "timeZone": w.time_zone}),
                 w.id,
             );
+        }
+        Admin::Workspace(WorkspaceCmd::Update {
+            id,
+            name,
+            plan,
+            sender_email,
+            locale,
+            json,
+        }) => {
+            let w = workspaces::update(
+                ctx,
+                &id,
+                workspaces::WorkspacePatch {
+                    name,
+                    plan: plan.as_deref().and_then(Plan::parse),
+                    sender_email,
+                    locale,
+                },
+            )
+            .await?;
+            let text = format!(
+                "{} ({}): sender email {}, language {}",
+                w.workspace.id,
+                w.workspace.name,
+                w.sender_email.as_deref().unwrap_or("none"),
+                w.locale.as_deref().unwrap_or("none")
+            );
+            out(json, serde_json::to_value(&w)?, text);
         }
         Admin::Key(KeyCmd::Create(a)) => {
             let scopes = match (&a.scopes, a.all_scopes) {

@@ -35,6 +35,8 @@ pub struct Ctx {
     pub hooks: Arc<crate::webhooks::Hooks>,
     /// Pages a document may have (`max_pages`).
     pub max_pages: usize,
+    /// Where email goes, and the mail worker's wake-up.
+    pub mail: Arc<crate::email::send::Mail>,
 }
 
 /// What the document resolvers need beyond the foundation.
@@ -78,6 +80,10 @@ impl Ctx {
             render_wake: Arc::default(),
             hooks: crate::webhooks::Hooks::new(secret, webhook_policy),
             max_pages: documents.max_pages,
+            mail: Arc::new(crate::email::send::Mail::new(
+                Arc::new(crate::email::transport::Nowhere),
+                "http://127.0.0.1",
+            )),
         }
     }
 
@@ -87,6 +93,14 @@ impl Ctx {
     pub async fn committed(&self, doc_id: &str) {
         self.live.publish(doc_id).await;
         self.hooks.deliver_wake.notify_one();
+        // Nearly every document change queues an email (invitations, reminders, endings).
+        self.mail.wake.notify_one();
+    }
+
+    /// Sends email through `mail` (the binary's SMTP or folder transport).
+    pub fn with_mail(mut self, mail: crate::email::send::Mail) -> Ctx {
+        self.mail = Arc::new(mail);
+        self
     }
 
     /// After a commit that queued a `render` or `seal` job: that worker looks at once rather

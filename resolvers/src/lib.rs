@@ -5,6 +5,7 @@ pub mod answer;
 pub mod api_log;
 pub mod ctx;
 pub mod documents;
+pub mod email;
 pub mod error;
 pub mod ids;
 pub mod installation;

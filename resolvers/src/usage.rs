@@ -173,21 +173,43 @@ pub async fn documents_sent(
     Ok(counts[0])
 }
 
-/// Live documents sent this calendar month (UTC), read inside a transaction.
-pub async fn documents_sent_in<C: Sql>(
+/// Today (UTC) as the emails counter's period.
+pub fn today() -> String {
+    Utc::now().format("%Y-%m-%d").to_string()
+}
+
+/// The next midnight UTC, when the daily email allowance starts again.
+pub fn next_midnight_ms() -> i64 {
+    let [_, day] = periods(Utc::now());
+    chrono::DateTime::parse_from_rfc3339(&day.2)
+        .map(|t| t.timestamp_millis())
+        .unwrap_or_else(|_| signet_storage::now_ms() + 86_400_000)
+}
+
+/// Live emails counted today (UTC), read inside a transaction.
+pub async fn emails_sent_in<C: Sql>(
     conn: &C,
     db: &signet_storage::Db,
     workspace_id: &str,
 ) -> Result<i64, DomainError> {
-    let [month, _] = periods(Utc::now());
+    counted_in(conn, db, workspace_id, EMAILS_SENT, &today()).await
+}
+
+async fn counted_in<C: Sql>(
+    conn: &C,
+    db: &signet_storage::Db,
+    workspace_id: &str,
+    metric: &str,
+    period: &str,
+) -> Result<i64, DomainError> {
     let row = conn
         .row(db.stmt(
             "SELECT CAST(COALESCE(SUM(count), 0) AS BIGINT) AS count FROM usage_counters \
              WHERE workspace_id = $1 AND metric = $2 AND period = $3",
             [
                 Value::from(workspace_id),
-                Value::from(DOCUMENTS_SENT),
-                Value::from(month.0),
+                Value::from(metric),
+                Value::from(period),
             ],
         ))
         .await?;
@@ -195,6 +217,16 @@ pub async fn documents_sent_in<C: Sql>(
         Some(r) => r.try_get("", "count")?,
         None => 0,
     })
+}
+
+/// Live documents sent this calendar month (UTC), read inside a transaction.
+pub async fn documents_sent_in<C: Sql>(
+    conn: &C,
+    db: &signet_storage::Db,
+    workspace_id: &str,
+) -> Result<i64, DomainError> {
+    let [month, _] = periods(Utc::now());
+    counted_in(conn, db, workspace_id, DOCUMENTS_SENT, &month.0).await
 }
 
 #[cfg(test)]

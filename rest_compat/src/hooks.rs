@@ -36,7 +36,7 @@ pub(crate) fn query(
 }
 
 /// An integer parameter; the spec lets only `wait` be given as `null`.
-fn int(pairs: &[(String, String)], name: &str) -> Result<Option<i64>, DomainError> {
+pub(crate) fn int(pairs: &[(String, String)], name: &str) -> Result<Option<i64>, DomainError> {
     match pairs
         .iter()
         .find(|(k, _)| k == name)

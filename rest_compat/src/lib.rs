@@ -6,7 +6,9 @@ pub mod extract;
 pub mod graphql;
 mod handlers;
 mod hooks;
+mod mail;
 pub mod openapi;
+mod personal;
 pub mod routes;
 mod trust;
 
@@ -70,6 +72,7 @@ pub fn router(state: AppState, extra: &'static [Route]) -> Router {
             .merge(graphql::router(&state))
             .merge(openapi::router())
             .merge(trust::router(&state))
+            .merge(personal::router(&state))
             .fallback(door::not_found),
         state,
     )

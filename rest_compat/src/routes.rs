@@ -216,9 +216,33 @@ const HOOK_NOT_FOUND: (u16, &str) = (
     "No such webhook endpoint, or one of the other mode than the key's.",
 );
 use crate::hooks;
+use crate::mail;
+use signet_resolvers::email::log::EmailPageOut;
+use signet_resolvers::email::templates::{
+    EmailPreviewOut, EmailTemplateOut, EmailTemplatesOut, EmailWordingIn,
+};
 use signet_resolvers::webhooks::types::{
     DeliveryAttemptsOut, DeliveryOut, RelayOut, WebhookCreateIn, WebhookOut, WebhookPageOut,
     WebhookRotateIn, WebhookTestIn, WebhookTestOut,
+};
+/// The page size of a list, as `PageRequest` bounds it.
+const LIMIT: QueryParam = QueryParam {
+    name: "limit",
+    ty: "integer",
+    description: "1 to 200; default 50.",
+    range: Some((1, 200)),
+};
+const CURSOR: QueryParam = QueryParam {
+    name: "cursor",
+    ty: "string",
+    description: "page.nextCursor of the previous page.",
+    range: None,
+};
+const LOCALE: QueryParam = QueryParam {
+    name: "locale",
+    ty: "string",
+    description: "One of en, es, fr, de, pt, it, nl, pl, tr, ru, ar, ja, zh, ko; default en.",
+    range: None,
 };
 const NOT_OUT: (u16, &str) = (
     409,
@@ -285,18 +309,8 @@ pub static ROUTES: &[Route] = &[
                 description: "metadata[key]=value, repeatable; all must match.",
                 range: None,
             },
-            QueryParam {
-                name: "limit",
-                ty: "integer",
-                description: "1 to 200; default 50.",
-                range: Some((1, 200)),
-            },
-            QueryParam {
-                name: "cursor",
-                ty: "string",
-                description: "page.nextCursor of the previous page.",
-                range: None,
-            },
+            LIMIT,
+            CURSOR,
         ],
         request: None,
         response: schema_of::<DocumentPageOut>,
@@ -499,18 +513,8 @@ pub static ROUTES: &[Route] = &[
         access: Access::Scope(Scope::WebhooksRead),
         idempotency: Idem::None,
         query: &[
-            QueryParam {
-                name: "limit",
-                ty: "integer",
-                description: "1 to 200; default 50.",
-                range: Some((1, 200)),
-            },
-            QueryParam {
-                name: "cursor",
-                ty: "string",
-                description: "page.nextCursor of the previous page.",
-                range: None,
-            },
+            LIMIT,
+            CURSOR,
         ],
         request: None,
         response: schema_of::<WebhookPageOut>,
@@ -651,5 +655,107 @@ pub static ROUTES: &[Route] = &[
         statuses: &[HOOK_NOT_FOUND],
         body_limit: 0,
         handler: hooks::relay,
+    },
+    Route {
+        method: Method::GET,
+        path: "/email-templates",
+        operation_id: "v1.emailTemplates.list",
+        summary: "The eight kinds of email in one language: the words they go out with, the standard words, what is saved, and each kind's variables",
+        access: Access::Scope(Scope::NotificationsRead),
+        idempotency: Idem::None,
+        query: &[LOCALE],
+        request: None,
+        response: schema_of::<EmailTemplatesOut>,
+        success: 200,
+        statuses: &[],
+        body_limit: 0,
+        handler: mail::templates_list,
+    },
+    Route {
+        method: Method::PUT,
+        path: "/email-templates/{kind}",
+        operation_id: "v1.emailTemplates.save",
+        summary: "Save the wording of one kind in one language; a blank or null field keeps the standard words",
+        access: Access::Scope(Scope::NotificationsWrite),
+        idempotency: Idem::None,
+        query: &[],
+        request: Some(schema_of::<EmailWordingIn>),
+        response: schema_of::<EmailTemplateOut>,
+        success: 200,
+        statuses: &[],
+        body_limit: 64 * 1024,
+        handler: mail::templates_save,
+    },
+    Route {
+        method: Method::DELETE,
+        path: "/email-templates/{kind}",
+        operation_id: "v1.emailTemplates.reset",
+        summary: "Forget the saved wording of one kind in one language: the standard words again",
+        access: Access::Scope(Scope::NotificationsWrite),
+        idempotency: Idem::None,
+        query: &[LOCALE],
+        request: None,
+        response: schema_of::<EmailTemplateOut>,
+        success: 200,
+        statuses: &[],
+        body_limit: 0,
+        handler: mail::templates_remove,
+    },
+    Route {
+        method: Method::POST,
+        path: "/email-templates/{kind}/preview",
+        operation_id: "v1.emailTemplates.preview",
+        summary: "Render wording with made-up names: subject, preview line, plain-text body and HTML; nothing is saved",
+        access: Access::Scope(Scope::NotificationsRead),
+        idempotency: Idem::Optional,
+        query: &[],
+        request: Some(schema_of::<EmailWordingIn>),
+        response: schema_of::<EmailPreviewOut>,
+        success: 200,
+        statuses: &[],
+        body_limit: 64 * 1024,
+        handler: mail::templates_preview,
+    },
+    Route {
+        method: Method::GET,
+        path: "/emails",
+        operation_id: "v1.emails.list",
+        summary: "The email log of the key's mode, newest first: never a body or a link",
+        access: Access::Scope(Scope::NotificationsRead),
+        idempotency: Idem::None,
+        query: &[
+            QueryParam {
+                name: "documentId",
+                ty: "string",
+                description: "Only emails about this document.",
+                range: None,
+            },
+            QueryParam {
+                name: "to",
+                ty: "string",
+                description: "Only emails to this address.",
+                range: None,
+            },
+            QueryParam {
+                name: "status",
+                ty: "string",
+                description: "sent, delivered, bounced, complained, failed or paused.",
+                range: None,
+            },
+            QueryParam {
+                name: "kind",
+                ty: "string",
+                description: "invitation, reminder, completed, declined, voided, expired, code or receipt.",
+                range: None,
+            },
+            LIMIT,
+            CURSOR,
+        ],
+        request: None,
+        response: schema_of::<EmailPageOut>,
+        success: 200,
+        statuses: &[],
+        body_limit: 0,
+        handler: mail::emails,
     },
 ];

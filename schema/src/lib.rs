@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 mod documents;
+mod email;
 pub mod guard;
 #[path = "webhooks.rs"]
 mod webhooks_gql;
@@ -59,10 +60,15 @@ pub struct Query(
     WebhooksQuery,
     documents::DocumentsQuery,
     webhooks_gql::WebhookEndpointsQuery,
+    email::EmailQuery,
 );
 
 #[derive(MergedObject, Default)]
-pub struct Mutation(documents::DocumentsMutation, webhooks_gql::WebhooksMutation);
+pub struct Mutation(
+    documents::DocumentsMutation,
+    webhooks_gql::WebhooksMutation,
+    email::EmailMutation,
+);
 
 #[derive(MergedSubscription, Default)]
 pub struct Subscription(documents::DocumentsSubscription);

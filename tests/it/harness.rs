@@ -79,6 +79,11 @@ pub struct Options {
     pub max_pages: Option<usize>,
     /// Seconds to send a body, and the longest a write waits on a client that does not read.
     pub body_timeout_secs: Option<u64>,
+    /// Email over SMTP (`smtp_url`, and the certificate its server's chains to) instead of
+    /// `.eml` files in the data folder.
+    pub smtp: Option<(String, Option<std::path::PathBuf>)>,
+    /// `mail_from`.
+    pub mail_from: Option<String>,
 }
 
 impl TestApp {
@@ -153,6 +158,12 @@ impl TestApp {
         if let Some(s) = opts.body_timeout_secs {
             config.body_timeout_secs = s;
         }
+        if let Some((url, ca)) = opts.smtp {
+            config.smtp_url = Some(SecretString::from(url));
+            config.smtp_ca_file = ca;
+            config.smtp_timeout_secs = 10;
+        }
+        config.mail_from = opts.mail_from;
         let server = signet::start(&config, crate::probe::ROUTES)
             .await
             .expect("server starts");
@@ -166,6 +177,55 @@ impl TestApp {
             secret: SECRET.into(),
             dir,
         })
+    }
+
+    /// Runs every pending background job (renders, seals, emails, webhook fan-out) until none
+    /// is due, and fails when one failed. Jobs waiting for a later try stay waiting.
+    pub async fn run_pending_jobs(&self) {
+        use signet_resolvers::documents::{rendering, seal};
+        let ctx = self.ctx();
+        for _ in 0..1000 {
+            let n = rendering::run_renders(ctx).await.expect("render pass")
+                + seal::run_seals(ctx).await.expect("seal pass")
+                + signet_resolvers::email::send::run_emails(ctx)
+                    .await
+                    .expect("mail pass")
+                + signet_resolvers::webhooks::deliver::fan_out(ctx)
+                    .await
+                    .expect("fan-out pass");
+            if n == 0 {
+                break;
+            }
+        }
+        use signet_storage::sea_orm::ConnectionTrait as _;
+        let db = &ctx.db;
+        let failed = db
+            .conn
+            .query_all_raw(db.stmt(
+                "SELECT kind, payload FROM outbox WHERE state = 'failed'",
+                Vec::<signet_storage::sea_orm::Value>::new(),
+            ))
+            .await
+            .unwrap();
+        assert!(
+            failed.is_empty(),
+            "background jobs failed: {:?}",
+            failed
+                .iter()
+                .map(|r| r.try_get::<String>("", "payload").unwrap())
+                .collect::<Vec<_>>()
+        );
+    }
+
+    /// Makes the jobs of `kind` that wait for a later try due now, as if the time had come.
+    pub async fn make_due(&self, kind: &str) {
+        let db = &self.ctx().db;
+        db.write(db.stmt(
+            "UPDATE outbox SET run_at = 0 WHERE kind = $1 AND state = 'queued'",
+            [signet_storage::sea_orm::Value::from(kind)],
+        ))
+        .await
+        .unwrap();
     }
 
     pub fn ctx(&self) -> &signet_resolvers::Ctx {
@@ -253,6 +313,26 @@ impl TestApp {
             .body(body.to_string());
         for (k, v) in headers {
             req = req.header(*k, *v);
+        }
+        self.send(req).await
+    }
+
+    /// Any method, with a JSON body when one is given.
+    pub async fn call(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        key: &str,
+        body: Option<&Value>,
+    ) -> Answer {
+        let mut req = self
+            .client
+            .request(method, format!("{}{path}", self.base))
+            .bearer_auth(key);
+        if let Some(b) = body {
+            req = req
+                .header("content-type", "application/json")
+                .body(b.to_string());
         }
         self.send(req).await
     }

@@ -334,7 +334,7 @@ both!(reminders_are_limited_per_person_and_per_document, |app| {
 });
 
 both!(
-    a_draft_only_key_cannot_remind_or_void_what_another_key_sent,
+    a_draft_only_key_cannot_remind_void_or_test_sign_what_another_key_sent,
     |app| {
         let (ws, sender) = app.owner().await;
         let doc = documents::create(&app, &sender, json!({"sendNow": true})).await;
@@ -349,13 +349,17 @@ both!(
                 )
             })
             .await;
-        for action in ["remind", "void"] {
+        for (action, body) in [
+            ("remind", "{}"),
+            ("void", "{}"),
+            ("test-sign", r#"{"seat":"client"}"#),
+        ] {
             let a = app
                 .post(
                     &format!("/api/v1/documents/{id}/{action}"),
                     &drafter,
                     &[],
-                    "{}",
+                    body,
                 )
                 .await;
             assert_eq!(a.status, 403, "{action}: {}", a.body);

@@ -7,11 +7,13 @@
 mod harness;
 mod probe;
 mod servers;
+mod sink;
 
 mod auth;
 mod cli;
 mod daily;
 mod documents;
+mod email;
 mod graphql;
 mod hostile;
 mod idempotency;

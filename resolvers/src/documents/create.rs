@@ -336,6 +336,7 @@ impl NewDraft {
                 declined_at: None,
                 last_reminded_at: None,
                 reminders: 0,
+                locale: p.locale.clone(),
             })
             .collect();
         let people_values = people_values(&people);
@@ -462,6 +463,7 @@ impl NewDraft {
                 "status",
                 "invited_at",
                 "reminders",
+                "locale",
             ],
             self.people,
         )
@@ -489,6 +491,7 @@ fn people_values(people: &[store::PersonDbRow]) -> Vec<Vec<Value>> {
                 Value::from(p.status.clone()),
                 Value::from(p.invited_at),
                 Value::from(0i32),
+                Value::from(p.locale.clone()),
             ]
         })
         .collect()

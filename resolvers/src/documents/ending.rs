@@ -119,7 +119,7 @@ pub(crate) fn reminder_allowance<'a>(
 
 /// Draft-only keys prepare drafts; they never act on a document out for signature, whoever
 /// sent it.
-fn refuse_draft_only(actor: &Actor, verb: &str) -> Result<(), DomainError> {
+pub(crate) fn refuse_draft_only(actor: &Actor, verb: &str) -> Result<(), DomainError> {
     if actor.draft_only {
         return Err(DomainError::Forbidden(format!(
             "this key is draft-only: it cannot {verb} a document out for signature"

@@ -24,6 +24,7 @@ pub struct PersonRow {
     pub order: i64,
     pub external_id: Option<String>,
     pub metadata: Metadata,
+    pub locale: Option<String>,
 }
 
 impl PersonRow {
@@ -46,6 +47,7 @@ impl PersonRow {
             order: Some(self.order),
             external_id: self.external_id.clone(),
             metadata: Some(serde_json::to_value(&self.metadata.0).unwrap_or_default()),
+            locale: self.locale.clone(),
         }
     }
 }
@@ -221,6 +223,17 @@ pub fn people(list: &[PersonIn]) -> Result<Vec<PersonRow>, Vec<Problem>> {
                     continue;
                 }
             };
+        let locale = match p.locale.as_deref().map(str::trim) {
+            None | Some("") => None,
+            Some(l) if LANGUAGES.contains(&l) => Some(l.to_string()),
+            Some(_) => {
+                bad(
+                    at("locale"),
+                    format!("must be one of {}", LANGUAGES.join(", ")),
+                );
+                continue;
+            }
+        };
         out.push(PersonRow {
             seat,
             name,
@@ -229,6 +242,7 @@ pub fn people(list: &[PersonIn]) -> Result<Vec<PersonRow>, Vec<Problem>> {
             order,
             external_id,
             metadata,
+            locale,
         });
     }
     if problems.is_empty() {

@@ -25,7 +25,9 @@ pub(crate) fn backoff(attempts: i32) -> i64 {
 /// A job this worker holds until `lease`.
 pub(crate) struct Claimed {
     pub job: String,
+    pub workspace_id: String,
     pub doc_id: Option<String>,
+    pub payload: String,
     /// Tries before this one.
     pub attempts: i32,
     pub lease: i64,
@@ -57,9 +59,9 @@ pub(crate) async fn claim(
         .db
         .conn
         .query_all_raw(ctx.db.stmt(
-            "SELECT id, workspace_id, document_id, state, attempts, run_at FROM outbox \
+            "SELECT id, workspace_id, document_id, payload, state, attempts, run_at FROM outbox \
              WHERE kind = $3 AND state IN ('queued', 'running') AND run_at <= $1 \
-             ORDER BY run_at LIMIT $2",
+             ORDER BY run_at, id LIMIT $2",
             values,
         ))
         .await?;
@@ -91,7 +93,9 @@ pub(crate) async fn claim(
         }
         seen.push((
             r.try_get::<String>("", "id")?,
+            r.try_get::<String>("", "workspace_id")?,
             r.try_get::<Option<String>>("", "document_id")?,
+            r.try_get::<String>("", "payload")?,
             r.try_get::<i32>("", "attempts")?,
             r.try_get::<i64>("", "run_at")?,
             r.try_get::<String>("", "state")?,
@@ -103,7 +107,7 @@ pub(crate) async fn claim(
     ctx.db
         .transaction(move |txn| async move {
             let mut out = Vec::with_capacity(seen.len());
-            for (job, doc_id, attempts, run_at, state) in seen {
+            for (job, workspace_id, doc_id, payload, attempts, run_at, state) in seen {
                 if attempts >= MAX_ATTEMPTS {
                     // Every try failed, or killed its process: stop, and say so loudly. An
                     // operator re-queues the job once the cause is mended.
@@ -131,7 +135,9 @@ pub(crate) async fn claim(
                 if claimed == 1 {
                     out.push(Claimed {
                         job,
+                        workspace_id,
                         doc_id,
+                        payload,
                         attempts,
                         lease,
                     });

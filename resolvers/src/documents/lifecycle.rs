@@ -27,6 +27,7 @@ pub(crate) fn person_in(p: &PersonDbRow) -> PersonIn {
         order: Some(p.order),
         external_id: p.external_id.clone(),
         metadata: Some(serde_json::to_value(&p.metadata).unwrap_or_default()),
+        locale: p.locale.clone(),
     }
 }
 

@@ -6,7 +6,7 @@ mod create;
 pub mod dates;
 mod ending;
 pub mod input;
-mod jobs;
+pub(crate) mod jobs;
 mod lifecycle;
 pub mod record;
 pub mod rendering;

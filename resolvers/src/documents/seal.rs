@@ -178,6 +178,7 @@ async fn seal_one(ctx: &Ctx, job: &str, doc_id: &str) -> Result<bool, DomainErro
     let stamping = ctx.stamping.clone();
     let handle = tokio::runtime::Handle::current();
     let doc2 = doc.clone();
+    let recipients = people.clone();
     let sealed_at = chrono::Utc::now();
     let made = tokio::task::spawn_blocking(move || -> Result<Made, String> {
         let layer = renderer.values_layer(&pages, &marks)?;
@@ -267,6 +268,13 @@ async fn seal_one(ctx: &Ctx, job: &str, doc_id: &str) -> Result<bool, DomainErro
         }),
     )
     .event("documents.document.executed", &doc, None, None);
+    // The sealed copy goes to everyone, those who only receive a copy included, and to the
+    // sender.
+    let locale = super::lifecycle::locale(&doc);
+    for p in &recipients {
+        t.email("completed", &doc, p, &locale);
+    }
+    t.email_to_sender("completed", &doc, &locale);
     t.write(&txn, &ctx.db).await?;
     jobs::finish(ctx, &txn, job).await?;
     txn.commit().await?;

@@ -64,6 +64,7 @@ pub async fn test_sign(
             "test-sign needs a test key (svc_test_); a live key cannot sign for anyone".into(),
         ));
     }
+    super::ending::refuse_draft_only(actor, "test-sign")?;
     let doc = visible(&ctx.db.conn, ctx, actor, id).await?;
     let people = store::people(&ctx.db.conn, &ctx.db, &[&doc.id]).await?;
     let Some(person) = people.iter().find(|p| p.seat == body.seat) else {

@@ -102,6 +102,8 @@ pub struct PersonDbRow {
     pub declined_at: Option<i64>,
     pub last_reminded_at: Option<i64>,
     pub reminders: i64,
+    /// The language of this person's emails, when it was given for them.
+    pub locale: Option<String>,
 }
 
 impl PersonDbRow {
@@ -125,6 +127,7 @@ impl PersonDbRow {
             declined_at: get(r, "declined_at")?,
             last_reminded_at: get(r, "last_reminded_at")?,
             reminders: get::<i32>(r, "reminders")? as i64,
+            locale: get(r, "locale")?,
         })
     }
 
@@ -159,7 +162,7 @@ pub async fn people<C: ConnectionTrait>(
     let marks: Vec<String> = (1..=doc_ids.len()).map(|i| format!("${i}")).collect();
     let sql = format!(
         "SELECT id, document_id, position, seat, name, email, external_id, metadata, action, sign_order, status, \
-         invited_at, opened_at, completed_at, declined_at, last_reminded_at, reminders FROM people WHERE document_id IN ({}) \
+         invited_at, opened_at, completed_at, declined_at, last_reminded_at, reminders, locale FROM people WHERE document_id IN ({}) \
          ORDER BY document_id, position",
         marks.join(", ")
     );
@@ -238,6 +241,7 @@ pub fn to_out(doc: &DocRow, people: &[PersonDbRow], approval: Option<ApprovalOut
                 opened_at: p.opened_at.map(time),
                 signed_at: p.completed_at.map(time),
                 declined_at: p.declined_at.map(time),
+                locale: p.locale.clone(),
             })
             .collect(),
         paper: doc.paper.clone(),

@@ -165,6 +165,20 @@ impl Trail {
             "documentId": doc.id,
             "personId": person.id,
             "seat": person.seat,
+            "locale": person.locale.as_deref().unwrap_or(locale),
+            "test": doc.test,
+        });
+        self.job("email", doc, payload, now_ms())
+    }
+
+    /// An email about `doc` to its sender (the `sender.email` fact, the reply-to address, or
+    /// the workspace's sender address; none, and it is not sent).
+    pub fn email_to_sender(&mut self, kind: &str, doc: &DocRow, locale: &str) -> &mut Trail {
+        let payload = json!({
+            "kind": kind,
+            "documentId": doc.id,
+            "personId": null,
+            "seat": null,
             "locale": locale,
             "test": doc.test,
         });

@@ -28,6 +28,10 @@ pub struct PersonIn {
     #[serde(default)]
     #[schema(value_type = Option<Object>)]
     pub metadata: Option<Value>,
+    /// The language of this person's emails (one of `send.language`'s codes); else the
+    /// document's `email.locale`, `send.language`, the workspace's default, English.
+    #[serde(default)]
+    pub locale: Option<String>,
 }
 
 /// Sending options.
@@ -199,6 +203,8 @@ pub struct PersonOut {
     pub opened_at: Option<String>,
     pub signed_at: Option<String>,
     pub declined_at: Option<String>,
+    /// The language of this person's emails, when it was given for them.
+    pub locale: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema, async_graphql::SimpleObject)]

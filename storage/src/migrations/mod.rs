@@ -53,6 +53,7 @@ mod m0004_sealing;
 mod m0005_partial_indexes;
 mod m0006_usage_shards;
 mod m0007_purge_indexes;
+mod m0008_email;
 
 pub struct Migrator;
 
@@ -67,6 +68,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0005_partial_indexes::Migration),
             Box::new(m0006_usage_shards::Migration),
             Box::new(m0007_purge_indexes::Migration),
+            Box::new(m0008_email::Migration),
         ]
     }
 }

@@ -1,0 +1,806 @@
+//! The mail worker: takes queued `email` jobs and sends each one.
+//!
+//! A job is one email about one document to one person (or to the sender). Its log row is
+//! keyed by the job, and its id (`eml_` and the job's own random part) makes the Message-ID,
+//! so a worker killed between handing a message over and recording it sends it again with
+//! the same Message-ID, and the log keeps one row. Per try:
+//!
+//! 1. whether the email is still wanted (an invitation to someone who has since signed, or to
+//!    a document since voided, is dropped), and where it goes: the person, or for a test
+//!    document only the sender, with `[TEST]` before the subject;
+//! 2. a suppressed address fails with the reason, and the document's trail says so;
+//! 3. in one transaction: the log row, the daily allowance (a live email past it waits as
+//!    `paused` until after midnight UTC, oldest first), and the keyed hash of a new link;
+//! 4. the transport; then the row says `sent` and the job ends, in one transaction. A 4xx
+//!    or a broken connection comes back after a back-off (the row says `paused` and why); a
+//!    5xx is `failed`.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use sea_orm::{ConnectionTrait, TransactionTrait, Value};
+use serde::Deserialize;
+use signet_storage::now_ms;
+
+use super::compose::{self, Extras, Parsed, Values};
+use super::transport::{Attachment, Outgoing, SendError, Transport};
+use super::{Kind, links, templates};
+use crate::documents::jobs::{self, Claimed};
+use crate::documents::store::{self, DocRow, PersonDbRow};
+use crate::documents::types::{EmailOptionsIn, SendOptionsIn};
+use crate::plans::Plan;
+use crate::usage;
+use crate::{Ctx, DomainError};
+
+/// Emails one pass takes.
+pub const BATCH: i64 = 64;
+const LEASE_MS: i64 = 120_000;
+/// A sealed copy larger than this goes as a download link instead of an attachment.
+pub const ATTACH_LIMIT: usize = 10 * 1024 * 1024;
+/// How long a download link of a completed email works.
+pub const DOWNLOAD_DAYS: i64 = 30;
+
+/// Where this installation's email goes.
+pub struct Mail {
+    pub transport: Arc<dyn Transport>,
+    /// The address people reach this installation at; links are built on it.
+    pub public_url: String,
+    /// Wakes the mail worker when a commit queued an email.
+    pub wake: tokio::sync::Notify,
+}
+
+impl Mail {
+    pub fn new(transport: Arc<dyn Transport>, public_url: &str) -> Mail {
+        Mail {
+            transport,
+            public_url: public_url.trim_end_matches('/').to_string(),
+            wake: tokio::sync::Notify::new(),
+        }
+    }
+}
+
+/// Sends due emails until the task is dropped.
+pub async fn run(ctx: Ctx) {
+    loop {
+        match run_emails(&ctx).await {
+            Ok(n) if n as i64 >= BATCH => continue,
+            Ok(_) => {}
+            Err(e) => tracing::warn!(error = %e, "mail pass failed"),
+        }
+        tokio::select! {
+            _ = ctx.mail.wake.notified() => {}
+            _ = tokio::time::sleep(std::time::Duration::from_secs(1)) => {}
+        }
+    }
+}
+
+/// Sends the due emails of one pass. A workspace's emails are prepared one after another in
+/// the order they were queued, so that of emails racing for the day's last allowance the
+/// oldest wins; workspaces are prepared side by side, and every message of the pass is
+/// handed to the transport side by side. Answers how many jobs it took.
+pub async fn run_emails(ctx: &Ctx) -> Result<usize, DomainError> {
+    use futures_util::{FutureExt, StreamExt};
+    let claimed = jobs::claim(ctx, "email", BATCH, LEASE_MS).await?;
+    let taken = claimed.len();
+    let mut groups: Vec<(&str, Vec<&Claimed>)> = Vec::new();
+    for c in &claimed {
+        match groups.iter_mut().find(|g| g.0 == c.workspace_id) {
+            Some(g) => g.1.push(c),
+            None => groups.push((&c.workspace_id, vec![c])),
+        }
+    }
+    let prepared = futures_util::future::join_all(groups.into_iter().map(|(_, jobs)| async move {
+        let mut ready = Vec::new();
+        for c in jobs {
+            match std::panic::AssertUnwindSafe(prepare(ctx, c))
+                .catch_unwind()
+                .await
+            {
+                Ok(Ok(Some(p))) => ready.push((c, p)),
+                Ok(Ok(None)) => {}
+                Ok(Err(e)) => {
+                    tracing::warn!(error = %e, "preparing an email failed; it is tried again")
+                }
+                Err(_) => tracing::error!("preparing an email panicked"),
+            }
+        }
+        ready
+    }))
+    .await;
+    let mut pass: futures_util::stream::FuturesUnordered<_> = prepared
+        .into_iter()
+        .flatten()
+        .map(|(c, p)| std::panic::AssertUnwindSafe(deliver(ctx, c, p)).catch_unwind())
+        .collect();
+    while let Some(done) = pass.next().await {
+        match done {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => tracing::warn!(error = %e, "an email job failed; it is tried again"),
+            Err(_) => tracing::error!("an email job panicked"),
+        }
+    }
+    Ok(taken)
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Payload {
+    kind: String,
+    document_id: String,
+    person_id: Option<String>,
+}
+
+/// The workspace as an email needs it.
+struct Workspace {
+    name: String,
+    plan: Plan,
+    locale: Option<String>,
+    sender_email: Option<String>,
+}
+
+async fn workspace(ctx: &Ctx, id: &str) -> Result<Workspace, DomainError> {
+    let r = ctx
+        .db
+        .conn
+        .query_one_raw(ctx.db.stmt(
+            "SELECT name, plan, locale, sender_email FROM workspaces WHERE id = $1",
+            [Value::from(id.to_string())],
+        ))
+        .await?
+        .ok_or_else(|| DomainError::Internal(format!("workspace {id} is gone")))?;
+    Ok(Workspace {
+        name: r.try_get("", "name")?,
+        plan: Plan::parse(&r.try_get::<String>("", "plan")?).unwrap_or(Plan::Free),
+        locale: r.try_get("", "locale")?,
+        sender_email: r.try_get("", "sender_email")?,
+    })
+}
+
+/// The log's id of the email a job sends: the job's own random part, so every try of the
+/// job names the same email.
+pub fn email_id(job_id: &str) -> String {
+    format!("eml_{}", job_id.strip_prefix("job_").unwrap_or(job_id))
+}
+
+/// Everything one try decided before anything is written.
+struct Ready {
+    email_id: String,
+    kind: Kind,
+    to: String,
+    locale: String,
+    subject: String,
+    outgoing: Outgoing,
+    link: Option<(links::Minted, &'static str, Option<i64>)>,
+    person_id: Option<String>,
+    /// The workspace's plan, whose daily allowance the email counts against.
+    plan: Plan,
+}
+
+impl Ready {
+    /// Its log row with `status`.
+    fn row(&self, job: &str, doc: &DocRow, status: &str, reason: Option<&str>) -> Vec<Value> {
+        row_values(
+            &self.email_id,
+            job,
+            doc,
+            self.kind,
+            self.person_id.as_deref(),
+            &self.to,
+            &self.subject,
+            &self.locale,
+            status,
+            reason,
+        )
+    }
+}
+
+/// Why a try sends nothing.
+enum Skip {
+    /// Not wanted any more: the job ends, nothing is logged.
+    Drop(&'static str),
+    /// Logged as `failed` with the reason; the job ends.
+    Fail {
+        to: String,
+        locale: String,
+        subject: String,
+        reason: String,
+        suppressed: bool,
+    },
+}
+
+/// Decides one email and reserves it (its log row, its allowance, its link). `None` when the
+/// job has ended or waits without sending.
+async fn prepare(ctx: &Ctx, c: &Claimed) -> Result<Option<Ready>, DomainError> {
+    let payload: Payload = match serde_json::from_str(&c.payload) {
+        Ok(p) => p,
+        Err(e) => {
+            tracing::error!(job = %c.job, error = %e, "an email job cannot be read");
+            jobs::give_up(ctx, c).await?;
+            return Ok(None);
+        }
+    };
+    let Some(doc) = store::load(&ctx.db.conn, &ctx.db, &payload.document_id).await? else {
+        jobs::done(ctx, &c.job).await?;
+        return Ok(None);
+    };
+    let id = email_id(&c.job);
+    // An earlier try may have finished the email and died before ending the job.
+    if let Some(status) = status_of(ctx, &c.job).await?
+        && status != "queued"
+        && status != "paused"
+    {
+        jobs::done(ctx, &c.job).await?;
+        return Ok(None);
+    }
+    let planned = match plan(ctx, &doc, &payload, &id).await? {
+        Ok(p) => p,
+        Err(Skip::Drop(why)) => {
+            tracing::debug!(job = %c.job, why, "an email is no longer wanted");
+            jobs::done(ctx, &c.job).await?;
+            return Ok(None);
+        }
+        Err(Skip::Fail {
+            to,
+            locale,
+            subject,
+            reason,
+            suppressed,
+        }) => {
+            let kind = Kind::parse(&payload.kind).unwrap_or(Kind::Invitation);
+            fail(
+                ctx,
+                c,
+                &doc,
+                &id,
+                kind,
+                payload.person_id.as_deref(),
+                &to,
+                &locale,
+                &subject,
+                &reason,
+                suppressed,
+            )
+            .await?;
+            return Ok(None);
+        }
+    };
+    Ok(reserve(ctx, c, &doc, &planned).await?.then_some(planned))
+}
+
+/// Hands a reserved email to the transport and records what happened.
+async fn deliver(ctx: &Ctx, c: &Claimed, planned: Ready) -> Result<(), DomainError> {
+    let id = planned.email_id.clone();
+    match ctx.mail.transport.send(&planned.outgoing).await {
+        Ok(()) => {
+            let txn = ctx.db.conn.begin().await?;
+            txn.execute_raw(ctx.db.stmt(
+                "UPDATE emails SET status = 'sent', reason = NULL, sent_at = $2, updated_at = $2 WHERE id = $1",
+                [Value::from(id.clone()), Value::from(now_ms())],
+            ))
+            .await?;
+            jobs::finish(ctx, &txn, &c.job).await?;
+            txn.commit().await?;
+            Ok(())
+        }
+        Err(SendError::Permanent(why)) => {
+            set_status(
+                ctx,
+                &id,
+                "failed",
+                Some(&format!("the mail server refused it: {why}")),
+            )
+            .await?;
+            jobs::done(ctx, &c.job).await
+        }
+        Err(SendError::Temporary(why)) if c.attempts + 1 >= jobs::MAX_ATTEMPTS => {
+            let reason = format!("gave up after {} tries: {why}", c.attempts + 1);
+            set_status(ctx, &id, "failed", Some(&reason)).await?;
+            jobs::give_up(ctx, c).await
+        }
+        Err(SendError::Temporary(why)) => {
+            let at = now_ms() + jobs::backoff(c.attempts + 1);
+            let reason = format!(
+                "the mail server could not take it ({why}); trying again at {}",
+                store::time(at)
+            );
+            set_status(ctx, &id, "paused", Some(&reason)).await?;
+            jobs::retry_later(ctx, c).await
+        }
+    }
+}
+
+async fn status_of(ctx: &Ctx, job: &str) -> Result<Option<String>, DomainError> {
+    let row = ctx
+        .db
+        .conn
+        .query_one_raw(ctx.db.stmt(
+            "SELECT status FROM emails WHERE job_id = $1",
+            [Value::from(job.to_string())],
+        ))
+        .await?;
+    Ok(row.map(|r| r.try_get("", "status")).transpose()?)
+}
+
+async fn set_status(
+    ctx: &Ctx,
+    id: &str,
+    status: &str,
+    reason: Option<&str>,
+) -> Result<(), DomainError> {
+    ctx.db
+        .write(ctx.db.stmt(
+            "UPDATE emails SET status = $2, reason = $3, updated_at = $4 WHERE id = $1",
+            [
+                Value::from(id.to_string()),
+                Value::from(status),
+                Value::from(reason.map(str::to_string)),
+                Value::from(now_ms()),
+            ],
+        ))
+        .await?;
+    Ok(())
+}
+
+/// The values of the log row every try writes or keeps.
+#[allow(clippy::too_many_arguments)]
+fn row_values(
+    id: &str,
+    job: &str,
+    doc: &DocRow,
+    kind: Kind,
+    person_id: Option<&str>,
+    to: &str,
+    subject: &str,
+    locale: &str,
+    status: &str,
+    reason: Option<&str>,
+) -> Vec<Value> {
+    let now = now_ms();
+    vec![
+        Value::from(id.to_string()),
+        Value::from(doc.workspace_id.clone()),
+        Value::from(doc.test),
+        Value::from(job.to_string()),
+        Value::from(doc.id.clone()),
+        Value::from(person_id.map(str::to_string)),
+        Value::from(kind.as_str()),
+        Value::from(to.to_lowercase()),
+        Value::from(subject.to_string()),
+        Value::from(locale.to_string()),
+        Value::from(status),
+        Value::from(reason.map(str::to_string)),
+        Value::from(now),
+        Value::from(now),
+    ]
+}
+
+const UPSERT: &str = "INSERT INTO emails (id, workspace_id, test, job_id, document_id, person_id, kind, to_address, subject, locale, \
+     status, reason, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) \
+     ON CONFLICT (job_id) DO UPDATE SET to_address = excluded.to_address, subject = excluded.subject, \
+     locale = excluded.locale, status = excluded.status, reason = excluded.reason, updated_at = excluded.updated_at";
+
+/// Logs an email that will not go, ends its job, and for a suppressed address writes the
+/// document's audit row.
+#[allow(clippy::too_many_arguments)]
+async fn fail(
+    ctx: &Ctx,
+    c: &Claimed,
+    doc: &DocRow,
+    id: &str,
+    kind: Kind,
+    person_id: Option<&str>,
+    to: &str,
+    locale: &str,
+    subject: &str,
+    reason: &str,
+    suppressed: bool,
+) -> Result<(), DomainError> {
+    let txn = ctx.db.conn.begin().await?;
+    txn.execute_raw(ctx.db.stmt(
+        UPSERT,
+        row_values(
+            id,
+            &c.job,
+            doc,
+            kind,
+            person_id,
+            to,
+            subject,
+            locale,
+            "failed",
+            Some(reason),
+        ),
+    ))
+    .await?;
+    if suppressed {
+        // Written after a lock on the document's row, as every trail is.
+        txn.execute_raw(ctx.db.stmt(
+            "UPDATE documents SET updated_at = updated_at WHERE id = $1",
+            [Value::from(doc.id.clone())],
+        ))
+        .await?;
+        let mut trail = crate::documents::trail::Trail::new(&doc.id);
+        trail.audit(
+            "email_suppressed",
+            &format!("The {} email to {to} was not sent: {reason}", kind.as_str()),
+            None,
+            "signet",
+            serde_json::json!({"email": id, "kind": kind.as_str()}),
+        );
+        trail.write(&txn, &ctx.db).await?;
+    }
+    jobs::finish(ctx, &txn, &c.job).await?;
+    txn.commit().await?;
+    Ok(())
+}
+
+/// Writes the log row, counts the email against the allowance and stores its link, in one
+/// transaction. `false` when the allowance is used: the email waits, `paused`, until after
+/// midnight UTC.
+async fn reserve(ctx: &Ctx, c: &Claimed, doc: &DocRow, p: &Ready) -> Result<bool, DomainError> {
+    let limit = ctx.plans.limits(p.plan).emails_per_day;
+    let txn = ctx.db.conn.begin().await?;
+    txn.execute_raw(ctx.db.stmt(UPSERT, p.row(&c.job, doc, "queued", None)))
+        .await?;
+    let counted: Option<String> = txn
+        .query_one_raw(ctx.db.stmt(
+            "SELECT counted FROM emails WHERE id = $1",
+            [Value::from(p.email_id.clone())],
+        ))
+        .await?
+        .map(|r| r.try_get("", "counted"))
+        .transpose()?
+        .flatten();
+    if !doc.test && counted.is_none() {
+        let shard = usage::shard(&ctx.db, limit.is_some(), &p.email_id);
+        usage::add(
+            &txn,
+            &ctx.db,
+            &doc.workspace_id,
+            usage::EMAILS_SENT,
+            1,
+            shard,
+        )
+        .await?;
+        if let Some(limit) = limit
+            && usage::emails_sent_in(&txn, &ctx.db, &doc.workspace_id).await? > limit as i64
+        {
+            txn.rollback().await?;
+            pause(ctx, c, doc, p, limit).await?;
+            return Ok(false);
+        }
+        txn.execute_raw(ctx.db.stmt(
+            "UPDATE emails SET counted = $2 WHERE id = $1",
+            [Value::from(p.email_id.clone()), Value::from(usage::today())],
+        ))
+        .await?;
+    }
+    if let Some((minted, purpose, expires)) = &p.link {
+        let to = links::LinkFor {
+            purpose,
+            document_id: &doc.id,
+            person_id: p.person_id.as_deref(),
+            email_id: &p.email_id,
+            expires_at: *expires,
+        };
+        links::store(ctx, &txn, minted, &to).await?;
+    }
+    txn.commit().await?;
+    Ok(true)
+}
+
+/// The allowance is used: the email waits until after midnight UTC. Its job keeps its place
+/// (emails waiting since earlier go first) and the wait costs it no try.
+async fn pause(
+    ctx: &Ctx,
+    c: &Claimed,
+    doc: &DocRow,
+    p: &Ready,
+    limit: u64,
+) -> Result<(), DomainError> {
+    let midnight = usage::next_midnight_ms();
+    let reason = format!(
+        "the plan's allowance of {limit} emails a day is used; it goes out after midnight UTC ({})",
+        store::time(midnight)
+    );
+    let txn = ctx.db.conn.begin().await?;
+    txn.execute_raw(
+        ctx.db
+            .stmt(UPSERT, p.row(&c.job, doc, "paused", Some(&reason))),
+    )
+    .await?;
+    txn.execute_raw(ctx.db.stmt(
+        "UPDATE outbox SET state = 'queued', attempts = attempts - 1, run_at = $2 \
+         WHERE id = $1 AND state = 'running' AND run_at = $3",
+        [
+            Value::from(c.job.clone()),
+            Value::from(midnight),
+            Value::from(c.lease),
+        ],
+    ))
+    .await?;
+    txn.commit().await?;
+    Ok(())
+}
+
+/// The first of `values` that is set and not blank.
+fn first(values: &[&Option<String>]) -> Option<String> {
+    values
+        .iter()
+        .filter_map(|v| v.as_deref())
+        .map(str::trim)
+        .find(|v| !v.is_empty())
+        .map(str::to_string)
+}
+
+fn day(ms: Option<i64>, locale: &str) -> String {
+    ms.and_then(chrono::DateTime::from_timestamp_millis)
+        .map(|t| t.format("%Y-%m-%d").to_string())
+        .map(|iso| crate::documents::dates::localized(&iso, locale).unwrap_or(iso))
+        .unwrap_or_default()
+}
+
+async fn person(ctx: &Ctx, doc: &DocRow, id: &str) -> Result<Option<PersonDbRow>, DomainError> {
+    let people = store::people(&ctx.db.conn, &ctx.db, &[&doc.id]).await?;
+    Ok(people.into_iter().find(|p| p.id == id))
+}
+
+/// Decides what one try sends.
+async fn plan(
+    ctx: &Ctx,
+    doc: &DocRow,
+    payload: &Payload,
+    id: &str,
+) -> Result<Result<Ready, Skip>, DomainError> {
+    let Some(kind) = Kind::parse(&payload.kind) else {
+        return Ok(Err(Skip::Drop("an unknown kind")));
+    };
+    if matches!(kind, Kind::Code | Kind::Receipt) {
+        // Their producers (the signing page's codes, payments) send them with their values.
+        return Ok(Err(Skip::Drop(
+            "codes and receipts are sent by their own flows",
+        )));
+    }
+    let person = match &payload.person_id {
+        Some(pid) => match person(ctx, doc, pid).await? {
+            Some(p) => Some(p),
+            None => return Ok(Err(Skip::Drop("the person is gone"))),
+        },
+        None => None,
+    };
+    let out = crate::documents::state::OUT_FOR_SIGNATURE.contains(&format!("'{}'", doc.state));
+    if matches!(kind, Kind::Invitation | Kind::Reminder) {
+        let waiting = person
+            .as_ref()
+            .is_some_and(|p| p.status == "invited" || p.status == "opened");
+        if !out || !waiting {
+            return Ok(Err(Skip::Drop("the person is no longer waiting to sign")));
+        }
+    }
+    let ws = workspace(ctx, &doc.workspace_id).await?;
+    let email: EmailOptionsIn = serde_json::from_str(&doc.email_options).unwrap_or_default();
+    let send: SendOptionsIn = serde_json::from_str(&doc.send_options).unwrap_or_default();
+    let facts: BTreeMap<String, String> = serde_json::from_str(&doc.facts).unwrap_or_default();
+    let sender_name = first(&[&email.sender_name, &send.sender_name]).unwrap_or(ws.name.clone());
+    let reply_to = first(&[&email.reply_to, &send.reply_to]);
+    let sender_email = first(&[
+        &facts.get("sender.email").cloned(),
+        &reply_to,
+        &ws.sender_email,
+    ]);
+    let locale = first(&[
+        &person.as_ref().and_then(|p| p.locale.clone()),
+        &email.locale,
+        &send.language,
+        &ws.locale,
+    ])
+    .unwrap_or_else(|| "en".into());
+
+    // Who it goes to: the person; for a test document, only the sender.
+    let to = if doc.test {
+        sender_email.clone()
+    } else {
+        person
+            .as_ref()
+            .map(|p| p.email.clone())
+            .or(sender_email.clone())
+    };
+    let Some(to) = to else {
+        if person.is_none() && !doc.test {
+            return Ok(Err(Skip::Drop("the document names no sender address")));
+        }
+        return Ok(Err(Skip::Fail {
+            to: String::new(),
+            locale,
+            subject: doc.title.clone(),
+            reason: "a test document's emails go only to its sender, and it names none: set the \
+                     sender.email fact or a replyTo, or the workspace's sender address \
+                     (signet admin workspace update ID --sender-email ADDRESS)"
+                .into(),
+            suppressed: false,
+        }));
+    };
+
+    let mut wording = templates::effective(ctx, &doc.workspace_id, kind, &locale).await?;
+    let own_subject = first(&[&email.subject, &send.subject])
+        .filter(|_| matches!(kind, Kind::Invitation | Kind::Reminder));
+    if own_subject.is_some() {
+        wording.subject = String::new();
+    }
+    let mut parsed = Parsed::new(kind, &wording)?;
+    if let Some(subject) = own_subject {
+        // The document's own subject is its words, not wording: no variable is read in it.
+        parsed.subject = vec![compose::Seg::Text(subject)];
+    }
+    let mut values = Values::new();
+    values.insert("document.title", doc.title.clone());
+    values.insert(
+        "person.name",
+        person
+            .as_ref()
+            .map(|p| p.name.clone())
+            .unwrap_or(sender_name.clone()),
+    );
+    values.insert("sender.name", sender_name.clone());
+    values.insert("workspace.name", ws.name.clone());
+    values.insert("document.expiresAt", day(doc.expires_at, &locale));
+    values.insert("document.completedAt", day(doc.completed_at, &locale));
+    values.insert("void.reason", doc.reason.clone().unwrap_or_default());
+    if kind == Kind::Declined {
+        let (name, reason) = decliner(ctx, doc).await?;
+        values.insert("decliner.name", name);
+        values.insert("decline.reason", reason);
+    }
+    let mut extras = Extras {
+        test: doc.test,
+        message: first(&[&email.message, &send.message])
+            .filter(|_| matches!(kind, Kind::Invitation | Kind::Reminder)),
+        ..Extras::default()
+    };
+    let mut link = None;
+    let mut attachment = None;
+    if matches!(kind, Kind::Invitation | Kind::Reminder) {
+        let minted = links::mint(ctx)?;
+        extras.action_url = Some(links::url(&ctx.mail.public_url, &minted.token));
+        link = Some((minted, "sign", None));
+    }
+    if kind == Kind::Completed {
+        match sealed(ctx, doc).await? {
+            Some(pdf) if pdf.len() <= ATTACH_LIMIT => {
+                attachment = Some(Attachment {
+                    filename: format!("{}.pdf", file_name(&doc.title)),
+                    content_type: "application/pdf".into(),
+                    data: pdf,
+                });
+            }
+            Some(_) => {
+                let minted = links::mint(ctx)?;
+                extras.download_url =
+                    Some(links::download_url(&ctx.mail.public_url, &minted.token));
+                link = Some((
+                    minted,
+                    "download",
+                    Some(now_ms() + DOWNLOAD_DAYS * 86_400_000),
+                ));
+            }
+            None => return Ok(Err(Skip::Drop("the document has no sealed copy"))),
+        }
+    }
+    let composed = compose::compose(kind, &locale, &parsed, &values, &extras);
+    let subject = if doc.test {
+        format!("[TEST] {}", composed.subject)
+    } else {
+        composed.subject.clone()
+    };
+    if let Some(reason) = suppressed(ctx, &doc.workspace_id, &to).await? {
+        return Ok(Err(Skip::Fail {
+            to,
+            locale,
+            subject,
+            reason: format!("the address is suppressed in this workspace: {reason}"),
+            suppressed: true,
+        }));
+    }
+    let outgoing = Outgoing {
+        message_id: format!("<{id}@{}>", ctx.mail.transport.domain()),
+        email_id: id.to_string(),
+        from_name: sender_name,
+        to: to.clone(),
+        reply_to,
+        subject: subject.clone(),
+        text: composed.text,
+        html: composed.html,
+        lang: locale.clone(),
+        attachment,
+    };
+    Ok(Ok(Ready {
+        email_id: id.to_string(),
+        kind,
+        to,
+        locale,
+        subject,
+        outgoing,
+        link,
+        person_id: person.map(|p| p.id),
+        plan: ws.plan,
+    }))
+}
+
+pub(crate) fn file_name(title: &str) -> String {
+    let s: String = title
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == ' ' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(80)
+        .collect();
+    let s = s.trim();
+    if s.is_empty() {
+        "document".into()
+    } else {
+        s.to_string()
+    }
+}
+
+pub(crate) async fn sealed(ctx: &Ctx, doc: &DocRow) -> Result<Option<Vec<u8>>, DomainError> {
+    let row = ctx
+        .db
+        .conn
+        .query_one_raw(ctx.db.stmt(
+            "SELECT sealed_blob FROM documents WHERE id = $1",
+            [Value::from(doc.id.clone())],
+        ))
+        .await?;
+    let Some(key) = row.and_then(|r| {
+        r.try_get::<Option<String>>("", "sealed_blob")
+            .ok()
+            .flatten()
+    }) else {
+        return Ok(None);
+    };
+    Ok(ctx.blobs.get(&key).await?)
+}
+
+async fn decliner(ctx: &Ctx, doc: &DocRow) -> Result<(String, String), DomainError> {
+    let row = ctx
+        .db
+        .conn
+        .query_one_raw(ctx.db.stmt(
+            "SELECT name, decline_reason FROM people WHERE document_id = $1 AND declined_at IS NOT NULL \
+             ORDER BY declined_at LIMIT 1",
+            [Value::from(doc.id.clone())],
+        ))
+        .await?;
+    Ok(match row {
+        Some(r) => (
+            r.try_get("", "name")?,
+            r.try_get::<Option<String>>("", "decline_reason")?
+                .unwrap_or_default(),
+        ),
+        None => (String::new(), String::new()),
+    })
+}
+
+/// Why an address is suppressed in a workspace, if it is.
+pub async fn suppressed(
+    ctx: &Ctx,
+    workspace_id: &str,
+    address: &str,
+) -> Result<Option<String>, DomainError> {
+    let row = ctx
+        .db
+        .conn
+        .query_one_raw(ctx.db.stmt(
+            "SELECT reason FROM email_suppressions WHERE workspace_id = $1 AND address = $2",
+            [
+                Value::from(workspace_id.to_string()),
+                Value::from(address.to_lowercase()),
+            ],
+        ))
+        .await?;
+    Ok(row.map(|r| r.try_get("", "reason")).transpose()?)
+}

@@ -1,0 +1,99 @@
+//! Email wording and the email log in GraphQL, over the same resolvers as REST.
+
+use async_graphql::{Context, ErrorExtensions, Object};
+use signet_resolvers::email::log::{self, EmailFilter, EmailPageOut};
+use signet_resolvers::email::templates::{
+    self, EmailPreviewOut, EmailTemplateOut, EmailTemplatesOut, EmailWordingIn,
+};
+
+use crate::who;
+
+#[derive(Default)]
+pub struct EmailQuery;
+
+#[Object]
+impl EmailQuery {
+    /// The eight kinds of email in one language (default en): the words they go out with,
+    /// the standard words, what is saved, and each kind's variables (notifications:read).
+    async fn email_templates(
+        &self,
+        ctx: &Context<'_>,
+        locale: Option<String>,
+    ) -> async_graphql::Result<EmailTemplatesOut> {
+        let (c, a) = who(ctx)?;
+        templates::list(c, a, locale.as_deref())
+            .await
+            .map_err(|e| e.extend())
+    }
+
+    /// The email log of the key's mode, newest first; never a body or a link
+    /// (notifications:read).
+    #[allow(clippy::too_many_arguments)]
+    async fn emails(
+        &self,
+        ctx: &Context<'_>,
+        document_id: Option<String>,
+        to: Option<String>,
+        status: Option<String>,
+        kind: Option<String>,
+        limit: Option<i64>,
+        cursor: Option<String>,
+    ) -> async_graphql::Result<EmailPageOut> {
+        let (c, a) = who(ctx)?;
+        let filter = EmailFilter {
+            document_id,
+            to,
+            status,
+            kind,
+        };
+        log::list(c, a, filter, limit, cursor)
+            .await
+            .map_err(|e| e.extend())
+    }
+}
+
+#[derive(Default)]
+pub struct EmailMutation;
+
+#[Object]
+impl EmailMutation {
+    /// Saves the wording of one kind in one language; a blank or null field keeps the
+    /// standard words (notifications:write).
+    async fn save_email_template(
+        &self,
+        ctx: &Context<'_>,
+        kind: String,
+        input: EmailWordingIn,
+    ) -> async_graphql::Result<EmailTemplateOut> {
+        let (c, a) = who(ctx)?;
+        templates::save(c, a, &kind, input)
+            .await
+            .map_err(|e| e.extend())
+    }
+
+    /// Forgets the saved wording of one kind in one language (notifications:write).
+    async fn reset_email_template(
+        &self,
+        ctx: &Context<'_>,
+        kind: String,
+        locale: Option<String>,
+    ) -> async_graphql::Result<EmailTemplateOut> {
+        let (c, a) = who(ctx)?;
+        templates::remove(c, a, &kind, locale.as_deref())
+            .await
+            .map_err(|e| e.extend())
+    }
+
+    /// Renders wording with made-up names; nothing is saved (notifications:read).
+    async fn preview_email_template(
+        &self,
+        ctx: &Context<'_>,
+        kind: String,
+        input: EmailWordingIn,
+    ) -> async_graphql::Result<EmailPreviewOut> {
+        let (c, a) = who(ctx)?;
+        templates::preview(c, a, &kind, input)
+            .await
+            .map_err(|e| e.extend())
+    }
+}
