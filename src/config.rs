@@ -101,6 +101,10 @@ pub struct Config {
     pub smtp_timeout_secs: u64,
     /// SMTP connections kept open and used at once.
     pub smtp_connections: u32,
+    /// The bearer secret of `POST /hooks/email`, where a mail server posts delivery status
+    /// notifications and abuse reports (`message/rfc822`). Unset, the route is off.
+    #[serde(serialize_with = "hide", default)]
+    pub email_feedback_secret: Option<SecretString>,
     pub plans: Plans,
 }
 
@@ -169,6 +173,7 @@ impl Default for Config {
             smtp_ca_file: None,
             smtp_timeout_secs: 30,
             smtp_connections: 8,
+            email_feedback_secret: None,
             plans: Plans::default(),
         }
     }
@@ -225,6 +230,9 @@ impl Config {
         config.redis_url = config.redis_url.filter(|u| !u.is_empty());
         config.smtp_url = config.smtp_url.filter(|u| !u.expose_secret().is_empty());
         config.mail_from = config.mail_from.filter(|u| !u.trim().is_empty());
+        config.email_feedback_secret = config
+            .email_feedback_secret
+            .filter(|u| !u.expose_secret().is_empty());
         config.validate()?;
         Ok(config)
     }
@@ -250,6 +258,13 @@ impl Config {
             && s.expose_secret().len() < 32
         {
             anyhow::bail!("secret_key (SIGNET_SECRET_KEY): must be at least 32 characters");
+        }
+        if let Some(s) = &self.email_feedback_secret
+            && s.expose_secret().len() < 24
+        {
+            anyhow::bail!(
+                "email_feedback_secret (SIGNET_EMAIL_FEEDBACK_SECRET): must be at least 24 characters"
+            );
         }
         if self.is_postgres() && self.secret_key.is_none() {
             anyhow::bail!(

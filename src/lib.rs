@@ -228,6 +228,7 @@ pub async fn start(config: &Config, extra: &'static [Route]) -> anyhow::Result<S
                 init_timeout: Duration::from_secs(config.socket_init_timeout_secs),
                 lifetime: Duration::from_secs(config.socket_lifetime_secs),
             },
+            email_feedback_secret: config.email_feedback_secret.clone(),
         },
     );
     let app = signet_rest::router(state, extra);

@@ -62,10 +62,24 @@ enum Admin {
     /// The certificate authority that seals documents.
     #[command(subcommand)]
     Ca(CaCmd),
+    /// Email: delivery feedback from the mail server.
+    #[command(subcommand)]
+    Email(EmailCmd),
     /// Find a request in the API log by its id.
     ApiLog {
         #[arg(long)]
         request_id: String,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Subcommand)]
+enum EmailCmd {
+    /// Read one delivery status notification (RFC 3464) or abuse feedback report (RFC 5965)
+    /// on standard input, as an MTA's pipe gives it, and record what it says about the email
+    /// it returns. A report that cannot be read or matched changes nothing and exits non-zero.
+    Feedback {
         #[arg(long)]
         json: bool,
     },
@@ -384,7 +398,8 @@ fn admin_json(cmd: &Admin) -> bool {
         | Admin::Approvals(ApprovalCmd::List { json, .. })
         | Admin::Approvals(ApprovalCmd::Approve { json, .. })
         | Admin::Approvals(ApprovalCmd::Decline { json, .. })
-        | Admin::ApiLog { json, .. } => *json,
+        | Admin::ApiLog { json, .. }
+        | Admin::Email(EmailCmd::Feedback { json }) => *json,
         Admin::Ca(_) => false,
     }
 }
@@ -604,6 +619,28 @@ async fn admin(ctx: &signet_resolvers::Ctx, cmd: Admin) -> anyhow::Result<()> {
                 serde_json::to_value(&a)?,
                 format!("{} declined", a.id),
             );
+        }
+        Admin::Email(EmailCmd::Feedback { json }) => {
+            use signet_resolvers::email::feedback;
+            use std::io::Read as _;
+            let mut raw = Vec::new();
+            std::io::stdin()
+                .take(feedback::MAX_REPORT_BYTES as u64 + 1)
+                .read_to_end(&mut raw)?;
+            let f = feedback::apply(ctx, &raw).await?;
+            let text = format!(
+                "{}: {} (status {}{}): {}",
+                f.email_id,
+                f.outcome,
+                f.status,
+                if f.suppressed {
+                    ", address suppressed"
+                } else {
+                    ""
+                },
+                f.detail
+            );
+            out(json, serde_json::to_value(&f)?, text);
         }
         Admin::ApiLog { request_id, json } => {
             let e = api_log::find(ctx, &request_id).await?;

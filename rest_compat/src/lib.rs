@@ -49,6 +49,8 @@ pub struct HttpConfig {
     /// How long a client may take to send a request's body.
     pub body_timeout: std::time::Duration,
     pub sockets: graphql::SocketLimits,
+    /// The bearer secret of `POST /hooks/email`; `None` turns the route off.
+    pub email_feedback_secret: Option<secrecy::SecretString>,
 }
 
 impl AppState {
@@ -73,6 +75,7 @@ pub fn router(state: AppState, extra: &'static [Route]) -> Router {
             .merge(openapi::router())
             .merge(trust::router(&state))
             .merge(personal::router(&state))
+            .merge(mail::router(&state))
             .fallback(door::not_found),
         state,
     )

@@ -79,3 +79,72 @@ pub fn emails() -> MethodRouter<AppState> {
         },
     )
 }
+
+/// `POST /hooks/email`: a mail server posts one delivery status notification or abuse report
+/// (`message/rfc822`) with the bearer secret `email_feedback_secret`. Not in the OpenAPI
+/// document: it is the mail server's door, not the API's.
+static FEEDBACK: std::sync::LazyLock<crate::routes::Route> = std::sync::LazyLock::new(|| {
+    let mut r = crate::routes::row(
+        axum::http::Method::POST,
+        "/hooks/email",
+        "hooks.email",
+        crate::routes::Access::Public,
+        feedback,
+    );
+    r.body_limit = signet_resolvers::email::feedback::MAX_REPORT_BYTES;
+    r
+});
+
+pub(crate) fn router(state: &AppState) -> axum::Router<AppState> {
+    let f: &'static crate::routes::Route = &FEEDBACK;
+    axum::Router::new().route("/hooks/email", crate::door::layer(f, feedback(), state))
+}
+
+/// Whether `given` is the secret, compared in constant time (as keyed hashes).
+fn same_secret(given: &str, secret: &str) -> bool {
+    use ring::hmac;
+    let key = hmac::Key::new(hmac::HMAC_SHA256, b"signet email feedback");
+    let want = hmac::sign(&key, secret.as_bytes());
+    hmac::verify(&key, given.as_bytes(), want.as_ref()).is_ok()
+}
+
+fn feedback() -> MethodRouter<AppState> {
+    use secrecy::ExposeSecret as _;
+    use signet_resolvers::DomainError;
+    post(
+        |State(s): State<AppState>, headers: axum::http::HeaderMap, body: axum::body::Bytes| async move {
+            let Some(secret) = &s.config.email_feedback_secret else {
+                return Err(ApiError::from(DomainError::NotFound(
+                    "email feedback is off: set email_feedback_secret (SIGNET_EMAIL_FEEDBACK_SECRET)"
+                        .into(),
+                )));
+            };
+            let given = headers
+                .get(axum::http::header::AUTHORIZATION)
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.strip_prefix("Bearer "))
+                .unwrap_or_default();
+            if !same_secret(given, secret.expose_secret()) {
+                return Err(DomainError::Unauthenticated.into());
+            }
+            let media = headers
+                .get(axum::http::header::CONTENT_TYPE)
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or_default()
+                .split(';')
+                .next()
+                .unwrap_or_default()
+                .trim()
+                .to_ascii_lowercase();
+            if media != "message/rfc822" {
+                return Err(DomainError::invalid(
+                    "content-type",
+                    "a report is posted whole as message/rfc822",
+                )
+                .into());
+            }
+            let out = signet_resolvers::email::feedback::apply(&s.ctx, &body).await?;
+            Ok(Json(out))
+        },
+    )
+}

@@ -84,6 +84,8 @@ pub struct Options {
     pub smtp: Option<(String, Option<std::path::PathBuf>)>,
     /// `mail_from`.
     pub mail_from: Option<String>,
+    /// `email_feedback_secret`: turns `POST /hooks/email` on.
+    pub email_feedback_secret: Option<String>,
 }
 
 impl TestApp {
@@ -164,6 +166,7 @@ impl TestApp {
             config.smtp_timeout_secs = 10;
         }
         config.mail_from = opts.mail_from;
+        config.email_feedback_secret = opts.email_feedback_secret.map(SecretString::from);
         let server = signet::start(&config, crate::probe::ROUTES)
             .await
             .expect("server starts");
@@ -356,13 +359,29 @@ impl TestApp {
 
     /// Runs `signet ARGS...` against this app's storage; (exit code, stdout, stderr).
     pub fn cli(&self, args: &[&str]) -> (i32, String, String) {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_signet"))
+        self.cli_with_input(args, b"")
+    }
+
+    /// `cli` with `input` on standard input.
+    pub fn cli_with_input(&self, args: &[&str], input: &[u8]) -> (i32, String, String) {
+        use std::io::Write as _;
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_signet"))
             .args(args)
             .envs(self.env())
             .env_remove("REDIS_URL")
             .current_dir(self.dir.path())
-            .output()
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
             .expect("signet runs");
+        let mut stdin = child.stdin.take().expect("stdin");
+        let input = input.to_vec();
+        let writer = std::thread::spawn(move || {
+            let _ = stdin.write_all(&input);
+        });
+        let out = child.wait_with_output().expect("signet runs");
+        let _ = writer.join();
         (
             out.status.code().unwrap_or(-1),
             String::from_utf8_lossy(&out.stdout).into_owned(),

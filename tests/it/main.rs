@@ -14,6 +14,7 @@ mod cli;
 mod daily;
 mod documents;
 mod email;
+mod feedback;
 mod graphql;
 mod hostile;
 mod idempotency;

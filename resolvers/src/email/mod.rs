@@ -10,6 +10,7 @@
 //! stored only as its keyed hash.
 
 pub mod compose;
+pub mod feedback;
 pub mod kinds;
 pub mod links;
 pub mod log;
