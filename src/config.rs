@@ -101,6 +101,9 @@ pub struct Config {
     pub smtp_timeout_secs: u64,
     /// SMTP connections kept open and used at once.
     pub smtp_connections: u32,
+    /// Seconds a worker holds the emails of one pass (up to 64). A worker that dies leaves
+    /// them to be sent again once this runs out; it should cover a pass's slowest sends.
+    pub mail_lease_secs: u64,
     /// The bearer secret of `POST /hooks/email`, where a mail server posts delivery status
     /// notifications and abuse reports (`message/rfc822`). Unset, the route is off.
     #[serde(serialize_with = "hide", default)]
@@ -173,6 +176,7 @@ impl Default for Config {
             smtp_ca_file: None,
             smtp_timeout_secs: 30,
             smtp_connections: 8,
+            mail_lease_secs: 300,
             email_feedback_secret: None,
             plans: Plans::default(),
         }
@@ -353,6 +357,12 @@ impl Config {
                 "SIGNET_SMTP_TIMEOUT_SECS",
                 self.smtp_timeout_secs,
                 1..=600,
+            ),
+            (
+                "mail_lease_secs",
+                "SIGNET_MAIL_LEASE_SECS",
+                self.mail_lease_secs,
+                20..=3600,
             ),
             (
                 "smtp_connections",

@@ -103,10 +103,10 @@ pub async fn services(config: &Config) -> anyhow::Result<Services> {
             allow_http: config.webhooks_allow_http,
         },
     )
-    .with_mail(signet_resolvers::email::send::Mail::new(
-        transport,
-        &config.public_url(),
-    ));
+    .with_mail(signet_resolvers::email::send::Mail {
+        lease_ms: config.mail_lease_secs as i64 * 1000,
+        ..signet_resolvers::email::send::Mail::new(transport, &config.public_url())
+    });
     let root = ring::digest::digest(&ring::digest::SHA256, ctx.authority.root_der());
     let root: String = root.as_ref().iter().map(|b| format!("{b:02x}")).collect();
     if let Some(recorded) = signet_resolvers::installation::agree(&ctx.db, "ca_root_sha256", &root)

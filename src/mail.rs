@@ -125,6 +125,9 @@ impl Transport for Folder {
 /// SMTP with a pool of connections.
 pub struct Smtp {
     transport: AsyncSmtpTransport<Tokio1Executor>,
+    /// At most `smtp_connections` conversations at once: lettre's pool bounds the idle
+    /// connections it keeps, not the ones it opens.
+    slots: tokio::sync::Semaphore,
     from: Mailbox,
     shown: String,
 }
@@ -204,6 +207,7 @@ impl Smtp {
         }
         Ok(Smtp {
             transport: b.build(),
+            slots: tokio::sync::Semaphore::new(config.smtp_connections as usize),
             from,
             shown: format!(
                 "smtp{}://{host}:{port} ({tls_mode} TLS)",
@@ -217,6 +221,11 @@ impl Smtp {
 impl Transport for Smtp {
     async fn send(&self, mail: &Outgoing) -> Result<(), SendError> {
         let msg = message(&self.from, mail)?;
+        let _slot = self
+            .slots
+            .acquire()
+            .await
+            .map_err(|_| SendError::Temporary("the mail transport is shutting down".into()))?;
         match self.transport.send(msg).await {
             Ok(_) => Ok(()),
             Err(e) if e.is_permanent() => Err(SendError::Permanent(answer(&e))),

@@ -902,3 +902,112 @@ async fn a_download_link_opens_the_sealed_copy_for_thirty_days_and_nothing_else(
         404
     );
 }
+
+/// The real `signet worker` sending to the sink, killed with SIGKILL mid-batch; after a
+/// restart every email arrives at least once, and a repeat carries the same Message-ID.
+async fn no_email_lost(kind: Kind) {
+    use std::process::{Command, Stdio};
+    let Some(sink) = Sink::start(SinkOptions {
+        delay_ms: 300,
+        ..Default::default()
+    }) else {
+        return;
+    };
+    let Some(app) = TestApp::start_without_workers(kind).await else {
+        return;
+    };
+    let (_, key) = live_owner(&app, Plan::Pro).await;
+    for i in 0..20 {
+        let d = documents::create(
+            &app,
+            &key,
+            json!({"sendNow": true, "people": [
+                {"name": "Ada Client", "email": format!("ada{i}@example.com"), "role": "client"},
+                {"name": "Bob Provider", "email": format!("bob{i}@example.com"), "role": "provider"}
+            ]}),
+        )
+        .await;
+        assert_eq!(d.status, 201, "{}", d.body);
+    }
+    let db = &app.ctx().db;
+    use signet_storage::sea_orm::ConnectionTrait as _;
+    let jobs = db
+        .conn
+        .query_all_raw(db.stmt(
+            "SELECT id FROM outbox WHERE kind = 'email'",
+            Vec::<signet_storage::sea_orm::Value>::new(),
+        ))
+        .await
+        .unwrap();
+    let expected: std::collections::BTreeSet<String> = jobs
+        .iter()
+        .map(|r| {
+            let job: String = r.try_get("", "id").unwrap();
+            format!(
+                "<{}@example.org>",
+                signet_resolvers::email::send::email_id(&job)
+            )
+        })
+        .collect();
+    assert_eq!(expected.len(), 40);
+    let worker = || {
+        struct Killed(std::process::Child);
+        impl Drop for Killed {
+            fn drop(&mut self) {
+                let _ = self.0.kill(); // SIGKILL
+                let _ = self.0.wait();
+            }
+        }
+        Killed(
+            Command::new(env!("CARGO_BIN_EXE_signet"))
+                .arg("worker")
+                .envs(app.env())
+                .env("SIGNET_SMTP_URL", format!("smtp://127.0.0.1:{}", sink.port))
+                .env("SIGNET_MAIL_FROM", "Signet <sign@example.org>")
+                .current_dir(app.dir.path())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("signet worker starts"),
+        )
+    };
+    let w = worker();
+    sink.wait_for("the first emails", 30, |r| !r.is_empty())
+        .await;
+    drop(w);
+    let before = sink.received().len();
+    assert!(before < 40, "the kill came too late to test anything");
+
+    let (_w1, _w2) = (worker(), worker());
+    let ids = |r: &[Received]| -> std::collections::BTreeSet<String> {
+        r.iter().map(|m| m.header("Message-ID")).collect()
+    };
+    let got = sink
+        .wait_for("every email", 120, |r| ids(r) == expected)
+        .await;
+    // A repeat is the same email: the same Message-ID to the same person.
+    for m in &got {
+        let twins: Vec<&Received> = got
+            .iter()
+            .filter(|o| o.header("Message-ID") == m.header("Message-ID"))
+            .collect();
+        assert!(
+            twins
+                .iter()
+                .all(|t| t.to() == m.to() && t.subject() == m.subject())
+        );
+    }
+    let log = app.get("/api/v1/emails?limit=200", Some(&key)).await;
+    let rows = log.body["data"].as_array().unwrap();
+    assert_eq!(rows.len(), 40, "one log row per email, repeats included");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_email_is_lost_when_the_worker_is_killed_sqlite() {
+    no_email_lost(Kind::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_email_is_lost_when_the_worker_is_killed_postgres_redis() {
+    no_email_lost(Kind::PostgresRedis).await;
+}

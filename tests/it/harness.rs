@@ -350,6 +350,7 @@ impl TestApp {
             ("SIGNET_WEBHOOKS_ALLOW_PRIVATE", "true".into()),
             ("SIGNET_WEBHOOKS_ALLOW_HTTP", "true".into()),
             ("SIGNET_WEBHOOK_LEASE_SECS", "20".into()),
+            ("SIGNET_MAIL_LEASE_SECS", "20".into()),
         ]);
         if let Some(r) = &self.redis_url {
             env.insert("REDIS_URL", r.clone());

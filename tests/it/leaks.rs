@@ -116,6 +116,8 @@ async fn no_graphql_field_or_rest_schema_property_could_carry_a_link_or_code() {
 /// document's life; every answer and every log line is read afterwards.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn no_answer_or_log_line_of_a_documents_life_holds_a_link_or_code() {
+    // Run alone, no other test has installed the process's TLS provider for reqwest.
+    let _ = rustls::crypto::ring::default_provider().install_default();
     let dir = tempfile::tempdir().unwrap();
     let log_path = dir.path().join("serve.log");
     let env = [
@@ -155,7 +157,7 @@ async fn no_answer_or_log_line_of_a_documents_life_holds_a_link_or_code() {
         "--mode",
         "test",
         "--scopes",
-        "documents:read,documents:write",
+        "documents:read,documents:write,notifications:read",
         "--json",
     ])["key"]
         .as_str()
@@ -208,7 +210,9 @@ async fn no_answer_or_log_line_of_a_documents_life_holds_a_link_or_code() {
     let made = call(
         "POST",
         "/api/v1/documents",
-        Some(body(json!({"sendNow": true}))),
+        Some(body(
+            json!({"sendNow": true, "facts": {"sender": {"email": "owner@example.net"}}}),
+        )),
     )
     .await;
     let id = made["id"].as_str().unwrap().to_string();
@@ -242,6 +246,32 @@ async fn no_answer_or_log_line_of_a_documents_life_holds_a_link_or_code() {
     assert!(executed, "the test document was sealed");
     call("GET", &format!("{doc}/audit-log.csv"), None).await;
     call("POST", "/graphql", Some(q)).await;
+    // The mail worker sent the invitations, the reminders and the completed emails (in test
+    // mode, to the sender) as .eml files: each signing link is in its email and nowhere else.
+    let mail_dir = dir.path().join("data").join("mail");
+    let mut tokens: Vec<String> = vec![];
+    let mut logged = Value::Null;
+    for _ in 0..300 {
+        tokens = links_in(&mail_dir);
+        if tokens.len() >= 4 {
+            logged = call("GET", &format!("/api/v1/emails?documentId={id}"), None).await;
+            if logged["data"].as_array().map(|d| d.len()).unwrap_or(0) >= 8 {
+                break;
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+    assert!(
+        tokens.len() >= 4,
+        "invitations and reminders carry links: {tokens:?}"
+    );
+    assert_eq!(
+        logged["data"].as_array().map(|d| d.len()),
+        Some(8),
+        "{logged}"
+    );
+    let emails = json!({"query": "{ emails(limit: 50) { data { id kind to subject status locale documentId personId reason } } }"});
+    call("POST", "/graphql", Some(emails.to_string())).await;
 
     drop(server);
     let logged = std::fs::read_to_string(&log_path).unwrap();
@@ -283,5 +313,33 @@ async fn no_answer_or_log_line_of_a_documents_life_holds_a_link_or_code() {
         for s in shapes {
             assert!(!lower.contains(s), "{what} holds {s:?}: {text}");
         }
+        for t in &tokens {
+            assert!(
+                !text.contains(t.as_str()),
+                "{what} holds a signing link's token: {text}"
+            );
+        }
     }
+}
+
+/// The tokens of the signing links in the `.eml` files of a mail folder.
+fn links_in(dir: &std::path::Path) -> Vec<String> {
+    let mut out = vec![];
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let raw = std::fs::read(entry.path()).unwrap_or_default();
+        let Some(m) = mail_parser::MessageParser::default().parse(&raw) else {
+            continue;
+        };
+        let text = m.body_text(0).map(|t| t.into_owned()).unwrap_or_default();
+        for part in text.split("/s/").skip(1) {
+            let t: String = part
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+                .collect();
+            if t.len() == 43 {
+                out.push(t);
+            }
+        }
+    }
+    out
 }

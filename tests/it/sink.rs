@@ -20,6 +20,8 @@ pub struct SinkOptions {
     pub fail_first: u32,
     /// Answer 550 to these recipients.
     pub reject: Vec<String>,
+    /// Milliseconds each message takes to be accepted.
+    pub delay_ms: u32,
 }
 
 pub struct Sink {
@@ -202,6 +204,9 @@ impl Sink {
         if let Some((user, password)) = &opts.auth {
             cmd.args(["--user", user, "--password", password]);
         }
+        if opts.delay_ms > 0 {
+            cmd.args(["--delay-ms", &opts.delay_ms.to_string()]);
+        }
         for r in &opts.reject {
             cmd.args(["--reject", r]);
         }
@@ -223,6 +228,28 @@ impl Sink {
             child,
             _tmp: tmp,
         })
+    }
+
+    /// Waits (up to `secs`) until `done` holds for what was received, and answers it.
+    pub async fn wait_for(
+        &self,
+        what: &str,
+        secs: u64,
+        done: impl Fn(&[Received]) -> bool,
+    ) -> Vec<Received> {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+        loop {
+            let got = self.received();
+            if done(&got) {
+                return got;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "timed out waiting for {what}; got {} messages",
+                got.len()
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
     }
 
     /// Every message accepted so far, in the order accepted.

@@ -34,7 +34,6 @@ use crate::{Ctx, DomainError};
 
 /// Emails one pass takes.
 pub const BATCH: i64 = 64;
-const LEASE_MS: i64 = 120_000;
 /// A sealed copy larger than this goes as a download link instead of an attachment.
 pub const ATTACH_LIMIT: usize = 10 * 1024 * 1024;
 /// How long a download link of a completed email works.
@@ -47,6 +46,9 @@ pub struct Mail {
     pub public_url: String,
     /// Wakes the mail worker when a commit queued an email.
     pub wake: tokio::sync::Notify,
+    /// How long a worker holds the emails of a pass; a worker that dies leaves them to be
+    /// sent again once this runs out.
+    pub lease_ms: i64,
 }
 
 impl Mail {
@@ -55,6 +57,7 @@ impl Mail {
             transport,
             public_url: public_url.trim_end_matches('/').to_string(),
             wake: tokio::sync::Notify::new(),
+            lease_ms: 300_000,
         }
     }
 }
@@ -80,7 +83,7 @@ pub async fn run(ctx: Ctx) {
 /// handed to the transport side by side. Answers how many jobs it took.
 pub async fn run_emails(ctx: &Ctx) -> Result<usize, DomainError> {
     use futures_util::{FutureExt, StreamExt};
-    let claimed = jobs::claim(ctx, "email", BATCH, LEASE_MS).await?;
+    let claimed = jobs::claim(ctx, "email", BATCH, ctx.mail.lease_ms).await?;
     let taken = claimed.len();
     let mut groups: Vec<(&str, Vec<&Claimed>)> = Vec::new();
     for c in &claimed {
