@@ -10,8 +10,9 @@ use anyhow::Context as _;
 use lettre::message::header::{ContentType, HeaderName, HeaderValue};
 use lettre::message::{Attachment, Mailbox, MultiPart, SinglePart};
 use lettre::transport::smtp::PoolConfig;
-use lettre::transport::smtp::authentication::Credentials;
-use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
+use lettre::transport::smtp::authentication::{Credentials, Mechanism};
+use lettre::transport::smtp::client::{AsyncSmtpConnection, Certificate, Tls, TlsParameters};
+use lettre::transport::smtp::extension::ClientId;
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 use secrecy::ExposeSecret;
 use signet_resolvers::email::{Outgoing, SendError, Transport};
@@ -73,7 +74,7 @@ fn message(from: &Mailbox, m: &Outgoing) -> Result<Message, SendError> {
         None => alternative,
         Some(a) => MultiPart::mixed().multipart(alternative).singlepart(
             Attachment::new(a.filename.clone()).body(
-                a.data.clone(),
+                a.data.as_ref().clone(),
                 ContentType::parse(&a.content_type)
                     .map_err(|e| bad("the attachment's type", &e))?,
             ),
@@ -99,7 +100,13 @@ impl Transport for Folder {
             use std::io::Write as _;
             std::fs::create_dir_all(&dir)?;
             // Whole or not at all: a file is written under a temporary name and renamed.
-            let tmp = dir.join(format!(".{name}.tmp"));
+            // A name of this try's own: two workers sending the same email after a lease ran
+            // out never write into one file.
+            let tmp = dir.join(format!(
+                ".{name}.{}.{:?}.tmp",
+                std::process::id(),
+                std::thread::current().id()
+            ));
             let mut f = std::fs::File::create(&tmp)?;
             f.write_all(&bytes)?;
             f.sync_all()?;
@@ -122,12 +129,48 @@ impl Transport for Folder {
     }
 }
 
-/// SMTP with a pool of connections.
+/// How a connection is encrypted.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum TlsMode {
+    None,
+    Opportunistic,
+    StartTls,
+    Implicit,
+}
+
+/// An idle connection and when it was last used.
+struct Idle {
+    conn: AsyncSmtpConnection,
+    since: std::time::Instant,
+}
+
+/// Where a conversation broke: a refusal of the recipient or of the message is about this
+/// email; anything before it (connecting, TLS, AUTH, the sender address) is about the
+/// installation or the server, and waits for a later try rather than failing the email.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    Setup,
+    Recipient,
+    Content,
+}
+
+/// SMTP over connections of our own, kept for the next message. Each socket has Nagle's
+/// algorithm off: lettre writes a message and its closing `.` in two writes, and with Nagle
+/// on, the second waits for the server's delayed ACK, 40 ms a message (bench/RESULTS.md).
+/// Implicit TLS (`smtps://`) goes through lettre's own transport.
 pub struct Smtp {
-    transport: AsyncSmtpTransport<Tokio1Executor>,
-    /// At most `smtp_connections` conversations at once: lettre's pool bounds the idle
-    /// connections it keeps, not the ones it opens.
+    host: String,
+    port: u16,
+    mode: TlsMode,
+    params: TlsParameters,
+    credentials: Option<Credentials>,
+    timeout: Duration,
+    hello: ClientId,
+    idle: std::sync::Mutex<Vec<Idle>>,
+    /// At most `smtp_connections` conversations at once.
     slots: tokio::sync::Semaphore,
+    keep: usize,
+    wrapped: Option<AsyncSmtpTransport<Tokio1Executor>>,
     from: Mailbox,
     shown: String,
 }
@@ -147,21 +190,47 @@ impl Smtp {
             "smtps" => true,
             s => anyhow::bail!("{setting}: the scheme must be smtp:// or smtps://, not {s}://"),
         };
-        let mut tls_mode = if implicit { "implicit" } else { "none" };
+        let mut mode = if implicit {
+            TlsMode::Implicit
+        } else {
+            TlsMode::None
+        };
+        let mut said_none = false;
         for (k, v) in url.query_pairs() {
             match (k.as_ref(), v.as_ref()) {
-                ("tls", "starttls" | "required") if !implicit => tls_mode = "starttls",
-                ("tls", "opportunistic") if !implicit => tls_mode = "opportunistic",
-                ("tls", "none") if !implicit => tls_mode = "none",
+                ("tls", "starttls" | "required") if !implicit => mode = TlsMode::StartTls,
+                ("tls", "opportunistic") if !implicit => mode = TlsMode::Opportunistic,
+                ("tls", "none") if !implicit => {
+                    mode = TlsMode::None;
+                    said_none = true;
+                }
                 ("tls", other) => anyhow::bail!(
                     "{setting}: tls={other} is not one of starttls, opportunistic, none (smtps:// is always TLS)"
                 ),
                 (other, _) => anyhow::bail!("{setting}: unknown option {other}; only tls= is read"),
             }
         }
-        let port = url.port().unwrap_or(match tls_mode {
-            "implicit" => 465,
-            "starttls" => 587,
+        let credentials = (!url.username().is_empty()).then(|| {
+            let decode = |s: &str| {
+                percent_encoding::percent_decode_str(s)
+                    .decode_utf8_lossy()
+                    .into_owned()
+            };
+            Credentials::new(
+                decode(url.username()),
+                decode(url.password().unwrap_or_default()),
+            )
+        });
+        // A password is not sent in the clear unless the URL says so.
+        if credentials.is_some() && mode == TlsMode::None && !said_none {
+            anyhow::bail!(
+                "{setting}: a user and password without TLS would be sent in the clear; use \
+                 ?tls=starttls or smtps://, or say ?tls=none to send them anyway"
+            );
+        }
+        let port = url.port().unwrap_or(match mode {
+            TlsMode::Implicit => 465,
+            TlsMode::StartTls => 587,
             _ => 25,
         });
         let mut params = TlsParameters::builder(host.clone());
@@ -183,54 +252,176 @@ impl Smtp {
         let params = params
             .build_rustls()
             .map_err(|e| anyhow::anyhow!("{setting}: TLS for {host}: {e}"))?;
-        let tls = match tls_mode {
-            "implicit" => Tls::Wrapper(params),
-            "starttls" => Tls::Required(params),
-            "opportunistic" => Tls::Opportunistic(params),
-            _ => Tls::None,
+        let timeout = Duration::from_secs(config.smtp_timeout_secs);
+        let wrapped = (mode == TlsMode::Implicit).then(|| {
+            let mut b = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(host.clone())
+                .port(port)
+                .tls(Tls::Wrapper(params.clone()))
+                .timeout(Some(timeout))
+                .pool_config(PoolConfig::new().max_size(config.smtp_connections));
+            if let Some(c) = &credentials {
+                b = b.credentials(c.clone());
+            }
+            b.build()
+        });
+        let shown_mode = match mode {
+            TlsMode::None => "no TLS",
+            TlsMode::Opportunistic => "STARTTLS when offered",
+            TlsMode::StartTls => "STARTTLS",
+            TlsMode::Implicit => "implicit TLS",
         };
-        let mut b = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(host.clone())
-            .port(port)
-            .tls(tls)
-            .timeout(Some(Duration::from_secs(config.smtp_timeout_secs)))
-            .pool_config(PoolConfig::new().max_size(config.smtp_connections));
-        if !url.username().is_empty() {
-            let decode = |s: &str| {
-                percent_encoding::percent_decode_str(s)
-                    .decode_utf8_lossy()
-                    .into_owned()
-            };
-            b = b.credentials(Credentials::new(
-                decode(url.username()),
-                decode(url.password().unwrap_or_default()),
-            ));
-        }
         Ok(Smtp {
-            transport: b.build(),
-            slots: tokio::sync::Semaphore::new(config.smtp_connections as usize),
-            from,
             shown: format!(
-                "smtp{}://{host}:{port} ({tls_mode} TLS)",
+                "smtp{}://{host}:{port} ({shown_mode})",
                 if implicit { "s" } else { "" }
             ),
+            host,
+            port,
+            mode,
+            params,
+            credentials,
+            timeout,
+            hello: ClientId::default(),
+            idle: std::sync::Mutex::new(Vec::new()),
+            slots: tokio::sync::Semaphore::new(config.smtp_connections as usize),
+            keep: config.smtp_connections as usize,
+            wrapped,
+            from,
         })
+    }
+
+    /// A connection ready for a message: an idle one that still answers, or a new one. The
+    /// error says what failed (connecting, TLS, AUTH), never with the credentials.
+    async fn open(&self) -> Result<AsyncSmtpConnection, String> {
+        loop {
+            let idle = self.idle.lock().map(|mut v| v.pop()).unwrap_or(None);
+            let Some(Idle { mut conn, since }) = idle else {
+                break;
+            };
+            // A connection idle for a while may have been closed by the server.
+            if since.elapsed() < Duration::from_secs(10) || conn.test_connected().await {
+                return Ok(conn);
+            }
+            conn.abort().await;
+        }
+        let tcp = tokio::net::TcpStream::connect((self.host.as_str(), self.port))
+            .await
+            .map_err(|e| format!("connecting to {}:{}: {e}", self.host, self.port))?;
+        tcp.set_nodelay(true)
+            .map_err(|e| format!("connecting to {}:{}: {e}", self.host, self.port))?;
+        let mut conn = AsyncSmtpConnection::connect_with_transport(Box::new(tcp), &self.hello)
+            .await
+            .map_err(|e| answer(&e))?;
+        match self.mode {
+            TlsMode::StartTls => conn
+                .starttls(self.params.clone(), &self.hello)
+                .await
+                .map_err(|e| format!("STARTTLS: {}", answer(&e)))?,
+            TlsMode::Opportunistic if conn.can_starttls() => conn
+                .starttls(self.params.clone(), &self.hello)
+                .await
+                .map_err(|e| format!("STARTTLS: {}", answer(&e)))?,
+            _ => {}
+        }
+        if let Some(c) = &self.credentials {
+            conn.auth(&[Mechanism::Plain, Mechanism::Login], c)
+                .await
+                .map_err(|e| format!("AUTH: {}", answer(&e)))?;
+        }
+        Ok(conn)
+    }
+
+    /// MAIL, RCPT, DATA and the message, each phase told apart.
+    async fn converse(
+        conn: &mut AsyncSmtpConnection,
+        envelope: &lettre::address::Envelope,
+        bytes: &[u8],
+    ) -> Result<(), (Phase, lettre::transport::smtp::Error)> {
+        use lettre::transport::smtp::commands::{Data, Mail, Rcpt};
+        use lettre::transport::smtp::extension::{Extension, MailBodyParameter, MailParameter};
+        let mut options = vec![];
+        if !bytes.is_ascii() && conn.server_info().supports_feature(Extension::EightBitMime) {
+            options.push(MailParameter::Body(MailBodyParameter::EightBitMime));
+        }
+        conn.command(Mail::new(envelope.from().cloned(), options))
+            .await
+            .map_err(|e| (Phase::Setup, e))?;
+        for to in envelope.to() {
+            conn.command(Rcpt::new(to.clone(), vec![]))
+                .await
+                .map_err(|e| (Phase::Recipient, e))?;
+        }
+        conn.command(Data).await.map_err(|e| (Phase::Content, e))?;
+        conn.message(bytes).await.map_err(|e| (Phase::Content, e))?;
+        Ok(())
     }
 }
 
 #[async_trait::async_trait]
 impl Transport for Smtp {
     async fn send(&self, mail: &Outgoing) -> Result<(), SendError> {
-        let msg = message(&self.from, mail)?;
+        // The slot first: a message (and its attachment) is built only when it can go.
         let _slot = self
             .slots
             .acquire()
             .await
             .map_err(|_| SendError::Temporary("the mail transport is shutting down".into()))?;
-        match self.transport.send(msg).await {
-            Ok(_) => Ok(()),
-            Err(e) if e.is_permanent() => Err(SendError::Permanent(answer(&e))),
-            // 4xx answers, refused or broken connections, timeouts, TLS trouble: later.
-            Err(e) => Err(SendError::Temporary(answer(&e))),
+        let msg = message(&self.from, mail)?;
+        if let Some(t) = &self.wrapped {
+            return match tokio::time::timeout(self.timeout, t.send(msg)).await {
+                Ok(Ok(_)) => Ok(()),
+                Ok(Err(e))
+                    if e.is_permanent()
+                        && matches!(e.status().map(|c| c.to_string()), Some(c) if c.starts_with("55")) =>
+                {
+                    Err(SendError::Permanent(answer(&e)))
+                }
+                Ok(Err(e)) => Err(SendError::Temporary(answer(&e))),
+                Err(_) => Err(SendError::Temporary(
+                    "the SMTP server did not answer in time".into(),
+                )),
+            };
+        }
+        let (envelope, bytes) = (msg.envelope().clone(), msg.formatted());
+        let mut conn = match tokio::time::timeout(self.timeout, self.open()).await {
+            Ok(Ok(c)) => c,
+            Ok(Err(why)) => {
+                tracing::warn!(why, "cannot reach the SMTP server; emails wait");
+                return Err(SendError::Temporary(why));
+            }
+            Err(_) => {
+                return Err(SendError::Temporary(
+                    "the SMTP server did not answer in time".into(),
+                ));
+            }
+        };
+        match tokio::time::timeout(self.timeout, Self::converse(&mut conn, &envelope, &bytes)).await
+        {
+            Ok(Ok(())) => {
+                if let Ok(mut idle) = self.idle.lock()
+                    && idle.len() < self.keep
+                {
+                    idle.push(Idle {
+                        conn,
+                        since: std::time::Instant::now(),
+                    });
+                }
+                Ok(())
+            }
+            Ok(Err((phase, e))) => {
+                conn.abort().await;
+                if e.is_permanent() && phase != Phase::Setup {
+                    Err(SendError::Permanent(answer(&e)))
+                } else {
+                    if e.is_permanent() {
+                        tracing::error!(answer = %answer(&e), "the SMTP server refuses the sender: check mail_from and the server's settings");
+                    }
+                    Err(SendError::Temporary(answer(&e)))
+                }
+            }
+            Err(_) => Err(SendError::Temporary(
+                "the SMTP server did not answer in time".into(),
+            )),
         }
     }
 

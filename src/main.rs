@@ -83,6 +83,14 @@ enum EmailCmd {
         #[arg(long)]
         json: bool,
     },
+    /// Let emails go to an address a bounce or a complaint suppressed in a workspace.
+    Unsuppress {
+        #[arg(long)]
+        workspace: String,
+        address: String,
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Subcommand)]
@@ -259,12 +267,16 @@ fn main() -> ExitCode {
     };
     match runtime.block_on(run(cli.command, config)) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(Failure { message, json }) => {
+        Err(Failure {
+            message,
+            json,
+            code,
+        }) => {
             if json {
                 println!("{}", json!({"error": {"message": message}}));
             }
             eprintln!("signet: {message}");
-            ExitCode::FAILURE
+            ExitCode::from(code)
         }
     }
 }
@@ -285,7 +297,22 @@ fn init_logging(config: &Config) {
 struct Failure {
     message: String,
     json: bool,
+    /// The exit status: 1, or 75 (EX_TEMPFAIL) when a mail server should try again later.
+    code: u8,
 }
+
+/// An error after which the caller should try again later: an MTA piping a report into
+/// `signet admin email feedback` defers the message instead of dropping it.
+#[derive(Debug)]
+struct TryLater(String);
+
+impl std::fmt::Display for TryLater {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for TryLater {}
 
 trait OrFail<T> {
     fn or_fail(self, json: bool) -> Result<T, Failure>;
@@ -296,6 +323,7 @@ impl<T, E: std::fmt::Display> OrFail<T> for Result<T, E> {
         self.map_err(|e| Failure {
             message: format!("{e:#}"),
             json,
+            code: 1,
         })
     }
 }
@@ -339,8 +367,23 @@ async fn run(command: Command, config: Config) -> Result<(), Failure> {
         }
         Command::Admin(cmd) => {
             let json = admin_json(&cmd);
-            let Services { ctx, log_writer } = signet::services(&config).await.or_fail(json)?;
-            let result = admin(&ctx, cmd).await.or_fail(json);
+            // An MTA's pipe keeps a report when the database is away, rather than dropping it.
+            let later = matches!(cmd, Admin::Email(EmailCmd::Feedback { .. }));
+            let Services { ctx, log_writer } =
+                signet::services(&config).await.map_err(|e| Failure {
+                    message: format!("{e:#}"),
+                    json,
+                    code: if later { 75 } else { 1 },
+                })?;
+            let result = admin(&ctx, cmd).await.map_err(|e| Failure {
+                code: if e.downcast_ref::<TryLater>().is_some() {
+                    75
+                } else {
+                    1
+                },
+                message: format!("{e:#}"),
+                json,
+            });
             log_writer.stop().await;
             result
         }
@@ -357,7 +400,6 @@ async fn serve(config: Config) -> anyhow::Result<()> {
     );
     // A newcomer's first question after sending: where did my invitation go?
     tracing::info!(
-        mail = %server.ctx.mail.transport.describe(),
         links = %server.ctx.mail.public_url,
         "email goes to {}",
         server.ctx.mail.transport.describe()
@@ -399,7 +441,8 @@ fn admin_json(cmd: &Admin) -> bool {
         | Admin::Approvals(ApprovalCmd::Approve { json, .. })
         | Admin::Approvals(ApprovalCmd::Decline { json, .. })
         | Admin::ApiLog { json, .. }
-        | Admin::Email(EmailCmd::Feedback { json }) => *json,
+        | Admin::Email(EmailCmd::Feedback { json })
+        | Admin::Email(EmailCmd::Unsuppress { json, .. }) => *json,
         Admin::Ca(_) => false,
     }
 }
@@ -627,7 +670,15 @@ async fn admin(ctx: &signet_resolvers::Ctx, cmd: Admin) -> anyhow::Result<()> {
             std::io::stdin()
                 .take(feedback::MAX_REPORT_BYTES as u64 + 1)
                 .read_to_end(&mut raw)?;
-            let f = feedback::apply(ctx, &raw).await?;
+            let f = match feedback::apply(ctx, &raw).await {
+                Ok(f) => f,
+                // The report is wrong: refusing it for good is right.
+                Err(e @ (DomainError::Invalid(_) | DomainError::NotFound(_))) => {
+                    return Err(e.into());
+                }
+                // Signet could not record it (the database is away): the MTA keeps it.
+                Err(e) => return Err(TryLater(format!("try again later: {e}")).into()),
+            };
             let text = format!(
                 "{}: {} (status {}{}): {}",
                 f.email_id,
@@ -641,6 +692,20 @@ async fn admin(ctx: &signet_resolvers::Ctx, cmd: Admin) -> anyhow::Result<()> {
                 f.detail
             );
             out(json, serde_json::to_value(&f)?, text);
+        }
+        Admin::Email(EmailCmd::Unsuppress {
+            workspace,
+            address,
+            json,
+        }) => {
+            let lifted =
+                signet_resolvers::email::feedback::unsuppress(ctx, &workspace, &address).await?;
+            let text = if lifted {
+                format!("{address} may receive email again in {workspace}")
+            } else {
+                format!("{address} was not suppressed in {workspace}")
+            };
+            out(json, json!({"address": address, "lifted": lifted}), text);
         }
         Admin::ApiLog { request_id, json } => {
             let e = api_log::find(ctx, &request_id).await?;

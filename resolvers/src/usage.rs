@@ -12,6 +12,8 @@ use crate::{Actor, Ctx, DomainError, Scope};
 
 pub const DOCUMENTS_SENT: &str = "documents_sent";
 pub const EMAILS_SENT: &str = "emails_sent";
+/// Test emails a day: never shown in usage, kept to the plan's email allowance.
+pub const TEST_EMAILS_SENT: &str = "test_emails_sent";
 
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema, async_graphql::SimpleObject)]
 #[serde(rename_all = "camelCase")]
@@ -186,13 +188,14 @@ pub fn next_midnight_ms() -> i64 {
         .unwrap_or_else(|_| signet_storage::now_ms() + 86_400_000)
 }
 
-/// Live emails counted today (UTC), read inside a transaction.
-pub async fn emails_sent_in<C: Sql>(
+/// A daily counter's count today (UTC), read inside a transaction.
+pub async fn counted_today<C: Sql>(
     conn: &C,
     db: &signet_storage::Db,
     workspace_id: &str,
+    metric: &str,
 ) -> Result<i64, DomainError> {
-    counted_in(conn, db, workspace_id, EMAILS_SENT, &today()).await
+    counted_in(conn, db, workspace_id, metric, &today()).await
 }
 
 async fn counted_in<C: Sql>(

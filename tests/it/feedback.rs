@@ -11,13 +11,14 @@ use crate::harness::{Answer, Kind, Options, TestApp};
 
 const SECRET: &str = "feedback-secret-0123456789abcdef";
 
-fn sample(name: &str, email_id: &str) -> Vec<u8> {
+/// A sample whose returned original carries `local` as its Message-ID's local part.
+fn sample(name: &str, local: &str) -> Vec<u8> {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/it/mail/feedback")
         .join(name);
     String::from_utf8(std::fs::read(path).unwrap())
         .unwrap()
-        .replace("eml_PLACEHOLDER", email_id)
+        .replace("eml_PLACEHOLDER", local)
         .into_bytes()
 }
 
@@ -53,6 +54,11 @@ async fn invitation(app: &TestApp, key: &str, to: &str) -> (String, String) {
         .await;
     let email = log.body["data"][0]["id"].as_str().unwrap().to_string();
     (id, email)
+}
+
+/// The local part of the Message-ID Signet wrote for an email.
+fn tagged(app: &TestApp, email: &str) -> String {
+    signet_resolvers::email::send::message_local(app.ctx(), email)
 }
 
 async fn status(app: &TestApp, key: &str, email: &str) -> Value {
@@ -121,7 +127,13 @@ async fn bounces_delivery_reports_and_complaints_of_real_mail_systems_are_read_a
         ] {
             let to = format!("{}@example.com", file.trim_end_matches(".eml"));
             let (doc, email) = invitation(&app, &key, &to).await;
-            let a = post(&app, SECRET, "message/rfc822", sample(file, &email)).await;
+            let a = post(
+                &app,
+                SECRET,
+                "message/rfc822",
+                sample(file, &tagged(&app, &email)),
+            )
+            .await;
             assert_eq!(a.status, 200, "{file}: {}", a.body);
             assert_eq!(a.body["outcome"], outcome, "{file}: {}", a.body);
             assert_eq!(a.body["suppressed"], suppressed, "{file}");
@@ -159,7 +171,13 @@ async fn bounces_delivery_reports_and_complaints_of_real_mail_systems_are_read_a
             ),
             ("unmatched-bounce.eml", 400, "not one Signet wrote"),
         ] {
-            let a = post(&app, SECRET, "message/rfc822", sample(file, &email)).await;
+            let a = post(
+                &app,
+                SECRET,
+                "message/rfc822",
+                sample(file, &tagged(&app, &email)),
+            )
+            .await;
             assert_eq!(a.status, status, "{file}: {}", a.body);
             assert!(
                 a.body["error"]["message"].as_str().unwrap().contains(says),
@@ -171,7 +189,10 @@ async fn bounces_delivery_reports_and_complaints_of_real_mail_systems_are_read_a
             &app,
             SECRET,
             "message/rfc822",
-            sample("postfix-hard-bounce.eml", "eml_01NOSUCHEMAIL"),
+            sample(
+                "postfix-hard-bounce.eml",
+                &tagged(&app, "eml_01NOSUCHEMAIL"),
+            ),
         )
         .await;
         assert_eq!(a.status, 404, "{}", a.body);
@@ -182,9 +203,26 @@ async fn bounces_delivery_reports_and_complaints_of_real_mail_systems_are_read_a
                 .contains("nothing changed")
         );
         assert_eq!(status(&app, &key, &email).await["status"], "sent");
+        // A report naming another email with a made-up tag (ids made in one millisecond are
+        // neighbours; the tag is keyed) is refused.
+        let forged = format!("{email}.0123456789abcdef");
+        let a = post(
+            &app,
+            SECRET,
+            "message/rfc822",
+            sample("arf-abuse.eml", &forged),
+        )
+        .await;
+        assert_eq!(a.status, 400, "{}", a.body);
+        assert!(
+            a.body["error"]["message"].as_str().unwrap().contains("tag"),
+            "{}",
+            a.body
+        );
+        assert_eq!(status(&app, &key, &email).await["status"], "sent");
 
         // The door: the secret, and the message whole.
-        let body = sample("postfix-hard-bounce.eml", &email);
+        let body = sample("postfix-hard-bounce.eml", &tagged(&app, &email));
         assert_eq!(
             post(
                 &app,
@@ -218,7 +256,7 @@ async fn an_mta_pipes_reports_to_the_command_and_the_route_is_off_without_a_secr
     let (_, email) = invitation(&app, &key, "ada@example.com").await;
     let (code, out, err) = app.cli_with_input(
         &["admin", "email", "feedback", "--json"],
-        &sample("gmail-bounce.eml", &email),
+        &sample("gmail-bounce.eml", &tagged(&app, &email)),
     );
     assert_eq!(code, 0, "{err}");
     let out: Value = serde_json::from_str(out.trim()).unwrap();
@@ -227,7 +265,7 @@ async fn an_mta_pipes_reports_to_the_command_and_the_route_is_off_without_a_secr
     assert_eq!(status(&app, &key, &email).await["status"], "bounced");
     let (code, _, err) = app.cli_with_input(
         &["admin", "email", "feedback"],
-        &sample("not-a-report.eml", &email),
+        &sample("not-a-report.eml", &tagged(&app, &email)),
     );
     assert_ne!(code, 0);
     assert!(err.contains("not a delivery status notification"), "{err}");
@@ -236,7 +274,7 @@ async fn an_mta_pipes_reports_to_the_command_and_the_route_is_off_without_a_secr
         &app,
         SECRET,
         "message/rfc822",
-        sample("gmail-bounce.eml", &email),
+        sample("gmail-bounce.eml", &tagged(&app, &email)),
     )
     .await;
     assert_eq!(a.status, 404);

@@ -216,6 +216,16 @@ async fn end_in(
             doc.id
         )));
     }
+    // Emails not yet sent are withdrawn; one an earlier try left waiting says so in the log.
+    txn.execute_raw(ctx.db.stmt(
+        &format!(
+            "UPDATE emails SET status = 'failed', reason = 'withdrawn: the document was {to}', updated_at = $2 \
+             WHERE status IN ('queued', 'paused') AND job_id IN \
+             (SELECT id FROM outbox WHERE document_id = $1 AND kind = 'email' AND state = 'queued')"
+        ),
+        [Value::from(doc.id.clone()), Value::from(now_ms())],
+    ))
+    .await?;
     txn.execute_raw(ctx.db.stmt(
         "UPDATE outbox SET state = 'cancelled' WHERE document_id = $1 AND kind = 'email' AND state = 'queued'",
         [Value::from(doc.id.clone())],

@@ -113,10 +113,17 @@ pub(crate) async fn claim(
                     // operator re-queues the job once the cause is mended.
                     txn.exec(c.db.stmt(
                         "UPDATE outbox SET state = 'failed' WHERE id = $1 AND state = $2 AND run_at = $3",
-                        [Value::from(job), Value::from(state), Value::from(run_at)],
+                        [Value::from(job.clone()), Value::from(state), Value::from(run_at)],
                     ))
                     .await?;
                     tracing::error!(kind, document = ?doc_id, attempts, "a document job gave up after every try failed");
+                    // An email's log row says so rather than waiting for ever.
+                    txn.exec(c.db.stmt(
+                        "UPDATE emails SET status = 'failed', reason = 'every try failed or stopped its worker' \
+                         WHERE job_id = $1 AND status IN ('queued', 'paused')",
+                        [Value::from(job.clone())],
+                    ))
+                    .await?;
                     continue;
                 }
                 let lease = now_ms() + lease_ms + backoff(attempts);
@@ -175,6 +182,23 @@ fn finish_stmt(ctx: &Ctx, job: &str) -> sea_orm::Statement {
 /// Ends a job inside the transaction of the work it did.
 pub(crate) async fn finish<C: Sql>(ctx: &Ctx, conn: &C, job: &str) -> Result<(), DomainError> {
     conn.exec(finish_stmt(ctx, job)).await?;
+    Ok(())
+}
+
+/// Puts a job back for the next pass without spending a try: it was claimed but not taken
+/// up (its pass was full), while the lease is still ours.
+pub(crate) async fn release(ctx: &Ctx, c: &Claimed) -> Result<(), DomainError> {
+    ctx.db
+        .write(ctx.db.stmt(
+            "UPDATE outbox SET state = 'queued', attempts = attempts - 1, run_at = $2 \
+             WHERE id = $1 AND state = 'running' AND run_at = $3",
+            [
+                Value::from(c.job.clone()),
+                Value::from(now_ms() + 1_000),
+                Value::from(c.lease),
+            ],
+        ))
+        .await?;
     Ok(())
 }
 

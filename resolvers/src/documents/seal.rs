@@ -269,10 +269,12 @@ async fn seal_one(ctx: &Ctx, job: &str, doc_id: &str) -> Result<bool, DomainErro
     )
     .event("documents.document.executed", &doc, None, None);
     // The sealed copy goes to everyone, those who only receive a copy included, and to the
-    // sender.
+    // sender. A test document's emails all go to its sender: one copy is enough.
     let locale = super::lifecycle::locale(&doc);
-    for p in &recipients {
-        t.email("completed", &doc, p, &locale);
+    if !doc.test {
+        for p in &recipients {
+            t.email("completed", &doc, p, &locale);
+        }
     }
     t.email_to_sender("completed", &doc, &locale);
     t.write(&txn, &ctx.db).await?;

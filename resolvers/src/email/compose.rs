@@ -225,7 +225,13 @@ fn paragraph_html(p: &[Seg], values: &Values) -> String {
                     r#"<a href="{url}" style="color:#1d4ed8">{url}</a>"#
                 ));
             }
-            Seg::Var(v) => s.push_str(&html_lines(value(values, v))),
+            // A value keeps its own direction: a Latin name in an Arabic sentence, or the
+            // reverse, is not reordered by the text around it.
+            Seg::Var(v) => {
+                s.push_str("<bdi>");
+                s.push_str(&html_lines(value(values, v)));
+                s.push_str("</bdi>");
+            }
         }
     }
     s
@@ -240,6 +246,16 @@ fn paragraph_text(p: &[Seg], values: &Values) -> String {
         }
     }
     s
+}
+
+/// The subject as the email log keeps it: a code or a link in it is replaced by dots, so the
+/// log never holds either.
+pub fn logged_subject(w: &Parsed, values: &Values) -> String {
+    let mut masked = values.clone();
+    for secret in ["code.value", "action.url"] {
+        masked.insert(secret, "•••".into());
+    }
+    line(&w.subject, &masked)
 }
 
 /// Composes a message of `kind` in `lang` from wording already merged (standard, saved,
@@ -369,15 +385,31 @@ fn html_version(
          <table role=\"presentation\" width=\"100%\" cellpadding=\"0\" cellspacing=\"0\" style=\"max-width:560px;background:#ffffff;border-radius:8px;\" dir=\"{dir}\">\n",
         escape(preview)
     ));
-    let font = "font-family:-apple-system,'Segoe UI',Roboto,'Noto Sans','Noto Sans Arabic','Noto Sans CJK JP',Arial,sans-serif;";
+    // Han characters are drawn differently in Chinese, Japanese and Korean: each language
+    // asks for its own face first.
+    let cjk = match lang {
+        "zh" => "'PingFang SC','Microsoft YaHei','Noto Sans CJK SC',",
+        "ko" => "'Apple SD Gothic Neo','Malgun Gothic','Noto Sans CJK KR',",
+        "ja" => "'Hiragino Sans','Yu Gothic','Noto Sans CJK JP',",
+        _ => "",
+    };
+    let font = format!(
+        "font-family:{cjk}-apple-system,'Segoe UI',Roboto,'Noto Sans','Noto Sans Arabic',Arial,sans-serif;"
+    );
+    let font = font.as_str();
     if extras.test {
         h.push_str(&format!(
             "<tr><td style=\"padding:12px 32px;background:#fef3c7;color:#92400e;border-radius:8px 8px 0 0;{font}font-size:14px;text-align:{align};\">{}</td></tr>\n",
             escape(&layout.test_notice)
         ));
     }
+    // Who it is from, first: the name a reader knows.
     h.push_str(&format!(
-        "<tr><td style=\"padding:32px 32px 8px;{font}font-size:16px;line-height:1.55;color:#111827;text-align:{align};\">\n"
+        "<tr><td style=\"padding:24px 32px 0;{font}font-size:13px;font-weight:600;letter-spacing:0.02em;color:#4b5563;text-align:{align};\"><bdi>{}</bdi></td></tr>\n",
+        escape(value(values, "workspace.name"))
+    ));
+    h.push_str(&format!(
+        "<tr><td style=\"padding:16px 32px 8px;{font}font-size:16px;line-height:1.55;color:#111827;text-align:{align};\">\n"
     ));
     for p in body {
         h.push_str(&format!(
@@ -388,7 +420,7 @@ fn html_version(
     if let Some(m) = message {
         h.push_str(&format!(
             "<p style=\"margin:0 0 6px;color:#4b5563;\">{}</p>\n\
-             <blockquote style=\"margin:0 0 16px;padding:8px 16px;border-{}:4px solid #d1d5db;color:#111827;\">{}</blockquote>\n",
+             <blockquote dir=\"auto\" style=\"margin:0 0 16px;padding:8px 16px;border-{}:4px solid #d1d5db;color:#111827;\">{}</blockquote>\n",
             html_lines(&layout_line(&layout.message_from, values)),
             if dir == "rtl" { "right" } else { "left" },
             html_lines(m)

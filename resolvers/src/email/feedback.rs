@@ -38,8 +38,12 @@ pub struct Report {
     pub outcome: Outcome,
     /// The `eml_` id of the email the report is about.
     pub email_id: String,
+    /// The keyed tag beside the id in the Message-ID (`send::message_local`).
+    pub tag: String,
     /// What the report says (the diagnostic code, the status, the feedback type).
     pub detail: String,
+    /// The enhanced status code (RFC 3463) when the report gives one: `5.1.1`.
+    pub code: Option<String>,
 }
 
 /// What a report changed.
@@ -90,16 +94,49 @@ fn header_block(text: &str) -> &str {
     &text[..end]
 }
 
-/// The `eml_` id in a Message-ID Signet wrote (`<eml_...@domain>`).
-fn signet_id(message_id: &str) -> Option<String> {
+/// The `eml_` id and its tag in a Message-ID Signet wrote (`<eml_<id>.<tag>@domain>`).
+fn signet_id(message_id: &str) -> Option<(String, String)> {
     let local = message_id
         .trim()
         .trim_start_matches('<')
         .split('@')
         .next()?;
-    let rest = local.strip_prefix("eml_")?;
-    (!rest.is_empty() && rest.len() <= 40 && rest.bytes().all(|b| b.is_ascii_alphanumeric()))
-        .then(|| local.to_string())
+    let (id, tag) = local.split_once('.')?;
+    let rest = id.strip_prefix("eml_")?;
+    let ok = |s: &str, max: usize| {
+        !s.is_empty() && s.len() <= max && s.bytes().all(|b| b.is_ascii_alphanumeric())
+    };
+    (ok(rest, 40) && ok(tag, 32)).then(|| (id.to_string(), tag.to_string()))
+}
+
+/// The first enhanced status code (RFC 3463, `5.1.1`, `5.1.10`) in a text.
+fn enhanced(text: &str) -> Option<String> {
+    text.split(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .find(|w| {
+            let parts: Vec<&str> = w.split('.').collect();
+            parts.len() == 3
+                && matches!(parts[0], "2" | "4" | "5")
+                && (1..=3).contains(&parts[1].len())
+                && (1..=3).contains(&parts[2].len())
+                && parts[1..]
+                    .iter()
+                    .all(|p| p.bytes().all(|b| b.is_ascii_digit()))
+        })
+        .map(str::to_string)
+}
+
+/// Whether a failure says the address itself is bad (RFC 3463: 5.1.x addressing, 5.2.1
+/// mailbox disabled, 5.4.1 no such recipient at the domain), so later mail to it would bounce
+/// too. Policy and content refusals (5.7.x), a full mailbox (5.2.2) or a size limit (5.3.4)
+/// bounce this email but do not suppress the address. Without an enhanced code, a 550, 551 or
+/// 553 reply.
+fn bad_address(code: Option<&str>, detail: &str) -> bool {
+    match code {
+        Some(c) => c.starts_with("5.1.") || c == "5.2.1" || c == "5.4.1",
+        None => ["550", "551", "553"]
+            .iter()
+            .any(|r| smtp_reply(detail).is_some_and(|s| s.starts_with(r))),
+    }
 }
 
 fn one_line(s: &str, max: usize) -> String {
@@ -112,7 +149,8 @@ fn one_line(s: &str, max: usize) -> String {
 }
 
 /// The SMTP reply in a line of a bounce's text (`... host x: 550 5.1.1 <a@b>... User unknown`),
-/// from its code on: three digits starting 4 or 5, then a space or a dash and a digit.
+/// from its code on: three digits starting 4 or 5, not inside a longer number or word, then a
+/// space or a dash and more text.
 fn smtp_reply(line: &str) -> Option<&str> {
     let b = line.as_bytes();
     (0..b.len().saturating_sub(4)).find_map(|i| {
@@ -122,7 +160,7 @@ fn smtp_reply(line: &str) -> Option<&str> {
             && b[i + 1].is_ascii_digit()
             && b[i + 2].is_ascii_digit()
             && matches!(b[i + 3], b' ' | b'-')
-            && b[i + 4].is_ascii_digit())
+            && b[i + 4].is_ascii_graphic())
         .then(|| &line[i..])
     })
 }
@@ -166,7 +204,7 @@ pub fn read(raw: &[u8]) -> Result<Report, String> {
             })
         })
     };
-    let returned_id = || -> Result<String, String> {
+    let returned_id = || -> Result<(String, String), String> {
         let original = part_of("message", &["rfc822", "global", "rfc822-headers"])
             .or_else(|| part_of("text", &["rfc822-headers"]))
             .ok_or("the report returns no copy of the original message's headers")?;
@@ -177,6 +215,13 @@ pub fn read(raw: &[u8]) -> Result<Report, String> {
         signet_id(&mid).ok_or(format!(
             "the returned original's Message-ID {mid} is not one Signet wrote (<eml_...@...>)"
         ))
+    };
+    let report = |outcome, (email_id, tag): (String, String), detail: String, code| Report {
+        outcome,
+        email_id,
+        tag,
+        detail,
+        code,
     };
 
     if is("multipart", "report") && report_type.as_deref() == Some("delivery-status") {
@@ -190,11 +235,15 @@ pub fn read(raw: &[u8]) -> Result<Report, String> {
             let Some(action) = field(&f, "action") else {
                 continue;
             };
-            let code = field(&f, "status").unwrap_or_default();
-            let detail = one_line(field(&f, "diagnostic-code").unwrap_or(code), 300);
+            let status = field(&f, "status").unwrap_or_default();
+            let detail = one_line(field(&f, "diagnostic-code").unwrap_or(status), 300);
+            // Exim writes 5.0.0 for every failure; the diagnostic code says which.
+            let code = enhanced(&detail)
+                .filter(|c| c != "5.0.0" || enhanced(status).is_none())
+                .or_else(|| enhanced(status));
             let outcome = match action.to_ascii_lowercase().as_str() {
                 "failed" => Outcome::Bounced {
-                    hard: code.starts_with('5'),
+                    hard: status.starts_with('5') && bad_address(code.as_deref(), &detail),
                 },
                 "delayed" => Outcome::Delayed,
                 "delivered" | "relayed" | "expanded" => Outcome::Delivered,
@@ -204,11 +253,7 @@ pub fn read(raw: &[u8]) -> Result<Report, String> {
                     ));
                 }
             };
-            return Ok(Report {
-                outcome,
-                email_id,
-                detail,
-            });
+            return Ok(report(outcome, email_id, detail, code));
         }
         return Err("the delivery status names no recipient with an Action".into());
     }
@@ -222,11 +267,12 @@ pub fn read(raw: &[u8]) -> Result<Report, String> {
         if kind == "not-spam" {
             return Err("a not-spam report changes nothing".into());
         }
-        return Ok(Report {
-            outcome: Outcome::Complained,
-            email_id: returned_id()?,
-            detail: one_line(&format!("feedback report: {kind}"), 300),
-        });
+        return Ok(report(
+            Outcome::Complained,
+            returned_id()?,
+            one_line(&format!("feedback report: {kind}"), 300),
+            None,
+        ));
     }
     // Exim before DSN support: plain text from the mailer daemon, the original after a marker.
     let from_daemon = msg
@@ -251,11 +297,13 @@ pub fn read(raw: &[u8]) -> Result<Report, String> {
                 .find_map(smtp_reply)
                 .map(|l| one_line(l, 300))
                 .unwrap_or_else(|| "returned by the mailer daemon".into());
-            return Ok(Report {
-                outcome: Outcome::Bounced { hard: true },
-                email_id,
-                detail,
-            });
+            // Exim's old delay warning returns the headers the same way.
+            if text[..at].contains("has not yet been delivered") {
+                return Ok(report(Outcome::Delayed, email_id, detail, None));
+            }
+            let code = enhanced(&detail);
+            let hard = bad_address(code.as_deref(), &detail);
+            return Ok(report(Outcome::Bounced { hard }, email_id, detail, code));
         }
     }
     Err(
@@ -269,6 +317,14 @@ pub fn read(raw: &[u8]) -> Result<Report, String> {
 /// installation: 404; either way nothing changes.
 pub async fn apply(ctx: &Ctx, raw: &[u8]) -> Result<FeedbackOut, DomainError> {
     let report = read(raw).map_err(|why| DomainError::invalid("report", why))?;
+    if super::send::message_local(ctx, &report.email_id)
+        != format!("{}.{}", report.email_id, report.tag)
+    {
+        return Err(DomainError::invalid(
+            "report",
+            "the returned original's Message-ID is not one this installation wrote (its tag does not match)",
+        ));
+    }
     let row = ctx
         .db
         .conn
@@ -327,15 +383,13 @@ pub async fn apply(ctx: &Ctx, raw: &[u8]) -> Result<FeedbackOut, DomainError> {
     }
     let mut suppressed = false;
     if suppress {
-        let why = format!(
-            "the {kind} email {} ({})",
-            if outcome == "complained" {
-                "was reported as abuse"
-            } else {
-                "bounced"
-            },
-            report.detail
-        );
+        // A fixed phrase and the status code: the report's own words are its sender's and
+        // have no place in the audit trail.
+        let why = match (outcome, &report.code) {
+            ("complained", _) => format!("the {kind} email was reported as abuse"),
+            (_, Some(code)) => format!("the {kind} email bounced ({code})"),
+            _ => format!("the {kind} email bounced"),
+        };
         let added = txn
             .execute_raw(ctx.db.stmt(
                 "INSERT INTO email_suppressions (workspace_id, address, reason, email_id, created_at) \
@@ -383,6 +437,21 @@ pub async fn apply(ctx: &Ctx, raw: &[u8]) -> Result<FeedbackOut, DomainError> {
     })
 }
 
+/// Lifts a suppression (`signet admin email unsuppress`). Answers whether there was one.
+pub async fn unsuppress(ctx: &Ctx, workspace_id: &str, address: &str) -> Result<bool, DomainError> {
+    let gone = ctx
+        .db
+        .write(ctx.db.stmt(
+            "DELETE FROM email_suppressions WHERE workspace_id = $1 AND address = $2",
+            [
+                Value::from(workspace_id.to_string()),
+                Value::from(address.trim().to_lowercase()),
+            ],
+        ))
+        .await?;
+    Ok(gone > 0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -410,11 +479,27 @@ mod tests {
     #[test]
     fn only_signet_message_ids_are_ours() {
         assert_eq!(
-            signet_id("<eml_01ABC@example.org>").as_deref(),
-            Some("eml_01ABC")
+            signet_id("<eml_01ABC.0f3e@example.org>"),
+            Some(("eml_01ABC".into(), "0f3e".into()))
         );
+        assert_eq!(signet_id("<eml_01ABC@example.org>"), None, "no tag");
         assert_eq!(signet_id("<8d2f6a1e@example.org>"), None);
-        assert_eq!(signet_id("<eml_@x>"), None);
-        assert_eq!(signet_id("<eml_a'b@x>"), None);
+        assert_eq!(signet_id("<eml_.ab@x>"), None);
+        assert_eq!(signet_id("<eml_a'b.cd@x>"), None);
+    }
+
+    #[test]
+    fn only_a_bad_address_suppresses() {
+        assert_eq!(
+            enhanced("smtp; 550 5.1.10 RESOLVER.ADR.RecipientNotFound").as_deref(),
+            Some("5.1.10")
+        );
+        assert_eq!(enhanced("at 10.0.0.1 port 25"), None);
+        assert!(bad_address(Some("5.1.1"), ""));
+        assert!(bad_address(Some("5.2.1"), ""));
+        assert!(!bad_address(Some("5.7.1"), "550 5.7.1 spam"));
+        assert!(!bad_address(Some("5.2.2"), "552 mailbox full"));
+        assert!(bad_address(None, "host x: 550 user unknown"));
+        assert!(!bad_address(None, "host x: 554 rejected"));
     }
 }

@@ -92,10 +92,12 @@ pub async fn run_emails(ctx: &Ctx) -> Result<usize, DomainError> {
             None => groups.push((&c.workspace_id, vec![c])),
         }
     }
+    let pass = Pass::default();
+    let pass = &pass;
     let prepared = futures_util::future::join_all(groups.into_iter().map(|(_, jobs)| async move {
         let mut ready = Vec::new();
         for c in jobs {
-            match std::panic::AssertUnwindSafe(prepare(ctx, c))
+            match std::panic::AssertUnwindSafe(prepare(ctx, pass, c))
                 .catch_unwind()
                 .await
             {
@@ -165,6 +167,18 @@ pub fn email_id(job_id: &str) -> String {
     format!("eml_{}", job_id.strip_prefix("job_").unwrap_or(job_id))
 }
 
+/// The local part of an email's Message-ID: its id and a keyed tag of it. Ids made in the
+/// same millisecond differ by one, so one reader of a Message-ID could guess another's;
+/// the tag makes a forged bounce or complaint about someone else's email fail to match.
+pub fn message_local(ctx: &Ctx, email_id: &str) -> String {
+    let tag = ring::hmac::sign(&ctx.key_hasher, format!("message-id:{email_id}").as_bytes());
+    let hex: String = tag.as_ref()[..8]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    format!("{email_id}.{hex}")
+}
+
 /// Everything one try decided before anything is written.
 struct Ready {
     email_id: String,
@@ -199,6 +213,9 @@ impl Ready {
 
 /// Why a try sends nothing.
 enum Skip {
+    /// Not in this pass (it holds enough large files already): the job goes back, no try
+    /// spent.
+    Later,
     /// Not wanted any more: the job ends, nothing is logged.
     Drop(&'static str),
     /// Logged as `failed` with the reason; the job ends.
@@ -213,7 +230,7 @@ enum Skip {
 
 /// Decides one email and reserves it (its log row, its allowance, its link). `None` when the
 /// job has ended or waits without sending.
-async fn prepare(ctx: &Ctx, c: &Claimed) -> Result<Option<Ready>, DomainError> {
+async fn prepare(ctx: &Ctx, pass: &Pass, c: &Claimed) -> Result<Option<Ready>, DomainError> {
     let payload: Payload = match serde_json::from_str(&c.payload) {
         Ok(p) => p,
         Err(e) => {
@@ -235,11 +252,17 @@ async fn prepare(ctx: &Ctx, c: &Claimed) -> Result<Option<Ready>, DomainError> {
         jobs::done(ctx, &c.job).await?;
         return Ok(None);
     }
-    let planned = match plan(ctx, &doc, &payload, &id).await? {
+    let planned = match plan(ctx, pass, &doc, &payload, &id).await? {
         Ok(p) => p,
         Err(Skip::Drop(why)) => {
             tracing::debug!(job = %c.job, why, "an email is no longer wanted");
+            // A row an earlier try left (waiting for the allowance or the server) says why.
+            set_status(ctx, &id, "failed", Some(&format!("not sent: {why}"))).await?;
             jobs::done(ctx, &c.job).await?;
+            return Ok(None);
+        }
+        Err(Skip::Later) => {
+            jobs::release(ctx, c).await?;
             return Ok(None);
         }
         Err(Skip::Fail {
@@ -277,7 +300,8 @@ async fn deliver(ctx: &Ctx, c: &Claimed, planned: Ready) -> Result<(), DomainErr
         Ok(()) => {
             let txn = ctx.db.conn.begin().await?;
             txn.execute_raw(ctx.db.stmt(
-                "UPDATE emails SET status = 'sent', reason = NULL, sent_at = $2, updated_at = $2 WHERE id = $1",
+                "UPDATE emails SET status = 'sent', reason = NULL, sent_at = $2, updated_at = $2 \
+                 WHERE id = $1 AND status IN ('queued', 'paused')",
                 [Value::from(id.clone()), Value::from(now_ms())],
             ))
             .await?;
@@ -332,7 +356,9 @@ async fn set_status(
 ) -> Result<(), DomainError> {
     ctx.db
         .write(ctx.db.stmt(
-            "UPDATE emails SET status = $2, reason = $3, updated_at = $4 WHERE id = $1",
+            // Only an email without an outcome: a bounce reported before this try was recorded,
+            // or another worker's success, is not overwritten.
+            "UPDATE emails SET status = $2, reason = $3, updated_at = $4 WHERE id = $1 AND status IN ('queued', 'paused')",
             [
                 Value::from(id.to_string()),
                 Value::from(status),
@@ -454,19 +480,18 @@ async fn reserve(ctx: &Ctx, c: &Claimed, doc: &DocRow, p: &Ready) -> Result<bool
         .map(|r| r.try_get("", "counted"))
         .transpose()?
         .flatten();
-    if !doc.test && counted.is_none() {
+    // Test emails are never counted in usage, but they go to an address the caller names:
+    // they keep to the same daily allowance on a counter of their own.
+    let metric = if doc.test {
+        usage::TEST_EMAILS_SENT
+    } else {
+        usage::EMAILS_SENT
+    };
+    if counted.is_none() {
         let shard = usage::shard(&ctx.db, limit.is_some(), &p.email_id);
-        usage::add(
-            &txn,
-            &ctx.db,
-            &doc.workspace_id,
-            usage::EMAILS_SENT,
-            1,
-            shard,
-        )
-        .await?;
+        usage::add(&txn, &ctx.db, &doc.workspace_id, metric, 1, shard).await?;
         if let Some(limit) = limit
-            && usage::emails_sent_in(&txn, &ctx.db, &doc.workspace_id).await? > limit as i64
+            && usage::counted_today(&txn, &ctx.db, &doc.workspace_id, metric).await? > limit as i64
         {
             txn.rollback().await?;
             pause(ctx, c, doc, p, limit).await?;
@@ -503,7 +528,8 @@ async fn pause(
 ) -> Result<(), DomainError> {
     let midnight = usage::next_midnight_ms();
     let reason = format!(
-        "the plan's allowance of {limit} emails a day is used; it goes out after midnight UTC ({})",
+        "the plan's allowance of {limit} {}emails a day is used; it goes out after midnight UTC ({})",
+        if doc.test { "test " } else { "" },
         store::time(midnight)
     );
     let txn = ctx.db.conn.begin().await?;
@@ -543,14 +569,68 @@ fn day(ms: Option<i64>, locale: &str) -> String {
         .unwrap_or_default()
 }
 
+/// The addresses of a document's people.
+async fn others(ctx: &Ctx, doc: &DocRow) -> Result<Vec<String>, DomainError> {
+    let people = store::people(&ctx.db.conn, &ctx.db, &[&doc.id]).await?;
+    Ok(people.into_iter().map(|p| p.email).collect())
+}
+
 async fn person(ctx: &Ctx, doc: &DocRow, id: &str) -> Result<Option<PersonDbRow>, DomainError> {
     let people = store::people(&ctx.db.conn, &ctx.db, &[&doc.id]).await?;
     Ok(people.into_iter().find(|p| p.id == id))
 }
 
+/// The sealed files one pass has read, shared by its emails: a document's completion emails
+/// hold one copy between them, and a pass holds at most [`FILES_PER_PASS`] files (the emails
+/// of other documents wait for the next pass), so a pass's memory stays bounded whatever
+/// the documents weigh.
+#[derive(Default)]
+pub struct Pass {
+    files: std::sync::Mutex<BTreeMap<String, Arc<Vec<u8>>>>,
+}
+
+/// Sealed files (each at most a few tens of MB) one pass holds at once.
+pub const FILES_PER_PASS: usize = 4;
+
+enum Loaded {
+    File(Arc<Vec<u8>>),
+    Missing,
+    Later,
+}
+
+impl Pass {
+    async fn sealed(&self, ctx: &Ctx, doc: &DocRow) -> Result<Loaded, DomainError> {
+        let Some(key) = sealed_key(ctx, doc).await? else {
+            return Ok(Loaded::Missing);
+        };
+        let full = {
+            let files = self
+                .files
+                .lock()
+                .map_err(|_| DomainError::Internal("a poisoned lock".into()))?;
+            if let Some(f) = files.get(&key) {
+                return Ok(Loaded::File(f.clone()));
+            }
+            files.len() >= FILES_PER_PASS
+        };
+        if full {
+            return Ok(Loaded::Later);
+        }
+        let Some(bytes) = ctx.blobs.get(&key).await? else {
+            return Ok(Loaded::Missing);
+        };
+        let file = Arc::new(bytes);
+        if let Ok(mut files) = self.files.lock() {
+            files.insert(key, file.clone());
+        }
+        Ok(Loaded::File(file))
+    }
+}
+
 /// Decides what one try sends.
 async fn plan(
     ctx: &Ctx,
+    pass: &Pass,
     doc: &DocRow,
     payload: &Payload,
     id: &str,
@@ -585,12 +665,15 @@ async fn plan(
     let send: SendOptionsIn = serde_json::from_str(&doc.send_options).unwrap_or_default();
     let facts: BTreeMap<String, String> = serde_json::from_str(&doc.facts).unwrap_or_default();
     let sender_name = first(&[&email.sender_name, &send.sender_name]).unwrap_or(ws.name.clone());
-    let reply_to = first(&[&email.reply_to, &send.reply_to]);
+    let address = |v: Option<String>| v.filter(|a| crate::documents::input::is_email(a.trim()));
+    let reply_to = address(first(&[&email.reply_to, &send.reply_to]));
     let sender_email = first(&[
-        &facts.get("sender.email").cloned(),
+        &address(facts.get("sender.email").cloned()),
         &reply_to,
-        &ws.sender_email,
+        &address(ws.sender_email.clone()),
     ]);
+    // Replies reach the sender, not the address bounces come back to.
+    let reply_to = reply_to.or(sender_email.clone());
     let locale = first(&[
         &person.as_ref().and_then(|p| p.locale.clone()),
         &email.locale,
@@ -608,6 +691,19 @@ async fn plan(
             .map(|p| p.email.clone())
             .or(sender_email.clone())
     };
+    // The sender's own copy, when the sender is also one of the people: they have theirs.
+    if person.is_none()
+        && !doc.test
+        && let Some(s) = &sender_email
+        && others(ctx, doc)
+            .await?
+            .iter()
+            .any(|p| p.eq_ignore_ascii_case(s))
+    {
+        return Ok(Err(Skip::Drop(
+            "the sender is one of the people and has their copy",
+        )));
+    }
     let Some(to) = to else {
         if person.is_none() && !doc.test {
             return Ok(Err(Skip::Drop("the document names no sender address")));
@@ -615,7 +711,7 @@ async fn plan(
         return Ok(Err(Skip::Fail {
             to: String::new(),
             locale,
-            subject: doc.title.clone(),
+            subject: format!("[TEST] {}", doc.title),
             reason: "a test document's emails go only to its sender, and it names none: set the \
                      sender.email fact or a replyTo, or the workspace's sender address \
                      (signet admin workspace update ID --sender-email ADDRESS)"
@@ -668,7 +764,12 @@ async fn plan(
         link = Some((minted, "sign", None));
     }
     if kind == Kind::Completed {
-        match sealed(ctx, doc).await? {
+        let pdf = match pass.sealed(ctx, doc).await? {
+            Loaded::File(pdf) => Some(pdf),
+            Loaded::Missing => None,
+            Loaded::Later => return Ok(Err(Skip::Later)),
+        };
+        match pdf {
             Some(pdf) if pdf.len() <= ATTACH_LIMIT => {
                 attachment = Some(Attachment {
                     filename: format!("{}.pdf", file_name(&doc.title)),
@@ -690,11 +791,10 @@ async fn plan(
         }
     }
     let composed = compose::compose(kind, &locale, &parsed, &values, &extras);
-    let subject = if doc.test {
-        format!("[TEST] {}", composed.subject)
-    } else {
-        composed.subject.clone()
-    };
+    let mark = if doc.test { "[TEST] " } else { "" };
+    let sent_subject = format!("{mark}{}", composed.subject);
+    // What the log keeps: never a code or a link.
+    let subject = format!("{mark}{}", compose::logged_subject(&parsed, &values));
     if let Some(reason) = suppressed(ctx, &doc.workspace_id, &to).await? {
         return Ok(Err(Skip::Fail {
             to,
@@ -705,12 +805,26 @@ async fn plan(
         }));
     }
     let outgoing = Outgoing {
-        message_id: format!("<{id}@{}>", ctx.mail.transport.domain()),
+        message_id: format!(
+            "<{}@{}>",
+            message_local(ctx, id),
+            ctx.mail.transport.domain()
+        ),
         email_id: id.to_string(),
-        from_name: sender_name,
+        // A display name cannot pose as an address.
+        from_name: sender_name
+            .chars()
+            .map(|c| {
+                if "@<>\"".contains(c) || c.is_control() {
+                    ' '
+                } else {
+                    c
+                }
+            })
+            .collect::<String>(),
         to: to.clone(),
         reply_to,
-        subject: subject.clone(),
+        subject: sent_subject,
         text: composed.text,
         html: composed.html,
         lang: locale.clone(),
@@ -749,7 +863,7 @@ pub(crate) fn file_name(title: &str) -> String {
     }
 }
 
-pub(crate) async fn sealed(ctx: &Ctx, doc: &DocRow) -> Result<Option<Vec<u8>>, DomainError> {
+async fn sealed_key(ctx: &Ctx, doc: &DocRow) -> Result<Option<String>, DomainError> {
     let row = ctx
         .db
         .conn
@@ -758,14 +872,19 @@ pub(crate) async fn sealed(ctx: &Ctx, doc: &DocRow) -> Result<Option<Vec<u8>>, D
             [Value::from(doc.id.clone())],
         ))
         .await?;
-    let Some(key) = row.and_then(|r| {
+    Ok(row.and_then(|r| {
         r.try_get::<Option<String>>("", "sealed_blob")
             .ok()
             .flatten()
-    }) else {
-        return Ok(None);
-    };
-    Ok(ctx.blobs.get(&key).await?)
+    }))
+}
+
+/// The sealed copy of a document, when it has one.
+pub(crate) async fn sealed(ctx: &Ctx, doc: &DocRow) -> Result<Option<Vec<u8>>, DomainError> {
+    match sealed_key(ctx, doc).await? {
+        Some(key) => Ok(ctx.blobs.get(&key).await?),
+        None => Ok(None),
+    }
 }
 
 async fn decliner(ctx: &Ctx, doc: &DocRow) -> Result<(String, String), DomainError> {

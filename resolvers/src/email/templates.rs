@@ -139,7 +139,13 @@ fn parse_in(kind: Kind, body: &EmailWordingIn) -> Result<[Option<String>; 5], Do
             input::opt_line(field, v, *max)?
         };
         if let Some(v) = &v {
-            compose::parse(kind, field, v)?;
+            let segs = compose::parse(kind, field, v)?;
+            if *field == "subject" && segs.contains(&compose::Seg::Var("action.url")) {
+                return Err(DomainError::invalid(
+                    field,
+                    "may not hold {{action.url}}: a subject is shown in the email log, and a person's link is only theirs",
+                ));
+            }
         }
         out[i] = v;
     }
@@ -281,6 +287,23 @@ pub async fn list(
     })
 }
 
+/// Saved wording is what live documents send: a test key (which acts only on test
+/// documents) or a draft-only key may read and preview it, not change it.
+fn may_change(actor: &Actor) -> Result<(), DomainError> {
+    actor.require(Scope::NotificationsWrite)?;
+    if actor.mode == crate::Mode::Test {
+        return Err(DomainError::Forbidden(
+            "saved wording is what live documents send: change it with a live key (a test key may preview it)".into(),
+        ));
+    }
+    if actor.draft_only {
+        return Err(DomainError::Forbidden(
+            "this key is draft-only: it cannot change the wording emails go out with".into(),
+        ));
+    }
+    Ok(())
+}
+
 /// PUT /email-templates/{kind}
 pub async fn save(
     ctx: &Ctx,
@@ -288,7 +311,7 @@ pub async fn save(
     kind: &str,
     body: EmailWordingIn,
 ) -> Result<EmailTemplateOut, DomainError> {
-    actor.require(Scope::NotificationsWrite)?;
+    may_change(actor)?;
     let kind = Kind::parse_field("kind", kind)?;
     let locale = locale("locale", body.locale.as_deref())?;
     let fields = parse_in(kind, &body)?;
@@ -322,7 +345,7 @@ pub async fn remove(
     kind: &str,
     locale: Option<&str>,
 ) -> Result<EmailTemplateOut, DomainError> {
-    actor.require(Scope::NotificationsWrite)?;
+    may_change(actor)?;
     let kind = Kind::parse_field("kind", kind)?;
     let locale = self::locale("locale", locale)?;
     ctx.db

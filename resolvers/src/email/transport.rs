@@ -26,7 +26,8 @@ pub struct Outgoing {
 pub struct Attachment {
     pub filename: String,
     pub content_type: String,
-    pub data: Vec<u8>,
+    /// Shared by the emails of one document in a pass.
+    pub data: std::sync::Arc<Vec<u8>>,
 }
 
 /// Why a message did not go.

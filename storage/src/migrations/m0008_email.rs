@@ -27,6 +27,7 @@ CREATE TABLE emails (
 );
 CREATE INDEX emails_list ON emails (workspace_id, test, id);
 CREATE INDEX emails_document ON emails (document_id, id);
+CREATE INDEX emails_address ON emails (workspace_id, test, to_address, id);
 CREATE TABLE email_templates (
     workspace_id TEXT NOT NULL REFERENCES workspaces(id),
     kind TEXT NOT NULL,
