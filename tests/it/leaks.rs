@@ -1,5 +1,5 @@
 //! No response, GraphQL field or log line carries a signing link or an access code. The spec
-//! allows one only in an embedded signing session; DESIGN.md keeps them in emails, minted when
+//! allows one only in an embedded signing session; `docs/architecture.md` keeps them in emails, minted when
 //! an email is sent and stored hashed.
 
 use std::process::Command;

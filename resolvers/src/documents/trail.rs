@@ -108,7 +108,7 @@ impl Trail {
         self
     }
 
-    /// The event of a transition (`documents.document.sent`, ...) with the payload DESIGN.md
+    /// The event of a transition (`documents.document.sent`, ...) with the payload `docs/architecture.md`
     /// fixes. `doc` must already carry the new state. Never a link or a code.
     pub fn event(
         &mut self,

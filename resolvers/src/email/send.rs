@@ -77,53 +77,73 @@ pub async fn run(ctx: Ctx) {
     }
 }
 
-/// Sends the due emails of one pass. A workspace's emails are prepared one after another in
-/// the order they were queued, so that of emails racing for the day's last allowance the
-/// oldest wins; workspaces are prepared side by side, and every message of the pass is
-/// handed to the transport side by side. Answers how many jobs it took.
+/// Sends the due emails of one pass: each is decided side by side (what it is, to whom, in
+/// which words; one that will not go ends there), then each workspace's emails are reserved
+/// in the order they were queued, so that of emails racing for the day's last allowance the
+/// oldest wins, and every reserved message is handed to the transport side by side. What the
+/// emails of a pass share (the workspace, a document's people, wording, sealed files) is read
+/// once. Answers how many jobs it took.
 pub async fn run_emails(ctx: &Ctx) -> Result<usize, DomainError> {
     use futures_util::{FutureExt, StreamExt};
     let claimed = jobs::claim(ctx, "email", BATCH, ctx.mail.lease_ms).await?;
     let taken = claimed.len();
-    let mut groups: Vec<(&str, Vec<&Claimed>)> = Vec::new();
-    for c in &claimed {
-        match groups.iter_mut().find(|g| g.0 == c.workspace_id) {
-            Some(g) => g.1.push(c),
-            None => groups.push((&c.workspace_id, vec![c])),
-        }
-    }
     let pass = Pass::default();
     let pass = &pass;
-    let prepared = futures_util::future::join_all(groups.into_iter().map(|(_, jobs)| async move {
-        let mut ready = Vec::new();
-        for c in jobs {
-            match std::panic::AssertUnwindSafe(prepare(ctx, pass, c))
-                .catch_unwind()
-                .await
-            {
-                Ok(Ok(Some(p))) => ready.push((c, p)),
-                Ok(Ok(None)) => {}
-                Ok(Err(e)) => {
-                    tracing::warn!(error = %e, "preparing an email failed; it is tried again")
-                }
-                Err(_) => tracing::error!("preparing an email panicked"),
+    // What each email is, side by side: reads only.
+    let decided = futures_util::future::join_all(claimed.iter().map(|c| async move {
+        match std::panic::AssertUnwindSafe(decide(ctx, pass, c))
+            .catch_unwind()
+            .await
+        {
+            Ok(Ok(Some((doc, ready)))) => Some((c, doc, ready)),
+            Ok(Ok(None)) => None,
+            Ok(Err(e)) => {
+                tracing::warn!(error = %e, "preparing an email failed; it is tried again");
+                None
+            }
+            Err(_) => {
+                tracing::error!("preparing an email panicked");
+                None
             }
         }
-        ready
     }))
     .await;
+    // Each workspace's emails reserved in the order they were queued.
+    let mut groups: Vec<(String, Vec<(&Claimed, DocRow, Ready)>)> = Vec::new();
+    for (c, doc, ready) in decided.into_iter().flatten() {
+        match groups.iter_mut().find(|g| g.0 == c.workspace_id) {
+            Some(g) => g.1.push((c, doc, ready)),
+            None => groups.push((c.workspace_id.clone(), vec![(c, doc, ready)])),
+        }
+    }
+    let prepared =
+        futures_util::future::join_all(groups.into_iter().map(|(_, emails)| async move {
+            match reserve_all(ctx, emails).await {
+                Ok(going) => going,
+                Err(e) => {
+                    tracing::warn!(error = %e, "reserving emails failed; they are tried again");
+                    Vec::new()
+                }
+            }
+        }))
+        .await;
     let mut pass: futures_util::stream::FuturesUnordered<_> = prepared
         .into_iter()
         .flatten()
         .map(|(c, p)| std::panic::AssertUnwindSafe(deliver(ctx, c, p)).catch_unwind())
         .collect();
+    let mut sent: Vec<(&str, String)> = Vec::new();
     while let Some(done) = pass.next().await {
         match done {
-            Ok(Ok(())) => {}
+            Ok(Ok(Some(s))) => sent.push(s),
+            Ok(Ok(None)) => {}
             Ok(Err(e)) => tracing::warn!(error = %e, "an email job failed; it is tried again"),
             Err(_) => tracing::error!("an email job panicked"),
         }
     }
+    // The pass's sent emails are recorded and their jobs ended together: a worker that dies
+    // before this sends them again, under the same Message-IDs.
+    record_sent(ctx, &sent).await?;
     Ok(taken)
 }
 
@@ -136,6 +156,7 @@ struct Payload {
 }
 
 /// The workspace as an email needs it.
+#[derive(Clone)]
 struct Workspace {
     name: String,
     plan: Plan,
@@ -230,7 +251,11 @@ enum Skip {
 
 /// Decides one email and reserves it (its log row, its allowance, its link). `None` when the
 /// job has ended or waits without sending.
-async fn prepare(ctx: &Ctx, pass: &Pass, c: &Claimed) -> Result<Option<Ready>, DomainError> {
+async fn decide(
+    ctx: &Ctx,
+    pass: &Pass,
+    c: &Claimed,
+) -> Result<Option<(DocRow, Ready)>, DomainError> {
     let payload: Payload = match serde_json::from_str(&c.payload) {
         Ok(p) => p,
         Err(e) => {
@@ -290,25 +315,19 @@ async fn prepare(ctx: &Ctx, pass: &Pass, c: &Claimed) -> Result<Option<Ready>, D
             return Ok(None);
         }
     };
-    Ok(reserve(ctx, c, &doc, &planned).await?.then_some(planned))
+    Ok(Some((doc, planned)))
 }
 
-/// Hands a reserved email to the transport and records what happened.
-async fn deliver(ctx: &Ctx, c: &Claimed, planned: Ready) -> Result<(), DomainError> {
+/// Hands a reserved email to the transport. A sent email is answered (job, email id), to be
+/// recorded with the rest of the pass; any other outcome is recorded here.
+async fn deliver<'a>(
+    ctx: &Ctx,
+    c: &'a Claimed,
+    planned: Ready,
+) -> Result<Option<(&'a str, String)>, DomainError> {
     let id = planned.email_id.clone();
     match ctx.mail.transport.send(&planned.outgoing).await {
-        Ok(()) => {
-            let txn = ctx.db.conn.begin().await?;
-            txn.execute_raw(ctx.db.stmt(
-                "UPDATE emails SET status = 'sent', reason = NULL, sent_at = $2, updated_at = $2 \
-                 WHERE id = $1 AND status IN ('queued', 'paused')",
-                [Value::from(id.clone()), Value::from(now_ms())],
-            ))
-            .await?;
-            jobs::finish(ctx, &txn, &c.job).await?;
-            txn.commit().await?;
-            Ok(())
-        }
+        Ok(()) => Ok(Some((c.job.as_str(), id))),
         Err(SendError::Permanent(why)) => {
             set_status(
                 ctx,
@@ -317,12 +336,12 @@ async fn deliver(ctx: &Ctx, c: &Claimed, planned: Ready) -> Result<(), DomainErr
                 Some(&format!("the mail server refused it: {why}")),
             )
             .await?;
-            jobs::done(ctx, &c.job).await
+            jobs::done(ctx, &c.job).await.map(|_| None)
         }
         Err(SendError::Temporary(why)) if c.attempts + 1 >= jobs::MAX_ATTEMPTS => {
             let reason = format!("gave up after {} tries: {why}", c.attempts + 1);
             set_status(ctx, &id, "failed", Some(&reason)).await?;
-            jobs::give_up(ctx, c).await
+            jobs::give_up(ctx, c).await.map(|_| None)
         }
         Err(SendError::Temporary(why)) => {
             let at = now_ms() + jobs::backoff(c.attempts + 1);
@@ -331,9 +350,43 @@ async fn deliver(ctx: &Ctx, c: &Claimed, planned: Ready) -> Result<(), DomainErr
                 store::time(at)
             );
             set_status(ctx, &id, "paused", Some(&reason)).await?;
-            jobs::retry_later(ctx, c).await
+            jobs::retry_later(ctx, c).await.map(|_| None)
         }
     }
+}
+
+/// Marks emails sent and ends their jobs, in one transaction.
+async fn record_sent(ctx: &Ctx, sent: &[(&str, String)]) -> Result<(), DomainError> {
+    if sent.is_empty() {
+        return Ok(());
+    }
+    let now = now_ms();
+    let txn = ctx.db.conn.begin().await?;
+    for chunk in sent.chunks(200) {
+        let marks: Vec<String> = (2..=chunk.len() + 1).map(|i| format!("${i}")).collect();
+        let mut values = vec![Value::from(now)];
+        values.extend(chunk.iter().map(|(_, id)| Value::from(id.clone())));
+        txn.execute_raw(ctx.db.stmt(
+            &format!(
+                "UPDATE emails SET status = 'sent', reason = NULL, sent_at = $1, updated_at = $1 \
+                 WHERE status IN ('queued', 'paused') AND id IN ({})",
+                marks.join(", ")
+            ),
+            values,
+        ))
+        .await?;
+        let marks: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
+        txn.execute_raw(ctx.db.stmt(
+            &format!(
+                "UPDATE outbox SET state = 'done' WHERE id IN ({})",
+                marks.join(", ")
+            ),
+            chunk.iter().map(|(job, _)| Value::from(job.to_string())),
+        ))
+        .await?;
+    }
+    txn.commit().await?;
+    Ok(())
 }
 
 async fn status_of(ctx: &Ctx, job: &str) -> Result<Option<String>, DomainError> {
@@ -463,58 +516,102 @@ async fn fail(
     Ok(())
 }
 
-/// Writes the log row, counts the email against the allowance and stores its link, in one
-/// transaction. `false` when the allowance is used: the email waits, `paused`, until after
-/// midnight UTC.
-async fn reserve(ctx: &Ctx, c: &Claimed, doc: &DocRow, p: &Ready) -> Result<bool, DomainError> {
-    let limit = ctx.plans.limits(p.plan).emails_per_day;
+/// Writes the log rows of one workspace's emails, counts them against the daily allowance and
+/// stores their links, in one transaction. Answers the emails that may go; those past the
+/// allowance (the last queued first) wait, `paused`, until after midnight UTC.
+async fn reserve_all<'a>(
+    ctx: &Ctx,
+    group: Vec<(&'a Claimed, DocRow, Ready)>,
+) -> Result<Vec<(&'a Claimed, Ready)>, DomainError> {
+    let Some((_, first, p0)) = group.first() else {
+        return Ok(Vec::new());
+    };
+    let workspace = first.workspace_id.clone();
+    let limit = ctx.plans.limits(p0.plan).emails_per_day;
     let txn = ctx.db.conn.begin().await?;
-    txn.execute_raw(ctx.db.stmt(UPSERT, p.row(&c.job, doc, "queued", None)))
-        .await?;
-    let counted: Option<String> = txn
-        .query_one_raw(ctx.db.stmt(
-            "SELECT counted FROM emails WHERE id = $1",
-            [Value::from(p.email_id.clone())],
+    for (c, doc, p) in &group {
+        txn.execute_raw(ctx.db.stmt(UPSERT, p.row(&c.job, doc, "queued", None)))
+            .await?;
+    }
+    let ids: Vec<&str> = group.iter().map(|g| g.2.email_id.as_str()).collect();
+    let marks: Vec<String> = (1..=ids.len()).map(|i| format!("${i}")).collect();
+    let counted: std::collections::HashSet<String> = txn
+        .query_all_raw(ctx.db.stmt(
+            &format!(
+                "SELECT id FROM emails WHERE counted IS NOT NULL AND id IN ({})",
+                marks.join(", ")
+            ),
+            ids.iter().map(|i| Value::from(*i)),
         ))
         .await?
-        .map(|r| r.try_get("", "counted"))
-        .transpose()?
-        .flatten();
+        .iter()
+        .map(|r| r.try_get::<String>("", "id"))
+        .collect::<Result<_, _>>()?;
+    let mut allowed = vec![true; group.len()];
     // Test emails are never counted in usage, but they go to an address the caller names:
     // they keep to the same daily allowance on a counter of their own.
-    let metric = if doc.test {
-        usage::TEST_EMAILS_SENT
-    } else {
-        usage::EMAILS_SENT
-    };
-    if counted.is_none() {
-        let shard = usage::shard(&ctx.db, limit.is_some(), &p.email_id);
-        usage::add(&txn, &ctx.db, &doc.workspace_id, metric, 1, shard).await?;
-        if let Some(limit) = limit
-            && usage::counted_today(&txn, &ctx.db, &doc.workspace_id, metric).await? > limit as i64
-        {
-            txn.rollback().await?;
-            pause(ctx, c, doc, p, limit).await?;
-            return Ok(false);
+    for (test, metric) in [(false, usage::EMAILS_SENT), (true, usage::TEST_EMAILS_SENT)] {
+        let new: Vec<usize> = (0..group.len())
+            .filter(|&i| group[i].1.test == test && !counted.contains(&group[i].2.email_id))
+            .collect();
+        if new.is_empty() {
+            continue;
         }
-        txn.execute_raw(ctx.db.stmt(
-            "UPDATE emails SET counted = $2 WHERE id = $1",
-            [Value::from(p.email_id.clone()), Value::from(usage::today())],
-        ))
-        .await?;
+        let shard = usage::shard(&ctx.db, limit.is_some(), &group[new[0]].2.email_id);
+        usage::add(&txn, &ctx.db, &workspace, metric, new.len() as i64, shard).await?;
+        if let Some(limit) = limit {
+            // Read back under the checked row's lock: of passes racing for the day's last
+            // emails, the counts add up exactly.
+            let total = usage::counted_today(&txn, &ctx.db, &workspace, metric).await?;
+            let over = (total - limit as i64).clamp(0, new.len() as i64) as usize;
+            if over > 0 {
+                usage::add(&txn, &ctx.db, &workspace, metric, -(over as i64), shard).await?;
+                for &i in new.iter().rev().take(over) {
+                    allowed[i] = false;
+                }
+            }
+        }
+        let going: Vec<&str> = new
+            .iter()
+            .filter(|&&i| allowed[i])
+            .map(|&i| group[i].2.email_id.as_str())
+            .collect();
+        if !going.is_empty() {
+            let marks: Vec<String> = (2..=going.len() + 1).map(|i| format!("${i}")).collect();
+            let mut values = vec![Value::from(usage::today())];
+            values.extend(going.iter().map(|i| Value::from(*i)));
+            txn.execute_raw(ctx.db.stmt(
+                &format!(
+                    "UPDATE emails SET counted = $1 WHERE id IN ({})",
+                    marks.join(", ")
+                ),
+                values,
+            ))
+            .await?;
+        }
     }
-    if let Some((minted, purpose, expires)) = &p.link {
-        let to = links::LinkFor {
-            purpose,
-            document_id: &doc.id,
-            person_id: p.person_id.as_deref(),
-            email_id: &p.email_id,
-            expires_at: *expires,
-        };
-        links::store(ctx, &txn, minted, &to).await?;
+    for ((_, doc, p), ok) in group.iter().zip(&allowed) {
+        if let (true, Some((minted, purpose, expires))) = (ok, &p.link) {
+            let to = links::LinkFor {
+                purpose,
+                document_id: &doc.id,
+                person_id: p.person_id.as_deref(),
+                email_id: &p.email_id,
+                expires_at: *expires,
+            };
+            links::store(ctx, &txn, minted, &to).await?;
+        }
     }
     txn.commit().await?;
-    Ok(true)
+    let mut going = Vec::with_capacity(group.len());
+    for ((c, doc, p), ok) in group.into_iter().zip(allowed) {
+        if ok {
+            going.push((c, p));
+        } else if let Some(limit) = limit {
+            pause(ctx, c, &doc, &p, limit).await?;
+        }
+    }
+    Ok(going)
 }
 
 /// The allowance is used: the email waits until after midnight UTC. Its job keeps its place
@@ -569,17 +666,6 @@ fn day(ms: Option<i64>, locale: &str) -> String {
         .unwrap_or_default()
 }
 
-/// The addresses of a document's people.
-async fn others(ctx: &Ctx, doc: &DocRow) -> Result<Vec<String>, DomainError> {
-    let people = store::people(&ctx.db.conn, &ctx.db, &[&doc.id]).await?;
-    Ok(people.into_iter().map(|p| p.email).collect())
-}
-
-async fn person(ctx: &Ctx, doc: &DocRow, id: &str) -> Result<Option<PersonDbRow>, DomainError> {
-    let people = store::people(&ctx.db.conn, &ctx.db, &[&doc.id]).await?;
-    Ok(people.into_iter().find(|p| p.id == id))
-}
-
 /// The sealed files one pass has read, shared by its emails: a document's completion emails
 /// hold one copy between them, and a pass holds at most [`FILES_PER_PASS`] files (the emails
 /// of other documents wait for the next pass), so a pass's memory stays bounded whatever
@@ -587,6 +673,30 @@ async fn person(ctx: &Ctx, doc: &DocRow, id: &str) -> Result<Option<PersonDbRow>
 #[derive(Default)]
 pub struct Pass {
     files: std::sync::Mutex<BTreeMap<String, Arc<Vec<u8>>>>,
+    /// What the emails of a pass share: each read once.
+    workspaces: std::sync::Mutex<BTreeMap<String, Workspace>>,
+    people: std::sync::Mutex<BTreeMap<String, Arc<Vec<PersonDbRow>>>>,
+    wordings: std::sync::Mutex<BTreeMap<(String, Kind, String), crate::email::wording::Wording>>,
+}
+
+/// A value of a pass's cache, or `read` it and keep it.
+async fn cached<
+    K: Ord + Clone,
+    V: Clone,
+    F: std::future::Future<Output = Result<V, DomainError>>,
+>(
+    map: &std::sync::Mutex<BTreeMap<K, V>>,
+    key: &K,
+    read: impl FnOnce() -> F,
+) -> Result<V, DomainError> {
+    if let Some(v) = map.lock().ok().and_then(|m| m.get(key).cloned()) {
+        return Ok(v);
+    }
+    let v = read().await?;
+    if let Ok(mut m) = map.lock() {
+        m.insert(key.clone(), v.clone());
+    }
+    Ok(v)
 }
 
 /// Sealed files (each at most a few tens of MB) one pass holds at once.
@@ -599,6 +709,33 @@ enum Loaded {
 }
 
 impl Pass {
+    async fn workspace(&self, ctx: &Ctx, id: &str) -> Result<Workspace, DomainError> {
+        cached(&self.workspaces, &id.to_string(), || workspace(ctx, id)).await
+    }
+
+    async fn people(&self, ctx: &Ctx, doc: &DocRow) -> Result<Arc<Vec<PersonDbRow>>, DomainError> {
+        cached(&self.people, &doc.id, || async {
+            Ok(Arc::new(
+                store::people(&ctx.db.conn, &ctx.db, &[&doc.id]).await?,
+            ))
+        })
+        .await
+    }
+
+    async fn wording(
+        &self,
+        ctx: &Ctx,
+        workspace_id: &str,
+        kind: Kind,
+        locale: &str,
+    ) -> Result<crate::email::wording::Wording, DomainError> {
+        let key = (workspace_id.to_string(), kind, locale.to_string());
+        cached(&self.wordings, &key, || {
+            templates::effective(ctx, workspace_id, kind, locale)
+        })
+        .await
+    }
+
     async fn sealed(&self, ctx: &Ctx, doc: &DocRow) -> Result<Loaded, DomainError> {
         let Some(key) = sealed_key(ctx, doc).await? else {
             return Ok(Loaded::Missing);
@@ -645,7 +782,13 @@ async fn plan(
         )));
     }
     let person = match &payload.person_id {
-        Some(pid) => match person(ctx, doc, pid).await? {
+        Some(pid) => match pass
+            .people(ctx, doc)
+            .await?
+            .iter()
+            .find(|p| &p.id == pid)
+            .cloned()
+        {
             Some(p) => Some(p),
             None => return Ok(Err(Skip::Drop("the person is gone"))),
         },
@@ -660,7 +803,7 @@ async fn plan(
             return Ok(Err(Skip::Drop("the person is no longer waiting to sign")));
         }
     }
-    let ws = workspace(ctx, &doc.workspace_id).await?;
+    let ws = pass.workspace(ctx, &doc.workspace_id).await?;
     let email: EmailOptionsIn = serde_json::from_str(&doc.email_options).unwrap_or_default();
     let send: SendOptionsIn = serde_json::from_str(&doc.send_options).unwrap_or_default();
     let facts: BTreeMap<String, String> = serde_json::from_str(&doc.facts).unwrap_or_default();
@@ -695,10 +838,11 @@ async fn plan(
     if person.is_none()
         && !doc.test
         && let Some(s) = &sender_email
-        && others(ctx, doc)
+        && pass
+            .people(ctx, doc)
             .await?
             .iter()
-            .any(|p| p.eq_ignore_ascii_case(s))
+            .any(|p| p.email.eq_ignore_ascii_case(s))
     {
         return Ok(Err(Skip::Drop(
             "the sender is one of the people and has their copy",
@@ -720,7 +864,7 @@ async fn plan(
         }));
     };
 
-    let mut wording = templates::effective(ctx, &doc.workspace_id, kind, &locale).await?;
+    let mut wording = pass.wording(ctx, &doc.workspace_id, kind, &locale).await?;
     let own_subject = first(&[&email.subject, &send.subject])
         .filter(|_| matches!(kind, Kind::Invitation | Kind::Reminder));
     if own_subject.is_some() {

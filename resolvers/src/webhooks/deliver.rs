@@ -9,7 +9,7 @@
 //!   endpoint's health. A worker killed mid-flight leaves leases that run out, and the messages
 //!   are delivered again with the same `webhook-id`: at least once, never lost.
 //!
-//! Retries follow DESIGN.md (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, each ±10 %), later when
+//! Retries follow `docs/architecture.md` (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, each ±10 %), later when
 //! the receiver's Retry-After asks for more (up to a day). A 410, or five days of failure with
 //! no success in between, disables the endpoint and cancels what it still had queued.
 
