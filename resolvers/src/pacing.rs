@@ -55,6 +55,22 @@ pub fn request_arrived() {
     LAST_REQUEST_US.store(now_us().max(1), Ordering::Relaxed);
 }
 
+/// Waits until no HTTP request has arrived for [`LULL`], but never longer than `cap`: the
+/// mail worker's passes (each holds the SQLite writer for a transaction of up to 64 emails,
+/// and composes them on the request path's cores) go in the gaps between requests. A process
+/// that serves no requests (`signet worker`) never waits.
+pub async fn lull(cap: Duration) {
+    let start = Instant::now();
+    loop {
+        let last = LAST_REQUEST_US.load(Ordering::Relaxed);
+        let since = Duration::from_micros(now_us().saturating_sub(last));
+        if last == 0 || since >= LULL || start.elapsed() >= cap {
+            return;
+        }
+        tokio::time::sleep(LULL - since).await;
+    }
+}
+
 /// Runs one background task on the calling render thread, first waiting as the pacing says.
 pub(crate) fn run_paced(task: impl FnOnce()) {
     let taken = Instant::now();

@@ -79,6 +79,30 @@ pub async fn store<C: Sql>(
     Ok(())
 }
 
+/// The row values of a link, in `ROW_COLUMNS` order, for a batch insert.
+pub fn row(minted: &Minted, to: &LinkFor<'_>) -> Vec<Value> {
+    vec![
+        Value::from(minted.hash.clone()),
+        Value::from(to.document_id.to_string()),
+        Value::from(to.person_id.unwrap_or_default().to_string()),
+        Value::from(to.email_id.to_string()),
+        Value::from(to.purpose),
+        Value::from(to.expires_at),
+        Value::from(signet_storage::now_ms()),
+    ]
+}
+
+/// The columns `row` fills.
+pub const ROW_COLUMNS: &[&str] = &[
+    "hash",
+    "document_id",
+    "person_id",
+    "email_id",
+    "purpose",
+    "expires_at",
+    "created_at",
+];
+
 /// Whose a link is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Holder {

@@ -34,6 +34,8 @@ use crate::{Ctx, DomainError};
 
 /// Emails one pass takes.
 pub const BATCH: i64 = 64;
+/// The longest a pass waits for a lull in requests.
+pub const PACE_CAP: std::time::Duration = std::time::Duration::from_millis(100);
 /// A sealed copy larger than this goes as a download link instead of an attachment.
 pub const ATTACH_LIMIT: usize = 10 * 1024 * 1024;
 /// How long a download link of a completed email works.
@@ -62,9 +64,12 @@ impl Mail {
     }
 }
 
-/// Sends due emails until the task is dropped.
+/// Sends due emails until the task is dropped. Each pass waits for a lull in the requests
+/// this process serves (at most [`PACE_CAP`]): under a flood of sends the invitations go out
+/// a little later rather than slowing the sends that queue them.
 pub async fn run(ctx: Ctx) {
     loop {
+        crate::pacing::lull(PACE_CAP).await;
         match run_emails(&ctx).await {
             Ok(n) if n as i64 >= BATCH => continue,
             Ok(_) => {}
@@ -457,8 +462,10 @@ fn row_values(
 }
 
 const UPSERT: &str = "INSERT INTO emails (id, workspace_id, test, job_id, document_id, person_id, kind, to_address, subject, locale, \
-     status, reason, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) \
-     ON CONFLICT (job_id) DO UPDATE SET to_address = excluded.to_address, subject = excluded.subject, \
+     status, reason, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)";
+
+/// A later try of a job keeps its row (and whether it was counted).
+const UPSERT_TAIL: &str = " ON CONFLICT (job_id) DO UPDATE SET to_address = excluded.to_address, subject = excluded.subject, \
      locale = excluded.locale, status = excluded.status, reason = excluded.reason, updated_at = excluded.updated_at";
 
 /// Logs an email that will not go, ends its job, and for a suppressed address writes the
@@ -479,7 +486,7 @@ async fn fail(
 ) -> Result<(), DomainError> {
     let txn = ctx.db.conn.begin().await?;
     txn.execute_raw(ctx.db.stmt(
-        UPSERT,
+        &format!("{UPSERT}{UPSERT_TAIL}"),
         row_values(
             id,
             &c.job,
@@ -529,9 +536,24 @@ async fn reserve_all<'a>(
     let workspace = first.workspace_id.clone();
     let limit = ctx.plans.limits(p0.plan).emails_per_day;
     let txn = ctx.db.conn.begin().await?;
-    for (c, doc, p) in &group {
-        txn.execute_raw(ctx.db.stmt(UPSERT, p.row(&c.job, doc, "queued", None)))
-            .await?;
+    // One statement for the whole group: the transaction holds SQLite's one writer, which
+    // the request path waits for.
+    for chunk in group.chunks(32) {
+        let mut sql = String::from(
+            "INSERT INTO emails (id, workspace_id, test, job_id, document_id, person_id, kind, to_address, \
+             subject, locale, status, reason, created_at, updated_at) VALUES ",
+        );
+        let mut values = Vec::with_capacity(chunk.len() * 14);
+        for (n, (c, doc, p)) in chunk.iter().enumerate() {
+            let marks: Vec<String> = (1..=14).map(|i| format!("${}", n * 14 + i)).collect();
+            if n > 0 {
+                sql.push_str(", ");
+            }
+            sql.push_str(&format!("({})", marks.join(", ")));
+            values.extend(p.row(&c.job, doc, "queued", None));
+        }
+        sql.push_str(UPSERT_TAIL);
+        txn.execute_raw(ctx.db.stmt(&sql, values)).await?;
     }
     let ids: Vec<&str> = group.iter().map(|g| g.2.email_id.as_str()).collect();
     let marks: Vec<String> = (1..=ids.len()).map(|i| format!("${i}")).collect();
@@ -590,6 +612,7 @@ async fn reserve_all<'a>(
             .await?;
         }
     }
+    let mut link_rows = Vec::new();
     for ((_, doc, p), ok) in group.iter().zip(&allowed) {
         if let (true, Some((minted, purpose, expires))) = (ok, &p.link) {
             let to = links::LinkFor {
@@ -599,9 +622,17 @@ async fn reserve_all<'a>(
                 email_id: &p.email_id,
                 expires_at: *expires,
             };
-            links::store(ctx, &txn, minted, &to).await?;
+            link_rows.push(links::row(minted, &to));
         }
     }
+    store::insert_rows(
+        &txn,
+        &ctx.db,
+        "signing_links",
+        links::ROW_COLUMNS,
+        link_rows,
+    )
+    .await?;
     txn.commit().await?;
     let mut going = Vec::with_capacity(group.len());
     for ((c, doc, p), ok) in group.into_iter().zip(allowed) {
@@ -630,10 +661,10 @@ async fn pause(
         store::time(midnight)
     );
     let txn = ctx.db.conn.begin().await?;
-    txn.execute_raw(
-        ctx.db
-            .stmt(UPSERT, p.row(&c.job, doc, "paused", Some(&reason))),
-    )
+    txn.execute_raw(ctx.db.stmt(
+        &format!("{UPSERT}{UPSERT_TAIL}"),
+        p.row(&c.job, doc, "paused", Some(&reason)),
+    ))
     .await?;
     txn.execute_raw(ctx.db.stmt(
         "UPDATE outbox SET state = 'queued', attempts = attempts - 1, run_at = $2 \
