@@ -32,6 +32,9 @@ use crate::plans::Plan;
 use crate::usage;
 use crate::{Ctx, DomainError};
 
+/// An email decided in a pass, waiting to be reserved.
+type Decided<'a> = (&'a Claimed, DocRow, Ready);
+
 /// Emails one pass takes.
 pub const BATCH: i64 = 64;
 /// The longest a pass waits for a lull in requests.
@@ -114,7 +117,7 @@ pub async fn run_emails(ctx: &Ctx) -> Result<usize, DomainError> {
     }))
     .await;
     // Each workspace's emails reserved in the order they were queued.
-    let mut groups: Vec<(String, Vec<(&Claimed, DocRow, Ready)>)> = Vec::new();
+    let mut groups: Vec<(String, Vec<Decided>)> = Vec::new();
     for (c, doc, ready) in decided.into_iter().flatten() {
         match groups.iter_mut().find(|g| g.0 == c.workspace_id) {
             Some(g) => g.1.push((c, doc, ready)),
@@ -528,7 +531,7 @@ async fn fail(
 /// allowance (the last queued first) wait, `paused`, until after midnight UTC.
 async fn reserve_all<'a>(
     ctx: &Ctx,
-    group: Vec<(&'a Claimed, DocRow, Ready)>,
+    group: Vec<Decided<'a>>,
 ) -> Result<Vec<(&'a Claimed, Ready)>, DomainError> {
     let Some((_, first, p0)) = group.first() else {
         return Ok(Vec::new());
