@@ -233,24 +233,8 @@ pub async fn start(config: &Config, extra: &'static [Route]) -> anyhow::Result<S
     );
     let app = signet_rest::router(state, extra);
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-    let sweeper = tokio::spawn(sweep(ctx.clone(), config.api_log_days));
-    let scheduler = tokio::spawn(schedule(
-        ctx.clone(),
-        Duration::from_secs(config.scheduler_interval_secs.max(1)),
-    ));
     let key_watch = tokio::spawn(signet_resolvers::keys::watch(ctx.clone()));
-    let worker = config
-        .workers
-        .then(|| tokio::spawn(deliver(ctx.clone(), config)));
-    let sealer = config
-        .workers
-        .then(|| tokio::spawn(signet_resolvers::documents::seal::run(ctx.clone())));
-    let renderer = config
-        .workers
-        .then(|| tokio::spawn(signet_resolvers::documents::rendering::run(ctx.clone())));
-    let mailer = config
-        .workers
-        .then(|| tokio::spawn(signet_resolvers::email::send::run(ctx.clone())));
+    let background = signet_workers::spawn(&ctx, settings(config, config.workers));
     let limits = http::Limits {
         max_connections: http::fitting(config.max_connections),
         header_timeout: Duration::from_secs(config.header_timeout_secs),
@@ -261,14 +245,7 @@ pub async fn start(config: &Config, extra: &'static [Route]) -> anyhow::Result<S
             let _ = rx.await;
         })
         .await;
-        let background = [Some(sweeper), Some(scheduler), Some(key_watch)];
-        stop_all(
-            background
-                .into_iter()
-                .chain([worker, sealer, renderer, mailer])
-                .flatten(),
-        )
-        .await;
+        stop_all(background.into_iter().chain([key_watch])).await;
         log_writer.stop().await;
         drop(serving);
         served.map_err(Into::into)
@@ -323,65 +300,31 @@ async fn stop_all(tasks: impl IntoIterator<Item = JoinHandle<()>>) {
     }
 }
 
-/// The webhook delivery worker of this process.
-fn deliver(ctx: Ctx, config: &Config) -> impl std::future::Future<Output = ()> + use<> {
-    signet_resolvers::webhooks::deliver::run(
-        ctx,
-        signet_resolvers::webhooks::deliver::WorkerConfig {
+/// What this process's background work is told: `jobs` runs the job workers beside the
+/// scheduler.
+fn settings(config: &Config, jobs: bool) -> signet_workers::Settings {
+    signet_workers::Settings {
+        jobs,
+        delivery: signet_resolvers::webhooks::deliver::WorkerConfig {
             lease: Duration::from_secs(config.webhook_lease_secs),
             ..Default::default()
         },
-    )
+        scheduler_every: Duration::from_secs(config.scheduler_interval_secs.max(1)),
+        api_log_days: config.api_log_days,
+    }
 }
 
-/// Runs only the background work (webhook delivery and the scheduler) until `stop` resolves:
-/// `signet worker`, for scale-out beside API-only `serve` processes.
+/// Runs only the background work (rendering, sealing, email, webhook delivery and the
+/// scheduler, `signet-workers`) until `stop` resolves: `signet worker`, for scale-out beside
+/// API-only `serve` processes.
 pub async fn work(
     config: &Config,
     stop: impl std::future::Future<Output = ()>,
 ) -> anyhow::Result<()> {
     let Services { ctx, log_writer } = services(config).await?;
-    let worker = tokio::spawn(deliver(ctx.clone(), config));
-    let sealer = tokio::spawn(signet_resolvers::documents::seal::run(ctx.clone()));
-    let renderer = tokio::spawn(signet_resolvers::documents::rendering::run(ctx.clone()));
-    let mailer = tokio::spawn(signet_resolvers::email::send::run(ctx.clone()));
-    let scheduler = tokio::spawn(schedule(
-        ctx.clone(),
-        Duration::from_secs(config.scheduler_interval_secs.max(1)),
-    ));
+    let background = signet_workers::spawn(&ctx, settings(config, true));
     stop.await;
-    stop_all([worker, sealer, renderer, mailer, scheduler]).await;
+    stop_all(background).await;
     log_writer.stop().await;
     Ok(())
-}
-
-/// Periodic housekeeping: expired idempotency records, and webhook messages and attempts and
-/// API log lines past their keeping time.
-async fn sweep(ctx: Ctx, api_log_days: u64) {
-    let mut tick = tokio::time::interval(Duration::from_secs(600));
-    loop {
-        tick.tick().await;
-        if let Err(e) = ctx.idempotency.purge_expired().await {
-            tracing::warn!(error = %e, "purging idempotency records failed");
-        }
-        if let Err(e) = signet_resolvers::webhooks::deliver::purge(&ctx).await {
-            tracing::warn!(error = %e, "purging webhook records failed");
-        }
-        if let Err(e) = signet_resolvers::purge::api_log(&ctx, api_log_days).await {
-            tracing::warn!(error = %e, "purging the API log failed");
-        }
-    }
-}
-
-/// The scheduler: expires overdue documents and queues due reminders.
-async fn schedule(ctx: Ctx, every: Duration) {
-    let mut tick = tokio::time::interval(every);
-    loop {
-        tick.tick().await;
-        match signet_resolvers::documents::sweep(&ctx).await {
-            Ok((0, 0)) => {}
-            Ok((expired, reminded)) => tracing::info!(expired, reminded, "scheduler pass"),
-            Err(e) => tracing::warn!(error = %e, "scheduler pass failed"),
-        }
-    }
 }

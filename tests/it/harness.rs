@@ -185,21 +185,10 @@ impl TestApp {
     /// Runs every pending background job (renders, seals, emails, webhook fan-out) until none
     /// is due, and fails when one failed. Jobs waiting for a later try stay waiting.
     pub async fn run_pending_jobs(&self) {
-        use signet_resolvers::documents::{rendering, seal};
         let ctx = self.ctx();
-        for _ in 0..1000 {
-            let n = rendering::run_renders(ctx).await.expect("render pass")
-                + seal::run_seals(ctx).await.expect("seal pass")
-                + signet_resolvers::email::send::run_emails(ctx)
-                    .await
-                    .expect("mail pass")
-                + signet_resolvers::webhooks::deliver::fan_out(ctx)
-                    .await
-                    .expect("fan-out pass");
-            if n == 0 {
-                break;
-            }
-        }
+        signet_workers::run_pending(ctx)
+            .await
+            .expect("background jobs ran");
         use signet_storage::sea_orm::ConnectionTrait as _;
         let db = &ctx.db;
         let failed = db

@@ -226,7 +226,7 @@ async fn main() {
         made.elapsed().as_secs_f64()
     );
     let started = Instant::now();
-    let worker = tokio::spawn(signet_resolvers::email::send::run(ctx.clone()));
+    let worker = tokio::spawn(signet_workers::run::<signet_workers::Email>(ctx.clone()));
     while count.load(Ordering::Relaxed) < expected {
         assert!(
             started.elapsed() < Duration::from_secs(900),

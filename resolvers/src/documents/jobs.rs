@@ -10,6 +10,32 @@ use signet_storage::now_ms;
 
 use crate::{Ctx, DomainError};
 
+/// The kinds of work the outbox holds, each written by the transition that causes it and
+/// taken by its worker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JobKind {
+    /// Render a sent document's PDF.
+    Render,
+    /// Seal a document everyone signed.
+    Seal,
+    /// Send one email.
+    Email,
+    /// An event for webhooks (fanned out into deliveries).
+    Event,
+}
+
+impl JobKind {
+    /// The outbox's `kind` column.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            JobKind::Render => "render",
+            JobKind::Seal => "seal",
+            JobKind::Email => "email",
+            JobKind::Event => "event",
+        }
+    }
+}
+
 /// Tries before a job is marked failed (about 4 hours of back-off in all).
 pub(crate) const MAX_ATTEMPTS: i32 = 12;
 
@@ -46,7 +72,7 @@ const WINDOW: i64 = 16;
 /// per-minute budget, its test sends a day, `max_pages`).
 pub(crate) async fn claim(
     ctx: &Ctx,
-    kind: &str,
+    kind: JobKind,
     batch: i64,
     lease_ms: i64,
 ) -> Result<Vec<Claimed>, DomainError> {
@@ -54,7 +80,11 @@ pub(crate) async fn claim(
     // The oldest due jobs of a window larger than the batch, so that others' jobs are found
     // behind one workspace's flood (as far as the window reaches).
     let window = batch * WINDOW;
-    let values = vec![Value::from(now), Value::from(window), Value::from(kind)];
+    let values = vec![
+        Value::from(now),
+        Value::from(window),
+        Value::from(kind.as_str()),
+    ];
     let due = ctx
         .db
         .conn
@@ -103,7 +133,7 @@ pub(crate) async fn claim(
     }
     // Every lease of the pass in one transaction. Each is taken only if nobody took it since
     // the read.
-    let (c, kind) = (ctx.clone(), kind.to_string());
+    let (c, kind) = (ctx.clone(), kind.as_str());
     ctx.db
         .transaction(move |txn| async move {
             let mut out = Vec::with_capacity(seen.len());

@@ -6,7 +6,7 @@ mod create;
 pub mod dates;
 mod ending;
 pub mod input;
-pub(crate) mod jobs;
+pub mod jobs;
 mod lifecycle;
 pub mod record;
 pub mod rendering;

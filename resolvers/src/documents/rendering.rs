@@ -24,28 +24,12 @@ use crate::{Ctx, DomainError, ids};
 /// How long a worker owns a render job before another may take it.
 const LEASE_MS: i64 = 120_000;
 /// Jobs claimed at once; they render side by side on the background threads.
-const BATCH: i64 = 16;
-
-/// The render worker of a process: renders what is due, woken at once by a send in this
-/// process and every second otherwise.
-pub async fn run(ctx: Ctx) {
-    loop {
-        match run_renders(&ctx).await {
-            Ok(n) if n as i64 >= BATCH => continue,
-            Ok(_) => {}
-            Err(e) => tracing::warn!(error = %e, "rendering pass failed"),
-        }
-        tokio::select! {
-            _ = ctx.render_wake.notified() => {}
-            _ = tokio::time::sleep(std::time::Duration::from_secs(1)) => {}
-        }
-    }
-}
+pub const BATCH: i64 = 16;
 
 /// Renders due documents. Answers how many jobs it took.
 pub async fn run_renders(ctx: &Ctx) -> Result<usize, DomainError> {
     use futures_util::{FutureExt, StreamExt};
-    let claimed = jobs::claim(ctx, "render", BATCH, LEASE_MS).await?;
+    let claimed = jobs::claim(ctx, jobs::JobKind::Render, BATCH, LEASE_MS).await?;
     let taken = claimed.len();
     // The renders of a pass run side by side inside this task (the heavy part is on the
     // render threads), so that stopping the worker drops them all at once: none is left to

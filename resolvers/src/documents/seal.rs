@@ -23,37 +23,13 @@ use crate::{Ctx, DomainError};
 
 /// How long a worker owns a sealing job before another may take it.
 const LEASE_MS: i64 = 120_000;
-const BATCH: i64 = 8;
-
-/// The sealing worker of a process: seals what is due, woken at once by a commit in this
-/// process and every second otherwise; every five minutes it looks for stuck documents.
-pub async fn run(ctx: Ctx) {
-    let mut last_sweep: Option<std::time::Instant> = None;
-    loop {
-        match run_seals(&ctx).await {
-            Ok(n) if n as i64 >= BATCH => continue,
-            Ok(_) => {}
-            Err(e) => tracing::warn!(error = %e, "sealing pass failed"),
-        }
-        if last_sweep.is_none_or(|t| t.elapsed() > std::time::Duration::from_secs(300)) {
-            last_sweep = Some(std::time::Instant::now());
-            match requeue_stuck(&ctx).await {
-                Ok(n) if n > 0 => continue,
-                Ok(_) => {}
-                Err(e) => tracing::warn!(error = %e, "looking for stuck documents failed"),
-            }
-        }
-        tokio::select! {
-            _ = ctx.seal_wake.notified() => {}
-            _ = tokio::time::sleep(std::time::Duration::from_secs(1)) => {}
-        }
-    }
-}
+/// Seals one pass takes.
+pub const BATCH: i64 = 8;
 
 /// Seals due documents. Answers how many became executed.
 pub async fn run_seals(ctx: &Ctx) -> Result<usize, DomainError> {
     let mut sealed = 0;
-    for c in jobs::claim(ctx, "seal", BATCH, LEASE_MS).await? {
+    for c in jobs::claim(ctx, jobs::JobKind::Seal, BATCH, LEASE_MS).await? {
         let Some(doc_id) = c.doc_id.clone() else {
             jobs::done(ctx, &c.job).await?;
             continue;
@@ -102,7 +78,12 @@ pub async fn requeue_stuck(ctx: &Ctx) -> Result<usize, DomainError> {
     for r in &rows {
         let doc = DocRow::from_row(r)?;
         let mut t = Trail::new(&doc.id);
-        t.job("seal", &doc, json!({"documentId": doc.id}), now_ms());
+        t.job(
+            jobs::JobKind::Seal,
+            &doc,
+            json!({"documentId": doc.id}),
+            now_ms(),
+        );
         t.write(&ctx.db.conn, &ctx.db).await?;
         tracing::warn!(document = %doc.id, "re-queued sealing for a signed document with no job");
     }

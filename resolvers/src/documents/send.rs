@@ -246,7 +246,7 @@ pub(crate) async fn send_draft(
         })
         .await?;
     ctx.committed(&id).await;
-    ctx.job_queued("render");
+    ctx.job_queued(super::jobs::JobKind::Render);
     Ok(made)
 }
 
@@ -411,7 +411,12 @@ pub(crate) fn plan_sent(
             json!({"fields": field_count, "test": doc.test}),
         )
         .event("documents.document.sent", doc, None, None)
-        .job("render", doc, json!({"documentId": doc.id}), at);
+        .job(
+            super::jobs::JobKind::Render,
+            doc,
+            json!({"documentId": doc.id}),
+            at,
+        );
     let invited = invitations(trail, doc, people, signing_order(doc), actor);
     for p in people.iter_mut().filter(|p| invited.contains(&p.seat)) {
         p.status = "invited".into();

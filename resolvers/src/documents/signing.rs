@@ -177,7 +177,12 @@ pub async fn test_sign(
     trail.event("documents.document.signed", &doc, Some(&me), None);
     if all_done {
         trail
-            .job("seal", &doc, json!({"documentId": doc.id}), now)
+            .job(
+                super::jobs::JobKind::Seal,
+                &doc,
+                json!({"documentId": doc.id}),
+                now,
+            )
             .audit(
                 "all_signed",
                 "Everyone has signed; the sealed copy is being made",
@@ -202,7 +207,7 @@ pub async fn test_sign(
     txn.commit().await?;
     ctx.committed(&doc.id).await;
     if all_done {
-        ctx.job_queued("seal");
+        ctx.job_queued(super::jobs::JobKind::Seal);
     }
     Ok(made)
 }

@@ -12,6 +12,7 @@ use serde_json::json;
 use signet_storage::Sql;
 use signet_storage::{Db, now_ms};
 
+use super::jobs::JobKind;
 use super::store::{self, DocRow, PersonDbRow};
 use crate::{DomainError, ids};
 
@@ -88,14 +89,14 @@ impl Trail {
     /// Queues a job in the outbox.
     pub fn job(
         &mut self,
-        kind: &str,
+        kind: JobKind,
         doc: &DocRow,
         payload: serde_json::Value,
         run_at: i64,
     ) -> &mut Trail {
         self.jobs.push(vec![
             Value::from(ids::new_id("job")),
-            Value::from(kind),
+            Value::from(kind.as_str()),
             Value::from(doc.workspace_id.clone()),
             Value::from(doc.id.clone()),
             Value::from(doc.test),
@@ -147,7 +148,7 @@ impl Trail {
             "test": doc.test,
             "data": data,
         });
-        self.job("event", doc, payload, now_ms())
+        self.job(JobKind::Event, doc, payload, now_ms())
     }
 
     /// An email about `doc` to `person` (invitation, reminder, ...). Delivery belongs to the
@@ -168,7 +169,7 @@ impl Trail {
             "locale": person.locale.as_deref().unwrap_or(locale),
             "test": doc.test,
         });
-        self.job("email", doc, payload, now_ms())
+        self.job(JobKind::Email, doc, payload, now_ms())
     }
 
     /// An email about `doc` to its sender (the `sender.email` fact, the reply-to address, or
@@ -182,7 +183,7 @@ impl Trail {
             "locale": locale,
             "test": doc.test,
         });
-        self.job("email", doc, payload, now_ms())
+        self.job(JobKind::Email, doc, payload, now_ms())
     }
 
     /// Writes everything collected. Call after the transaction has written the document row,

@@ -67,24 +67,6 @@ impl Mail {
     }
 }
 
-/// Sends due emails until the task is dropped. Each pass waits for a lull in the requests
-/// this process serves (at most [`PACE_CAP`]): under a flood of sends the invitations go out
-/// a little later rather than slowing the sends that queue them.
-pub async fn run(ctx: Ctx) {
-    loop {
-        crate::pacing::lull(PACE_CAP).await;
-        match run_emails(&ctx).await {
-            Ok(n) if n as i64 >= BATCH => continue,
-            Ok(_) => {}
-            Err(e) => tracing::warn!(error = %e, "mail pass failed"),
-        }
-        tokio::select! {
-            _ = ctx.mail.wake.notified() => {}
-            _ = tokio::time::sleep(std::time::Duration::from_secs(1)) => {}
-        }
-    }
-}
-
 /// Sends the due emails of one pass: each is decided side by side (what it is, to whom, in
 /// which words; one that will not go ends there), then each workspace's emails are reserved
 /// in the order they were queued, so that of emails racing for the day's last allowance the
@@ -93,7 +75,7 @@ pub async fn run(ctx: Ctx) {
 /// once. Answers how many jobs it took.
 pub async fn run_emails(ctx: &Ctx) -> Result<usize, DomainError> {
     use futures_util::{FutureExt, StreamExt};
-    let claimed = jobs::claim(ctx, "email", BATCH, ctx.mail.lease_ms).await?;
+    let claimed = jobs::claim(ctx, jobs::JobKind::Email, BATCH, ctx.mail.lease_ms).await?;
     let taken = claimed.len();
     let pass = Pass::default();
     let pass = &pass;
