@@ -6,8 +6,8 @@ use signet_resolvers::Mode;
 use signet_resolvers::plans::Plan;
 use signet_storage::sea_orm::{ConnectionTrait, Value as Sql};
 
-use crate::both;
 use crate::harness::{Answer, TestApp, busy, claim_on, replayed, stored};
+use crate::{both, both_quiet};
 
 pub fn source() -> Value {
     json!({"type": "doc", "content": [
@@ -100,17 +100,14 @@ pub async fn audit_chain(app: &TestApp, id: &str) -> Vec<String> {
     events
 }
 
-/// Waits until the render worker has rendered a sent document: its `pageCount` appears.
+/// A sent document once its render job has run (in an app without background workers):
+/// its `pageCount` is there.
 pub async fn rendered(app: &TestApp, key: &str, id: &str) -> Value {
-    for _ in 0..300 {
-        let r = app.get(&format!("/api/v1/documents/{id}"), Some(key)).await;
-        assert_eq!(r.status, 200, "{}", r.body);
-        if r.body["pageCount"].is_i64() {
-            return r.body;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
-    panic!("document {id} was never rendered");
+    app.run_pending_jobs().await;
+    let r = app.get(&format!("/api/v1/documents/{id}"), Some(key)).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert!(r.body["pageCount"].is_i64(), "not rendered: {}", r.body);
+    r.body
 }
 
 pub fn person<'a>(doc: &'a Value, seat: &str) -> &'a Value {
@@ -158,7 +155,7 @@ pub fn emails(jobs: &[(String, Value, String)], kind: &str) -> Vec<String> {
         .collect()
 }
 
-both!(draft_send_and_signing_order_through_to_signed, |app| {
+both_quiet!(draft_send_and_signing_order_through_to_signed, |app| {
     let (_, key) = app.owner().await;
     let made = create(
         &app,

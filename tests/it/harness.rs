@@ -486,3 +486,36 @@ pub fn busy<T: std::fmt::Debug>(r: Result<T, signet_resolvers::DomainError>) {
         other => panic!("expected a retryable conflict, got {other:?}"),
     }
 }
+
+/// `both!` with no background workers in the test's server: the test runs what is due with
+/// `app.run_pending_jobs()` instead of waiting for it.
+#[macro_export]
+macro_rules! both_quiet {
+    ($name:ident, |$app:ident| $body:block) => {
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn sqlite() {
+                let $app =
+                    $crate::harness::TestApp::start_without_workers($crate::harness::Kind::Sqlite)
+                        .await
+                        .unwrap();
+                $body
+            }
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn postgres_redis() {
+                let Some($app) = $crate::harness::TestApp::start_without_workers(
+                    $crate::harness::Kind::PostgresRedis,
+                )
+                .await
+                else {
+                    return;
+                };
+                $body
+            }
+        }
+    };
+}

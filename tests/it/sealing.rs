@@ -5,7 +5,6 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use signet_resolvers::Mode;
@@ -13,7 +12,7 @@ use signet_resolvers::documents::{rendering, seal};
 use signet_storage::sea_orm::ConnectionTrait;
 use signet_storage::sea_orm::Value as Sql;
 
-use crate::both;
+use crate::both_quiet;
 use crate::documents::create;
 use crate::harness::{Kind, Options, TestApp};
 
@@ -91,19 +90,10 @@ async fn sign_all(app: &TestApp, key: &str, id: &str) {
 }
 
 async fn executed(app: &TestApp, key: &str, id: &str) -> Value {
-    let start = Instant::now();
-    loop {
-        let d = app.get(&format!("/api/v1/documents/{id}"), Some(key)).await;
-        if d.body["state"] == "executed" {
-            return d.body;
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "not sealed in time: {}",
-            d.body
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    app.run_pending_jobs().await;
+    let d = app.get(&format!("/api/v1/documents/{id}"), Some(key)).await;
+    assert_eq!(d.body["state"], "executed", "not sealed: {}", d.body);
+    d.body
 }
 
 fn sha256_hex(b: &[u8]) -> String {
@@ -135,7 +125,7 @@ fn stated(text: &str, label: &str) -> (String, usize) {
     (hash, n)
 }
 
-both!(
+both_quiet!(
     a_signed_document_is_sealed_and_independent_verifiers_accept_it,
     |app| {
         let (ws, key) = app.owner().await;
@@ -740,6 +730,7 @@ async fn an_external_time_stamp_authority_and_its_fallback_stamp_the_seal() {
     };
     let opts = Options {
         tsa_urls: Some((closed, format!("{}/tsa", other.base))),
+        no_worker: true,
         ..Options::default()
     };
     let app = TestApp::start_with(Kind::Sqlite, opts).await.unwrap();
