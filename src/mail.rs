@@ -32,6 +32,7 @@ pub fn transport(config: &Config) -> anyhow::Result<Arc<dyn Transport>> {
         None => Arc::new(Folder {
             dir: config.data_dir.join("mail"),
             from,
+            slots: tokio::sync::Semaphore::new(4),
         }),
     })
 }
@@ -88,11 +89,19 @@ fn message(from: &Mailbox, m: &Outgoing) -> Result<Message, SendError> {
 pub struct Folder {
     pub dir: PathBuf,
     pub from: Mailbox,
+    /// Files written at once: each is synced to the disk, and a pass of 64 emails would
+    /// otherwise hold 64 blocking threads.
+    pub slots: tokio::sync::Semaphore,
 }
 
 #[async_trait::async_trait]
 impl Transport for Folder {
     async fn send(&self, mail: &Outgoing) -> Result<(), SendError> {
+        let _slot = self
+            .slots
+            .acquire()
+            .await
+            .map_err(|_| SendError::Temporary("the mail folder is shutting down".into()))?;
         let msg = message(&self.from, mail)?;
         let bytes = msg.formatted();
         let (dir, name) = (self.dir.clone(), format!("{}.eml", mail.email_id));
