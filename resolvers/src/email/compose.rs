@@ -336,11 +336,10 @@ fn text_version(
     if let Some(url) = link
         && !in_body
     {
-        let label = if button.is_empty() { "" } else { button };
-        parts.push(if label.is_empty() {
+        parts.push(if button.is_empty() {
             url.to_string()
         } else {
-            format!("{label}:\n{url}")
+            format!("{button}:\n{url}")
         });
         if extras.download_url.is_some() {
             parts.push(layout.download_hint.clone());

@@ -16,7 +16,6 @@ use sea_orm::{ConnectionTrait, TransactionTrait, Value};
 use serde::Serialize;
 use signet_storage::now_ms;
 
-use crate::documents::trail::Trail;
 use crate::{Ctx, DomainError};
 
 /// The largest report read: a bounce may return the original with its attachment.
@@ -407,21 +406,15 @@ pub async fn apply(ctx: &Ctx, raw: &[u8]) -> Result<FeedbackOut, DomainError> {
         if added.rows_affected() == 1
             && let Some(doc) = &document
         {
-            // The trail is written under the document's row lock, as every trail is.
-            txn.execute_raw(ctx.db.stmt(
-                "UPDATE documents SET updated_at = updated_at WHERE id = $1",
-                [Value::from(doc.clone())],
-            ))
-            .await?;
-            let mut trail = Trail::new(doc);
-            trail.audit(
+            super::send::audit(
+                ctx,
+                &txn,
+                doc,
                 &format!("email_{outcome}"),
                 &format!("{address} is suppressed in this workspace: {why}"),
-                None,
-                "signet",
                 serde_json::json!({"email": report.email_id, "kind": kind}),
-            );
-            trail.write(&txn, &ctx.db).await?;
+            )
+            .await?;
         }
     }
     txn.commit().await?;

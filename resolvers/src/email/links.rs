@@ -62,21 +62,14 @@ pub async fn store<C: Sql>(
     minted: &Minted,
     to: &LinkFor<'_>,
 ) -> Result<(), DomainError> {
-    conn.exec(ctx.db.stmt(
-        "INSERT INTO signing_links (hash, document_id, person_id, email_id, purpose, expires_at, created_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7)",
-        [
-            Value::from(minted.hash.clone()),
-            Value::from(to.document_id.to_string()),
-            Value::from(to.person_id.unwrap_or_default().to_string()),
-            Value::from(to.email_id.to_string()),
-            Value::from(to.purpose),
-            Value::from(to.expires_at),
-            Value::from(signet_storage::now_ms()),
-        ],
-    ))
-    .await?;
-    Ok(())
+    crate::documents::store::insert_rows(
+        conn,
+        &ctx.db,
+        "signing_links",
+        ROW_COLUMNS,
+        vec![row(minted, to)],
+    )
+    .await
 }
 
 /// The row values of a link, in `ROW_COLUMNS` order, for a batch insert.

@@ -453,6 +453,26 @@ const UPSERT: &str = "INSERT INTO emails (id, workspace_id, test, job_id, docume
 const UPSERT_TAIL: &str = " ON CONFLICT (job_id) DO UPDATE SET to_address = excluded.to_address, subject = excluded.subject, \
      locale = excluded.locale, status = excluded.status, reason = excluded.reason, updated_at = excluded.updated_at";
 
+/// Writes an audit row about an email into its document's trail, in the caller's transaction,
+/// after taking the document's row lock as every trail write does.
+pub(crate) async fn audit(
+    ctx: &Ctx,
+    txn: &sea_orm::DatabaseTransaction,
+    doc_id: &str,
+    event: &str,
+    description: &str,
+    detail: serde_json::Value,
+) -> Result<(), DomainError> {
+    txn.execute_raw(ctx.db.stmt(
+        "UPDATE documents SET updated_at = updated_at WHERE id = $1",
+        [Value::from(doc_id.to_string())],
+    ))
+    .await?;
+    let mut trail = crate::documents::trail::Trail::new(doc_id);
+    trail.audit(event, description, None, "signet", detail);
+    trail.write(txn, &ctx.db).await
+}
+
 /// Logs an email that will not go, ends its job, and for a suppressed address writes the
 /// document's audit row.
 #[allow(clippy::too_many_arguments)]
@@ -487,21 +507,15 @@ async fn fail(
     ))
     .await?;
     if suppressed {
-        // Written after a lock on the document's row, as every trail is.
-        txn.execute_raw(ctx.db.stmt(
-            "UPDATE documents SET updated_at = updated_at WHERE id = $1",
-            [Value::from(doc.id.clone())],
-        ))
-        .await?;
-        let mut trail = crate::documents::trail::Trail::new(&doc.id);
-        trail.audit(
+        audit(
+            ctx,
+            &txn,
+            &doc.id,
             "email_suppressed",
             &format!("The {} email to {to} was not sent: {reason}", kind.as_str()),
-            None,
-            "signet",
             serde_json::json!({"email": id, "kind": kind.as_str()}),
-        );
-        trail.write(&txn, &ctx.db).await?;
+        )
+        .await?;
     }
     jobs::finish(ctx, &txn, &c.job).await?;
     txn.commit().await?;

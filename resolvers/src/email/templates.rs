@@ -425,18 +425,3 @@ pub async fn preview(
         html,
     })
 }
-
-/// The workspace's language, used when neither the person nor the document names one.
-pub async fn workspace_locale<C: ConnectionTrait>(
-    conn: &C,
-    ctx: &Ctx,
-    workspace_id: &str,
-) -> Result<Option<String>, DomainError> {
-    let row = conn
-        .query_one_raw(ctx.db.stmt(
-            "SELECT locale FROM workspaces WHERE id = $1",
-            [Value::from(workspace_id.to_string())],
-        ))
-        .await?;
-    Ok(row.and_then(|r| r.try_get::<Option<String>>("", "locale").ok().flatten()))
-}
