@@ -42,9 +42,16 @@ impl ApiLogWriter {
     }
 }
 
+/// What the writer is handed: an entry, or a wish to know when everything before it is
+/// written.
+enum Msg {
+    Entry(ApiLogEntry),
+    Flushed(tokio::sync::oneshot::Sender<()>),
+}
+
 #[derive(Clone)]
 pub struct ApiLogSink {
-    tx: mpsc::Sender<ApiLogEntry>,
+    tx: mpsc::Sender<Msg>,
     dropped: Arc<AtomicU64>,
 }
 
@@ -54,7 +61,7 @@ impl ApiLogSink {
     /// Starts the writer. It ends, after writing what it holds, when `ApiLogWriter::stop` is
     /// called or every sink is dropped.
     pub fn spawn(db: Db) -> (ApiLogSink, ApiLogWriter) {
-        let (tx, mut rx) = mpsc::channel::<ApiLogEntry>(65_536);
+        let (tx, mut rx) = mpsc::channel::<Msg>(65_536);
         let (stop_tx, mut stop_rx) = tokio::sync::oneshot::channel::<()>();
         let handle = tokio::spawn(async move {
             let mut batch = Vec::with_capacity(BATCH);
@@ -76,8 +83,16 @@ impl ApiLogSink {
                 if batch.is_empty() {
                     break;
                 }
+                let mut flushed = Vec::new();
                 let rows = batch
                     .drain(..)
+                    .filter_map(|m| match m {
+                        Msg::Entry(e) => Some(e),
+                        Msg::Flushed(t) => {
+                            flushed.push(t);
+                            None
+                        }
+                    })
                     .map(|e| api_log::Model {
                         id: e.request_id,
                         key_id: e.key_id,
@@ -90,9 +105,13 @@ impl ApiLogSink {
                         client_ip: e.client_ip,
                         created_at: e.created_at,
                     })
-                    .collect();
-                if let Err(e) = db.append_api_log(rows).await {
+                    .collect::<Vec<_>>();
+                if rows.is_empty() {
+                } else if let Err(e) = db.append_api_log(rows).await {
                     tracing::error!(error = %e, "writing the API log failed");
+                }
+                for t in flushed {
+                    let _ = t.send(());
                 }
             }
         });
@@ -109,11 +128,20 @@ impl ApiLogSink {
     }
 
     pub fn record(&self, entry: ApiLogEntry) {
-        if self.tx.try_send(entry).is_err() {
+        if self.tx.try_send(Msg::Entry(entry)).is_err() {
             let n = self.dropped.fetch_add(1, Ordering::Relaxed) + 1;
             if n.is_power_of_two() {
                 tracing::warn!(dropped = n, "API log writer is behind; entries dropped");
             }
+        }
+    }
+
+    /// Waits until every entry recorded before the call is written (or dropped, when the
+    /// writer was behind). For tests and tools.
+    pub async fn flush(&self) {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        if self.tx.send(Msg::Flushed(tx)).await.is_ok() {
+            let _ = rx.await;
         }
     }
 }

@@ -106,8 +106,8 @@ impl Ctx {
     /// After a commit that queued a `render` or `seal` job: that worker looks at once rather
     /// than at its next poll. Only then: every look reads the outbox, and waking both on
     /// every commit had them look thousands of times a second under a stream of sends.
-    pub fn job_queued(&self, kind: crate::documents::jobs::JobKind) {
-        use crate::documents::jobs::JobKind;
+    pub fn job_queued(&self, kind: crate::outbox::JobKind) {
+        use crate::outbox::JobKind;
         match kind {
             JobKind::Render => self.render_wake.notify_one(),
             JobKind::Seal => self.seal_wake.notify_one(),

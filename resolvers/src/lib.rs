@@ -13,6 +13,7 @@ pub mod keys;
 pub mod limits;
 pub mod live;
 pub mod metadata;
+pub mod outbox;
 pub mod pacing;
 pub mod page;
 pub mod payments;

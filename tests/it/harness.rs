@@ -220,6 +220,17 @@ impl TestApp {
         .unwrap();
     }
 
+    /// Makes every webhook message waiting for a retry due now.
+    pub async fn make_deliveries_due(&self) {
+        let db = &self.ctx().db;
+        db.write(db.stmt(
+            "UPDATE webhook_messages SET next_attempt_at = 0 WHERE state = 'pending'",
+            Vec::<signet_storage::sea_orm::Value>::new(),
+        ))
+        .await
+        .unwrap();
+    }
+
     pub fn ctx(&self) -> &signet_resolvers::Ctx {
         &self.server.as_ref().expect("server running").ctx
     }

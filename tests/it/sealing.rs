@@ -470,7 +470,12 @@ async fn abandoned_and_lost_jobs_are_sealed(kind: Kind) {
     )
     .await;
 
-    assert_eq!(seal::run_seals(ctx).await.unwrap(), 1);
+    assert_eq!(
+        signet_workers::pass::<signet_workers::Seal>(ctx)
+            .await
+            .unwrap(),
+        1
+    );
     assert_eq!(state(&app, &key, &ids[0]).await, "executed");
     assert_eq!(state(&app, &key, &ids[1]).await, "signed");
     // A document signed moments ago may still have its job on the way: left alone.
@@ -483,14 +488,34 @@ async fn abandoned_and_lost_jobs_are_sealed(kind: Kind) {
     .await;
     assert_eq!(seal::requeue_stuck(ctx).await.unwrap(), 1);
     assert_eq!(seal::requeue_stuck(ctx).await.unwrap(), 0, "queued once");
-    assert_eq!(seal::run_seals(ctx).await.unwrap(), 1);
+    assert_eq!(
+        signet_workers::pass::<signet_workers::Seal>(ctx)
+            .await
+            .unwrap(),
+        1
+    );
     assert_eq!(state(&app, &key, &ids[1]).await, "executed");
     // Nothing left, and nothing sealed twice.
-    assert_eq!(seal::run_seals(ctx).await.unwrap(), 0);
+    assert_eq!(
+        signet_workers::pass::<signet_workers::Seal>(ctx)
+            .await
+            .unwrap(),
+        0
+    );
     // No render worker ran: sealing rendered each document first. The render jobs still
     // queued then find the file made and end without rendering again.
-    assert_eq!(rendering::run_renders(ctx).await.unwrap(), 2);
-    assert_eq!(rendering::run_renders(ctx).await.unwrap(), 0);
+    assert_eq!(
+        signet_workers::pass::<signet_workers::Render>(ctx)
+            .await
+            .unwrap(),
+        2
+    );
+    assert_eq!(
+        signet_workers::pass::<signet_workers::Render>(ctx)
+            .await
+            .unwrap(),
+        0
+    );
     for id in &ids {
         let rows = db
             .conn
@@ -538,7 +563,12 @@ async fn files_earlier_tries_left_are_removed(kind: Kind) {
         &id,
     )
     .await;
-    assert_eq!(rendering::run_renders(ctx).await.unwrap(), 1);
+    assert_eq!(
+        signet_workers::pass::<signet_workers::Render>(ctx)
+            .await
+            .unwrap(),
+        1
+    );
     let named = |col: &'static str| {
         let db = ctx.db.clone();
         let id = id.clone();
@@ -573,7 +603,12 @@ async fn files_earlier_tries_left_are_removed(kind: Kind) {
         &id,
     )
     .await;
-    assert_eq!(seal::run_seals(ctx).await.unwrap(), 1);
+    assert_eq!(
+        signet_workers::pass::<signet_workers::Seal>(ctx)
+            .await
+            .unwrap(),
+        1
+    );
     let sealed = named("sealed_blob").await;
     let mut expected = vec![rendered.clone(), sealed];
     expected.sort();
@@ -588,7 +623,12 @@ async fn files_earlier_tries_left_are_removed(kind: Kind) {
     let other = made.body["id"].as_str().unwrap().to_string();
     let stray = format!("documents/{other}/render_01stray.pdf");
     ctx.blobs.put(&stray, b"%PDF-1.7".to_vec()).await.unwrap();
-    assert_eq!(rendering::run_renders(ctx).await.unwrap(), 1);
+    assert_eq!(
+        signet_workers::pass::<signet_workers::Render>(ctx)
+            .await
+            .unwrap(),
+        1
+    );
     assert!(ctx.blobs.get(&stray).await.unwrap().is_some());
 }
 
@@ -614,9 +654,16 @@ async fn render_jobs_render_each_sent_document_once(kind: Kind) {
         .await;
     assert_eq!(r.status, 200, "{}", r.body);
 
-    assert_eq!(rendering::run_renders(ctx).await.unwrap(), 2);
     assert_eq!(
-        rendering::run_renders(ctx).await.unwrap(),
+        signet_workers::pass::<signet_workers::Render>(ctx)
+            .await
+            .unwrap(),
+        2
+    );
+    assert_eq!(
+        signet_workers::pass::<signet_workers::Render>(ctx)
+            .await
+            .unwrap(),
         0,
         "each job ends"
     );

@@ -11,8 +11,8 @@ use signet_resolvers::Mode;
 use signet_resolvers::plans::Plan;
 use signet_storage::sea_orm::ConnectionTrait;
 
-use crate::both;
 use crate::harness::{Kind, Options, TestApp, busy, claim_on, replayed, stored, stored_raw};
+use crate::{both, both_quiet};
 
 const ALL: &[&str] = &[
     "webhooks:read",
@@ -162,24 +162,23 @@ async fn sent_document(app: &TestApp, key: &str) -> String {
     a.body["id"].as_str().unwrap().to_string()
 }
 
-/// The endpoint's delivery log once it holds `n` attempts (outcomes are recorded in batches,
-/// just after the receiver answers).
+/// The endpoint's delivery log, which must hold `n` attempts (run after the jobs ran).
 async fn attempts(app: &TestApp, key: &str, id: &str, n: usize) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let log = app
-            .get(&format!("/api/v1/webhooks/{id}/deliveries"), Some(key))
-            .await;
-        let data = log.body["data"].clone();
-        if data.as_array().map(Vec::len) == Some(n) {
-            return data;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "the log never held {n}: {data:#?}"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    let log = app
+        .get(&format!("/api/v1/webhooks/{id}/deliveries"), Some(key))
+        .await;
+    let data = log.body["data"].clone();
+    assert_eq!(data.as_array().map(Vec::len), Some(n), "{data:#?}");
+    data
+}
+
+/// Runs every pending job (fan-out and deliveries included) and answers what the receiver
+/// got, which must be `n` requests.
+async fn delivered(app: &TestApp, rx: &Receiver, n: usize) -> Vec<Value> {
+    app.run_pending_jobs().await;
+    let got = rx.records();
+    assert_eq!(got.len(), n, "{got:#?}");
+    got
 }
 
 async fn setup(app: &TestApp, mode: Mode) -> String {
@@ -323,7 +322,7 @@ async fn non_public_and_plain_http_addresses_are_refused_at_creation() {
     }
 }
 
-both!(
+both_quiet!(
     deliveries_verify_with_the_standard_library_and_carry_the_facts,
     |app| {
         let Some(rx) = Receiver::start(&[]) else {
@@ -344,7 +343,7 @@ both!(
             )
             .await;
         assert_eq!(void.status, 200, "{:?}", void.body);
-        let got = rx.wait_for("two deliveries", 30, |r| r.len() >= 2).await;
+        let got = delivered(&app, &rx, 2).await;
         let mut types = vec![];
         for r in &got {
             assert_eq!(r["verified"], json!([true]), "{r:#?}");
@@ -404,7 +403,6 @@ both!(
             "{got:#?}"
         );
 
-        // The receiver answers before the worker records the outcome.
         let log = attempts(&app, &key, &ep_id, 2).await;
         let attempts = log.as_array().unwrap();
         assert!(
@@ -427,7 +425,8 @@ both!(
         assert_eq!(t.status, 200, "{:?}", t.body);
         assert_eq!(t.body["delivered"], true);
         assert_eq!(t.body["responseStatus"], 200);
-        let got = rx.wait_for("the sample", 10, |r| r.len() >= 3).await;
+        let got = rx.records();
+        assert_eq!(got.len(), 3, "the sample is sent at once");
         let sample: Value = serde_json::from_str(got[2]["body"].as_str().unwrap()).unwrap();
         assert_eq!(sample["test"], true);
         assert_eq!(sample["type"], "documents.document.executed");
@@ -456,13 +455,13 @@ both!(
             .await;
         assert_eq!(r.status, 201, "{:?}", r.body);
         assert_eq!(r.body["webhookId"], first["webhookId"]);
-        let got = rx.wait_for("the replay", 10, |r| r.len() >= 4).await;
+        let got = delivered(&app, &rx, 4).await;
         assert_eq!(got[3]["headers"]["webhook-id"], first["webhookId"]);
         assert_eq!(got[3]["verified"], json!([true]));
     }
 );
 
-both!(a_rotation_signs_with_both_secrets_for_its_window, |app| {
+both_quiet!(a_rotation_signs_with_both_secrets_for_its_window, |app| {
     let Some(rx) = Receiver::start(&[]) else {
         return;
     };
@@ -490,7 +489,7 @@ both!(a_rotation_signs_with_both_secrets_for_its_window, |app| {
     rx.knows(&old);
     rx.knows(&new);
     sent_document(&app, &key).await;
-    let got = rx.wait_for("a delivery", 30, |r| !r.is_empty()).await;
+    let got = delivered(&app, &rx, 1).await;
     assert_eq!(
         got[0]["verified"],
         json!([true, true]),
@@ -518,7 +517,7 @@ both!(a_rotation_signs_with_both_secrets_for_its_window, |app| {
     let newest = r.body["secret"].as_str().unwrap().to_string();
     rx.knows(&newest);
     sent_document(&app, &key).await;
-    let got = rx.wait_for("a second delivery", 30, |r| r.len() >= 2).await;
+    let got = delivered(&app, &rx, 2).await;
     assert_eq!(got[1]["verified"], json!([false, false, true]));
     let bad = app
         .post(
@@ -533,7 +532,7 @@ both!(a_rotation_signs_with_both_secrets_for_its_window, |app| {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_failed_delivery_is_retried_with_the_same_id_and_410_disables() {
-    let app = TestApp::start(Kind::Sqlite).await.unwrap();
+    let app = TestApp::start_without_workers(Kind::Sqlite).await.unwrap();
     let Some(rx) = Receiver::start(&["--fail-first", "1"]) else {
         return;
     };
@@ -546,9 +545,27 @@ async fn a_failed_delivery_is_retried_with_the_same_id_and_410_disables() {
     .await;
     rx.knows(ep["secret"].as_str().unwrap());
     sent_document(&app, &key).await;
-    // The first try answers 503; the retry comes about 5 s later (±10 %).
-    let got = rx.wait_for("the retry", 20, |r| r.len() >= 2).await;
-    assert_eq!(got[0]["answered"], 503);
+    // The first try answers 503; the retry is due 5 s later (±10 %), and not before.
+    let tried = signet_storage::now_ms();
+    assert_eq!(delivered(&app, &rx, 1).await[0]["answered"], 503);
+    let next: i64 = {
+        use signet_storage::sea_orm::ConnectionTrait as _;
+        let db = &app.ctx().db;
+        db.conn
+            .query_one_raw(db.stmt(
+                "SELECT next_attempt_at FROM webhook_messages WHERE state = 'pending'",
+                Vec::<signet_storage::sea_orm::Value>::new(),
+            ))
+            .await
+            .unwrap()
+            .expect("the message waits for its retry")
+            .try_get("", "next_attempt_at")
+            .unwrap()
+    };
+    let wait = next - tried;
+    assert!((4_400..6_000).contains(&wait), "retry due after {wait} ms");
+    app.make_deliveries_due().await;
+    let got = delivered(&app, &rx, 2).await;
     assert_eq!(got[1]["answered"], 200);
     assert_eq!(
         got[0]["headers"]["webhook-id"],
@@ -578,31 +595,20 @@ async fn a_failed_delivery_is_retried_with_the_same_id_and_410_disables() {
     .await;
     let id = ep["id"].as_str().unwrap();
     sent_document(&app, &key).await;
-    gone.wait_for("the 410", 20, |r| !r.is_empty()).await;
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let list = app.get("/api/v1/webhooks", Some(&key)).await;
-        let e = list.body["data"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|e| e["id"] == id)
-            .unwrap()
-            .clone();
-        if e["state"] == "disabled" {
-            assert_eq!(e["disabledReason"], "the receiver answered 410 Gone");
-            break;
-        }
-        assert!(Instant::now() < deadline, "not disabled: {e:#?}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    delivered(&app, &gone, 1).await;
+    let list = app.get("/api/v1/webhooks", Some(&key)).await;
+    let e = list.body["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["id"] == id)
+        .unwrap()
+        .clone();
+    assert_eq!(e["state"], "disabled", "{e:#?}");
+    assert_eq!(e["disabledReason"], "the receiver answered 410 Gone");
     sent_document(&app, &key).await;
-    tokio::time::sleep(Duration::from_secs(1)).await;
-    assert_eq!(
-        gone.records().len(),
-        1,
-        "a disabled endpoint receives nothing"
-    );
+    app.make_deliveries_due().await;
+    delivered(&app, &gone, 1).await;
 }
 
 struct Listener(Child);

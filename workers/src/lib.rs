@@ -11,7 +11,7 @@ use signet_resolvers::webhooks::deliver::WorkerConfig;
 use tokio::task::JoinHandle;
 
 pub use jobs::{Email, Render, Seal};
-pub use runner::{Job, run};
+pub use runner::{Job, pass, run};
 
 /// What the background work of a process is told.
 #[derive(Clone)]
@@ -38,16 +38,16 @@ pub fn spawn(ctx: &Ctx, settings: Settings) -> Vec<JoinHandle<()>> {
     tasks
 }
 
-/// Runs every job that is due (renders, seals, emails, webhook fan-out) until none is, as the
+/// Runs every job that is due (renders, seals, emails, webhook deliveries) until none is, as the
 /// workers would; jobs waiting for a later try stay waiting. Answers how many passes ran
 /// work. For tests and tools that run without workers.
 pub async fn run_pending(ctx: &Ctx) -> Result<usize, signet_resolvers::DomainError> {
     let mut worked = 0;
     for _ in 0..1000 {
-        let n = jobs::Render::pass(ctx).await?
-            + jobs::Seal::pass(ctx).await?
-            + jobs::Email::pass(ctx).await?
-            + signet_resolvers::webhooks::deliver::fan_out(ctx).await?;
+        let n = pass::<Render>(ctx).await?
+            + pass::<Seal>(ctx).await?
+            + pass::<Email>(ctx).await?
+            + signet_resolvers::webhooks::deliver::pass(ctx, WorkerConfig::default()).await?;
         if n == 0 {
             break;
         }

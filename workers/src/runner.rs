@@ -1,24 +1,33 @@
-//! One loop for every job kind: run a pass; when it was full, run the next at once; else wait
-//! for the kind's wake-up (a commit in this process that queued such a job) or the poll
-//! interval (jobs other processes queued, retries coming due, leases running out).
+//! One loop for every job kind of the outbox. A pass claims up to a batch of the kind's due
+//! jobs under a lease (`outbox::claim`: oldest first, a fair share per workspace, a job that
+//! failed every try marked failed) and hands them to the kind's `run`, which ends each one:
+//! done, a later try after its back-off (`outbox::retry_later`), or given up. A job whose
+//! process dies keeps its lease until it runs out, and the next pass takes it again.
+//!
+//! When a pass was full the next runs at once; else the loop waits for the kind's wake-up (a
+//! commit in this process that queued such a job) or the poll interval (jobs other processes
+//! queued, retries coming due, leases running out).
 
 use std::time::Duration;
 
+use signet_resolvers::outbox::{self, Claimed, JobKind};
 use signet_resolvers::{Ctx, DomainError};
 
-/// A kind of queued job, as the runner sees it. What a pass does (claim, lease, run, retry)
-/// is the resolvers'.
+/// A kind of queued job, as the runner sees it. What running one means is the resolvers'.
 #[async_trait::async_trait]
 pub trait Job: Send + Sync + 'static {
-    /// For log lines.
-    const NAME: &'static str;
-    /// A pass that took this many jobs is followed by another at once.
-    const FULL: usize;
+    /// The outbox kind it takes.
+    const KIND: JobKind;
+    /// Jobs one pass claims; a pass that took this many is followed by another at once.
+    const BATCH: i64;
     /// The longest the runner waits between passes without a wake-up.
     const POLL: Duration = Duration::from_secs(1);
 
-    /// Claims and runs due jobs; answers how many it took.
-    async fn pass(ctx: &Ctx) -> Result<usize, DomainError>;
+    /// How long a claimed job is this worker's before another may take it.
+    fn lease_ms(ctx: &Ctx) -> i64;
+
+    /// Runs the claimed jobs and ends each one.
+    async fn run(ctx: &Ctx, claimed: Vec<Claimed>) -> Result<(), DomainError>;
 
     /// Wakes the runner when a commit of this process queued a job of this kind.
     fn wake(ctx: &Ctx) -> &tokio::sync::Notify;
@@ -27,15 +36,25 @@ pub trait Job: Send + Sync + 'static {
     async fn before(_ctx: &Ctx) {}
 }
 
+/// Claims and runs one pass of `J`'s due jobs. Answers how many it took.
+pub async fn pass<J: Job>(ctx: &Ctx) -> Result<usize, DomainError> {
+    let claimed = outbox::claim(ctx, J::KIND, J::BATCH, J::lease_ms(ctx)).await?;
+    let taken = claimed.len();
+    if taken > 0 {
+        J::run(ctx, claimed).await?;
+    }
+    Ok(taken)
+}
+
 /// Runs passes of `J` until the task is aborted. A pass that fails is logged; its jobs come
 /// back when their leases run out.
 pub async fn run<J: Job>(ctx: Ctx) {
     loop {
         J::before(&ctx).await;
-        match J::pass(&ctx).await {
-            Ok(n) if n >= J::FULL => continue,
+        match pass::<J>(&ctx).await {
+            Ok(n) if n as i64 >= J::BATCH => continue,
             Ok(_) => {}
-            Err(e) => tracing::warn!(job = J::NAME, error = %e, "a pass failed"),
+            Err(e) => tracing::warn!(job = J::KIND.as_str(), error = %e, "a pass failed"),
         }
         tokio::select! {
             _ = J::wake(&ctx).notified() => {}

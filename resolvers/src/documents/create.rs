@@ -580,7 +580,7 @@ pub async fn create(
         .await?;
     ctx.committed(&doc.id).await;
     if send_at_once {
-        ctx.job_queued(super::jobs::JobKind::Render);
+        ctx.job_queued(crate::outbox::JobKind::Render);
     }
     Ok(made)
 }

@@ -6,7 +6,6 @@ mod create;
 pub mod dates;
 mod ending;
 pub mod input;
-pub mod jobs;
 mod lifecycle;
 pub mod record;
 pub mod rendering;

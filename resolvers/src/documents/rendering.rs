@@ -14,22 +14,21 @@ use sea_orm::{ConnectionTrait, Value};
 use serde_json::json;
 use signet_storage::Sql;
 
-use super::jobs;
 use super::store::{self, DocRow};
 use super::trail::Trail;
 use super::{Draft, send};
+use crate::outbox as jobs;
 use crate::render::RenderJob;
 use crate::{Ctx, DomainError, ids};
 
 /// How long a worker owns a render job before another may take it.
-const LEASE_MS: i64 = 120_000;
+pub const LEASE_MS: i64 = 120_000;
 /// Jobs claimed at once; they render side by side on the background threads.
 pub const BATCH: i64 = 16;
 
-/// Renders due documents. Answers how many jobs it took.
-pub async fn run_renders(ctx: &Ctx) -> Result<usize, DomainError> {
+/// Renders the claimed documents. Answers how many jobs it took.
+pub async fn run_renders(ctx: &Ctx, claimed: Vec<jobs::Claimed>) -> Result<usize, DomainError> {
     use futures_util::{FutureExt, StreamExt};
-    let claimed = jobs::claim(ctx, jobs::JobKind::Render, BATCH, LEASE_MS).await?;
     let taken = claimed.len();
     // The renders of a pass run side by side inside this task (the heavy part is on the
     // render threads), so that stopping the worker drops them all at once: none is left to

@@ -15,21 +15,21 @@ use sea_orm::{ConnectionTrait, TransactionTrait, Value};
 use serde_json::json;
 use signet_storage::now_ms;
 
-use super::jobs;
 use super::store::{self, DocRow, PersonDbRow};
 use super::trail::{self, AuditRecord, Trail};
+use crate::outbox as jobs;
 use crate::render::{CertificateDoc, MarkKind, ValueMark};
 use crate::{Ctx, DomainError};
 
 /// How long a worker owns a sealing job before another may take it.
-const LEASE_MS: i64 = 120_000;
+pub const LEASE_MS: i64 = 120_000;
 /// Seals one pass takes.
 pub const BATCH: i64 = 8;
 
-/// Seals due documents. Answers how many became executed.
-pub async fn run_seals(ctx: &Ctx) -> Result<usize, DomainError> {
+/// Seals the claimed documents. Answers how many became executed.
+pub async fn run_seals(ctx: &Ctx, claimed: Vec<jobs::Claimed>) -> Result<usize, DomainError> {
     let mut sealed = 0;
-    for c in jobs::claim(ctx, jobs::JobKind::Seal, BATCH, LEASE_MS).await? {
+    for c in claimed {
         let Some(doc_id) = c.doc_id.clone() else {
             jobs::done(ctx, &c.job).await?;
             continue;

@@ -246,7 +246,7 @@ pub(crate) async fn send_draft(
         })
         .await?;
     ctx.committed(&id).await;
-    ctx.job_queued(super::jobs::JobKind::Render);
+    ctx.job_queued(crate::outbox::JobKind::Render);
     Ok(made)
 }
 
@@ -412,7 +412,7 @@ pub(crate) fn plan_sent(
         )
         .event("documents.document.sent", doc, None, None)
         .job(
-            super::jobs::JobKind::Render,
+            crate::outbox::JobKind::Render,
             doc,
             json!({"documentId": doc.id}),
             at,

@@ -178,7 +178,7 @@ pub async fn test_sign(
     if all_done {
         trail
             .job(
-                super::jobs::JobKind::Seal,
+                crate::outbox::JobKind::Seal,
                 &doc,
                 json!({"documentId": doc.id}),
                 now,
@@ -207,7 +207,7 @@ pub async fn test_sign(
     txn.commit().await?;
     ctx.committed(&doc.id).await;
     if all_done {
-        ctx.job_queued(super::jobs::JobKind::Seal);
+        ctx.job_queued(crate::outbox::JobKind::Seal);
     }
     Ok(made)
 }

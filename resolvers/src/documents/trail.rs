@@ -12,8 +12,8 @@ use serde_json::json;
 use signet_storage::Sql;
 use signet_storage::{Db, now_ms};
 
-use super::jobs::JobKind;
 use super::store::{self, DocRow, PersonDbRow};
+use crate::outbox::JobKind;
 use crate::{DomainError, ids};
 
 /// The outbox columns, in the order of the values `Trail::job` builds.

@@ -25,9 +25,9 @@ use signet_storage::now_ms;
 use super::compose::{self, Extras, Parsed, Values};
 use super::transport::{Attachment, Outgoing, SendError, Transport};
 use super::{Kind, links, templates};
-use crate::documents::jobs::{self, Claimed};
 use crate::documents::store::{self, DocRow, PersonDbRow};
 use crate::documents::types::{EmailOptionsIn, SendOptionsIn};
+use crate::outbox::{self as jobs, Claimed};
 use crate::plans::Plan;
 use crate::usage;
 use crate::{Ctx, DomainError};
@@ -67,15 +67,14 @@ impl Mail {
     }
 }
 
-/// Sends the due emails of one pass: each is decided side by side (what it is, to whom, in
+/// Sends the claimed emails of one pass: each is decided side by side (what it is, to whom, in
 /// which words; one that will not go ends there), then each workspace's emails are reserved
 /// in the order they were queued, so that of emails racing for the day's last allowance the
 /// oldest wins, and every reserved message is handed to the transport side by side. What the
 /// emails of a pass share (the workspace, a document's people, wording, sealed files) is read
 /// once. Answers how many jobs it took.
-pub async fn run_emails(ctx: &Ctx) -> Result<usize, DomainError> {
+pub async fn run_emails(ctx: &Ctx, claimed: Vec<Claimed>) -> Result<usize, DomainError> {
     use futures_util::{FutureExt, StreamExt};
-    let claimed = jobs::claim(ctx, jobs::JobKind::Email, BATCH, ctx.mail.lease_ms).await?;
     let taken = claimed.len();
     let pass = Pass::default();
     let pass = &pass;

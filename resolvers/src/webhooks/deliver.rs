@@ -612,6 +612,55 @@ impl Default for WorkerConfig {
     }
 }
 
+/// Signs and posts one leased message.
+async fn post_one(hooks: &super::Hooks, url: &str, secrets: &[String], m: &Claimed) -> Outcome {
+    match send::signed_headers(secrets, &m.event_id, now_ms() / 1000, m.payload.as_bytes()) {
+        Ok(h) => send::post(hooks, url, &h, m.payload.clone()).await,
+        Err(e) => Outcome {
+            succeeded: false,
+            status: None,
+            result: format!("not sent: {e}"),
+            duration_ms: 0,
+            retry_after: None,
+        },
+    }
+}
+
+/// One pass of the whole delivery, for tests and tools that run without workers: fans out
+/// what is queued, then leases every due message (in batches), posts them `concurrency` at a
+/// time and records the outcomes, until nothing is due. A failed try waits for its retry as
+/// it would under the worker. Answers how many events and messages it took.
+pub async fn pass(ctx: &Ctx, cfg: WorkerConfig) -> Result<usize, DomainError> {
+    use futures_util::StreamExt as _;
+    let mut took = 0;
+    loop {
+        let fanned = fan_out(ctx).await?;
+        let mut claimed = claim(ctx, BATCH, cfg.lease.as_millis() as i64, &[]).await?;
+        took += fanned + claimed.len();
+        if fanned == 0 && claimed.is_empty() {
+            return Ok(took);
+        }
+        let endpoints = endpoints_of(ctx, &mut claimed).await?;
+        let done: Vec<Done> = futures_util::stream::iter(claimed)
+            .filter_map(|m| {
+                let target = endpoints.get(&m.endpoint_id).cloned();
+                async move { target.map(|t| (m, t)) }
+            })
+            .map(|(m, t)| async move {
+                let outcome = post_one(&ctx.hooks, &t.url, &t.secrets, &m).await;
+                Done {
+                    message: m,
+                    outcome,
+                    at: now_ms(),
+                }
+            })
+            .buffer_unordered(cfg.concurrency.max(1))
+            .collect()
+            .await;
+        record(ctx, &done).await?;
+    }
+}
+
 /// The delivery worker: runs until the task is dropped.
 pub async fn run(ctx: Ctx, cfg: WorkerConfig) {
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Done>();
@@ -697,21 +746,7 @@ pub async fn run(ctx: Ctx, cfg: WorkerConfig) {
             let returned = returned.clone();
             let in_flight = in_flight.clone();
             tokio::spawn(async move {
-                let outcome = match send::signed_headers(
-                    &secrets,
-                    &m.event_id,
-                    now_ms() / 1000,
-                    m.payload.as_bytes(),
-                ) {
-                    Ok(h) => send::post(&hooks, &url, &h, m.payload.clone()).await,
-                    Err(e) => Outcome {
-                        succeeded: false,
-                        status: None,
-                        result: format!("not sent: {e}"),
-                        duration_ms: 0,
-                        retry_after: None,
-                    },
-                };
+                let outcome = post_one(&hooks, &url, &secrets, &m).await;
                 in_flight
                     .lock()
                     .unwrap_or_else(std::sync::PoisonError::into_inner)

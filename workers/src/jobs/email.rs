@@ -1,6 +1,7 @@
 //! Sending queued emails (`email::send`).
 
 use signet_resolvers::email::send;
+use signet_resolvers::outbox::{Claimed, JobKind};
 use signet_resolvers::{Ctx, DomainError};
 
 use crate::runner::Job;
@@ -9,11 +10,16 @@ pub struct Email;
 
 #[async_trait::async_trait]
 impl Job for Email {
-    const NAME: &'static str = "email";
-    const FULL: usize = send::BATCH as usize;
+    const KIND: JobKind = JobKind::Email;
+    const BATCH: i64 = send::BATCH;
 
-    async fn pass(ctx: &Ctx) -> Result<usize, DomainError> {
-        send::run_emails(ctx).await
+    /// `mail_lease_secs`: long enough for a slow server to answer every email of a pass.
+    fn lease_ms(ctx: &Ctx) -> i64 {
+        ctx.mail.lease_ms
+    }
+
+    async fn run(ctx: &Ctx, claimed: Vec<Claimed>) -> Result<(), DomainError> {
+        send::run_emails(ctx, claimed).await.map(drop)
     }
 
     fn wake(ctx: &Ctx) -> &tokio::sync::Notify {

@@ -1,6 +1,7 @@
 //! Rendering a sent document's PDF (`documents::rendering`).
 
 use signet_resolvers::documents::rendering;
+use signet_resolvers::outbox::{Claimed, JobKind};
 use signet_resolvers::{Ctx, DomainError};
 
 use crate::runner::Job;
@@ -9,11 +10,15 @@ pub struct Render;
 
 #[async_trait::async_trait]
 impl Job for Render {
-    const NAME: &'static str = "render";
-    const FULL: usize = rendering::BATCH as usize;
+    const KIND: JobKind = JobKind::Render;
+    const BATCH: i64 = rendering::BATCH;
 
-    async fn pass(ctx: &Ctx) -> Result<usize, DomainError> {
-        rendering::run_renders(ctx).await
+    fn lease_ms(_ctx: &Ctx) -> i64 {
+        rendering::LEASE_MS
+    }
+
+    async fn run(ctx: &Ctx, claimed: Vec<Claimed>) -> Result<(), DomainError> {
+        rendering::run_renders(ctx, claimed).await.map(drop)
     }
 
     fn wake(ctx: &Ctx) -> &tokio::sync::Notify {

@@ -1,6 +1,7 @@
 //! Sealing a document everyone signed (`documents::seal`).
 
 use signet_resolvers::documents::seal;
+use signet_resolvers::outbox::{Claimed, JobKind};
 use signet_resolvers::{Ctx, DomainError};
 
 use crate::runner::Job;
@@ -9,11 +10,15 @@ pub struct Seal;
 
 #[async_trait::async_trait]
 impl Job for Seal {
-    const NAME: &'static str = "seal";
-    const FULL: usize = seal::BATCH as usize;
+    const KIND: JobKind = JobKind::Seal;
+    const BATCH: i64 = seal::BATCH;
 
-    async fn pass(ctx: &Ctx) -> Result<usize, DomainError> {
-        seal::run_seals(ctx).await
+    fn lease_ms(_ctx: &Ctx) -> i64 {
+        seal::LEASE_MS
+    }
+
+    async fn run(ctx: &Ctx, claimed: Vec<Claimed>) -> Result<(), DomainError> {
+        seal::run_seals(ctx, claimed).await.map(drop)
     }
 
     fn wake(ctx: &Ctx) -> &tokio::sync::Notify {

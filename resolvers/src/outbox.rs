@@ -1,4 +1,4 @@
-//! Leased document jobs in the outbox (`render`, `seal`): what the workers share. A job is
+//! Leased jobs in the outbox (`render`, `seal`, `email`): what the workers share. A job is
 //! claimed by a conditional UPDATE that moves its `run_at` to the end of a lease, so a process
 //! that dies mid-job leaves a lease that runs out and the next worker takes it again. A try
 //! that fails, or kills its process, comes back after a growing back-off; after
@@ -48,8 +48,9 @@ pub(crate) fn backoff(attempts: i32) -> i64 {
     }
 }
 
-/// A job this worker holds until `lease`.
-pub(crate) struct Claimed {
+/// A job this worker holds until `lease`: the runner (`signet-workers`) claims a pass of them
+/// and hands them to the kind's `run_*`, which ends each one (done, a later try, given up).
+pub struct Claimed {
     pub job: String,
     pub workspace_id: String,
     pub doc_id: Option<String>,
@@ -70,7 +71,7 @@ const WINDOW: i64 = 16;
 /// workspace when others have jobs due. Others' jobs are found behind one workspace's flood as
 /// far as `WINDOW` batches reach; a deeper flood is bounded by what a workspace may send (its
 /// per-minute budget, its test sends a day, `max_pages`).
-pub(crate) async fn claim(
+pub async fn claim(
     ctx: &Ctx,
     kind: JobKind,
     batch: i64,
