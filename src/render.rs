@@ -5,7 +5,7 @@ use signet_pdf::{
     ValueKind,
 };
 use signet_resolvers::render::{
-    CertificateDoc, DocRenderer, MarkKind, Placement, RenderJob, RenderedDoc, ValueMark,
+    CertificateDoc, DocRenderer, MarkKind, PageView, Placement, RenderJob, RenderedDoc, ValueMark,
 };
 
 /// The engine is built on the first render: parsing the embedded fonts costs about 50 MB
@@ -29,7 +29,7 @@ impl DocRenderer for PdfRenderer {
         };
         let out = self
             .engine()
-            .render_at_most(&input, job.max_pages)
+            .render_with_views(&input, job.max_pages, &job.page_widths)
             .map_err(|e| e.to_string())?;
         Ok(RenderedDoc {
             pdf: out.pdf,
@@ -46,6 +46,14 @@ impl DocRenderer for PdfRenderer {
                     height: f.height,
                 })
                 .collect(),
+            views: out
+                .views
+                .into_iter()
+                .map(|v| PageView {
+                    images: v.images,
+                    text: serde_json::to_value(&v.text).unwrap_or_default(),
+                })
+                .collect(),
         })
     }
 
@@ -60,10 +68,15 @@ impl DocRenderer for PdfRenderer {
                 height: m.height,
                 kind: match m.kind {
                     MarkKind::Signature => ValueKind::Signature,
+                    MarkKind::Drawn => ValueKind::Drawn,
                     MarkKind::Check => ValueKind::Check,
                     MarkKind::Text => ValueKind::Text,
                 },
                 text: m.text.clone(),
+                strokes: m
+                    .drawing
+                    .as_ref()
+                    .map(|d| (d.width, d.height, d.strokes.clone())),
             })
             .collect();
         self.engine()

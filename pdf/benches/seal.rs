@@ -91,6 +91,7 @@ fn bench(c: &mut Criterion) {
                     FieldType::Signature => "Ada Client".into(),
                     _ => "2026-11-22".into(),
                 },
+                strokes: None,
             })
             .collect();
         let cert = certificate();

@@ -14,6 +14,8 @@ use crate::{Paper, RenderError, Renderer};
 pub enum ValueKind {
     /// A typed signature or initials: written larger, in italics.
     Signature,
+    /// A drawn signature or initials: its strokes as vector paths, fitted into the field.
+    Drawn,
     /// A ticked checkbox.
     Check,
     Text,
@@ -30,7 +32,12 @@ pub struct PlacedValue {
     pub height: f64,
     pub kind: ValueKind,
     pub text: String,
+    /// For `Drawn`: the pad's width and height and each stroke's points, in the pad's units.
+    pub strokes: Option<Strokes>,
 }
+
+/// A drawn signature: the pad's width and height, and each stroke's points in its units.
+pub type Strokes = (f64, f64, Vec<Vec<(f64, f64)>>);
 
 #[derive(Clone, Debug, Default)]
 pub struct CertificatePerson {
@@ -123,6 +130,7 @@ impl Renderer {
                             crate::fonts::SERIF_STACK
                         )
                     }
+                    ValueKind::Drawn => drawn(v, bw, bh),
                     ValueKind::Text => {
                         let size = fit(&v.text, bw, (bh * 0.68).clamp(5.0, 9.5));
                         let t = st.s(&v.text);
@@ -205,4 +213,48 @@ impl Renderer {
         let document = self.compile(markup, data)?;
         crate::export(&document, ident)
     }
+}
+
+/// A drawn signature as Typst curves: the pad's strokes scaled to fit the field (keeping their
+/// proportions, centred), one curve per stroke, with round ends. Numbers only reach the
+/// markup, never text from the page.
+fn drawn(v: &PlacedValue, bw: f64, bh: f64) -> String {
+    let Some((pw, ph, strokes)) = &v.strokes else {
+        return "none".into();
+    };
+    let (iw, ih) = ((bw - 6.0).max(1.0), (bh - 2.0).max(1.0));
+    let scale = (iw / pw.max(1.0)).min(ih / ph.max(1.0));
+    let (ox, oy) = ((iw - pw * scale) / 2.0, (ih - ph * scale) / 2.0);
+    let thickness = (scale * 3.0).clamp(0.5, 1.6);
+    let mut out = String::from("box(width: 100%, height: 100%, {");
+    for stroke in strokes.iter().filter(|s| !s.is_empty()) {
+        let at = |(x, y): (f64, f64)| {
+            let x = if x.is_finite() {
+                x.clamp(0.0, *pw)
+            } else {
+                0.0
+            };
+            let y = if y.is_finite() {
+                y.clamp(0.0, *ph)
+            } else {
+                0.0
+            };
+            format!("({:.2}pt, {:.2}pt)", ox + x * scale, oy + y * scale)
+        };
+        let _ = write!(
+            out,
+            "place(top + left, curve(stroke: (paint: rgb(\"#0b1f5c\"), thickness: {thickness:.2}pt, cap: \"round\", join: \"round\"), curve.move({})",
+            at(stroke[0])
+        );
+        if stroke.len() == 1 {
+            let (x, y) = stroke[0];
+            let _ = write!(out, ", curve.line({})", at((x + 0.5, y)));
+        }
+        for p in &stroke[1..] {
+            let _ = write!(out, ", curve.line({})", at(*p));
+        }
+        out.push_str("));");
+    }
+    out.push_str("})");
+    out
 }

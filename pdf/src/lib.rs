@@ -3,6 +3,7 @@
 mod completion;
 mod fonts;
 mod markup;
+pub mod pages;
 mod world;
 
 use std::collections::BTreeMap;
@@ -16,6 +17,7 @@ use typst_layout::PagedDocument;
 
 pub use completion::{Certificate, CertificatePerson, PlacedValue, ValueKind};
 pub use fonts::COVERAGE;
+pub use pages::{PageView, TextRun};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Paper {
@@ -118,6 +120,8 @@ pub struct Rendered {
     /// Width and height of each page in points.
     pub pages: Vec<(f64, f64)>,
     pub fields: Vec<FieldRect>,
+    /// What the signing page shows of each page, when pictures were asked for.
+    pub views: Vec<pages::PageView>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -164,6 +168,17 @@ impl Renderer {
         input: &RenderInput<'_>,
         max_pages: usize,
     ) -> Result<Rendered, RenderError> {
+        self.render_with_views(input, max_pages, &[])
+    }
+
+    /// As `render_at_most`, and each page drawn at `widths` (pixels) with its text runs, for
+    /// the signing page. No widths, no pictures.
+    pub fn render_with_views(
+        &self,
+        input: &RenderInput<'_>,
+        max_pages: usize,
+        widths: &[u32],
+    ) -> Result<Rendered, RenderError> {
         let generated = markup::generate(input);
         let data =
             serde_json::to_vec(&generated.data).map_err(|e| RenderError::Compile(e.to_string()))?;
@@ -181,7 +196,17 @@ impl Renderer {
             .collect();
         let fields = field_rects(&document, &generated.data.fields, &generated.fields)?;
         let pdf = export(&document, input.footer)?;
-        Ok(Rendered { pdf, pages, fields })
+        let views = if widths.is_empty() {
+            Vec::new()
+        } else {
+            pages::page_views(&document, widths).map_err(RenderError::Compile)?
+        };
+        Ok(Rendered {
+            pdf,
+            pages,
+            fields,
+            views,
+        })
     }
 
     /// The laid-out pages of a source, before export: for tests that look at the glyphs.

@@ -274,3 +274,110 @@ fn test_documents_are_stamped_and_sender_sections_never_render() {
         assert!(!text.contains("TEST"));
     }
 }
+
+#[test]
+fn each_page_is_drawn_at_each_width_with_its_text_placed() {
+    let d = doc(json!([
+        para("The tenant pays the rent on the first day of each month."),
+        para("مرحبا بالعالم"),
+    ]));
+    let seats = BTreeMap::from([("client".to_string(), "Ada Lovelace".to_string())]);
+    let out = Renderer::new()
+        .render_with_views(
+            &RenderInput {
+                doc: &d,
+                title: "Agreement",
+                footer: "doc_01",
+                paper: Paper::A4,
+                profile: Profile::Contract,
+                test: false,
+                lang: "en",
+                values: &BTreeMap::new(),
+                seat_names: &seats,
+                labels: Labels::EN,
+            },
+            10,
+            &[400, 800],
+        )
+        .unwrap();
+    assert_eq!(out.views.len(), out.pages.len());
+    let page = &out.views[0];
+    let (w, h) = page.size;
+    for (img, width) in page.images.iter().zip([400u32, 800]) {
+        let decoder = png::Decoder::new(std::io::Cursor::new(img));
+        let reader = decoder.read_info().unwrap();
+        let info = reader.info();
+        assert_eq!(info.width, width);
+        assert_eq!(info.height, (h * width as f64 / w).round() as u32);
+        // A black-and-white contract is drawn in grey levels only.
+        assert_eq!(info.color_type, png::ColorType::Grayscale);
+    }
+    assert!(page.images[0].len() < page.images[1].len());
+    let text: Vec<&str> = page.text.iter().map(|r| r.text.as_str()).collect();
+    let all = text.join(" ");
+    assert!(all.contains("The tenant pays"), "{text:?}");
+    assert!(all.contains("مرحبا"), "Arabic in logical order: {text:?}");
+    let run = page
+        .text
+        .iter()
+        .find(|r| r.text.contains("The tenant"))
+        .unwrap();
+    // Inside the page, below the title, about the size of body text.
+    assert!(run.x > 20.0 && run.x + run.width < w, "{run:?}");
+    assert!(run.y > 40.0 && run.y + run.height < h, "{run:?}");
+    assert!((8.0..16.0).contains(&run.size), "{run:?}");
+    assert!(run.height >= run.size * 0.9, "{run:?}");
+}
+
+#[test]
+fn a_drawn_signature_is_placed_as_vector_paths_not_text_or_a_picture() {
+    let strokes = vec![
+        vec![(20.0, 150.0), (80.0, 40.0), (140.0, 160.0), (200.0, 60.0)],
+        vec![(240.0, 120.0), (420.0, 110.0)],
+        vec![(500.0, 100.0)],
+    ];
+    let layer = Renderer::new()
+        .values_layer(
+            &[(595.0, 842.0)],
+            &[PlacedValue {
+                page: 1,
+                x: 72.0,
+                y: 600.0,
+                width: 180.0,
+                height: 40.0,
+                kind: ValueKind::Drawn,
+                text: String::new(),
+                strokes: Some((600.0, 200.0, strokes)),
+            }],
+        )
+        .unwrap();
+    if let Some(text) = poppler("pdftotext", &layer, &[]) {
+        assert!(text.trim().is_empty(), "no text: {text:?}");
+    }
+    if let Some(images) = poppler("pdfimages", &layer, &["-list"]) {
+        assert!(images.lines().count() <= 2, "no picture: {images}");
+    }
+    // The content stream, uncompressed: one move and the lines of each stroke.
+    let dir = tempfile::tempdir().unwrap();
+    let (src, out) = (dir.path().join("in.pdf"), dir.path().join("out.pdf"));
+    std::fs::write(&src, &layer).unwrap();
+    match Command::new("qpdf")
+        .args(["--qdf", "--object-streams=disable"])
+        .arg(&src)
+        .arg(&out)
+        .status()
+    {
+        Ok(s) => assert!(s.success()),
+        Err(e) if std::env::var("CI").as_deref() == Ok("true") => panic!("qpdf is needed: {e}"),
+        Err(_) => return,
+    }
+    let pdf = String::from_utf8_lossy(&std::fs::read(&out).unwrap()).into_owned();
+    // Each stroke: round caps and joins (`1 J 1 j`), a move, then a line to each next point.
+    let strokes: Vec<&str> = pdf.lines().filter(|l| l.contains(" 1 J 1 j ")).collect();
+    assert_eq!(strokes.len(), 3, "a path per stroke:\n{pdf}");
+    let count = |l: &str, op: &str| l.split_whitespace().filter(|t| *t == op).count();
+    let moves: Vec<usize> = strokes.iter().map(|l| count(l, "m")).collect();
+    let lines: Vec<usize> = strokes.iter().map(|l| count(l, "l")).collect();
+    assert_eq!(moves, [1, 1, 1]);
+    assert_eq!(lines, [3, 1, 1], "a dot is a short line");
+}

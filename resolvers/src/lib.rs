@@ -21,6 +21,7 @@ pub mod plans;
 pub mod purge;
 pub mod render;
 pub mod reports;
+pub mod signing;
 pub mod stamping;
 pub mod teams;
 pub mod usage;

@@ -301,7 +301,11 @@ pub(crate) async fn remove_leftovers(
         let name = key.rsplit('/').next().unwrap_or_default();
         let ours =
             name.starts_with("render") || (which == Leftovers::All && name.starts_with("sealed-"));
-        if named.contains(&key) || !ours {
+        // A named file's pictures and text share its name.
+        let belongs = named
+            .iter()
+            .any(|n| key.starts_with(&format!("{}.", n.trim_end_matches(".pdf"))));
+        if named.contains(&key) || belongs || !ours {
             continue;
         }
         ctx.blobs.delete(&key).await?;

@@ -20,7 +20,13 @@ pub struct RenderJob {
     pub seat_names: BTreeMap<String, String>,
     /// A longer document fails to render, with its reason.
     pub max_pages: usize,
+    /// Widths in pixels at which each page is drawn for the signing page; none, no pictures.
+    pub page_widths: Vec<u32>,
 }
+
+/// Widths of the signing page's pictures of a page: sharp on a phone (375 CSS pixels at 2×)
+/// and on a large screen.
+pub const PAGE_WIDTHS: [u32; 2] = [750, 1500];
 
 #[derive(Clone, Debug)]
 pub struct Placement {
@@ -36,6 +42,16 @@ pub struct RenderedDoc {
     pub pdf: Vec<u8>,
     pub pages: Vec<(f64, f64)>,
     pub fields: Vec<Placement>,
+    /// One per page when `page_widths` were given.
+    pub views: Vec<PageView>,
+}
+
+/// What the signing page shows of one page.
+pub struct PageView {
+    /// PNG pictures, one per `page_widths` entry.
+    pub images: Vec<Vec<u8>>,
+    /// The text runs as laid out: `[{x, y, width, height, size, text}]`, in points.
+    pub text: serde_json::Value,
 }
 
 pub trait DocRenderer: Send + Sync + 'static {
@@ -51,6 +67,8 @@ pub trait DocRenderer: Send + Sync + 'static {
 pub enum MarkKind {
     /// Typed signatures and initials.
     Signature,
+    /// A drawn signature or initials: `strokes`, drawn as vector paths.
+    Drawn,
     /// A ticked checkbox.
     Check,
     Text,
@@ -66,6 +84,44 @@ pub struct ValueMark {
     pub height: f64,
     pub kind: MarkKind,
     pub text: String,
+    /// For `Drawn`: the pad's width and height, and each stroke's points in the pad's units.
+    pub drawing: Option<Drawing>,
+}
+
+/// A signature drawn on the signing page's pad.
+#[derive(Clone, Debug, Default)]
+pub struct Drawing {
+    pub width: f64,
+    pub height: f64,
+    pub strokes: Vec<Vec<(f64, f64)>>,
+}
+
+impl Drawing {
+    /// A drawn value as the signing page stores it (`{"kind": "drawn", "width", "height",
+    /// "strokes": [[[x, y, t], ...], ...]}`); `None` for any other value.
+    pub fn parse(value: &str) -> Option<Drawing> {
+        let v: serde_json::Value = serde_json::from_str(value).ok()?;
+        if v.get("kind")?.as_str()? != "drawn" {
+            return None;
+        }
+        let strokes = v
+            .get("strokes")?
+            .as_array()?
+            .iter()
+            .map(|s| {
+                s.as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|p| Some((p.get(0)?.as_f64()?, p.get(1)?.as_f64()?)))
+                    .collect()
+            })
+            .collect();
+        Some(Drawing {
+            width: v.get("width")?.as_f64()?,
+            height: v.get("height")?.as_f64()?,
+            strokes,
+        })
+    }
 }
 
 /// The certificate of completion, as words; the engine lays it out.

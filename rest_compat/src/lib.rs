@@ -8,6 +8,7 @@ mod handlers;
 mod hooks;
 mod mail;
 pub mod openapi;
+mod page;
 mod personal;
 pub mod routes;
 mod trust;
@@ -75,6 +76,7 @@ pub fn router(state: AppState, extra: &'static [Route]) -> Router {
             .merge(openapi::router())
             .merge(trust::router(&state))
             .merge(personal::router(&state))
+            .merge(page::router(&state))
             .merge(mail::router(&state))
             .fallback(door::not_found),
         state,

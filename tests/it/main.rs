@@ -10,6 +10,7 @@ mod servers;
 mod sink;
 
 mod auth;
+mod browser;
 mod cli;
 mod daily;
 mod documents;
@@ -24,6 +25,7 @@ mod live;
 mod reads;
 mod schemathesis;
 mod sealing;
+mod signing_page;
 mod snapshots;
 mod storage;
 mod webhooks;

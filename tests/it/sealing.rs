@@ -16,7 +16,7 @@ use crate::both_quiet;
 use crate::documents::create;
 use crate::harness::{Kind, Options, TestApp};
 
-fn tool(name: &str) -> Option<PathBuf> {
+pub(crate) fn tool(name: &str) -> Option<PathBuf> {
     let found = std::env::var_os("PATH").and_then(|paths| {
         std::env::split_paths(&paths)
             .map(|d| d.join(name))
@@ -32,7 +32,7 @@ fn tool(name: &str) -> Option<PathBuf> {
     found
 }
 
-fn run(cmd: &mut Command) -> String {
+pub(crate) fn run(cmd: &mut Command) -> String {
     let out = cmd.output().expect("verifier runs");
     format!(
         "{}{}",
@@ -42,7 +42,7 @@ fn run(cmd: &mut Command) -> String {
 }
 
 /// `pyhanko sign validate` with only our root trusted.
-fn validate(pyhanko: &Path, root: &Path, file: &Path) -> String {
+pub(crate) fn validate(pyhanko: &Path, root: &Path, file: &Path) -> String {
     run(Command::new(pyhanko)
         .args([
             "sign",
@@ -586,8 +586,22 @@ async fn files_earlier_tries_left_are_removed(kind: Kind) {
         }
     };
     let rendered = named("pdf_blob").await;
+    // The named render's page pictures and text (for the signing page) share its name and
+    // stay; they are counted apart.
+    let views = format!("{}.", rendered.trim_end_matches(".pdf"));
+    let listed = |all: Vec<String>| -> Vec<String> {
+        let (own, rest): (Vec<String>, Vec<String>) = all
+            .into_iter()
+            .partition(|k| k.starts_with(&views) && *k != rendered);
+        assert_eq!(
+            own.len(),
+            3,
+            "two pictures and the text of its one page: {own:?}"
+        );
+        rest
+    };
     assert_eq!(
-        ctx.blobs.list(&folder).await.unwrap(),
+        listed(ctx.blobs.list(&folder).await.unwrap()),
         [rendered.clone(), left("sealed-seal_01early.pdf")],
         "a render removes the renders no row names, and only those"
     );
@@ -612,7 +626,7 @@ async fn files_earlier_tries_left_are_removed(kind: Kind) {
     let sealed = named("sealed_blob").await;
     let mut expected = vec![rendered.clone(), sealed];
     expected.sort();
-    assert_eq!(ctx.blobs.list(&folder).await.unwrap(), expected);
+    assert_eq!(listed(ctx.blobs.list(&folder).await.unwrap()), expected);
     let (status, _, _, pdf) =
         bytes(&app, &format!("/api/v1/documents/{id}/signed.pdf"), &key).await;
     assert_eq!(status, 200);

@@ -172,14 +172,16 @@ pub(crate) async fn end(
     description: &str,
 ) -> Result<(), DomainError> {
     let txn = ctx.db.conn.begin().await?;
-    end_in(ctx, &txn, doc, to, reason, actor, description).await?;
+    end_in(ctx, &txn, doc, to, reason, actor, description, None).await?;
     txn.commit().await?;
     ctx.committed(&doc.id).await;
     Ok(())
 }
 
-/// `end`'s work inside the caller's transaction, which the caller commits.
-async fn end_in(
+/// `end`'s work inside the caller's transaction, which the caller commits. `by` names the
+/// seat whose person ended it (a decline) and what the audit row adds about them.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn end_in(
     ctx: &Ctx,
     txn: &DatabaseTransaction,
     doc: &DocRow,
@@ -187,6 +189,7 @@ async fn end_in(
     reason: Option<&str>,
     actor: &str,
     description: &str,
+    by: Option<(&str, serde_json::Value)>,
 ) -> Result<(), DomainError> {
     lock_out_for_signature(ctx, txn, doc, to).await?;
     let people = store::people(txn, &ctx.db, &[&doc.id]).await?;
@@ -235,9 +238,20 @@ async fn end_in(
     doc.state = to.to_string();
     doc.reason = reason.map(str::to_string);
     let mut trail = Trail::new(&doc.id);
-    trail
-        .audit(to, description, None, actor, json!({"reason": reason}))
-        .event(&format!("documents.document.{to}"), &doc, None, reason);
+    let mut detail = json!({"reason": reason});
+    let seat = by.as_ref().map(|(seat, _)| *seat);
+    if let Some((_, serde_json::Value::Object(extra))) = &by
+        && let Some(d) = detail.as_object_mut()
+    {
+        d.extend(extra.clone());
+    }
+    let person = seat.and_then(|s| people.iter().find(|p| p.seat == s));
+    trail.audit(to, description, seat, actor, detail).event(
+        &format!("documents.document.{to}"),
+        &doc,
+        person,
+        reason,
+    );
 
     let locale = locale(&doc);
     for p in people.iter().filter(|p| p.invited_at.is_some()) {
@@ -270,6 +284,7 @@ pub async fn void(
         reason.as_deref(),
         &actor.key_id,
         "Document voided through the API",
+        None,
     )
     .await?;
     let doc = store::load(&txn, &ctx.db, id)

@@ -44,9 +44,14 @@ pub async fn signed_pdf(ctx: &Ctx, actor: &Actor, id: &str) -> Result<FileOut, D
         .await?
         .ok_or_else(|| DomainError::Internal(format!("the sealed file of {id} is missing")))?;
     Ok(FileOut {
-        file_name: format!("{}-signed.pdf", file_stem(&doc.title, &doc.id)),
+        file_name: signed_file_name(&doc),
         bytes,
     })
+}
+
+/// The name a document's sealed copy downloads under.
+pub fn signed_file_name(doc: &super::store::DocRow) -> String {
+    format!("{}-signed.pdf", file_stem(&doc.title, &doc.id))
 }
 
 /// The audit trail of a document, oldest first: what `audit-log.csv` and GraphQL's

@@ -108,6 +108,7 @@ pub(crate) fn render_job(doc: &DocRow, draft: &Draft, max_pages: usize) -> Rende
         values,
         seat_names,
         max_pages,
+        page_widths: crate::render::PAGE_WIDTHS.to_vec(),
     }
 }
 
@@ -195,7 +196,15 @@ pub async fn render_document(
             .map_err(|e| DomainError::Internal(format!("rendering {doc_id}: {e}")))??,
     };
     let bytes = rendered.pdf.len();
-    // On the disk before the row that names it commits (`Blobs::put`).
+    // The signing page's pictures and text first, then the file: all on the disk before the
+    // row that names the file commits (`Blobs::put`). They share the file's name.
+    store_views(
+        ctx,
+        &blob,
+        std::mem::take(&mut rendered.views),
+        &rendered.pages,
+    )
+    .await?;
     ctx.blobs
         .put(&blob, std::mem::take(&mut rendered.pdf))
         .await?;
@@ -274,7 +283,59 @@ pub async fn render_document(
         .await?;
     if !won {
         ctx.blobs.delete(&blob).await.ok();
+        let stem = format!("{}.", blob.trim_end_matches(".pdf"));
+        for key in ctx
+            .blobs
+            .list(&format!("documents/{doc_id}"))
+            .await
+            .unwrap_or_default()
+        {
+            if key.starts_with(&stem) {
+                ctx.blobs.delete(&key).await.ok();
+            }
+        }
         return Ok(false);
     }
     Ok(true)
+}
+
+/// The blob key of a rendered file's page picture `page` (from 1) at `width` pixels.
+pub fn view_image_key(pdf_blob: &str, page: usize, width: u32) -> String {
+    format!("{}.p{page}.{width}.png", pdf_blob.trim_end_matches(".pdf"))
+}
+
+/// The blob key of a rendered file's page sizes and text runs.
+pub fn view_text_key(pdf_blob: &str) -> String {
+    format!("{}.pages.json", pdf_blob.trim_end_matches(".pdf"))
+}
+
+/// Stores the signing page's pictures of each page and one file of every page's size and
+/// text runs (`{"widths": [...], "pages": [{"size": [w, h], "text": [...]}]}`).
+async fn store_views(
+    ctx: &Ctx,
+    pdf_blob: &str,
+    views: Vec<crate::render::PageView>,
+    sizes: &[(f64, f64)],
+) -> Result<(), DomainError> {
+    if views.is_empty() {
+        return Ok(());
+    }
+    let widths = crate::render::PAGE_WIDTHS;
+    let mut pages = Vec::with_capacity(views.len());
+    for (i, (view, size)) in views.into_iter().zip(sizes).enumerate() {
+        for (image, width) in view.images.into_iter().zip(widths) {
+            ctx.blobs
+                .put(&view_image_key(pdf_blob, i + 1, width), image)
+                .await?;
+        }
+        pages.push(json!({"size": [size.0, size.1], "text": view.text}));
+    }
+    let index = json!({"widths": widths, "pages": pages});
+    ctx.blobs
+        .put(
+            &view_text_key(pdf_blob),
+            serde_json::to_vec(&index).unwrap_or_default(),
+        )
+        .await?;
+    Ok(())
 }

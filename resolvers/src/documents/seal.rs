@@ -292,7 +292,13 @@ async fn value_marks(
         let ty: String = r.try_get("", "field_type")?;
         let value: String = r.try_get("", "value")?;
         let seat: String = r.try_get("", "seat")?;
+        let drawing = match ty.as_str() {
+            "signature" | "initials" => crate::render::Drawing::parse(&value),
+            _ => None,
+        };
         let (kind, text) = match ty.as_str() {
+            // Drawn on the signing page: its strokes, never the stored JSON as text.
+            "signature" | "initials" if drawing.is_some() => (MarkKind::Drawn, String::new()),
             "signature" | "initials" => (MarkKind::Signature, value),
             "checkbox" if matches!(value.as_str(), "true" | "yes" | "on" | "1") => {
                 (MarkKind::Check, String::new())
@@ -305,7 +311,7 @@ async fn value_marks(
             ),
             _ => (MarkKind::Text, value),
         };
-        if text.is_empty() && kind != MarkKind::Check {
+        if text.is_empty() && kind != MarkKind::Check && kind != MarkKind::Drawn {
             continue;
         }
         // A value belongs to a seat that exists; anything else is not drawn.
@@ -320,6 +326,7 @@ async fn value_marks(
             height: r.try_get("", "height")?,
             kind,
             text,
+            drawing,
         });
     }
     Ok(out)

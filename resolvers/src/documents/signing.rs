@@ -106,17 +106,71 @@ pub async fn test_sign(
             person.seat
         )));
     }
+    let actor_name = format!("{} (test signature)", actor.key_id);
     let txn = ctx.db.conn.begin().await?;
-    lock_out_for_signature(ctx, &txn, &doc, "signed").await?;
+    let mut trail = Trail::new(&doc.id);
+    trail.audit(
+        "consented",
+        &format!("{} agreed to sign electronically (test)", person.name),
+        Some(&person.seat),
+        &actor_name,
+        json!({"test": true}),
+    );
+    let (doc, all_done) = record_signature(
+        ctx,
+        &txn,
+        trail,
+        doc,
+        person,
+        values,
+        &actor_name,
+        (
+            format!(
+                "{} ({}) signed (test signature, no legal effect)",
+                person.name, person.email
+            ),
+            json!({"test": true, "fields": completed}),
+        ),
+        &actor.key_id,
+    )
+    .await?;
+    let made = answer::store(&txn, ctx, claim, 200, out_of(ctx, &txn, &doc).await?).await?;
+    txn.commit().await?;
+    ctx.committed(&doc.id).await;
+    if all_done {
+        ctx.job_queued(crate::outbox::JobKind::Seal);
+    }
+    Ok(made)
+}
+
+/// A person's signature inside the caller's transaction: the person `signed` (409 when it is
+/// not their turn, or they already acted), their fields' values, the `signed` audit row
+/// (`signed` = description and detail) and event, and then either the sealing job (everyone
+/// signed) or the next invitations. The trail is written; the caller commits, then calls
+/// `ctx.committed` and, when everyone signed, `ctx.job_queued(Seal)`. Answers the document
+/// as it now is and whether everyone has signed.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn record_signature(
+    ctx: &Ctx,
+    txn: &sea_orm::DatabaseTransaction,
+    mut trail: Trail,
+    doc: super::store::DocRow,
+    person: &PersonDbRow,
+    values: Vec<(String, Option<String>)>,
+    actor_name: &str,
+    signed: (String, serde_json::Value),
+    inviter: &str,
+) -> Result<(super::store::DocRow, bool), DomainError> {
+    lock_out_for_signature(ctx, txn, &doc, "signed").await?;
     let now = now_ms();
-    let signed = txn
+    let moved = txn
         .execute_raw(ctx.db.stmt(
             &format!("UPDATE people SET status = 'signed', completed_at = $2 WHERE id = $1 AND status IN {UP}"),
             [Value::from(person.id.clone()), Value::from(now)],
         ))
         .await?;
-    if signed.rows_affected() != 1 {
-        let status = store::people(&txn, &ctx.db, &[&doc.id])
+    if moved.rows_affected() != 1 {
+        let status = store::people(txn, &ctx.db, &[&doc.id])
             .await?
             .into_iter()
             .find(|p| p.id == person.id)
@@ -134,27 +188,14 @@ pub async fn test_sign(
         ))
         .await?;
     }
-    let actor_name = format!("{} (test signature)", actor.key_id);
-    let mut trail = Trail::new(&doc.id);
-    trail
-        .audit(
-            "consented",
-            &format!("{} agreed to sign electronically (test)", person.name),
-            Some(&person.seat),
-            &actor_name,
-            json!({"test": true}),
-        )
-        .audit(
-            "signed",
-            &format!(
-                "{} ({}) signed (test signature, no legal effect)",
-                person.name, person.email
-            ),
-            Some(&person.seat),
-            &actor_name,
-            json!({"test": true, "fields": completed}),
-        );
-    let people = store::people(&txn, &ctx.db, &[&doc.id]).await?;
+    trail.audit(
+        "signed",
+        &signed.0,
+        Some(&person.seat),
+        actor_name,
+        signed.1,
+    );
+    let people = store::people(txn, &ctx.db, &[&doc.id]).await?;
     let all_done = people
         .iter()
         .filter(|p| p.participates())
@@ -193,21 +234,15 @@ pub async fn test_sign(
     } else {
         invite_next(
             ctx,
-            &txn,
+            txn,
             &mut trail,
             &doc,
             &people,
             signing_order(&doc),
-            &actor.key_id,
+            inviter,
         )
         .await?;
     }
-    trail.write(&txn, &ctx.db).await?;
-    let made = answer::store(&txn, ctx, claim, 200, out_of(ctx, &txn, &doc).await?).await?;
-    txn.commit().await?;
-    ctx.committed(&doc.id).await;
-    if all_done {
-        ctx.job_queued(crate::outbox::JobKind::Seal);
-    }
-    Ok(made)
+    trail.write(txn, &ctx.db).await?;
+    Ok((doc, all_done))
 }

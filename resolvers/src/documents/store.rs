@@ -294,3 +294,32 @@ pub async fn insert_rows<C: Sql>(
     }
     Ok(())
 }
+
+/// A stored file a document names: its rendered PDF (`pdf_blob`) or sealed copy
+/// (`sealed_blob`); `None` until it exists.
+pub async fn file_of<C: ConnectionTrait>(
+    conn: &C,
+    db: &signet_storage::Db,
+    doc_id: &str,
+    column: FileColumn,
+) -> Result<Option<String>, DomainError> {
+    let col = match column {
+        FileColumn::Rendered => "pdf_blob",
+        FileColumn::Sealed => "sealed_blob",
+    };
+    Ok(conn
+        .query_one_raw(db.stmt(
+            &format!("SELECT {col} FROM documents WHERE id = $1"),
+            [sea_orm::Value::from(doc_id.to_string())],
+        ))
+        .await?
+        .map(|r| r.try_get::<Option<String>>("", col))
+        .transpose()?
+        .flatten())
+}
+
+#[derive(Clone, Copy, Debug)]
+pub enum FileColumn {
+    Rendered,
+    Sealed,
+}

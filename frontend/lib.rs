@@ -1,0 +1,19 @@
+//! The person-facing pages' built files (`dist/`, written by `build.mjs` from `src/`), in the
+//! binary: `signet serve` needs no Node. A test fails when `dist/` differs from a fresh build.
+
+mod assets {
+    include!("dist/assets.rs");
+}
+
+/// A built file by its built name (`sign-3FQ2.js`): that name, its content type and bytes.
+pub fn file(name: &str) -> Option<(&'static str, &'static str, &'static [u8])> {
+    assets::FILES.iter().find(|(n, _, _)| *n == name).copied()
+}
+
+/// The built name of a logical one (`sign.js`).
+pub fn built(logical: &str) -> Option<&'static str> {
+    assets::MANIFEST
+        .iter()
+        .find(|(l, _)| *l == logical)
+        .map(|(_, b)| *b)
+}

@@ -1,0 +1,454 @@
+// The signing page: a person opens the link from their email, accepts the disclosure, walks
+// through their fields, signs or declines. Everything it sends is checked again on the server.
+import { render } from "preact";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { signal } from "@preact/signals";
+import { api, Failed, say, type FieldView, type PageOut, type View } from "./api";
+import { Pad, pathOf, type SignatureValue } from "./pad";
+import "./sign.css";
+
+type Value = string | boolean | SignatureValue | null;
+
+const view = signal<View | null>(null);
+const failure = signal<Failed | null>(null);
+
+async function load() {
+  try {
+    view.value = await api.view();
+  } catch (e) {
+    failure.value = e instanceof Failed ? e : new Failed(0, { kind: "network", message: String(e) });
+  }
+}
+
+function App() {
+  const v = view.value;
+  const f = failure.value;
+  useEffect(() => {
+    if (!v) return;
+    document.documentElement.lang = v.document.language;
+    document.documentElement.dir = v.document.dir;
+    document.title = `${v.document.title} · ${say(v.words, "document")}`;
+  }, [v?.document.language, v?.document.title]);
+  // While the document is not rendered yet (moments after sending), or the sealed copy is
+  // being made, look again shortly.
+  useEffect(() => {
+    if (!v) return;
+    const pending = (v.stage === "sign" && !v.document.pages) || (v.stage === "signed" && v.person.status === "signed" && !v.document.sealed);
+    if (!pending) return;
+    const t = setTimeout(load, v.stage === "sign" ? 1000 : 4000);
+    return () => clearTimeout(t);
+  }, [v]);
+  if (f) {
+    if (f.status === 404) return <Status heading="This link does not open a document" body="Check that you opened the whole link from your email. If it still fails, ask the sender for a new one." />;
+    return <Status heading="Something went wrong" body={f.message} retry />;
+  }
+  if (!v) return <p class="loading" role="status">…</p>;
+  const w = v.words;
+  switch (v.stage) {
+    case "waiting":
+      return <Status heading={say(w, "waiting_heading")} body={say(w, "waiting_body")} title={v.document.title} />;
+    case "signed":
+      return <Status heading={say(w, "signed_heading")} body={say(w, "signed_next")} title={v.document.title} />;
+    case "executed":
+      return <Status heading={say(w, "executed_heading")} title={v.document.title} download={v.document.sealed ? say(w, "download") : undefined} />;
+    case "declined":
+      return <Status heading={say(w, "declined_heading")} body={v.person.status === "declined" ? say(w, "declined_self") : undefined} title={v.document.title} />;
+    case "voided":
+      return <Status heading={say(w, "voided_heading")} title={v.document.title} />;
+    case "expired":
+      return <Status heading={say(w, "expired_heading")} title={v.document.title} />;
+  }
+  if (v.consent) return <Consent v={v} />;
+  return <Signing v={v} />;
+}
+
+function Status({ heading, body, title, download, retry }: { heading: string; body?: string; title?: string; download?: string; retry?: boolean }) {
+  const h = useRef<HTMLHeadingElement>(null);
+  useEffect(() => h.current?.focus(), [heading]);
+  const save = async () => {
+    const blob = await api.sealed();
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(blob);
+    a.download = `${title ?? "document"}-signed.pdf`;
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+  };
+  return (
+    <main class="status">
+      {title && <p class="doc-title">{title}</p>}
+      <h1 ref={h} tabIndex={-1}>{heading}</h1>
+      {body && <p>{body}</p>}
+      {download && <button type="button" class="primary" onClick={save}>{download}</button>}
+      {retry && <button type="button" class="primary" onClick={() => { failure.value = null; load(); }}>↻</button>}
+    </main>
+  );
+}
+
+function Consent({ v }: { v: View }) {
+  const w = v.words;
+  const c = v.consent!;
+  const [agreed, setAgreed] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState("");
+  const accept = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    try {
+      view.value = await api.consent(c.version, c.sha256);
+    } catch (err) {
+      setError(err instanceof Failed ? err.message : say(w, "error"));
+      setBusy(false);
+    }
+  };
+  return (
+    <main class="consent">
+      {v.document.test && <p class="test-banner">{say(w, "test_banner")}</p>}
+      <p class="doc-title">{v.document.title}</p>
+      <p>{say(w, "from", { sender: v.document.sender })}</p>
+      <h1>{say(w, "consent_heading")}</h1>
+      <section class="disclosure" aria-labelledby="disclosure-title" tabIndex={0}>
+        <h2 id="disclosure-title">{c.title}</h2>
+        {c.text.split(/\n+/).filter((p) => p.trim()).map((p) => <p>{p}</p>)}
+      </section>
+      <form onSubmit={accept}>
+        <label class="check">
+          <input type="checkbox" checked={agreed} onChange={(e) => setAgreed((e.target as HTMLInputElement).checked)} />
+          <span>{say(w, "consent_accept")}</span>
+        </label>
+        {error && <p class="error" role="alert">{error}</p>}
+        <div class="actions">
+          <DeclineButton v={v} />
+          <button type="submit" class="primary" disabled={!agreed || busy}>{say(w, "consent_continue")}</button>
+        </div>
+      </form>
+    </main>
+  );
+}
+
+function filled(f: FieldView, v: Value): boolean {
+  if (f.type === "checkbox") return v === true;
+  if (v === null || v === undefined) return false;
+  return typeof v === "string" ? v.trim() !== "" : true;
+}
+
+function Signing({ v }: { v: View }) {
+  const w = v.words;
+  const [values, setValues] = useState<Record<string, Value>>(() => {
+    const out: Record<string, Value> = {};
+    for (const f of v.fields) out[f.id] = f.type === "checkbox" ? f.value === "true" : f.value;
+    return out;
+  });
+  const [pad, setPad] = useState<FieldView | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState("");
+  // The field the walk is at; -1 before the person starts.
+  const [current, setCurrent] = useState(-1);
+  const opened = useRef(false);
+  const required = v.fields.filter((f) => f.required && f.type !== "payment");
+  const done = required.filter((f) => filled(f, values[f.id])).length;
+  const ready = done === required.length;
+  const order = useMemo(() => v.fields.filter((f) => f.editable), [v.fields]);
+  // On a phone a field's box on the page is too small to type in: the page shows what each
+  // holds, and the bar below edits the current one at a readable size.
+  const compact = useNarrow();
+  const editing = compact ? order[current] : undefined;
+
+  const set = (id: string, value: Value) => setValues((s) => ({ ...s, [id]: value }));
+  const focusField = (i: number) => {
+    const f = order[i];
+    if (!f) return;
+    setCurrent(i);
+    const spot = document.getElementById(compact ? `pick-${f.id}` : `field-${f.id}`);
+    spot?.scrollIntoView({ block: "center", behavior: "smooth" });
+    setTimeout(() => document.getElementById(`field-${f.id}`)?.focus({ preventScroll: true }), 0);
+  };
+  const next = () => {
+    const start = (current + 1) % Math.max(order.length, 1);
+    for (let k = 0; k < order.length; k++) {
+      const i = (start + k) % order.length;
+      if (order[i].required && !filled(order[i], values[order[i].id])) return focusField(i);
+    }
+    focusField(start);
+  };
+  const previous = () => focusField((Math.max(current, 0) - 1 + order.length) % Math.max(order.length, 1));
+
+  const seen = () => {
+    if (opened.current) return;
+    opened.current = true;
+    api.opened().catch(() => { opened.current = false; });
+  };
+
+  const finish = async () => {
+    setError("");
+    setBusy(true);
+    const out: Record<string, unknown> = {};
+    for (const f of v.fields) {
+      if (!f.editable) continue;
+      const x = values[f.id];
+      if (x === null || x === undefined || x === "") continue;
+      out[f.id] = x;
+    }
+    try {
+      view.value = await api.sign(out);
+      window.scrollTo(0, 0);
+    } catch (err) {
+      const e = err as Failed;
+      setError(e instanceof Failed ? say(w, "field_invalid", { reason: e.message }) : say(w, "error"));
+      setBusy(false);
+    }
+  };
+
+  const pages = v.document.pages;
+  return (
+    <div class="signing">
+      <header class="bar top">
+        <div class="who">
+          <p class="doc-title">{v.document.title}</p>
+          <p class="from">{say(w, "from", { sender: v.document.sender })}</p>
+        </div>
+        <DeclineButton v={v} />
+      </header>
+      {v.document.test && <p class="test-banner">{say(w, "test_banner")}</p>}
+      <main class="pages" aria-label={v.document.title}>
+        {!pages && <p class="loading" role="status">{say(w, "loading")}</p>}
+        {pages?.map((p, i) => (
+          <Page
+            key={i}
+            page={p}
+            n={i + 1}
+            total={pages.length}
+            words={w}
+            fields={v.fields.filter((f) => f.page === i + 1)}
+            values={values}
+            onSeen={i === 0 ? seen : undefined}
+            onChange={set}
+            onPad={setPad}
+            compact={compact}
+            onFocusField={(id) => setCurrent(Math.max(0, order.findIndex((f) => f.id === id)))}
+            onPick={(id) => focusField(Math.max(0, order.findIndex((f) => f.id === id)))}
+          />
+        ))}
+      </main>
+      <footer class="bar bottom">
+        {editing && (
+          <div class={`editor ${editing.type}`}>
+            <label for={`field-${editing.id}`} class="editor-label">
+              {editing.name}
+              {editing.required ? ` (${say(w, "required")})` : ""}
+            </label>
+            <Field f={editing} value={values[editing.id] ?? null} words={w} onChange={set} onPad={setPad} onFocus={() => {}} />
+          </div>
+        )}
+        <p class="progress" role="status" aria-live="polite">{say(w, "progress", { done, total: required.length })}</p>
+        {error && <p class="error" role="alert">{error}</p>}
+        <div class="actions">
+          <button type="button" class="secondary" onClick={previous} aria-label={say(w, "previous_field")}>‹</button>
+          <button type="button" class="secondary" onClick={next}>{say(w, "next_field")}</button>
+          <button type="button" class="primary" disabled={!ready || busy} aria-describedby={ready ? undefined : "finish-hint"} onClick={finish}>{say(w, "finish")}</button>
+        </div>
+        {!ready && <p id="finish-hint" class="hint">{say(w, "finish_hint")}</p>}
+      </footer>
+      {pad && (
+        <Pad
+          words={w}
+          initials={pad.type === "initials"}
+          name={v.person.name}
+          value={(values[pad.id] as SignatureValue) ?? null}
+          onCancel={() => setPad(null)}
+          onApply={(s) => { set(pad.id, s); const id = pad.id; setPad(null); setTimeout(() => document.getElementById(`field-${id}`)?.focus(), 0); }}
+        />
+      )}
+    </div>
+  );
+}
+
+/** Whether the screen is a phone's width. */
+function useNarrow(): boolean {
+  const query = "(max-width: 640px)";
+  const [narrow, setNarrow] = useState(() => window.matchMedia(query).matches);
+  useEffect(() => {
+    const m = window.matchMedia(query);
+    const on = () => setNarrow(m.matches);
+    m.addEventListener("change", on);
+    return () => m.removeEventListener("change", on);
+  }, []);
+  return narrow;
+}
+
+interface PageProps {
+  page: PageOut; n: number; total: number; words: Record<string, string>;
+  fields: FieldView[]; values: Record<string, Value>;
+  onSeen?: () => void; onChange: (id: string, v: Value) => void; onPad: (f: FieldView) => void; onFocusField: (id: string) => void;
+  compact: boolean; onPick: (id: string) => void;
+}
+
+function Page({ page, n, total, words, fields, values, onSeen, onChange, onPad, onFocusField, compact, onPick }: PageProps) {
+  const box = useRef<HTMLDivElement>(null);
+  const [scale, setScale] = useState(0);
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const ro = new ResizeObserver(() => setScale(el.clientWidth / page.width));
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [page.width]);
+  const widths = Object.keys(page.images).map(Number).sort((a, b) => a - b);
+  const srcset = widths.map((px) => `${page.images[px]} ${px}w`).join(", ");
+  const pct = (a: number, of: number) => `${(a / of) * 100}%`;
+  return (
+    <section class="page" aria-label={say(words, "page_of", { n, total })}>
+      <div class="sheet" ref={box} style={{ aspectRatio: `${page.width} / ${page.height}` }}>
+        <img
+          src={page.images[widths[0]]}
+          srcset={srcset}
+          sizes="(max-width: 860px) 100vw, 820px"
+          alt=""
+          loading={n <= 2 ? "eager" : "lazy"}
+          decoding="async"
+          fetchpriority={n === 1 ? "high" : "auto"}
+          onLoad={onSeen}
+        />
+        <div class="text" style={{ fontSize: `${scale}px` }}>
+          {page.text.map((r) => (
+            <span style={{ left: pct(r.x, page.width), top: pct(r.y, page.height), width: pct(r.width, page.width), height: pct(r.height, page.height), fontSize: `${r.size}em`, lineHeight: `${r.height / r.size}` }}>{r.text}</span>
+          ))}
+        </div>
+        {fields.map((f) => (
+          <div
+            class={`field ${f.type}${f.required ? " required" : ""}`}
+            style={{ left: pct(f.x, page.width), top: pct(f.y, page.height), width: pct(f.width, page.width), height: pct(f.height, page.height) }}
+          >
+            {compact && f.editable && f.type !== "signature" && f.type !== "initials" ? (
+              <Pick f={f} value={values[f.id] ?? null} words={words} onPick={() => onPick(f.id)} />
+            ) : (
+              <Field f={f} value={values[f.id] ?? null} words={words} onChange={onChange} onPad={onPad} onFocus={() => onFocusField(f.id)} />
+            )}
+          </div>
+        ))}
+      </div>
+    </section>
+  );
+}
+
+function Field({ f, value, words, onChange, onPad, onFocus }: { f: FieldView; value: Value; words: Record<string, string>; onChange: (id: string, v: Value) => void; onPad: (f: FieldView) => void; onFocus: () => void }) {
+  const id = `field-${f.id}`;
+  const label = `${f.name}${f.required ? ` (${say(words, "required")})` : ""}`;
+  const common = { id, title: f.tooltip ?? undefined, onFocus, "aria-label": label, "aria-required": f.required, disabled: !f.editable };
+  const text = (e: Event) => onChange(f.id, (e.target as HTMLInputElement).value);
+  switch (f.type) {
+    case "signature":
+    case "initials": {
+      const s = value as SignatureValue | null;
+      const action = say(words, s ? "edit" : f.type === "initials" ? "add_initials" : "add_signature");
+      return (
+        <button
+          type="button"
+          class={`sign-here${s ? " done" : ""}`}
+          id={id}
+          title={f.tooltip ?? undefined}
+          onFocus={onFocus}
+          aria-label={`${s ? "" : `${action}: `}${label}`}
+          onClick={() => onPad(f)}
+        >
+          {!s && say(words, f.type === "initials" ? "add_initials" : "add_signature")}
+          {s?.kind === "typed" && <span class="typed">{s.text}</span>}
+          {s?.kind === "drawn" && (
+            <svg viewBox={`0 0 ${s.width} ${s.height}`} preserveAspectRatio="xMidYMid meet" aria-hidden="true">
+              <path d={pathOf(s.strokes)} fill="none" stroke="#10213a" stroke-width="4" stroke-linecap="round" stroke-linejoin="round" />
+            </svg>
+          )}
+        </button>
+      );
+    }
+    case "checkbox":
+      return <input type="checkbox" {...common} checked={value === true} onChange={(e) => onChange(f.id, (e.target as HTMLInputElement).checked)} />;
+    case "select":
+      return (
+        <select {...common} value={(value as string) ?? ""} onChange={text}>
+          <option value="">{f.placeholder ?? say(words, "choose")}</option>
+          {f.options.map((o) => <option value={o}>{o}</option>)}
+        </select>
+      );
+    case "radio":
+      return (
+        <fieldset class="radio" id={id} aria-label={label} title={f.tooltip ?? undefined}>
+          {f.options.map((o, i) => (
+            <label>
+              <input type="radio" name={id} value={o} checked={value === o} disabled={!f.editable} onFocus={onFocus} onChange={() => onChange(f.id, o)} id={i === 0 ? `${id}-first` : undefined} />
+              <span>{o}</span>
+            </label>
+          ))}
+        </fieldset>
+      );
+    case "payment":
+      return <p class="payment">{say(words, "payment_pending")}</p>;
+    default: {
+      const type = f.type === "email" ? "email" : f.type === "phone" ? "tel" : f.type === "date" ? "date" : "text";
+      const auto = f.type === "name" ? "name" : f.type === "email" ? "email" : f.type === "company" ? "organization" : f.type === "phone" ? "tel" : "off";
+      return (
+        <input
+          type={type as "text"}
+          inputMode={f.type === "number" ? "decimal" : undefined}
+          autoComplete={auto}
+          placeholder={f.placeholder ?? undefined}
+          value={(value as string) ?? ""}
+          onInput={text}
+          maxLength={f.type === "text" ? 1000 : 200}
+          {...common}
+        />
+      );
+    }
+  }
+}
+
+/** A field's box on a phone: what it holds; tapping it edits it in the bar below. */
+function Pick({ f, value, words, onPick }: { f: FieldView; value: Value; words: Record<string, string>; onPick: () => void }) {
+  const shown = value === true ? "✓" : value === false || value === null ? "" : String(value);
+  const label = `${f.name}${f.required ? ` (${say(words, "required")})` : ""}${shown ? `: ${shown}` : ""}`;
+  return (
+    <button type="button" id={`pick-${f.id}`} class={`pick${filled(f, value) ? " done" : ""}`} aria-label={label} onClick={onPick}>
+      <span aria-hidden="true">{shown}</span>
+    </button>
+  );
+}
+
+function DeclineButton({ v }: { v: View }) {
+  const w = v.words;
+  const [open, setOpen] = useState(false);
+  const [reason, setReason] = useState("");
+  const [error, setError] = useState("");
+  const dialog = useRef<HTMLDialogElement>(null);
+  useEffect(() => { if (open) dialog.current?.showModal(); }, [open]);
+  const confirm = async (e: Event) => {
+    e.preventDefault();
+    if (v.requireDeclineReason && !reason.trim()) return setError(say(w, "decline_reason_needed"));
+    try {
+      view.value = await api.decline(reason.trim() || null);
+    } catch (err) {
+      setError(err instanceof Failed ? err.message : say(w, "error"));
+    }
+  };
+  return (
+    <>
+      <button type="button" class="secondary decline" onClick={() => setOpen(true)}>{say(w, "decline")}</button>
+      {open && (
+        <dialog ref={dialog} class="decline-dialog" aria-labelledby="decline-title" onCancel={(e) => { e.preventDefault(); setOpen(false); }}>
+          <form onSubmit={confirm} noValidate>
+            <h2 id="decline-title">{say(w, "decline_heading")}</h2>
+            <p>{say(w, "decline_body")}</p>
+            <label for="decline-reason">{say(w, "decline_reason")}{v.requireDeclineReason ? ` (${say(w, "required")})` : ` (${say(w, "optional")})`}</label>
+            <textarea id="decline-reason" rows={3} maxLength={1000} aria-required={v.requireDeclineReason} aria-invalid={!!error} aria-describedby={error ? "decline-error" : undefined} value={reason} onInput={(e) => setReason((e.target as HTMLTextAreaElement).value)} />
+            {error && <p class="error" role="alert" id="decline-error">{error}</p>}
+            <div class="actions">
+              <button type="button" class="secondary" onClick={() => setOpen(false)}>{say(w, "cancel")}</button>
+              <button type="submit" class="danger">{say(w, "decline_confirm")}</button>
+            </div>
+          </form>
+        </dialog>
+      )}
+    </>
+  );
+}
+
+render(<App />, document.getElementById("app")!);
+load();

@@ -1,0 +1,300 @@
+// The signing page in a real browser (Debian's chromium through playwright-core): a person
+// opens the link from the real email, consents, draws a signature with mouse moves, fills
+// every field type and signs; a declined document with a required reason; Arabic and
+// Japanese pages; a 375-pixel phone; axe-core (WCAG 2.1 AA) on every screen. Screenshots go
+// to docs/signing/. Run by `node --test frontend/tests/` (the test suite's `browser` test).
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawn, execFileSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, mkdirSync, existsSync } from "node:fs";
+import { tmpdir, homedir } from "node:os";
+import { join } from "node:path";
+import { createServer } from "node:net";
+import { chromium } from "playwright-core";
+
+const here = new URL(".", import.meta.url).pathname;
+const root = join(here, "..", "..");
+// Screenshots go to docs/signing/ when SCREENSHOTS=1 (to refresh the docs), else to a
+// temporary folder, so that running the tests changes no file of the checkout.
+const shots = process.env.SCREENSHOTS === "1" ? join(root, "docs", "signing") : mkdtempSync(join(tmpdir(), "signet-shots-"));
+const target = process.env.CARGO_TARGET_DIR ?? join(homedir(), ".cache", "signet-target");
+const BIN = process.env.BROWSER_TEST_SIGNET ?? join(target, "debug", "signet");
+const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
+const axeSource = readFileSync(join(here, "..", "node_modules", "axe-core", "axe.min.js"), "utf8");
+
+let server, base, key, data, browser;
+
+function freePort() {
+  return new Promise((ok) => {
+    const s = createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => ok(port));
+    });
+  });
+}
+
+// The caller's own SIGNET_ settings stay out of the server under test.
+const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("SIGNET_")));
+
+function cli(args) {
+  return execFileSync(BIN, args, { env: { ...env, SIGNET_DATA_DIR: data }, encoding: "utf8" });
+}
+
+async function api(method, path, body) {
+  const res = await fetch(base + path, {
+    method,
+    headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", "Idempotency-Key": `idem-${Math.random().toString(36).slice(2)}` },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const json = await res.json();
+  assert.ok(res.ok, `${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+const tag = (name, type, extra = {}) => ({
+  type: "paragraph",
+  content: [{ type: "text", text: `${name}: ` }, { type: "fieldTag", attrs: { name, type, role: "client", ...extra } }],
+});
+
+function source() {
+  return {
+    type: "doc",
+    content: [
+      { type: "heading", attrs: { level: 1 }, content: [{ type: "text", text: "Lease of the studio" }] },
+      { type: "paragraph", content: [{ type: "text", text: "The tenant pays the rent on the first day of each month, by bank transfer." }] },
+      tag("Start date", "date"),
+      tag("Pets", "checkbox", { required: false }),
+      tag("Agree to the house rules", "checkbox"),
+      tag("Billing", "radio", { options: ["monthly", "yearly"] }),
+      tag("Parking", "select", { options: ["none", "one space", "two spaces"] }),
+      tag("Occupants", "number"),
+      tag("Contact email", "email", { autofill: "email" }),
+      tag("Full name", "name", { autofill: "name", editable: false }),
+      tag("Company", "company", { required: false, placeholder: "If renting for a company" }),
+      tag("Phone", "phone", { tooltip: "For the caretaker" }),
+      tag("Notes", "text", { required: false }),
+      tag("Initials", "initials"),
+      { type: "signatureBlock", attrs: { role: "client" } },
+    ],
+  };
+}
+
+async function sendDocument(extra = {}, people) {
+  const doc = await api("POST", "/api/v1/documents", {
+    title: "Studio lease",
+    source: source(),
+    people: people ?? [{ name: "Ada Tenant", email: `ada-${Math.random().toString(36).slice(2)}@example.com`, role: "client" }],
+    sendNow: true,
+    ...extra,
+  });
+  return doc;
+}
+
+/** The signing link emailed to `to` (the .eml files of the embedded default). */
+async function linkFor(to) {
+  const dir = join(data, "mail");
+  for (let i = 0; i < 200; i++) {
+    for (const f of existsSync(dir) ? readdirSync(dir) : []) {
+      const raw = readFileSync(join(dir, f), "utf8");
+      if (!raw.includes(`To: ${to}`) && !raw.includes(`<${to}>`)) continue;
+      const m = raw.replace(/=\r?\n/g, "").match(/\/s\/([A-Za-z0-9_-]{43})/);
+      if (m) return `${base}/s/${m[1]}`;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no signing link emailed to ${to}`);
+}
+
+async function axe(page, screen) {
+  await page.evaluate(axeSource);
+  const result = await page.evaluate(() =>
+    // eslint-disable-next-line no-undef
+    axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } }),
+  );
+  const found = result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join("; ")})`);
+  assert.deepEqual(found, [], `axe on ${screen}`);
+}
+
+async function shot(page, name) {
+  mkdirSync(shots, { recursive: true });
+  await page.screenshot({ path: join(shots, `${name}.png`), fullPage: false });
+}
+
+before(async () => {
+  assert.ok(existsSync(BIN), `the signet binary is built: ${BIN}`);
+  assert.ok(existsSync(CHROMIUM), `chromium is installed: ${CHROMIUM}`);
+  data = mkdtempSync(join(tmpdir(), "signet-browser-"));
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  const ws = JSON.parse(cli(["admin", "workspace", "create", "--name", "Acme Lettings", "--plan", "pro", "--json"]));
+  const k = JSON.parse(cli(["admin", "key", "create", "--workspace", ws.id, "--mode", "live", "--all-scopes", "--json"]));
+  key = k.key ?? k.token ?? k.secret;
+  assert.ok(key, JSON.stringify(k));
+  server = spawn(BIN, ["serve"], {
+    env: { ...env, SIGNET_DATA_DIR: data, SIGNET_LISTEN: `127.0.0.1:${port}`, SIGNET_PUBLIC_URL: base, SIGNET_LOG_FORMAT: "text", RUST_LOG: "warn" },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(`${base}/api/openapi.json`)).ok) break;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.kill("SIGINT");
+});
+
+test("a person opens their link, consents, fills every field, draws a signature and signs", async () => {
+  const email = `ada-${Date.now()}@example.com`;
+  const doc = await sendDocument({}, [{ name: "Ada Tenant", email, role: "client" }]);
+  const link = await linkFor(email);
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  page.on("response", (r) => r.status() >= 400 && errors.push(`${r.status()} ${r.url()}`));
+  await page.goto(link);
+  // Opening the link changes nothing until the page shows the document.
+  assert.equal((await api("GET", `/api/v1/documents/${doc.id}`)).state, "sent");
+
+  await page.getByRole("heading", { name: "Before you sign" }).waitFor();
+  await axe(page, "consent");
+  await shot(page, "1-consent");
+  const proceed = page.getByRole("button", { name: "Continue" });
+  assert.equal(await proceed.isDisabled(), true);
+  await page.getByLabel("I agree to use electronic records and signatures.").check();
+  await proceed.click();
+
+  await page.locator(".sheet img").first().waitFor();
+  await page.waitForFunction(() => document.querySelector(".sheet img")?.complete);
+  await page.getByText(/\d+ of \d+ required fields filled/).waitFor();
+  for (let i = 0; i < 50 && (await api("GET", `/api/v1/documents/${doc.id}`)).state !== "opened"; i++) await new Promise((r) => setTimeout(r, 100));
+  assert.equal((await api("GET", `/api/v1/documents/${doc.id}`)).state, "opened", "the page reported a real view");
+  await axe(page, "document");
+  await shot(page, "2-document");
+  // The text layer lets the browser find words on the page pictures.
+  assert.ok(await page.locator(".text span", { hasText: "The tenant pays the rent" }).count());
+
+  const field = (name) => page.getByLabel(new RegExp(`^${name}( \\(Required\\))?$`));
+  await field("Start date").fill("2027-01-01");
+  await field("Agree to the house rules").check();
+  await page.getByRole("radio", { name: "yearly" }).check();
+  await field("Parking").selectOption("one space");
+  await field("Occupants").fill("2");
+  await field("Phone").fill("+44 20 7946 0958");
+  await field("Notes").fill("Keys at the front desk.");
+  assert.equal(await field("Full name").isDisabled(), true, "a name filled in for the person is theirs");
+  assert.equal(await field("Contact email").inputValue(), email);
+
+  // Initials: typed. The signature: drawn with the mouse.
+  await page.getByRole("button", { name: /Initials/ }).click();
+  await page.getByRole("tab", { name: "Type" }).click();
+  await page.getByRole("button", { name: "Apply" }).click();
+  await page.getByRole("button", { name: /client signature/ }).click();
+  const pad = page.locator("canvas.surface");
+  await pad.waitFor();
+  const box = await pad.boundingBox();
+  await page.mouse.move(box.x + 30, box.y + box.height * 0.7);
+  await page.mouse.down();
+  for (let i = 1; i <= 24; i++) {
+    await page.mouse.move(box.x + 30 + i * 18, box.y + box.height * (0.5 + 0.3 * Math.sin(i / 2)), { steps: 2 });
+  }
+  await page.mouse.up();
+  await axe(page, "signature pad");
+  await shot(page, "3-signature-pad");
+  await page.getByRole("button", { name: "Apply" }).click();
+  await page.locator(".sign-here.done svg").waitFor();
+
+  const finish = page.getByRole("button", { name: "Finish" });
+  await page.getByText(/(\d+) of \1 required fields filled/).waitFor();
+  await shot(page, "4-filled");
+  await finish.click();
+  await page.getByRole("heading", { name: "You have signed" }).waitFor();
+  await axe(page, "signed");
+  await shot(page, "5-signed");
+  assert.deepEqual(errors, []);
+
+  // Sealed by the worker: executed, and the signed copy downloads from the page.
+  let state;
+  for (let i = 0; i < 300; i++) {
+    state = (await api("GET", `/api/v1/documents/${doc.id}`)).state;
+    if (state === "executed") break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.equal(state, "executed");
+  await page.reload();
+  await page.getByRole("heading", { name: "This document is complete" }).waitFor();
+  const download = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Download the signed copy" }).click();
+  const file = await (await download).path();
+  assert.ok(readFileSync(file).subarray(0, 4).toString() === "%PDF");
+  await shot(page, "6-complete");
+  await context.close();
+});
+
+test("declining asks for the reason the sender requires, and ends the document", async () => {
+  const email = `dee-${Date.now()}@example.com`;
+  const doc = await sendDocument({ send: { requireDeclineReason: true } }, [{ name: "Dee Tenant", email, role: "client" }]);
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(await linkFor(email));
+  await page.getByRole("button", { name: "Decline" }).first().click();
+  const dialog = page.getByRole("dialog", { name: "Decline to sign" });
+  await dialog.waitFor();
+  await dialog.getByRole("button", { name: "Decline to sign" }).click();
+  assert.equal(await dialog.isVisible(), true, "no reason, no decline");
+  await dialog.getByRole("alert").filter({ hasText: "Please give a reason." }).waitFor();
+  await axe(page, "decline");
+  await dialog.getByLabel(/Reason/).fill("The rent is not what we agreed.");
+  await shot(page, "7-decline");
+  await dialog.getByRole("button", { name: "Decline to sign" }).click();
+  await page.getByRole("heading", { name: "This document was declined" }).waitFor();
+  await axe(page, "declined");
+  assert.equal((await api("GET", `/api/v1/documents/${doc.id}`)).state, "declined");
+  await context.close();
+});
+
+test("Arabic reads right to left and Japanese in its own words, on a 375-pixel phone too", async () => {
+  for (const [lang, heading] of [["ar", null], ["ja", null]]) {
+    const email = `${lang}-${Date.now()}@example.com`;
+    await sendDocument({}, [{ name: lang === "ar" ? "ليلى حداد" : "山田 花子", email, role: "client", locale: lang }]);
+    const context = await browser.newContext({ viewport: { width: 375, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+    const page = await context.newPage();
+    await page.goto(await linkFor(email));
+    await page.locator("main.consent h1").waitFor();
+    assert.equal(await page.evaluate(() => document.documentElement.lang), lang);
+    assert.equal(await page.evaluate(() => document.documentElement.dir), lang === "ar" ? "rtl" : "ltr");
+    const text = await page.locator("main.consent").innerText();
+    assert.ok(!/Before you sign/.test(text), `${lang}: the page is in its language: ${text.slice(0, 200)}`);
+    await axe(page, `consent (${lang})`);
+    await shot(page, `8-consent-${lang}-phone`);
+    await page.locator("label.check input").check();
+    await page.locator("form button.primary").click();
+    await page.locator(".sheet img").first().waitFor();
+    await page.waitForFunction(() => document.querySelector(".sheet img")?.complete);
+    // On a phone the bar edits the current field at a readable size.
+    await page.locator(".bar.bottom .actions button.secondary").nth(1).click();
+    const editor = page.locator(".editor input, .editor select").first();
+    await editor.waitFor();
+    assert.ok(parseFloat(await editor.evaluate((e) => getComputedStyle(e).fontSize)) >= 16, "no zoom on focus");
+    await editor.fill("2027-01-01");
+    await page.locator(".field button.pick.done").first().waitFor();
+    // Each field's box lies on the page where the document draws it.
+    const boxes = await page.evaluate(() => [...document.querySelectorAll(".field")].map((f) => { const r = f.getBoundingClientRect(); const s = f.closest(".sheet").getBoundingClientRect(); return [r.left - s.left, r.right - s.left, s.width]; }));
+    for (const [l, r, w] of boxes) assert.ok(l >= 0 && r <= w + 1 && r - l < w * 0.6, `${lang}: a field box within the page: ${l}..${r} of ${w}`);
+    // No sideways scrolling on a phone.
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1));
+    await axe(page, `document (${lang})`);
+    await shot(page, `9-document-${lang}-phone`);
+    void heading;
+    await context.close();
+  }
+});

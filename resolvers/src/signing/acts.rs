@@ -1,0 +1,303 @@
+//! What a person does on their signing page: report that they saw the document (`opened`),
+//! accept the disclosure, sign, or decline. Each is recorded in the audit trail with the
+//! address and browser it came from; each answers 409 when it is no longer theirs to do.
+
+use std::collections::BTreeMap;
+
+use sea_orm::{ConnectionTrait, TransactionTrait, Value};
+use serde::Deserialize;
+use serde_json::json;
+use signet_storage::now_ms;
+
+use super::{Stage, ViewOut, Visit, stage, values, view_of, visit, words};
+use crate::documents::store::{DocRow, PersonDbRow};
+use crate::documents::trail::Trail;
+use crate::{Ctx, DomainError};
+
+/// Where an act came from, for the audit trail and the certificate.
+#[derive(Clone, Debug, Default)]
+pub struct Seen {
+    pub ip: String,
+    pub user_agent: String,
+}
+
+impl Seen {
+    fn detail(&self) -> serde_json::Value {
+        // A user agent is the browser's to write: bounded, printable.
+        let agent: String = self
+            .user_agent
+            .chars()
+            .filter(|c| !c.is_control() && !crate::documents::input::is_bidi_control(*c))
+            .take(400)
+            .collect();
+        json!({"ip": self.ip, "userAgent": agent})
+    }
+}
+
+fn with(mut detail: serde_json::Value, seen: &Seen) -> serde_json::Value {
+    if let (Some(d), serde_json::Value::Object(s)) = (detail.as_object_mut(), seen.detail()) {
+        d.extend(s);
+    }
+    detail
+}
+
+fn not_now(v: &Visit, what: &str) -> DomainError {
+    let why = match stage(&v.doc, &v.person) {
+        Stage::Waiting => "it is not your turn yet".to_string(),
+        Stage::Signed => "you have already signed".to_string(),
+        Stage::Declined if v.person.status == "declined" => "you declined".to_string(),
+        Stage::Sign => "it is your turn".to_string(),
+        _ => format!("the document is {}", v.doc.state),
+    };
+    DomainError::conflict(format!("you cannot {what}: {why}"))
+}
+
+/// Whether the person accepted the disclosure of this document.
+pub async fn consented(ctx: &Ctx, doc: &DocRow, person: &PersonDbRow) -> Result<bool, DomainError> {
+    Ok(ctx
+        .db
+        .conn
+        .query_one_raw(ctx.db.stmt(
+            "SELECT 1 AS one FROM audit_events WHERE document_id = $1 AND seat = $2 AND event = 'consented' LIMIT 1",
+            [Value::from(doc.id.clone()), Value::from(person.seat.clone())],
+        ))
+        .await?
+        .is_some())
+}
+
+/// POST /page/v1/opened: the page shows the document to the person (a real view, reported by
+/// the page, never a GET). The first time, the person is `opened`, and the document too when
+/// nobody had opened it, with the audit row and `documents.document.opened`. Later reports,
+/// and reports once it is not their turn, change nothing.
+pub async fn opened(ctx: &Ctx, token: &str, seen: &Seen) -> Result<(), DomainError> {
+    let v = visit(ctx, token).await?;
+    if stage(&v.doc, &v.person) != Stage::Sign || v.person.status != "invited" {
+        return Ok(());
+    }
+    let txn = ctx.db.conn.begin().await?;
+    let now = now_ms();
+    let moved = txn
+        .execute_raw(ctx.db.stmt(
+            "UPDATE people SET status = 'opened', opened_at = $2 WHERE id = $1 AND status = 'invited'",
+            [Value::from(v.person.id.clone()), Value::from(now)],
+        ))
+        .await?;
+    if moved.rows_affected() != 1 {
+        return Ok(());
+    }
+    let mut doc = v.doc.clone();
+    let first = txn
+        .execute_raw(ctx.db.stmt(
+            "UPDATE documents SET state = 'opened', updated_at = $2 WHERE id = $1 AND state = 'sent'",
+            [Value::from(doc.id.clone()), Value::from(now)],
+        ))
+        .await?;
+    if first.rows_affected() == 1 {
+        doc.state = "opened".into();
+    }
+    let mut person = v.person.clone();
+    person.status = "opened".into();
+    person.opened_at = Some(now);
+    let mut trail = Trail::new(&doc.id);
+    trail
+        .audit(
+            "opened",
+            &format!("{} ({}) opened the document", person.name, person.email),
+            Some(&person.seat),
+            &person.name,
+            seen.detail(),
+        )
+        .event("documents.document.opened", &doc, Some(&person), None);
+    trail.write(&txn, &ctx.db).await?;
+    txn.commit().await?;
+    ctx.committed(&doc.id).await;
+    Ok(())
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ConsentIn {
+    pub version: String,
+    pub sha256: String,
+}
+
+/// POST /page/v1/consent: the person accepts the disclosure they were shown, named by its
+/// version and digest (a page showing an older text is refused, and reloads).
+pub async fn consent(
+    ctx: &Ctx,
+    token: &str,
+    body: ConsentIn,
+    seen: &Seen,
+) -> Result<ViewOut, DomainError> {
+    let v = visit(ctx, token).await?;
+    if stage(&v.doc, &v.person) != Stage::Sign {
+        return Err(not_now(&v, "accept the disclosure"));
+    }
+    let lang = super::language(&v.doc, &v.person);
+    let shown = words::disclosure(lang);
+    if body.version != shown.version || body.sha256 != shown.sha256 {
+        return Err(DomainError::invalid(
+            "version",
+            "the disclosure has changed since the page was loaded; reload the page and read it again",
+        ));
+    }
+    if !consented(ctx, &v.doc, &v.person).await? {
+        let mut trail = Trail::new(&v.doc.id);
+        trail.audit(
+            "consented",
+            &format!(
+                "{} ({}) agreed to use electronic records and signatures (disclosure {}, {lang})",
+                v.person.name, v.person.email, shown.version
+            ),
+            Some(&v.person.seat),
+            &v.person.name,
+            with(
+                json!({"version": shown.version, "sha256": shown.sha256, "language": lang}),
+                seen,
+            ),
+        );
+        let txn = ctx.db.conn.begin().await?;
+        trail.write(&txn, &ctx.db).await?;
+        txn.commit().await?;
+    }
+    view_of(ctx, &v).await
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SignIn {
+    /// Values by field id.
+    pub values: BTreeMap<String, serde_json::Value>,
+}
+
+/// POST /page/v1/sign: the person signs with their fields' values, checked here. As a test
+/// signature: signing order, the next invitations, `documents.document.signed`, and sealing
+/// once everyone has signed.
+pub async fn sign(
+    ctx: &Ctx,
+    token: &str,
+    body: SignIn,
+    seen: &Seen,
+) -> Result<ViewOut, DomainError> {
+    let v = visit(ctx, token).await?;
+    if stage(&v.doc, &v.person) != Stage::Sign || !v.person.participates() {
+        return Err(not_now(&v, "sign"));
+    }
+    if !consented(ctx, &v.doc, &v.person).await? {
+        return Err(DomainError::conflict(
+            "accept the electronic records disclosure before signing",
+        ));
+    }
+    let fields = values::rows(ctx, &v.doc, &v.person).await?;
+    let checked = values::check(&fields, &body.values, &v.person, &values::today())?;
+    let names: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
+    let kinds: Vec<&str> = fields
+        .iter()
+        .zip(&checked)
+        .filter(|(f, _)| f.ty == "signature" || f.ty == "initials")
+        .map(|(_, (_, v))| match v.as_deref() {
+            Some(s) if s.starts_with('{') => "drawn",
+            Some(_) => "typed",
+            None => "none",
+        })
+        .collect();
+    let txn = ctx.db.conn.begin().await?;
+    let (doc, all_done) = crate::documents::record_signature(
+        ctx,
+        &txn,
+        Trail::new(&v.doc.id),
+        v.doc.clone(),
+        &v.person,
+        checked,
+        &v.person.name,
+        (
+            format!("{} ({}) signed", v.person.name, v.person.email),
+            with(json!({"fields": names, "signatures": kinds}), seen),
+        ),
+        &v.person.name,
+    )
+    .await?;
+    txn.commit().await?;
+    ctx.committed(&doc.id).await;
+    if all_done {
+        ctx.job_queued(crate::outbox::JobKind::Seal);
+    }
+    let again = visit(ctx, token).await?;
+    view_of(ctx, &again).await
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DeclineIn {
+    #[serde(default)]
+    pub reason: Option<String>,
+}
+
+/// POST /page/v1/decline: the person declines; the document ends as `declined` for everyone,
+/// who are told by email, as is the sender. A reason is required when the sender asked for
+/// one (`send.requireDeclineReason`).
+pub async fn decline(
+    ctx: &Ctx,
+    token: &str,
+    body: DeclineIn,
+    seen: &Seen,
+) -> Result<ViewOut, DomainError> {
+    let v = visit(ctx, token).await?;
+    if stage(&v.doc, &v.person) != Stage::Sign || !v.person.participates() {
+        return Err(not_now(&v, "decline"));
+    }
+    let reason = crate::documents::input::opt_text("reason", &body.reason, 1000)?;
+    let send: crate::documents::types::SendOptionsIn =
+        serde_json::from_str(&v.doc.send_options).unwrap_or_default();
+    if send.require_decline_reason.unwrap_or(false) && reason.is_none() {
+        return Err(DomainError::invalid(
+            "reason",
+            "is required: the sender asks for a reason when you decline",
+        ));
+    }
+    let txn = ctx.db.conn.begin().await?;
+    let moved = txn
+        .execute_raw(ctx.db.stmt(
+            &format!(
+                "UPDATE people SET status = 'declined', declined_at = $2, decline_reason = $3 WHERE id = $1 AND status IN {}",
+                crate::documents::state::UP
+            ),
+            [
+                Value::from(v.person.id.clone()),
+                Value::from(now_ms()),
+                Value::from(reason.clone()),
+            ],
+        ))
+        .await?;
+    if moved.rows_affected() != 1 {
+        return Err(not_now(&v, "decline"));
+    }
+    let description = match &reason {
+        Some(r) => format!(
+            "{} ({}) declined to sign: {r}",
+            v.person.name, v.person.email
+        ),
+        None => format!("{} ({}) declined to sign", v.person.name, v.person.email),
+    };
+    crate::documents::end_in(
+        ctx,
+        &txn,
+        &v.doc,
+        "declined",
+        reason.as_deref(),
+        &v.person.name,
+        &description,
+        Some((&v.person.seat, seen.detail())),
+    )
+    .await?;
+    let mut doc = v.doc.clone();
+    doc.state = "declined".into();
+    doc.reason = reason;
+    let mut trail = Trail::new(&doc.id);
+    trail.email_to_sender("declined", &doc, &crate::documents::locale(&doc));
+    trail.write(&txn, &ctx.db).await?;
+    txn.commit().await?;
+    ctx.committed(&doc.id).await;
+    let again = visit(ctx, token).await?;
+    view_of(ctx, &again).await
+}

@@ -1,0 +1,358 @@
+//! The person-facing side: what a person who opened their signing link sees and does. The
+//! page (`GET /s/{token}`) is static; it reads everything through `view` with the link as
+//! its credential, and acts through `acts` (opened, consent, sign, decline). Reading never
+//! changes anything: mail scanners follow links.
+//!
+//! Everything a person sends is checked here (`values`), never trusted from the page.
+
+pub mod acts;
+pub mod values;
+pub mod words;
+
+use std::collections::BTreeMap;
+
+use sea_orm::{ConnectionTrait, Value};
+use serde::Serialize;
+
+use crate::documents::record::FileOut;
+use crate::documents::store::{self, DocRow, PersonDbRow};
+use crate::documents::types::{EmailOptionsIn, SendOptionsIn};
+use crate::{Ctx, DomainError};
+
+/// A link's holder and their document, in whatever state it is.
+pub struct Visit {
+    pub doc: DocRow,
+    pub person: PersonDbRow,
+    pub people: Vec<PersonDbRow>,
+}
+
+fn not_a_link() -> DomainError {
+    DomainError::NotFound("this link does not open a document".into())
+}
+
+/// Whose a signing link is, whatever the state of its document (the page shows an ended
+/// document's state, not a form). Any other token is the same 404.
+pub async fn visit(ctx: &Ctx, token: &str) -> Result<Visit, DomainError> {
+    if token.len() != 43 {
+        return Err(not_a_link());
+    }
+    let row = ctx
+        .db
+        .conn
+        .query_one_raw(ctx.db.stmt(
+            "SELECT document_id, person_id FROM signing_links WHERE hash = $1 AND purpose = 'sign'",
+            [Value::from(crate::email::links::hash(ctx, token))],
+        ))
+        .await?
+        .ok_or_else(not_a_link)?;
+    let doc_id: String = row.try_get("", "document_id")?;
+    let person_id: String = row.try_get("", "person_id")?;
+    let doc = store::load(&ctx.db.conn, &ctx.db, &doc_id)
+        .await?
+        .ok_or_else(not_a_link)?;
+    let people = store::people(&ctx.db.conn, &ctx.db, &[&doc.id]).await?;
+    let person = people
+        .iter()
+        .find(|p| p.id == person_id)
+        .cloned()
+        .ok_or_else(not_a_link)?;
+    Ok(Visit {
+        doc,
+        person,
+        people,
+    })
+}
+
+/// Where the person stands, which decides the screen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stage {
+    /// Their turn: consent first (when not yet given), then the form.
+    Sign,
+    /// Someone signs before them.
+    Waiting,
+    /// They signed; others have not all yet, or the sealed copy is being made.
+    Signed,
+    /// Everyone signed and the sealed copy exists.
+    Executed,
+    Declined,
+    Voided,
+    Expired,
+}
+
+pub fn stage(doc: &DocRow, person: &PersonDbRow) -> Stage {
+    match doc.state.as_str() {
+        "executed" => Stage::Executed,
+        "declined" => Stage::Declined,
+        "voided" => Stage::Voided,
+        "expired" => Stage::Expired,
+        _ => match person.status.as_str() {
+            "invited" | "opened" => Stage::Sign,
+            "signed" => Stage::Signed,
+            "declined" => Stage::Declined,
+            _ => Stage::Waiting,
+        },
+    }
+}
+
+/// The page's language: the person's own, else the document's, else English; one of the 14.
+pub fn language(doc: &DocRow, person: &PersonDbRow) -> &'static str {
+    let send: SendOptionsIn = serde_json::from_str(&doc.send_options).unwrap_or_default();
+    let email: EmailOptionsIn = serde_json::from_str(&doc.email_options).unwrap_or_default();
+    let code = person
+        .locale
+        .clone()
+        .or(email.locale)
+        .or(send.language)
+        .unwrap_or_else(|| "en".into());
+    words::code(&code)
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ViewOut {
+    pub stage: Stage,
+    pub document: DocView,
+    pub person: PersonView,
+    /// The disclosure to accept first; `null` once accepted.
+    pub consent: Option<Disclosure>,
+    /// The person's fields, in reading order (empty unless it is their turn).
+    pub fields: Vec<values::FieldView>,
+    pub require_decline_reason: bool,
+    /// The page's words in the person's language.
+    pub words: &'static BTreeMap<String, String>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DocView {
+    pub title: String,
+    pub test: bool,
+    pub language: &'static str,
+    /// `rtl` for Arabic.
+    pub dir: &'static str,
+    pub sender: String,
+    /// `null` until the document is rendered (moments after sending).
+    pub pages: Option<Vec<PageOut>>,
+    /// Where the signed copy downloads from, once it exists.
+    pub sealed: bool,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PageOut {
+    /// In points.
+    pub width: f64,
+    pub height: f64,
+    /// Picture addresses by width in pixels.
+    pub images: BTreeMap<u32, String>,
+    /// Text runs in points: `{x, y, width, height, size, text}`.
+    pub text: serde_json::Value,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PersonView {
+    pub name: String,
+    pub email: String,
+    pub seat: String,
+    pub status: String,
+}
+
+#[derive(Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Disclosure {
+    pub version: &'static str,
+    pub title: String,
+    pub text: String,
+    /// SHA-256 of `text`, hex: what the audit row records as shown.
+    pub sha256: String,
+}
+
+/// What the page shows for a link. Changes nothing.
+pub async fn view(ctx: &Ctx, token: &str) -> Result<ViewOut, DomainError> {
+    let v = visit(ctx, token).await?;
+    view_of(ctx, &v).await
+}
+
+pub(crate) async fn view_of(ctx: &Ctx, v: &Visit) -> Result<ViewOut, DomainError> {
+    let (doc, person) = (&v.doc, &v.person);
+    let stage = stage(doc, person);
+    let lang = language(doc, person);
+    let w = words::of(lang);
+    let send: SendOptionsIn = serde_json::from_str(&doc.send_options).unwrap_or_default();
+    let email: EmailOptionsIn = serde_json::from_str(&doc.email_options).unwrap_or_default();
+    let sender = match email.sender_name.or(send.sender_name.clone()) {
+        Some(s) => s,
+        None => workspace_name(ctx, &doc.workspace_id).await?,
+    };
+    let pages = pages(ctx, doc).await?;
+    let consent = if stage == Stage::Sign && !acts::consented(ctx, doc, person).await? {
+        Some(words::disclosure(lang))
+    } else {
+        None
+    };
+    let fields = if stage == Stage::Sign {
+        values::fields(ctx, doc, person).await?
+    } else {
+        Vec::new()
+    };
+    let sealed = stage == Stage::Executed && person.participates();
+    Ok(ViewOut {
+        stage,
+        document: DocView {
+            title: doc.title.clone(),
+            test: doc.test,
+            language: lang,
+            dir: if lang == "ar" { "rtl" } else { "ltr" },
+            sender,
+            pages,
+            sealed,
+        },
+        person: PersonView {
+            name: person.name.clone(),
+            email: person.email.clone(),
+            seat: person.seat.clone(),
+            status: person.status.clone(),
+        },
+        consent,
+        fields,
+        require_decline_reason: send.require_decline_reason.unwrap_or(false),
+        words: &w.page,
+    })
+}
+
+async fn workspace_name(ctx: &Ctx, id: &str) -> Result<String, DomainError> {
+    Ok(ctx
+        .db
+        .conn
+        .query_one_raw(ctx.db.stmt(
+            "SELECT name FROM workspaces WHERE id = $1",
+            [Value::from(id.to_string())],
+        ))
+        .await?
+        .map(|r| r.try_get::<String>("", "name"))
+        .transpose()?
+        .unwrap_or_default())
+}
+
+/// The rendered pages' pictures and text, `None` until rendered.
+async fn pages(ctx: &Ctx, doc: &DocRow) -> Result<Option<Vec<PageOut>>, DomainError> {
+    let blob = store::file_of(&ctx.db.conn, &ctx.db, &doc.id, store::FileColumn::Rendered).await?;
+    let Some(blob) = blob else {
+        return Ok(None);
+    };
+    let Some(index) = ctx
+        .blobs
+        .get(&crate::documents::rendering::view_text_key(&blob))
+        .await?
+    else {
+        // Rendered before pictures were made: the page waits as for a render.
+        return Ok(None);
+    };
+    #[derive(serde::Deserialize)]
+    struct Index {
+        widths: Vec<u32>,
+        pages: Vec<IndexPage>,
+    }
+    #[derive(serde::Deserialize)]
+    struct IndexPage {
+        size: [f64; 2],
+        text: serde_json::Value,
+    }
+    let index: Index = serde_json::from_slice(&index)
+        .map_err(|e| DomainError::Internal(format!("page index of {}: {e}", doc.id)))?;
+    let until = image_until();
+    Ok(Some(
+        index
+            .pages
+            .into_iter()
+            .enumerate()
+            .map(|(i, p)| PageOut {
+                width: p.size[0],
+                height: p.size[1],
+                images: index
+                    .widths
+                    .iter()
+                    .map(|&w| (w, image_url(ctx, &doc.id, i + 1, w, until)))
+                    .collect(),
+                text: p.text,
+            })
+            .collect(),
+    ))
+}
+
+/// Picture addresses last until the end of the next hour (the same address for an hour, so
+/// a browser that reloads the page finds its own copy while it keeps one).
+fn image_until() -> i64 {
+    let hour = 3_600_000;
+    (signet_storage::now_ms() / hour + 2) * hour
+}
+
+fn image_tag(ctx: &Ctx, doc_id: &str, page: usize, width: u32, until: i64) -> String {
+    let tag = ring::hmac::sign(
+        &ctx.key_hasher,
+        format!("page-image:{doc_id}:{page}:{width}:{until}").as_bytes(),
+    );
+    tag.as_ref()[..16]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+fn image_url(ctx: &Ctx, doc_id: &str, page: usize, width: u32, until: i64) -> String {
+    format!(
+        "/page/v1/images/{doc_id}/{page}/{width}?until={until}&tag={}",
+        image_tag(ctx, doc_id, page, width, until)
+    )
+}
+
+/// GET /page/v1/images/{doc}/{page}/{width}: a page picture, for an address `view` made
+/// that has not run out. Anything else is the same 404.
+pub async fn image(
+    ctx: &Ctx,
+    doc_id: &str,
+    page: usize,
+    width: u32,
+    until: i64,
+    tag: &str,
+) -> Result<Vec<u8>, DomainError> {
+    let gone = || DomainError::NotFound("no such page picture".into());
+    let expected = image_tag(ctx, doc_id, page, width, until);
+    // Compared in constant time: the given tag's own HMAC against the expected one's.
+    let given = ring::hmac::sign(&ctx.key_hasher, tag.as_bytes());
+    if until < signet_storage::now_ms()
+        || ring::hmac::verify(&ctx.key_hasher, expected.as_bytes(), given.as_ref()).is_err()
+    {
+        return Err(gone());
+    }
+    let blob = store::file_of(&ctx.db.conn, &ctx.db, doc_id, store::FileColumn::Rendered).await?;
+    let blob = blob.ok_or_else(gone)?;
+    ctx.blobs
+        .get(&crate::documents::rendering::view_image_key(
+            &blob, page, width,
+        ))
+        .await?
+        .ok_or_else(gone)
+}
+
+/// GET /page/v1/signed.pdf: the sealed copy, for a person who signed it (a copy-only person
+/// receives it by email), once it exists.
+pub async fn sealed(ctx: &Ctx, token: &str) -> Result<FileOut, DomainError> {
+    let v = visit(ctx, token).await?;
+    if stage(&v.doc, &v.person) != Stage::Executed || !v.person.participates() {
+        return Err(DomainError::NotFound(
+            "the signed copy exists once everyone has signed and it is sealed".into(),
+        ));
+    }
+    let blob = store::file_of(&ctx.db.conn, &ctx.db, &v.doc.id, store::FileColumn::Sealed).await?;
+    let bytes = match blob {
+        Some(b) => ctx.blobs.get(&b).await?,
+        None => None,
+    }
+    .ok_or_else(|| DomainError::Internal(format!("the sealed file of {} is missing", v.doc.id)))?;
+    Ok(FileOut {
+        file_name: crate::documents::record::signed_file_name(&v.doc),
+        bytes,
+    })
+}

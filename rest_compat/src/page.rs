@@ -1,0 +1,259 @@
+//! The signing page: `GET /s/{token}` (a static page that changes nothing: mail scanners
+//! follow links), its built files under `/assets/`, and the calls it makes under `/page/v1/`
+//! with the link as its credential (`Authorization: Link <token>`, never in a URL). Every
+//! answer carries a strict Content-Security-Policy without inline script, `nosniff`,
+//! `Referrer-Policy: no-referrer` (the link must not leak through a Referer), and personal
+//! answers are never cached. None of this is in the OpenAPI document: it is the person's
+//! side, not the API.
+
+use std::collections::HashMap;
+use std::io::Write as _;
+use std::sync::{LazyLock, Mutex};
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::{Path, RawQuery, State};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{MethodRouter, get, post};
+use axum::{Extension, Json};
+use signet_resolvers::DomainError;
+use signet_resolvers::signing::{self, acts};
+
+use crate::door::ClientIp;
+use crate::extract::JsonIn;
+use crate::hooks::{int, query, text};
+use crate::routes::{Access, Route, row};
+use crate::{ApiError, AppState, door};
+
+/// The policy of every page answer: only this origin's scripts, styles, pictures and calls;
+/// no inline script, no plugin, no form posting elsewhere, not framed (embedding has its own).
+pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; \
+    connect-src 'self'; font-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+macro_rules! rows {
+    ($($name:ident: $method:ident $path:literal $id:literal $handler:ident;)*) => {
+        $(static $name: LazyLock<Route> =
+            LazyLock::new(|| row(Method::$method, $path, $id, Access::Public, $handler));)*
+        pub(crate) fn router(state: &AppState) -> Router<AppState> {
+            let mut r = Router::new();
+            $(let route: &'static Route = &$name;
+            r = r.route($path, door::layer(route, $handler(), state));)*
+            r
+        }
+    };
+}
+
+rows! {
+    PAGE: GET "/s/{token}" "page.sign" page;
+    ASSET: GET "/assets/{file}" "page.asset" asset;
+    VIEW: GET "/page/v1/view" "page.view" view;
+    OPENED: POST "/page/v1/opened" "page.opened" opened;
+    CONSENT: POST "/page/v1/consent" "page.consent" consent;
+    SIGN: POST "/page/v1/sign" "page.sign_fields" sign;
+    DECLINE: POST "/page/v1/decline" "page.decline" decline;
+    IMAGE: GET "/page/v1/images/{doc}/{page}/{width}" "page.image" image;
+    SEALED: GET "/page/v1/signed.pdf" "page.signed_pdf" sealed;
+}
+
+/// The headers of every page answer; `cache` is its Cache-Control.
+fn guarded(mut res: Response, cache: &'static str) -> Response {
+    let h = res.headers_mut();
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(CSP),
+    );
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    h.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
+    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    h.insert(
+        "cross-origin-opener-policy",
+        HeaderValue::from_static("same-origin"),
+    );
+    h.insert(
+        "cross-origin-resource-policy",
+        HeaderValue::from_static("same-origin"),
+    );
+    res
+}
+
+fn personal(res: impl IntoResponse) -> Response {
+    guarded(res.into_response(), "no-store")
+}
+
+/// The link a page call carries.
+fn link(headers: &HeaderMap) -> Result<String, ApiError> {
+    headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Link "))
+        .map(|t| t.trim().to_string())
+        .ok_or_else(|| {
+            ApiError(DomainError::NotFound(
+                "this link does not open a document".into(),
+            ))
+        })
+}
+
+fn seen(ip: &ClientIp, headers: &HeaderMap) -> acts::Seen {
+    acts::Seen {
+        ip: ip.0.to_string(),
+        user_agent: headers
+            .get(header::USER_AGENT)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_string(),
+    }
+}
+
+/// The page itself: the same few bytes for every link (the page reads its link from the
+/// address), so nothing about the document is in it and opening it changes nothing.
+fn page() -> MethodRouter<AppState> {
+    get(|Path(_token): Path<String>| async move {
+        let js = signet_frontend::built("sign.js").unwrap_or("sign.js");
+        let css = signet_frontend::built("sign.css").unwrap_or("sign.css");
+        let html = format!(
+            "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+             <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+             <meta name=\"robots\" content=\"noindex, nofollow\">\
+             <title>Signet</title><link rel=\"icon\" href=\"data:,\">\
+             <link rel=\"stylesheet\" href=\"/assets/{css}\">\
+             <link rel=\"modulepreload\" href=\"/assets/{js}\">\
+             <script type=\"module\" src=\"/assets/{js}\"></script></head>\
+             <body><div id=\"app\"><p class=\"loading\" role=\"status\">…</p></div>\
+             <noscript><p>This signing page needs JavaScript. \
+             Turn it on, or ask the sender for another way to sign.</p></noscript></body></html>\n"
+        );
+        personal(([(header::CONTENT_TYPE, "text/html; charset=utf-8")], html))
+    })
+}
+
+/// Built files, gzipped once when the browser takes gzip. Their names carry their content's
+/// hash, so they are cached for good.
+fn asset() -> MethodRouter<AppState> {
+    static GZIPPED: LazyLock<Mutex<HashMap<&'static str, &'static [u8]>>> =
+        LazyLock::new(Default::default);
+    get(|Path(file): Path<String>, headers: HeaderMap| async move {
+        let Some((name, ty, bytes)) = signet_frontend::file(&file) else {
+            return Err(ApiError(DomainError::NotFound(format!("no file {file}"))));
+        };
+        let gzip = headers
+            .get(header::ACCEPT_ENCODING)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.split(',').any(|e| e.trim().starts_with("gzip")));
+        let mut res = if gzip {
+            let packed = {
+                let mut cache = GZIPPED.lock().unwrap_or_else(|e| e.into_inner());
+                *cache.entry(name).or_insert_with(|| {
+                    let mut enc =
+                        flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+                    let _ = enc.write_all(bytes);
+                    Box::leak(enc.finish().unwrap_or_default().into_boxed_slice())
+                })
+            };
+            let mut r = Response::new(Body::from(packed));
+            r.headers_mut()
+                .insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
+            r
+        } else {
+            Response::new(Body::from(bytes))
+        };
+        res.headers_mut()
+            .insert(header::CONTENT_TYPE, HeaderValue::from_static(ty));
+        res.headers_mut()
+            .insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+        Ok::<_, ApiError>(guarded(res, "public, max-age=31536000, immutable"))
+    })
+}
+
+fn view() -> MethodRouter<AppState> {
+    get(|State(s): State<AppState>, headers: HeaderMap| async move {
+        let token = link(&headers)?;
+        Ok::<_, ApiError>(personal(Json(signing::view(&s.ctx, &token).await?)))
+    })
+}
+
+fn opened() -> MethodRouter<AppState> {
+    post(
+        |State(s): State<AppState>, Extension(ip): Extension<ClientIp>, headers: HeaderMap| async move {
+            let token = link(&headers)?;
+            acts::opened(&s.ctx, &token, &seen(&ip, &headers)).await?;
+            Ok::<_, ApiError>(personal(StatusCode::NO_CONTENT))
+        },
+    )
+}
+
+fn consent() -> MethodRouter<AppState> {
+    post(
+        |State(s): State<AppState>,
+         Extension(ip): Extension<ClientIp>,
+         headers: HeaderMap,
+         JsonIn(body): JsonIn<acts::ConsentIn>| async move {
+            let token = link(&headers)?;
+            let out = acts::consent(&s.ctx, &token, body, &seen(&ip, &headers)).await?;
+            Ok::<_, ApiError>(personal(Json(out)))
+        },
+    )
+}
+
+fn sign() -> MethodRouter<AppState> {
+    post(
+        |State(s): State<AppState>,
+         Extension(ip): Extension<ClientIp>,
+         headers: HeaderMap,
+         JsonIn(body): JsonIn<acts::SignIn>| async move {
+            let token = link(&headers)?;
+            let out = acts::sign(&s.ctx, &token, body, &seen(&ip, &headers)).await?;
+            Ok::<_, ApiError>(personal(Json(out)))
+        },
+    )
+}
+
+fn decline() -> MethodRouter<AppState> {
+    post(
+        |State(s): State<AppState>,
+         Extension(ip): Extension<ClientIp>,
+         headers: HeaderMap,
+         JsonIn(body): JsonIn<acts::DeclineIn>| async move {
+            let token = link(&headers)?;
+            let out = acts::decline(&s.ctx, &token, body, &seen(&ip, &headers)).await?;
+            Ok::<_, ApiError>(personal(Json(out)))
+        },
+    )
+}
+
+fn image() -> MethodRouter<AppState> {
+    get(
+        |State(s): State<AppState>,
+         Path((doc, page, width)): Path<(String, usize, u32)>,
+         RawQuery(q): RawQuery| async move {
+            let p = query(q.as_deref(), &["until", "tag"])?;
+            let until = int(&p, "until")?.unwrap_or(0);
+            let tag = text(&p, "tag").unwrap_or_default();
+            let png = signing::image(&s.ctx, &doc, page, width, until, &tag).await?;
+            Ok::<_, ApiError>(personal(([(header::CONTENT_TYPE, "image/png")], png)))
+        },
+    )
+}
+
+fn sealed() -> MethodRouter<AppState> {
+    get(|State(s): State<AppState>, headers: HeaderMap| async move {
+        let token = link(&headers)?;
+        let file = signing::sealed(&s.ctx, &token).await?;
+        let disposition = format!("attachment; filename=\"{}\"", file.file_name);
+        Ok::<_, ApiError>(personal((
+            [
+                (header::CONTENT_TYPE, "application/pdf".to_string()),
+                (header::CONTENT_DISPOSITION, disposition),
+            ],
+            file.bytes,
+        )))
+    })
+}

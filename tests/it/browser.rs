@@ -1,0 +1,87 @@
+//! The front end as the test suite sees it: the committed build matches its sources, the
+//! signing page's JavaScript stays within its budget, and the browser tests
+//! (`frontend/tests/`, Playwright driving Debian's chromium, with axe-core) pass against this
+//! very binary. Node, `frontend/node_modules` (`npm ci`) and chromium are installed by
+//! `.ci/run`; without them these tests fail under `CI=true` and are skipped elsewhere.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn frontend() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("frontend")
+}
+
+/// Whether node, the front end's packages and chromium are here; `false` skips, except
+/// under CI, where a missing part fails.
+fn ready() -> bool {
+    let node = Command::new("node").arg("--version").output().is_ok();
+    let modules = frontend().join("node_modules/playwright-core").exists();
+    let chromium = Path::new("/usr/bin/chromium").exists() || std::env::var("CHROMIUM").is_ok();
+    let ok = node && modules && chromium;
+    if !ok {
+        let why = format!(
+            "the browser tests need node ({node}), frontend/node_modules ({modules}; `cd frontend && npm ci`) and chromium ({chromium})"
+        );
+        assert!(std::env::var("CI").as_deref() != Ok("true"), "{why}");
+        eprintln!("skipped: {why}");
+    }
+    ok
+}
+
+#[test]
+fn the_committed_front_end_build_matches_its_sources() {
+    if !ready() {
+        return;
+    }
+    let out = Command::new("node")
+        .arg("build.mjs")
+        .arg("--check")
+        .current_dir(frontend())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn the_signing_page_script_stays_under_60_kb_gzipped() {
+    let (name, _, bytes) = signet_frontend::file(signet_frontend::built("sign.js").unwrap())
+        .expect("the signing page's script is built into the binary");
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    gz.write_all(bytes).unwrap();
+    let packed = gz.finish().unwrap().len();
+    assert!(
+        packed < 60 * 1024,
+        "{name}: {packed} bytes gzipped, over the 60 KB budget"
+    );
+    let css = signet_frontend::file(signet_frontend::built("sign.css").unwrap()).unwrap();
+    assert!(
+        css.2.len() < 40 * 1024,
+        "the style sheet: {} bytes",
+        css.2.len()
+    );
+}
+
+#[test]
+fn a_person_signs_declines_and_reads_their_language_in_a_real_browser() {
+    if !ready() {
+        return;
+    }
+    let out = Command::new("node")
+        .args(["--test", "--test-reporter=spec", "tests/"])
+        .current_dir(frontend())
+        .env("BROWSER_TEST_SIGNET", env!("CARGO_BIN_EXE_signet"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -1,0 +1,624 @@
+//! The signing page's server side, on both backend sets: a person opens the link from their
+//! real email, and the page's calls (view, opened, consent, sign, decline, pictures, the
+//! sealed copy) do what the page relies on, refuse what it must, and change nothing on GET.
+//! The browser side is `frontend/tests/`.
+
+use serde_json::{Value, json};
+use signet_resolvers::Mode;
+use signet_resolvers::plans::Plan;
+use signet_storage::sea_orm::ConnectionTrait;
+
+use crate::both_quiet;
+use crate::harness::TestApp;
+
+/// Every field type a person fills in, for the client seat.
+pub fn every_field() -> Value {
+    let tag = |name: &str, ty: &str, extra: Value| {
+        let mut attrs = json!({"name": name, "type": ty, "role": "client"});
+        if let Value::Object(e) = extra {
+            for (k, v) in e {
+                attrs[k] = v;
+            }
+        }
+        json!({"type": "paragraph", "content": [
+            {"type": "text", "text": format!("{name}: ")},
+            {"type": "fieldTag", "attrs": attrs}
+        ]})
+    };
+    json!({"type": "doc", "content": [
+        {"type": "heading", "attrs": {"level": 1}, "content": [{"type": "text", "text": "Lease of the studio"}]},
+        {"type": "paragraph", "content": [{"type": "text", "text": "The tenant pays the rent on the first day of each month."}]},
+        tag("Start date", "date", json!({})),
+        tag("Pets", "checkbox", json!({"required": false})),
+        tag("Agree to the house rules", "checkbox", json!({})),
+        tag("Billing", "radio", json!({"options": ["monthly", "yearly"]})),
+        tag("Parking", "select", json!({"options": ["none", "one space", "two spaces"]})),
+        tag("Occupants", "number", json!({})),
+        tag("Contact email", "email", json!({"autofill": "email"})),
+        tag("Full name", "name", json!({"autofill": "name", "editable": false})),
+        tag("Company", "company", json!({"required": false, "placeholder": "If renting for a company"})),
+        tag("Phone", "phone", json!({"tooltip": "For the caretaker"})),
+        tag("Notes", "text", json!({"required": false})),
+        tag("Deposit", "text", json!({"locked": true, "default": "2 months"})),
+        tag("Initials", "initials", json!({})),
+        {"type": "signatureBlock", "attrs": {"role": "client"}},
+        {"type": "signatureBlock", "attrs": {"role": "landlord"}}
+    ]})
+}
+
+pub async fn send(app: &TestApp, key: &str, extra: Value) -> String {
+    let mut body = json!({
+        "title": "Studio lease",
+        "source": every_field(),
+        "people": [
+            {"name": "Ada Tenant", "email": "ada@example.com", "role": "client", "order": 1},
+            {"name": "Bob Landlord", "email": "bob@example.com", "role": "landlord", "order": 2}
+        ],
+        "sendNow": true
+    });
+    if let Value::Object(e) = extra {
+        for (k, v) in e {
+            body[k] = v;
+        }
+    }
+    let a = app
+        .post(
+            "/api/v1/documents",
+            key,
+            &[(
+                "Idempotency-Key",
+                &signet_resolvers::ids::new_id("idem").to_string(),
+            )],
+            &body.to_string(),
+        )
+        .await;
+    assert_eq!(a.status, 201, "{}", a.body);
+    a.body["id"].as_str().unwrap().to_string()
+}
+
+/// The signing links in the `.eml` files written so far, by recipient.
+pub fn links(app: &TestApp) -> Vec<(String, String)> {
+    let mut out = vec![];
+    for entry in std::fs::read_dir(app.dir.path().join("mail"))
+        .into_iter()
+        .flatten()
+        .flatten()
+    {
+        let raw = std::fs::read(entry.path()).unwrap_or_default();
+        let Some(m) = mail_parser::MessageParser::default().parse(&raw) else {
+            continue;
+        };
+        let to = m
+            .to()
+            .and_then(|t| t.first())
+            .and_then(|a| a.address())
+            .unwrap_or_default()
+            .to_string();
+        let text = m.body_text(0).map(|t| t.into_owned()).unwrap_or_default();
+        if let Some(at) = text.find("/s/") {
+            let t: String = text[at + 3..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+                .collect();
+            out.push((to, t));
+        }
+    }
+    out
+}
+
+pub fn link_of(app: &TestApp, to: &str) -> String {
+    links(app)
+        .into_iter()
+        .find(|(a, _)| a == to)
+        .unwrap_or_else(|| panic!("no signing link emailed to {to}"))
+        .1
+}
+
+async fn page(
+    app: &TestApp,
+    method: &str,
+    path: &str,
+    token: &str,
+    body: Option<Value>,
+) -> (u16, Value) {
+    let client = reqwest::Client::new();
+    let mut r = client
+        .request(method.parse().unwrap(), format!("{}{path}", app.base))
+        .header("Authorization", format!("Link {token}"))
+        .header("User-Agent", "Mozilla/5.0 (signing page test)");
+    if let Some(b) = body {
+        r = r.json(&b);
+    }
+    let res = r.send().await.unwrap();
+    let status = res.status().as_u16();
+    let text = res.text().await.unwrap();
+    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+}
+
+async fn state(app: &TestApp, key: &str, id: &str) -> Value {
+    app.get(&format!("/api/v1/documents/{id}"), Some(key))
+        .await
+        .body
+}
+
+async fn audit_events(app: &TestApp, id: &str) -> Vec<(String, Option<String>, Value)> {
+    let db = &app.ctx().db;
+    db.conn
+        .query_all_raw(db.stmt(
+            "SELECT event, seat, detail FROM audit_events WHERE document_id = $1 ORDER BY seq",
+            [signet_storage::sea_orm::Value::from(id.to_string())],
+        ))
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r.try_get("", "event").unwrap(),
+                r.try_get("", "seat").unwrap(),
+                serde_json::from_str(&r.try_get::<String>("", "detail").unwrap()).unwrap(),
+            )
+        })
+        .collect()
+}
+
+fn values_for(fields: &Value) -> Value {
+    let mut v = serde_json::Map::new();
+    for f in fields.as_array().unwrap() {
+        if !f["editable"].as_bool().unwrap() {
+            continue;
+        }
+        let id = f["id"].as_str().unwrap().to_string();
+        let value = match f["type"].as_str().unwrap() {
+            "date" => json!("2027-01-01"),
+            "checkbox" => json!(true),
+            "radio" => json!("yearly"),
+            "select" => json!("one space"),
+            "number" => json!("2"),
+            "email" => json!("ada@example.com"),
+            "phone" => json!("+44 20 7946 0958"),
+            "signature" => json!({"kind": "drawn", "width": 600, "height": 200,
+                "strokes": [[[20, 150, 0], [80, 40, 60], [140, 160, 120], [200, 60, 180]], [[240, 120, 400], [420, 110, 520]]]}),
+            "initials" => json!({"kind": "typed", "text": "AT"}),
+            "text" | "company" => continue,
+            _ => continue,
+        };
+        v.insert(id, value);
+    }
+    Value::Object(v)
+}
+
+both_quiet!(a_person_opens_consents_fills_every_field_and_signs, |app| {
+    let ws = app.workspace(Plan::Pro).await;
+    let key = app
+        .key(&ws, Mode::Live, &["documents:read", "documents:write"])
+        .await;
+    let id = send(&app, &key, json!({})).await;
+    app.run_pending_jobs().await;
+    let token = link_of(&app, "ada@example.com");
+
+    // The page: the same static shell for any link, with its guards; opening it changes
+    // nothing (mail scanners follow links).
+    let res = reqwest::get(format!("{}/s/{token}", app.base))
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200);
+    let h = res.headers().clone();
+    let csp = h["content-security-policy"].to_str().unwrap();
+    assert!(
+        csp.contains("script-src 'self'") && !csp.contains("unsafe-inline"),
+        "{csp}"
+    );
+    assert!(csp.contains("frame-ancestors 'none'"), "{csp}");
+    assert_eq!(h["referrer-policy"], "no-referrer");
+    assert_eq!(h["cache-control"], "no-store");
+    assert_eq!(h["x-content-type-options"], "nosniff");
+    let html = res.text().await.unwrap();
+    assert!(
+        !html.contains(&token) && !html.contains("Studio lease"),
+        "{html}"
+    );
+    assert!(!html.contains("<script>"), "no inline script: {html}");
+    let script = html
+        .split("src=\"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap()
+        .to_string();
+    let js = reqwest::get(format!("{}{script}", app.base)).await.unwrap();
+    assert_eq!(js.status(), 200);
+    assert!(
+        js.headers()["cache-control"]
+            .to_str()
+            .unwrap()
+            .contains("immutable")
+    );
+
+    let (status, v) = page(&app, "GET", "/page/v1/view", &token, None).await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["stage"], "sign");
+    assert_eq!(
+        state(&app, &key, &id).await["state"],
+        "sent",
+        "a view changes nothing"
+    );
+    assert_eq!(v["person"]["name"], "Ada Tenant");
+    assert_eq!(v["document"]["title"], "Studio lease");
+    assert!(v["words"]["finish"].is_string());
+    let consent = v["consent"].clone();
+    assert_eq!(consent["version"], "2026-11-24");
+    let fields = v["fields"].clone();
+    let types: Vec<&str> = fields
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["type"].as_str().unwrap())
+        .collect();
+    for t in [
+        "date",
+        "checkbox",
+        "radio",
+        "select",
+        "number",
+        "email",
+        "name",
+        "company",
+        "phone",
+        "text",
+        "initials",
+        "signature",
+    ] {
+        assert!(types.contains(&t), "{t} in {types:?}");
+    }
+    assert!(
+        fields
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|f| f["page"].as_i64().unwrap() >= 1 && f["width"].as_f64().unwrap() > 0.0),
+        "every field is placed: {fields}"
+    );
+    let name = fields
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["type"] == "name")
+        .unwrap();
+    assert_eq!(
+        (name["value"].clone(), name["editable"].clone()),
+        (json!("Ada Tenant"), json!(false))
+    );
+    // The pictures of each page, at two widths, with the text to read and find.
+    let pages = v["document"]["pages"].as_array().unwrap().clone();
+    assert!(!pages.is_empty());
+    let text: Vec<&str> = pages[0]["text"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["text"].as_str().unwrap())
+        .collect();
+    assert!(
+        text.join(" ").contains("The tenant pays the rent"),
+        "{text:?}"
+    );
+    for (width, url) in pages[0]["images"].as_object().unwrap() {
+        let img = reqwest::get(format!("{}{}", app.base, url.as_str().unwrap()))
+            .await
+            .unwrap();
+        assert_eq!(img.status(), 200, "{width}");
+        assert_eq!(img.headers()["cache-control"], "no-store");
+        let bytes = img.bytes().await.unwrap();
+        assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+        // A changed address is refused.
+        let forged = url.as_str().unwrap().replace("tag=", "tag=0");
+        assert_eq!(
+            reqwest::get(format!("{}{forged}", app.base))
+                .await
+                .unwrap()
+                .status(),
+            404
+        );
+    }
+    // Another token, or none, opens nothing.
+    let (status, _) = page(&app, "GET", "/page/v1/view", &"A".repeat(43), None).await;
+    assert_eq!(status, 404);
+
+    // Signing before consent is refused; the page reports the view, then the consent.
+    let (status, e) = page(
+        &app,
+        "POST",
+        "/page/v1/sign",
+        &token,
+        Some(json!({"values": values_for(&fields)})),
+    )
+    .await;
+    assert_eq!(status, 409, "{e}");
+    let (status, _) = page(&app, "POST", "/page/v1/opened", &token, Some(json!({}))).await;
+    assert_eq!(status, 204);
+    page(&app, "POST", "/page/v1/opened", &token, Some(json!({}))).await;
+    let doc = state(&app, &key, &id).await;
+    assert_eq!(doc["state"], "opened", "{doc}");
+    let (status, e) = page(
+        &app,
+        "POST",
+        "/page/v1/consent",
+        &token,
+        Some(json!({"version": consent["version"], "sha256": "0".repeat(64)})),
+    )
+    .await;
+    assert_eq!(status, 400, "{e}");
+    let (status, v) = page(
+        &app,
+        "POST",
+        "/page/v1/consent",
+        &token,
+        Some(json!({"version": consent["version"], "sha256": consent["sha256"]})),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    assert!(v["consent"].is_null());
+
+    // Values are checked on the server: a missing required one, a wrong option, a changed
+    // fixed field, a signature drawn outside its pad.
+    let mut missing = values_for(&fields);
+    let date_id = fields
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["type"] == "date")
+        .unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    missing.as_object_mut().unwrap().remove(&date_id);
+    let (status, e) = page(
+        &app,
+        "POST",
+        "/page/v1/sign",
+        &token,
+        Some(json!({"values": missing})),
+    )
+    .await;
+    assert_eq!(status, 400);
+    assert!(
+        e["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("Start date"),
+        "{e}"
+    );
+    let mut wrong = values_for(&fields);
+    let radio = fields
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["type"] == "radio")
+        .unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    wrong[&radio] = json!("weekly");
+    let (status, _) = page(
+        &app,
+        "POST",
+        "/page/v1/sign",
+        &token,
+        Some(json!({"values": wrong})),
+    )
+    .await;
+    assert_eq!(status, 400);
+    let mut fixed = values_for(&fields);
+    fixed[name["id"].as_str().unwrap()] = json!("Somebody Else");
+    let (status, e) = page(
+        &app,
+        "POST",
+        "/page/v1/sign",
+        &token,
+        Some(json!({"values": fixed})),
+    )
+    .await;
+    assert_eq!(status, 400, "{e}");
+    assert_eq!(
+        state(&app, &key, &id).await["state"],
+        "opened",
+        "nothing half-written"
+    );
+
+    let (status, v) = page(
+        &app,
+        "POST",
+        "/page/v1/sign",
+        &token,
+        Some(json!({"values": values_for(&fields)})),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["stage"], "signed");
+    let (status, _) = page(
+        &app,
+        "POST",
+        "/page/v1/sign",
+        &token,
+        Some(json!({"values": values_for(&fields)})),
+    )
+    .await;
+    assert_eq!(status, 409, "signed once");
+
+    // The trail: opened, consented (with the disclosure's digest) and signed, each with the
+    // address and browser; then the next person is invited.
+    let trail = audit_events(&app, &id).await;
+    let ada: Vec<_> = trail
+        .iter()
+        .filter(|(_, s, _)| s.as_deref() == Some("client"))
+        .collect();
+    let events: Vec<&str> = ada.iter().map(|(e, _, _)| e.as_str()).collect();
+    assert!(
+        events.starts_with(&["invited"]) || events.contains(&"opened"),
+        "{events:?}"
+    );
+    for e in ["opened", "consented", "signed"] {
+        let (_, _, d) = ada
+            .iter()
+            .find(|(x, _, _)| x == e)
+            .unwrap_or_else(|| panic!("{e} in {events:?}"));
+        assert_eq!(d["ip"], "127.0.0.1", "{e}: {d}");
+        assert_eq!(
+            d["userAgent"], "Mozilla/5.0 (signing page test)",
+            "{e}: {d}"
+        );
+    }
+    let consented = &ada.iter().find(|(x, _, _)| x == "consented").unwrap().2;
+    assert_eq!(consented["sha256"], consent["sha256"]);
+    app.run_pending_jobs().await;
+    let bob = link_of(&app, "bob@example.com");
+    let (_, bv) = page(&app, "GET", "/page/v1/view", &bob, None).await;
+    assert_eq!(bv["stage"], "sign");
+    page(
+        &app,
+        "POST",
+        "/page/v1/consent",
+        &bob,
+        Some(json!({"version": bv["consent"]["version"], "sha256": bv["consent"]["sha256"]})),
+    )
+    .await;
+    let (status, e) = page(
+        &app,
+        "POST",
+        "/page/v1/sign",
+        &bob,
+        Some(json!({"values": values_for(&bv["fields"])})),
+    )
+    .await;
+    assert_eq!(status, 200, "{e}");
+    app.run_pending_jobs().await;
+    assert_eq!(state(&app, &key, &id).await["state"], "executed");
+
+    // The signed copy, from the page, once it exists.
+    let (_, v) = page(&app, "GET", "/page/v1/view", &token, None).await;
+    assert_eq!(v["stage"], "executed");
+    assert_eq!(v["document"]["sealed"], true);
+    let pdf = reqwest::Client::new()
+        .get(format!("{}/page/v1/signed.pdf", app.base))
+        .header("Authorization", format!("Link {token}"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(pdf.status(), 200);
+    let pdf = pdf.bytes().await.unwrap();
+    assert!(pdf.starts_with(b"%PDF"));
+    // The drawn signature is in the sealed copy as paths: never its strokes as text.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("signed.pdf");
+    std::fs::write(&path, &pdf).unwrap();
+    match std::process::Command::new("pdftotext")
+        .arg(&path)
+        .arg("-")
+        .output()
+    {
+        Ok(out) => {
+            let text = String::from_utf8_lossy(&out.stdout);
+            assert!(
+                !text.contains("strokes") && !text.contains("drawn"),
+                "{text}"
+            );
+            assert!(text.contains("AT"), "the typed initials: {text}");
+        }
+        Err(e) => assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "pdftotext: {e}"
+        ),
+    }
+    // And the seal still verifies with the vector signature in: pyHanko and qpdf.
+    use crate::sealing::{run, tool, validate};
+    if let Some(qpdf) = tool("qpdf") {
+        let out = run(std::process::Command::new(&qpdf).arg("--check").arg(&path));
+        assert!(out.contains("No syntax or stream encoding errors"), "{out}");
+    }
+    if let Some(pyhanko) = tool("pyhanko") {
+        let (code, root, err) = app.cli(&["admin", "ca", "export"]);
+        assert_eq!(code, 0, "{err}");
+        let root_file = dir.path().join("root.pem");
+        std::fs::write(&root_file, root).unwrap();
+        let out = validate(&pyhanko, &root_file, &path);
+        assert!(out.contains("The signature is judged VALID."), "{out}");
+        assert!(
+            out.contains("The signer's certificate is trusted."),
+            "{out}"
+        );
+    }
+});
+
+both_quiet!(
+    declining_ends_the_document_for_everyone_with_the_reason_asked_for,
+    |app| {
+        let ws = app.workspace(Plan::Pro).await;
+        let key = app
+            .key(&ws, Mode::Live, &["documents:read", "documents:write"])
+            .await;
+        let id = send(
+        &app,
+        &key,
+        json!({"send": {"requireDeclineReason": true}, "email": {"replyTo": "owner@example.com"}}),
+    )
+    .await;
+        let all: Vec<&str> = signet_resolvers::Scope::ALL
+            .iter()
+            .map(|s| s.as_str())
+            .collect();
+        let reader = app.key(&ws, Mode::Live, &all).await;
+        app.run_pending_jobs().await;
+        let token = link_of(&app, "ada@example.com");
+        let (status, e) = page(&app, "POST", "/page/v1/decline", &token, Some(json!({}))).await;
+        assert_eq!(status, 400, "{e}");
+        assert!(
+            e["error"]["message"].as_str().unwrap().contains("reason"),
+            "{e}"
+        );
+        let (status, v) = page(
+            &app,
+            "POST",
+            "/page/v1/decline",
+            &token,
+            Some(json!({"reason": "The rent is wrong"})),
+        )
+        .await;
+        assert_eq!(status, 200, "{v}");
+        assert_eq!(v["stage"], "declined");
+        let doc = state(&app, &key, &id).await;
+        assert_eq!(doc["state"], "declined", "{doc}");
+        let trail = audit_events(&app, &id).await;
+        let (_, seat, d) = trail.iter().find(|(e, _, _)| e == "declined").unwrap();
+        assert_eq!(seat.as_deref(), Some("client"));
+        assert_eq!(d["reason"], "The rent is wrong");
+        assert_eq!(d["ip"], "127.0.0.1");
+        // A declined document shows that, not a form; acting again is refused.
+        let (_, v) = page(&app, "GET", "/page/v1/view", &token, None).await;
+        assert_eq!(v["fields"], json!([]));
+        let (status, _) = page(
+            &app,
+            "POST",
+            "/page/v1/decline",
+            &token,
+            Some(json!({"reason": "again"})),
+        )
+        .await;
+        assert_eq!(status, 409);
+        // The sender hears of it (the declined email is queued for them).
+        app.run_pending_jobs().await;
+        let log = app
+            .get(&format!("/api/v1/emails?documentId={id}"), Some(&reader))
+            .await;
+        assert_eq!(log.status, 200, "{}", log.body);
+        let declined: Vec<&str> = log.body["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["kind"] == "declined")
+            .map(|e| e["to"].as_str().unwrap())
+            .collect();
+        for to in ["owner@example.com", "ada@example.com", "bob@example.com"] {
+            assert!(declined.contains(&to), "{to} hears of it: {declined:?}");
+        }
+    }
+);
