@@ -288,8 +288,18 @@ test("Arabic reads right to left and Japanese in its own words, on a 375-pixel p
     await editor.fill("2027-01-01");
     await page.locator(".field button.pick.done").first().waitFor();
     // Each field's box lies on the page where the document draws it.
-    const boxes = await page.evaluate(() => [...document.querySelectorAll(".field")].map((f) => { const r = f.getBoundingClientRect(); const s = f.closest(".sheet").getBoundingClientRect(); return [r.left - s.left, r.right - s.left, s.width]; }));
-    for (const [l, r, w] of boxes) assert.ok(l >= 0 && r <= w + 1 && r - l < w * 0.6, `${lang}: a field box within the page: ${l}..${r} of ${w}`);
+    const boxes = await page.evaluate(() =>
+      [...document.querySelectorAll(".field")].map((f) => {
+        const r = f.getBoundingClientRect();
+        const c = f.firstElementChild.getBoundingClientRect();
+        const s = f.closest(".sheet").getBoundingClientRect();
+        return { name: f.firstElementChild.getAttribute("aria-label"), left: r.left - s.left, want: (parseFloat(f.style.left) / 100) * s.width, width: r.width, wantWidth: (parseFloat(f.style.width) / 100) * s.width, child: [c.left - r.left, r.right - c.right] };
+      }),
+    );
+    for (const b of boxes) {
+      assert.ok(Math.abs(b.left - b.want) < 1.5 && Math.abs(b.width - b.wantWidth) < 1.5, `${lang}: ${b.name} sits where the document draws it: ${JSON.stringify(b)}`);
+      assert.ok(b.child[0] > -1.5 && b.child[1] > -1.5, `${lang}: ${b.name}'s control stays in its box: ${JSON.stringify(b)}`);
+    }
     // No sideways scrolling on a phone.
     assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1));
     await axe(page, `document (${lang})`);

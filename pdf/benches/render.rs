@@ -1,5 +1,6 @@
 //! Rendering time of a 1-page and a 10-page source (contract profile, letter paper, fields
-//! and signature blocks), warm: the renderer is built once, as in the server.
+//! and signature blocks), warm: the renderer is built once, as in the server; and with the
+//! signing page's pictures of each page.
 //!   cargo bench -p signet-pdf --bench render
 
 use std::collections::BTreeMap;
@@ -49,6 +50,38 @@ fn bench(c: &mut Criterion) {
                     renderer.render(&fresh).unwrap_or_else(|e| panic!("{e}"))
                 })
             },
+        );
+        // What the signing page's pictures and text add to a render: each page drawn 750 and
+        // 1,500 pixels wide, as PNG, and its text runs (a new document each time).
+        c.bench_function(
+            &format!("render {pages}-page source with page pictures, new document each time"),
+            |b| {
+                b.iter(|| {
+                    n += 1;
+                    let title = format!("Services agreement {n}");
+                    let footer = format!("doc_{n:026}");
+                    let fresh = RenderInput {
+                        title: &title,
+                        footer: &footer,
+                        ..input
+                    };
+                    renderer
+                        .render_with_views(&fresh, 100, &[750, 1500])
+                        .unwrap_or_else(|e| panic!("{e}"))
+                })
+            },
+        );
+        let views = renderer
+            .render_with_views(&input, 100, &[750, 1500])
+            .unwrap_or_else(|e| panic!("{e}"))
+            .views;
+        let bytes: Vec<usize> = views
+            .iter()
+            .flat_map(|v| v.images.iter().map(Vec::len))
+            .collect();
+        eprintln!(
+            "{pages}-page source: page pictures of {:?} bytes (750, 1,500 pixels wide per page)",
+            bytes
         );
     }
 }

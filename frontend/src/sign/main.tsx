@@ -231,7 +231,7 @@ function Signing({ v }: { v: View }) {
       </main>
       <footer class="bar bottom">
         {editing && (
-          <div class={`editor ${editing.type}`}>
+          <div class={`editor type-${editing.type}`}>
             <label for={`field-${editing.id}`} class="editor-label">
               {editing.name}
               {editing.required ? ` (${say(w, "required")})` : ""}
@@ -315,7 +315,7 @@ function Page({ page, n, total, words, fields, values, onSeen, onChange, onPad, 
         </div>
         {fields.map((f) => (
           <div
-            class={`field ${f.type}${f.required ? " required" : ""}`}
+            class={`field type-${f.type}${f.required ? " required" : ""}`}
             style={{ left: pct(f.x, page.width), top: pct(f.y, page.height), width: pct(f.width, page.width), height: pct(f.height, page.height) }}
           >
             {compact && f.editable && f.type !== "signature" && f.type !== "initials" ? (
