@@ -43,7 +43,7 @@ const para = (t) => ({ type: "paragraph", content: [{ type: "text", text: t }] }
 const words = "The tenant keeps the studio clean and tidy, pays the rent on time, and tells the landlord at once of any damage. ".repeat(6);
 function source(pages) {
   const content = [{ type: "heading", attrs: { level: 1 }, content: [{ type: "text", text: "Lease of the studio" }] }];
-  for (let i = 0; i < pages * 7; i++) content.push(para(`${i + 1}. ${words}`));
+  for (let i = 0; i < pages * 6 - 2; i++) content.push(para(`${i + 1}. ${words}`));
   content.push({ type: "paragraph", content: [{ type: "text", text: "Start date: " }, { type: "fieldTag", attrs: { name: "Start date", type: "date", role: "client" } }] });
   content.push({ type: "signatureBlock", attrs: { role: "client" } });
   return { type: "doc", content };

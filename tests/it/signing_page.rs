@@ -622,3 +622,53 @@ both_quiet!(
         }
     }
 );
+
+both_quiet!(
+    a_document_rendered_without_page_pictures_gets_them_when_first_viewed,
+    |app| {
+        let ws = app.workspace(Plan::Pro).await;
+        let key = app
+            .key(&ws, Mode::Live, &["documents:read", "documents:write"])
+            .await;
+        let id = send(&app, &key, json!({})).await;
+        app.run_pending_jobs().await;
+        let token = link_of(&app, "ada@example.com");
+        // As an installation upgraded from before page pictures: the rendered file alone.
+        let ctx = app.ctx();
+        let folder = format!("documents/{id}");
+        for k in ctx.blobs.list(&folder).await.unwrap() {
+            if k.ends_with(".png") || k.ends_with(".pages.json") {
+                ctx.blobs.delete(&k).await.unwrap();
+            }
+        }
+        let (_, v) = page(&app, "GET", "/page/v1/view", &token, None).await;
+        assert_eq!(v["stage"], "sign");
+        assert!(
+            v["document"]["pages"].is_null(),
+            "the page waits as for a render"
+        );
+        // The first view set them in the making; the page asks again.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        let pages = loop {
+            let (_, v) = page(&app, "GET", "/page/v1/view", &token, None).await;
+            if !v["document"]["pages"].is_null() {
+                break v["document"]["pages"].clone();
+            }
+            assert!(std::time::Instant::now() < deadline, "never made");
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        };
+        let url = pages[0]["images"]["750"].as_str().unwrap();
+        let img = reqwest::get(format!("{}{url}", app.base)).await.unwrap();
+        assert_eq!(img.status(), 200);
+        let text: Vec<&str> = pages[0]["text"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["text"].as_str().unwrap())
+            .collect();
+        assert!(
+            text.join(" ").contains("The tenant pays the rent"),
+            "{text:?}"
+        );
+    }
+);

@@ -299,6 +299,46 @@ pub async fn render_document(
     Ok(true)
 }
 
+/// Makes the signing page's pictures and text of a document rendered before they existed
+/// (an installation upgraded with documents out for signature): the same words laid out
+/// again, the same way (`render_job` depends only on the stored document), stored beside
+/// the rendered file. At most one at a time per process per document; on a render thread.
+/// Answers whether they exist now.
+pub async fn make_views(ctx: &Ctx, doc: &DocRow, pdf_blob: &str) -> Result<bool, DomainError> {
+    static MAKING: std::sync::LazyLock<std::sync::Mutex<std::collections::HashSet<String>>> =
+        std::sync::LazyLock::new(Default::default);
+    struct Making(String);
+    impl Drop for Making {
+        fn drop(&mut self) {
+            MAKING
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .remove(&self.0);
+        }
+    }
+    if !MAKING
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .insert(doc.id.clone())
+    {
+        return Ok(false);
+    }
+    let _making = Making(doc.id.clone());
+    let people = store::people(&ctx.db.conn, &ctx.db, &[&doc.id]).await?;
+    let (renderer, max_pages, row) = (ctx.renderer.clone(), ctx.max_pages, doc.clone());
+    let rendered = crate::render::in_background(move || {
+        let draft = send::draft_from(&row, &people)?;
+        renderer
+            .render(&render_job(&row, &draft, max_pages))
+            .map_err(DomainError::Internal)
+    })
+    .await
+    .map_err(DomainError::Internal)??;
+    store_views(ctx, pdf_blob, rendered.views, &rendered.pages).await?;
+    tracing::info!(document = %doc.id, "made the signing page's pictures of a document rendered without them");
+    Ok(true)
+}
+
 /// The blob key of a rendered file's page picture `page` (from 1) at `width` pixels.
 pub fn view_image_key(pdf_blob: &str, page: usize, width: u32) -> String {
     format!("{}.p{page}.{width}.png", pdf_blob.trim_end_matches(".pdf"))

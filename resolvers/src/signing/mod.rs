@@ -247,7 +247,17 @@ async fn pages(ctx: &Ctx, doc: &DocRow) -> Result<Option<Vec<PageOut>>, DomainEr
         .get(&crate::documents::rendering::view_text_key(&blob))
         .await?
     else {
-        // Rendered before pictures were made: the page waits as for a render.
+        // Rendered before pictures were made: they are made now (the page waits as for a
+        // render and asks again).
+        if !crate::documents::state::OUT_FOR_SIGNATURE.contains(&format!("'{}'", doc.state)) {
+            return Ok(None);
+        }
+        let (ctx2, doc2) = (ctx.clone(), doc.clone());
+        tokio::spawn(async move {
+            if let Err(e) = crate::documents::rendering::make_views(&ctx2, &doc2, &blob).await {
+                tracing::warn!(document = %doc2.id, error = %e, "making page pictures failed");
+            }
+        });
         return Ok(None);
     };
     #[derive(serde::Deserialize)]
