@@ -308,3 +308,64 @@ test("Arabic reads right to left and Japanese in its own words, on a 375-pixel p
     await context.close();
   }
 });
+
+test("every screen at 1280 and 375 pixels wide, in English and in Arabic", async () => {
+  const simple = { type: "doc", content: [
+    { type: "heading", attrs: { level: 1 }, content: [{ type: "text", text: "Lease of the studio" }] },
+    { type: "paragraph", content: [{ type: "text", text: "The tenant pays the rent on the first day of each month, by bank transfer." }] },
+    { type: "signatureBlock", attrs: { role: "client" } },
+  ] };
+  for (const lang of ["en", "ar"]) {
+    for (const width of [1280, 375]) {
+      const tag = `${lang}-${width}`;
+      const name = lang === "ar" ? "ليلى حداد" : "Ada Tenant";
+      const context = await browser.newContext(width === 375
+        ? { viewport: { width: 375, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true }
+        : { viewport: { width: 1280, height: 900 } });
+      const page = await context.newPage();
+      // Sign: consent, the document, the pad, signed.
+      const email = `${tag}-${Date.now()}@example.com`;
+      await sendDocument({ source: simple }, [{ name, email, role: "client", locale: lang }]);
+      await page.goto(await linkFor(email));
+      await page.locator("main.consent h1").waitFor();
+      await axe(page, `consent ${tag}`);
+      await shot(page, `${tag}-1-consent`);
+      await page.locator("label.check input").check();
+      await page.locator("form button.primary").click();
+      await page.waitForFunction(() => document.querySelector(".sheet img")?.complete);
+      await axe(page, `document ${tag}`);
+      await shot(page, `${tag}-2-document`);
+      await page.locator("button.sign-here").first().click();
+      const pad = page.locator("canvas.surface");
+      await pad.waitFor();
+      const box = await pad.boundingBox();
+      await page.mouse.move(box.x + 20, box.y + box.height * 0.6);
+      await page.mouse.down();
+      for (let i = 1; i <= 16; i++) await page.mouse.move(box.x + 20 + i * (box.width / 20), box.y + box.height * (0.5 + 0.25 * Math.sin(i / 2)));
+      await page.mouse.up();
+      await axe(page, `pad ${tag}`);
+      await shot(page, `${tag}-3-pad`);
+      await page.locator("dialog.pad button.primary").click();
+      await page.locator(".sign-here.done svg").waitFor();
+      await page.locator(".bar.bottom button.primary").click();
+      await page.locator("main.status h1").waitFor();
+      await axe(page, `signed ${tag}`);
+      await shot(page, `${tag}-4-signed`);
+      // Decline: the dialog, then the declined page.
+      const other = `${tag}-decline-${Date.now()}@example.com`;
+      await sendDocument({ source: simple }, [{ name, email: other, role: "client", locale: lang }]);
+      await page.goto(await linkFor(other));
+      await page.locator("main.consent h1").waitFor();
+      await page.locator("button.decline").click();
+      await page.locator("dialog.decline-dialog textarea").fill(lang === "ar" ? "الإيجار غير صحيح." : "The rent is wrong.");
+      await axe(page, `decline ${tag}`);
+      await shot(page, `${tag}-5-decline`);
+      await page.locator("dialog.decline-dialog button.danger").click();
+      await page.locator("main.status h1").waitFor();
+      await axe(page, `declined ${tag}`);
+      await shot(page, `${tag}-6-declined`);
+      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1), `${tag}: no sideways scrolling`);
+      await context.close();
+    }
+  }
+});

@@ -161,6 +161,20 @@ async fn audit_events(app: &TestApp, id: &str) -> Vec<(String, Option<String>, V
         .collect()
 }
 
+/// A page's text layer holds the document's words.
+fn assert_reads(page: &Value) {
+    let text: Vec<&str> = page["text"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["text"].as_str().unwrap())
+        .collect();
+    assert!(
+        text.join(" ").contains("The tenant pays the rent"),
+        "{text:?}"
+    );
+}
+
 fn values_for(fields: &Value) -> Value {
     let mut v = serde_json::Map::new();
     for f in fields.as_array().unwrap() {
@@ -292,16 +306,7 @@ both_quiet!(a_person_opens_consents_fills_every_field_and_signs, |app| {
     // The pictures of each page, at two widths, with the text to read and find.
     let pages = v["document"]["pages"].as_array().unwrap().clone();
     assert!(!pages.is_empty());
-    let text: Vec<&str> = pages[0]["text"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["text"].as_str().unwrap())
-        .collect();
-    assert!(
-        text.join(" ").contains("The tenant pays the rent"),
-        "{text:?}"
-    );
+    assert_reads(&pages[0]);
     for (width, url) in pages[0]["images"].as_object().unwrap() {
         let img = reqwest::get(format!("{}{}", app.base, url.as_str().unwrap()))
             .await
@@ -660,15 +665,6 @@ both_quiet!(
         let url = pages[0]["images"]["750"].as_str().unwrap();
         let img = reqwest::get(format!("{}{url}", app.base)).await.unwrap();
         assert_eq!(img.status(), 200);
-        let text: Vec<&str> = pages[0]["text"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|r| r["text"].as_str().unwrap())
-            .collect();
-        assert!(
-            text.join(" ").contains("The tenant pays the rent"),
-            "{text:?}"
-        );
+        assert_reads(&pages[0]);
     }
 );

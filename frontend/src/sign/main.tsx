@@ -151,7 +151,9 @@ function Signing({ v }: { v: View }) {
   // On a phone a field's box on the page is too small to type in: the page shows what each
   // holds, and the bar below edits the current one at a readable size.
   const compact = useNarrow();
-  const editing = compact ? order[current] : undefined;
+  // Signature and initials open their own dialog from their box on the page.
+  const at = order[current];
+  const editing = compact && at && at.type !== "signature" && at.type !== "initials" ? at : undefined;
 
   const set = (id: string, value: Value) => setValues((s) => ({ ...s, [id]: value }));
   const focusField = (i: number) => {
@@ -242,7 +244,7 @@ function Signing({ v }: { v: View }) {
         <p class="progress" role="status" aria-live="polite">{say(w, "progress", { done, total: required.length })}</p>
         {error && <p class="error" role="alert">{error}</p>}
         <div class="actions">
-          <button type="button" class="secondary" onClick={previous} aria-label={say(w, "previous_field")}>‹</button>
+          <button type="button" class="secondary" onClick={previous} aria-label={say(w, "previous_field")}><span class="back" aria-hidden="true">‹</span></button>
           <button type="button" class="secondary" onClick={next}>{say(w, "next_field")}</button>
           <button type="button" class="primary" disabled={!ready || busy} aria-describedby={ready ? undefined : "finish-hint"} onClick={finish}>{say(w, "finish")}</button>
         </div>
@@ -318,7 +320,7 @@ function Page({ page, n, total, words, fields, values, onSeen, onChange, onPad, 
             class={`field type-${f.type}${f.required ? " required" : ""}`}
             style={{ left: pct(f.x, page.width), top: pct(f.y, page.height), width: pct(f.width, page.width), height: pct(f.height, page.height) }}
           >
-            {compact && f.editable && f.type !== "signature" && f.type !== "initials" ? (
+            {compact && f.type !== "signature" && f.type !== "initials" ? (
               <Pick f={f} value={values[f.id] ?? null} words={words} onPick={() => onPick(f.id)} />
             ) : (
               <Field f={f} value={values[f.id] ?? null} words={words} onChange={onChange} onPad={onPad} onFocus={() => onFocusField(f.id)} />
@@ -406,7 +408,7 @@ function Pick({ f, value, words, onPick }: { f: FieldView; value: Value; words: 
   const shown = value === true ? "✓" : value === false || value === null ? "" : String(value);
   const label = `${f.name}${f.required ? ` (${say(words, "required")})` : ""}${shown ? `: ${shown}` : ""}`;
   return (
-    <button type="button" id={`pick-${f.id}`} class={`pick${filled(f, value) ? " done" : ""}`} aria-label={label} onClick={onPick}>
+    <button type="button" id={`pick-${f.id}`} class={`pick${filled(f, value) ? " done" : ""}`} aria-label={label} disabled={!f.editable} onClick={onPick}>
       <span aria-hidden="true">{shown}</span>
     </button>
   );

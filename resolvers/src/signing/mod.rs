@@ -95,17 +95,15 @@ pub fn stage(doc: &DocRow, person: &PersonDbRow) -> Stage {
     }
 }
 
-/// The page's language: the person's own, else the document's, else English; one of the 14.
+/// The page's language: the person's own, else the document's (as for their emails), else
+/// English; one of the 14.
 pub fn language(doc: &DocRow, person: &PersonDbRow) -> &'static str {
-    let send: SendOptionsIn = serde_json::from_str(&doc.send_options).unwrap_or_default();
-    let email: EmailOptionsIn = serde_json::from_str(&doc.email_options).unwrap_or_default();
-    let code = person
-        .locale
-        .clone()
-        .or(email.locale)
-        .or(send.language)
-        .unwrap_or_else(|| "en".into());
-    words::code(&code)
+    words::code(
+        &person
+            .locale
+            .clone()
+            .unwrap_or_else(|| crate::documents::locale(doc)),
+    )
 }
 
 #[derive(Serialize)]
