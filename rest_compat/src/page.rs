@@ -18,7 +18,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodRouter, get, post};
 use axum::{Extension, Json};
 use signet_resolvers::DomainError;
-use signet_resolvers::signing::{self, acts};
+use signet_resolvers::signing::{self, acts, identity};
 
 use crate::door::ClientIp;
 use crate::extract::JsonIn;
@@ -52,6 +52,8 @@ rows! {
     CONSENT: POST "/page/v1/consent" "page.consent" consent;
     SIGN: POST "/page/v1/sign" "page.sign_fields" sign;
     DECLINE: POST "/page/v1/decline" "page.decline" decline;
+    CODE: POST "/page/v1/code" "page.code" code;
+    VERIFY: POST "/page/v1/verify" "page.verify" verify;
     IMAGE: GET "/page/v1/images/{doc}/{page}/{width}" "page.image" image;
     SEALED: GET "/page/v1/signed.pdf" "page.signed_pdf" sealed;
 }
@@ -100,6 +102,14 @@ fn link(headers: &HeaderMap) -> Result<String, ApiError> {
                 "this link does not open a document".into(),
             ))
         })
+}
+
+/// The pass a page holds once the person confirmed who they are (`Signet-Pass`).
+fn pass(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get("signet-pass")
+        .and_then(|v| v.to_str().ok())
+        .map(|p| p.trim().to_string())
 }
 
 fn seen(ip: &ClientIp, headers: &HeaderMap) -> acts::Seen {
@@ -176,7 +186,8 @@ fn asset() -> MethodRouter<AppState> {
 fn view() -> MethodRouter<AppState> {
     get(|State(s): State<AppState>, headers: HeaderMap| async move {
         let token = link(&headers)?;
-        Ok::<_, ApiError>(personal(Json(signing::view(&s.ctx, &token).await?)))
+        let out = signing::view(&s.ctx, &token, pass(&headers).as_deref()).await?;
+        Ok::<_, ApiError>(personal(Json(out)))
     })
 }
 
@@ -184,7 +195,13 @@ fn opened() -> MethodRouter<AppState> {
     post(
         |State(s): State<AppState>, Extension(ip): Extension<ClientIp>, headers: HeaderMap| async move {
             let token = link(&headers)?;
-            acts::opened(&s.ctx, &token, &seen(&ip, &headers)).await?;
+            acts::opened(
+                &s.ctx,
+                &token,
+                pass(&headers).as_deref(),
+                &seen(&ip, &headers),
+            )
+            .await?;
             Ok::<_, ApiError>(personal(StatusCode::NO_CONTENT))
         },
     )
@@ -197,7 +214,14 @@ fn consent() -> MethodRouter<AppState> {
          headers: HeaderMap,
          JsonIn(body): JsonIn<acts::ConsentIn>| async move {
             let token = link(&headers)?;
-            let out = acts::consent(&s.ctx, &token, body, &seen(&ip, &headers)).await?;
+            let out = acts::consent(
+                &s.ctx,
+                &token,
+                pass(&headers).as_deref(),
+                body,
+                &seen(&ip, &headers),
+            )
+            .await?;
             Ok::<_, ApiError>(personal(Json(out)))
         },
     )
@@ -210,7 +234,14 @@ fn sign() -> MethodRouter<AppState> {
          headers: HeaderMap,
          JsonIn(body): JsonIn<acts::SignIn>| async move {
             let token = link(&headers)?;
-            let out = acts::sign(&s.ctx, &token, body, &seen(&ip, &headers)).await?;
+            let out = acts::sign(
+                &s.ctx,
+                &token,
+                pass(&headers).as_deref(),
+                body,
+                &seen(&ip, &headers),
+            )
+            .await?;
             Ok::<_, ApiError>(personal(Json(out)))
         },
     )
@@ -223,7 +254,37 @@ fn decline() -> MethodRouter<AppState> {
          headers: HeaderMap,
          JsonIn(body): JsonIn<acts::DeclineIn>| async move {
             let token = link(&headers)?;
-            let out = acts::decline(&s.ctx, &token, body, &seen(&ip, &headers)).await?;
+            let out = acts::decline(
+                &s.ctx,
+                &token,
+                pass(&headers).as_deref(),
+                body,
+                &seen(&ip, &headers),
+            )
+            .await?;
+            Ok::<_, ApiError>(personal(Json(out)))
+        },
+    )
+}
+
+fn code() -> MethodRouter<AppState> {
+    post(
+        |State(s): State<AppState>, Extension(ip): Extension<ClientIp>, headers: HeaderMap| async move {
+            let token = link(&headers)?;
+            let out = identity::send_code(&s.ctx, &token, &seen(&ip, &headers)).await?;
+            Ok::<_, ApiError>(personal(Json(out)))
+        },
+    )
+}
+
+fn verify() -> MethodRouter<AppState> {
+    post(
+        |State(s): State<AppState>,
+         Extension(ip): Extension<ClientIp>,
+         headers: HeaderMap,
+         JsonIn(body): JsonIn<identity::VerifyIn>| async move {
+            let token = link(&headers)?;
+            let out = identity::verify(&s.ctx, &token, body, &seen(&ip, &headers)).await?;
             Ok::<_, ApiError>(personal(Json(out)))
         },
     )
@@ -246,7 +307,7 @@ fn image() -> MethodRouter<AppState> {
 fn sealed() -> MethodRouter<AppState> {
     get(|State(s): State<AppState>, headers: HeaderMap| async move {
         let token = link(&headers)?;
-        let file = signing::sealed(&s.ctx, &token).await?;
+        let file = signing::sealed(&s.ctx, &token, pass(&headers).as_deref()).await?;
         let disposition = format!("attachment; filename=\"{}\"", file.file_name);
         Ok::<_, ApiError>(personal((
             [

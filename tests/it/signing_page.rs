@@ -121,11 +121,26 @@ async fn page(
     token: &str,
     body: Option<Value>,
 ) -> (u16, Value) {
+    page_as(app, method, path, token, None, body).await
+}
+
+/// A page call with the pass the page holds once the person confirmed who they are.
+async fn page_as(
+    app: &TestApp,
+    method: &str,
+    path: &str,
+    token: &str,
+    pass: Option<&str>,
+    body: Option<Value>,
+) -> (u16, Value) {
     let client = reqwest::Client::new();
     let mut r = client
         .request(method.parse().unwrap(), format!("{}{path}", app.base))
         .header("Authorization", format!("Link {token}"))
         .header("User-Agent", "Mozilla/5.0 (signing page test)");
+    if let Some(p) = pass {
+        r = r.header("Signet-Pass", p);
+    }
     if let Some(b) = body {
         r = r.json(&b);
     }
@@ -666,5 +681,373 @@ both_quiet!(
         let img = reqwest::get(format!("{}{url}", app.base)).await.unwrap();
         assert_eq!(img.status(), 200);
         assert_reads(&pages[0]);
+    }
+);
+
+/// The one-time codes emailed so far to `to`, oldest first (from the `.eml` files).
+fn codes_to(app: &TestApp, to: &str) -> Vec<String> {
+    let mut found: Vec<(std::time::SystemTime, String)> = vec![];
+    for entry in std::fs::read_dir(app.dir.path().join("mail"))
+        .into_iter()
+        .flatten()
+        .flatten()
+    {
+        let raw = std::fs::read(entry.path()).unwrap_or_default();
+        let Some(m) = mail_parser::MessageParser::default().parse(&raw) else {
+            continue;
+        };
+        let addressee = m
+            .to()
+            .and_then(|t| t.first())
+            .and_then(|a| a.address())
+            .unwrap_or_default()
+            .to_string();
+        let subject = m.subject().unwrap_or_default().to_string();
+        if addressee != to || !subject.starts_with("Your code") {
+            continue;
+        }
+        let code: String = subject
+            .rsplit(' ')
+            .next()
+            .unwrap_or_default()
+            .chars()
+            .filter(char::is_ascii_digit)
+            .collect();
+        let at = entry.metadata().unwrap().modified().unwrap();
+        found.push((at, code));
+    }
+    found.sort();
+    found.into_iter().map(|(_, c)| c).collect()
+}
+
+both_quiet!(
+    a_person_asked_for_codes_sees_nothing_until_both_pass_and_is_locked_out_after_five_wrong_tries,
+    |app| {
+        let ws = app.workspace(Plan::Pro).await;
+        let key = app
+            .key(&ws, Mode::Live, &["documents:read", "documents:write"])
+            .await;
+        let people = |code: &str| {
+            json!({"people": [
+                {"name": "Ada Tenant", "email": "ada@example.com", "role": "client", "order": 1,
+                 "accessCode": code, "emailCode": true},
+                {"name": "Bob Landlord", "email": "bob@example.com", "role": "landlord", "order": 2,
+                 "accessCode": "bob's own"}
+            ]})
+        };
+        // A code too short to be one is refused, naming the field.
+        let bad = app
+            .post(
+                "/api/v1/documents",
+                &key,
+                &[("Idempotency-Key", "identity-bad-code-1")],
+                &json!({"title": "Lease", "source": every_field(), "people": people("12")["people"]})
+                    .to_string(),
+            )
+            .await;
+        assert_eq!(bad.status, 400, "{}", bad.body);
+        assert!(
+            bad.body["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("people[0].accessCode"),
+            "{}",
+            bad.body
+        );
+        let id = send(&app, &key, people("blue river 42")).await;
+        // What the sender reads back says what is asked, never the code.
+        let doc = app
+            .get(&format!("/api/v1/documents/{id}"), Some(&key))
+            .await;
+        assert_eq!(
+            doc.body["people"][0]["checks"],
+            json!(["accessCode", "emailCode"])
+        );
+        assert_eq!(doc.body["people"][1]["checks"], json!(["accessCode"]));
+        assert!(!doc.body.to_string().contains("blue river 42"));
+        let source = app
+            .get(&format!("/api/v1/documents/{id}/source"), Some(&key))
+            .await;
+        assert!(
+            !source.body.to_string().contains("blue river 42"),
+            "{}",
+            source.body
+        );
+        app.run_pending_jobs().await;
+        let token = link_of(&app, "ada@example.com");
+
+        // Before the checks: the title and the check screen, nothing of the document.
+        let (status, v) = page(&app, "GET", "/page/v1/view", &token, None).await;
+        assert_eq!(status, 200, "{v}");
+        assert_eq!(v["document"]["title"], "Studio lease");
+        assert!(v["document"]["pages"].is_null(), "{v}");
+        assert_eq!(v["fields"], json!([]));
+        assert!(v["consent"].is_null());
+        assert_eq!(v["person"]["email"], "");
+        let gate = &v["verify"];
+        assert_eq!(
+            (gate["accessCode"].clone(), gate["emailCode"].clone()),
+            (json!(true), json!(true))
+        );
+        assert_eq!(gate["address"], "a•••@example.com");
+        assert_eq!(gate["triesLeft"], 5);
+        for (path, body) in [
+            ("/page/v1/opened", json!({})),
+            (
+                "/page/v1/consent",
+                json!({"version": "2026-11-24", "sha256": "0"}),
+            ),
+            ("/page/v1/sign", json!({"values": {}})),
+            ("/page/v1/decline", json!({"reason": "no"})),
+        ] {
+            let (status, e) = page(&app, "POST", path, &token, Some(body)).await;
+            assert_eq!(status, 403, "{path}: {e}");
+            assert_eq!(e["error"]["kind"], "forbidden");
+        }
+        let (status, _) = page_as(
+            &app,
+            "GET",
+            "/page/v1/view",
+            &token,
+            Some("9999999999999.00"),
+            None,
+        )
+        .await;
+        assert_eq!(status, 200);
+
+        // The emailed code: sent on request, one at a time.
+        let (status, c) = page(&app, "POST", "/page/v1/code", &token, Some(json!({}))).await;
+        assert_eq!(status, 200, "{c}");
+        assert_eq!(c["sent"], true);
+        let (_, again) = page(&app, "POST", "/page/v1/code", &token, Some(json!({}))).await;
+        assert_eq!(again["sent"], false, "not twice within 30 seconds: {again}");
+        assert!(again["gate"]["nextCodeIn"].as_i64().unwrap() > 0);
+        app.run_pending_jobs().await;
+        let codes = codes_to(&app, "ada@example.com");
+        assert_eq!(codes.len(), 1, "{codes:?}");
+        let code = codes[0].clone();
+        assert_eq!(code.len(), 6);
+
+        // One wrong code fails the try, and says which.
+        let (_, out) = page(
+            &app,
+            "POST",
+            "/page/v1/verify",
+            &token,
+            Some(json!({"accessCode": "blue river 41", "emailCode": code})),
+        )
+        .await;
+        assert!(out["pass"].is_null(), "{out}");
+        assert_eq!(out["wrong"], json!(["accessCode"]));
+        assert_eq!(out["gate"]["triesLeft"], 4);
+        let (status, out) = page(
+            &app,
+            "POST",
+            "/page/v1/verify",
+            &token,
+            Some(json!({"accessCode": " blue river 42 ", "emailCode": code})),
+        )
+        .await;
+        assert_eq!(status, 200, "{out}");
+        let pass = out["pass"].as_str().expect("a pass").to_string();
+        let (_, v) = page_as(&app, "GET", "/page/v1/view", &token, Some(&pass), None).await;
+        assert!(v["verify"].is_null(), "{v}");
+        assert!(v["document"]["pages"].is_array());
+        assert_eq!(v["person"]["email"], "ada@example.com");
+        let (status, _) = page_as(
+            &app,
+            "POST",
+            "/page/v1/opened",
+            &token,
+            Some(&pass),
+            Some(json!({})),
+        )
+        .await;
+        assert_eq!(status, 204);
+        // An emailed code works once.
+        let (_, out) = page(
+            &app,
+            "POST",
+            "/page/v1/verify",
+            &token,
+            Some(json!({"accessCode": "blue river 42", "emailCode": code})),
+        )
+        .await;
+        assert_eq!(out["wrong"], json!(["emailCode"]), "{out}");
+
+        // Five wrong tries lock the link, and then even the right codes do not open it.
+        let ctx = app.ctx();
+        let earlier = |ms: i64| {
+            ctx.db.stmt(
+                "UPDATE identity_checks SET code_sent_at = code_sent_at - $1",
+                [signet_storage::sea_orm::Value::from(ms)],
+            )
+        };
+        ctx.db.conn.execute_raw(earlier(60_000)).await.unwrap();
+        let (_, c) = page(&app, "POST", "/page/v1/code", &token, Some(json!({}))).await;
+        assert_eq!(c["sent"], true, "{c}");
+        app.run_pending_jobs().await;
+        let fresh = codes_to(&app, "ada@example.com").last().unwrap().clone();
+        for n in 0..4 {
+            let (_, out) = page(
+                &app,
+                "POST",
+                "/page/v1/verify",
+                &token,
+                Some(json!({"accessCode": format!("guess {n}"), "emailCode": "000000"})),
+            )
+            .await;
+            assert!(out["pass"].is_null());
+        }
+        let (_, out) = page(
+            &app,
+            "POST",
+            "/page/v1/verify",
+            &token,
+            Some(json!({"accessCode": "blue river 42", "emailCode": fresh})),
+        )
+        .await;
+        assert!(out["pass"].is_null(), "locked: {out}");
+        assert_eq!(out["gate"]["triesLeft"], 0);
+        let locked = out["gate"]["lockedUntil"].as_i64().expect("locked");
+        let minutes = (locked - signet_storage::now_ms()) / 60_000;
+        assert!((14..=15).contains(&minutes), "{minutes}");
+        let (_, c) = page(&app, "POST", "/page/v1/code", &token, Some(json!({}))).await;
+        assert_eq!(c["sent"], false, "no code while locked");
+        let (_, v) = page(&app, "GET", "/page/v1/view", &token, None).await;
+        assert!(v["verify"]["lockedUntil"].is_i64());
+        // The pass given before the lock still works: it is that person's for hours.
+        let (_, v) = page_as(&app, "GET", "/page/v1/view", &token, Some(&pass), None).await;
+        assert!(v["verify"].is_null());
+
+        // Every try is in the trail, with where it came from; no code is anywhere.
+        let trail = audit_events(&app, &id).await;
+        let events: Vec<&str> = trail.iter().map(|(e, _, _)| e.as_str()).collect();
+        assert_eq!(
+            events.iter().filter(|e| **e == "code_sent").count(),
+            2,
+            "{events:?}"
+        );
+        assert_eq!(
+            events.iter().filter(|e| **e == "identity_failed").count(),
+            6,
+            "{events:?}"
+        );
+        assert_eq!(
+            events
+                .iter()
+                .filter(|e| **e == "identity_confirmed")
+                .count(),
+            1
+        );
+        assert_eq!(
+            events.iter().filter(|e| **e == "identity_locked").count(),
+            1
+        );
+        let (_, _, failed) = trail
+            .iter()
+            .find(|(e, _, _)| e == "identity_failed")
+            .unwrap();
+        assert_eq!(failed["wrong"], json!(["accessCode"]));
+        assert_eq!(failed["ip"], "127.0.0.1");
+        let mut everything = String::new();
+        for (table, column) in [
+            ("audit_events", "description"),
+            ("audit_events", "detail"),
+            ("emails", "subject"),
+            ("outbox", "payload"),
+            ("identity_checks", "code_hash"),
+            ("people", "access_code_hash"),
+        ] {
+            let rows = ctx
+                .db
+                .conn
+                .query_all_raw(
+                    ctx.db
+                        .stmt(&format!("SELECT {column} AS v FROM {table}"), []),
+                )
+                .await
+                .unwrap();
+            assert!(!rows.is_empty(), "{table}");
+            for r in rows {
+                everything.push_str(
+                    &r.try_get::<Option<String>>("", "v")
+                        .unwrap()
+                        .unwrap_or_default(),
+                );
+                everything.push('\n');
+            }
+        }
+        assert!(
+            everything.contains("Your code for"),
+            "the code email is logged"
+        );
+        for secret in [code.as_str(), fresh.as_str(), "blue river 42"] {
+            assert!(!everything.contains(secret), "{secret} is stored somewhere");
+        }
+
+        // Ada's pass is hers: Bob's link, once it is his turn, asks him for his own code.
+        let (_, v) = page_as(&app, "GET", "/page/v1/view", &token, Some(&pass), None).await;
+        page_as(
+            &app,
+            "POST",
+            "/page/v1/consent",
+            &token,
+            Some(&pass),
+            Some(json!({"version": v["consent"]["version"], "sha256": v["consent"]["sha256"]})),
+        )
+        .await;
+        let (status, e) = page_as(
+            &app,
+            "POST",
+            "/page/v1/sign",
+            &token,
+            Some(&pass),
+            Some(json!({"values": values_for(&v["fields"])})),
+        )
+        .await;
+        assert_eq!(status, 200, "{e}");
+        app.run_pending_jobs().await;
+        let bob = link_of(&app, "bob@example.com");
+        let (_, bv) = page_as(&app, "GET", "/page/v1/view", &bob, Some(&pass), None).await;
+        assert_eq!(bv["verify"]["accessCode"], true, "{bv}");
+        assert_eq!(bv["verify"]["emailCode"], false);
+        let (status, _) = page(&app, "POST", "/page/v1/code", &bob, Some(json!({}))).await;
+        assert_eq!(status, 409, "Bob is not asked for an emailed code");
+        let (_, out) = page(
+            &app,
+            "POST",
+            "/page/v1/verify",
+            &bob,
+            Some(json!({"accessCode": "bob's own"})),
+        )
+        .await;
+        assert!(out["pass"].is_string(), "{out}");
+
+        // A revised draft keeps its people's codes.
+        let draft = app
+            .post(
+                "/api/v1/documents",
+                &key,
+                &[("Idempotency-Key", "identity-draft-1")],
+                &json!({"title": "Lease", "source": every_field(), "people": people("green field")["people"]})
+                    .to_string(),
+            )
+            .await;
+        assert_eq!(draft.status, 201, "{}", draft.body);
+        let did = draft.body["id"].as_str().unwrap();
+        let revised = app
+            .post(
+                &format!("/api/v1/documents/{did}/revise"),
+                &key,
+                &[("Idempotency-Key", "identity-revise-1")],
+                &json!({"source": every_field()}).to_string(),
+            )
+            .await;
+        assert_eq!(revised.status, 201, "{}", revised.body);
+        assert_eq!(
+            revised.body["people"][0]["checks"],
+            json!(["accessCode", "emailCode"])
+        );
     }
 );

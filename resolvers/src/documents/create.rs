@@ -197,13 +197,22 @@ pub(crate) async fn prepare(
         }
         Ok((draft, report))
     };
-    if large {
+    let (mut draft, report) = if large {
         tokio::task::spawn_blocking(work)
             .await
-            .map_err(|e| DomainError::Internal(format!("checking the source: {e}")))?
+            .map_err(|e| DomainError::Internal(format!("checking the source: {e}")))??
     } else {
-        work()
+        work()?
+    };
+    // Access codes are kept only hashed, from here on.
+    for p in &mut draft.people {
+        if let Some(input::AccessCode::Given(code)) = &p.access_code {
+            p.access_code = Some(input::AccessCode::Hashed(
+                crate::signing::identity::hash_access_code(ctx, code)?,
+            ));
+        }
     }
+    Ok((draft, report))
 }
 
 /// Whether a JSON value holds more than 64 KiB of text, found without walking all of it.
@@ -337,6 +346,11 @@ impl NewDraft {
                 last_reminded_at: None,
                 reminders: 0,
                 locale: p.locale.clone(),
+                access_code_hash: match &p.access_code {
+                    Some(input::AccessCode::Hashed(h)) => Some(h.clone()),
+                    _ => None,
+                },
+                email_code: p.email_code,
             })
             .collect();
         let people_values = people_values(&people);
@@ -464,6 +478,8 @@ impl NewDraft {
                 "invited_at",
                 "reminders",
                 "locale",
+                "access_code_hash",
+                "email_code",
             ],
             self.people,
         )
@@ -492,6 +508,8 @@ fn people_values(people: &[store::PersonDbRow]) -> Vec<Vec<Value>> {
                 Value::from(p.invited_at),
                 Value::from(0i32),
                 Value::from(p.locale.clone()),
+                Value::from(p.access_code_hash.clone()),
+                Value::from(p.email_code),
             ]
         })
         .collect()

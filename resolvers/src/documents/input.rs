@@ -25,6 +25,15 @@ pub struct PersonRow {
     pub external_id: Option<String>,
     pub metadata: Metadata,
     pub locale: Option<String>,
+    pub access_code: Option<AccessCode>,
+    pub email_code: bool,
+}
+
+/// A person's access code: as given in a request, or as stored (salted keyed hash).
+#[derive(Clone, Debug)]
+pub enum AccessCode {
+    Given(String),
+    Hashed(String),
 }
 
 impl PersonRow {
@@ -48,6 +57,12 @@ impl PersonRow {
             external_id: self.external_id.clone(),
             metadata: Some(serde_json::to_value(&self.metadata.0).unwrap_or_default()),
             locale: self.locale.clone(),
+            access_code: None,
+            email_code: Some(self.email_code),
+            kept_access_code: match &self.access_code {
+                Some(AccessCode::Hashed(h)) => Some(h.clone()),
+                _ => None,
+            },
         }
     }
 }
@@ -234,6 +249,16 @@ pub fn people(list: &[PersonIn]) -> Result<Vec<PersonRow>, Vec<Problem>> {
                 continue;
             }
         };
+        let access_code = match p.access_code.as_deref().map(str::trim) {
+            None | Some("") => p.kept_access_code.clone().map(AccessCode::Hashed),
+            Some(c) => match access_code(c) {
+                Ok(()) => Some(AccessCode::Given(c.to_string())),
+                Err(why) => {
+                    bad(at("accessCode"), why.into());
+                    continue;
+                }
+            },
+        };
         out.push(PersonRow {
             seat,
             name,
@@ -243,6 +268,8 @@ pub fn people(list: &[PersonIn]) -> Result<Vec<PersonRow>, Vec<Problem>> {
             external_id,
             metadata,
             locale,
+            access_code,
+            email_code: p.email_code.unwrap_or(false),
         });
     }
     if problems.is_empty() {
@@ -250,6 +277,18 @@ pub fn people(list: &[PersonIn]) -> Result<Vec<PersonRow>, Vec<Problem>> {
     } else {
         Err(problems)
     }
+}
+
+/// What an access code may be: 4 to 64 printable characters (spaces inside allowed).
+fn access_code(c: &str) -> Result<(), &'static str> {
+    let n = c.chars().count();
+    if !(4..=64).contains(&n) {
+        return Err("must be 4 to 64 characters");
+    }
+    if c.chars().any(|ch| ch.is_control() || is_bidi_control(ch)) {
+        return Err("must be printable characters");
+    }
+    Ok(())
 }
 
 fn reason(e: DomainError) -> String {

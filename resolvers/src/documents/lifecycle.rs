@@ -28,6 +28,9 @@ pub(crate) fn person_in(p: &PersonDbRow) -> PersonIn {
         external_id: p.external_id.clone(),
         metadata: Some(serde_json::to_value(&p.metadata).unwrap_or_default()),
         locale: p.locale.clone(),
+        access_code: None,
+        email_code: Some(p.email_code),
+        kept_access_code: p.access_code_hash.clone(),
     }
 }
 

@@ -104,6 +104,10 @@ pub struct PersonDbRow {
     pub reminders: i64,
     /// The language of this person's emails, when it was given for them.
     pub locale: Option<String>,
+    /// The salted keyed hash of the access code the signing page asks for.
+    pub access_code_hash: Option<String>,
+    /// Whether the signing page asks for a code emailed to them.
+    pub email_code: bool,
 }
 
 impl PersonDbRow {
@@ -128,7 +132,21 @@ impl PersonDbRow {
             last_reminded_at: get(r, "last_reminded_at")?,
             reminders: get::<i32>(r, "reminders")? as i64,
             locale: get(r, "locale")?,
+            access_code_hash: get(r, "access_code_hash")?,
+            email_code: get(r, "email_code")?,
         })
+    }
+
+    /// What the signing page asks of this person before it shows the document.
+    pub fn checks(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if self.access_code_hash.is_some() {
+            out.push("accessCode".to_string());
+        }
+        if self.email_code {
+            out.push("emailCode".to_string());
+        }
+        out
     }
 
     /// Whether the document waits for this person.
@@ -162,7 +180,7 @@ pub async fn people<C: ConnectionTrait>(
     let marks: Vec<String> = (1..=doc_ids.len()).map(|i| format!("${i}")).collect();
     let sql = format!(
         "SELECT id, document_id, position, seat, name, email, external_id, metadata, action, sign_order, status, \
-         invited_at, opened_at, completed_at, declined_at, last_reminded_at, reminders, locale FROM people WHERE document_id IN ({}) \
+         invited_at, opened_at, completed_at, declined_at, last_reminded_at, reminders, locale, access_code_hash, email_code FROM people WHERE document_id IN ({}) \
          ORDER BY document_id, position",
         marks.join(", ")
     );
@@ -242,6 +260,7 @@ pub fn to_out(doc: &DocRow, people: &[PersonDbRow], approval: Option<ApprovalOut
                 signed_at: p.completed_at.map(time),
                 declined_at: p.declined_at.map(time),
                 locale: p.locale.clone(),
+                checks: p.checks(),
             })
             .collect(),
         paper: doc.paper.clone(),

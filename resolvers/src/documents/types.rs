@@ -32,6 +32,20 @@ pub struct PersonIn {
     /// document's `email.locale`, `send.language`, the workspace's default, English.
     #[serde(default)]
     pub locale: Option<String>,
+    /// A code the sender gives this person outside Signet (4 to 64 characters); the signing
+    /// page asks for it before it shows the document. Kept only as a salted keyed hash and
+    /// never returned: a read shows `checks` instead.
+    #[serde(default)]
+    pub access_code: Option<String>,
+    /// Whether the signing page first emails this person a one-time code (6 digits, valid 10
+    /// minutes) and asks for it.
+    #[serde(default)]
+    pub email_code: Option<bool>,
+    /// The stored hash of an access code, carried when a stored person is read back (a
+    /// revised draft keeps it); never part of a request or an answer.
+    #[serde(skip)]
+    #[schema(ignore)]
+    pub kept_access_code: Option<String>,
 }
 
 /// Sending options.
@@ -205,6 +219,9 @@ pub struct PersonOut {
     pub declined_at: Option<String>,
     /// The language of this person's emails, when it was given for them.
     pub locale: Option<String>,
+    /// What the signing page asks of this person before it shows the document:
+    /// `accessCode`, `emailCode`. The codes themselves are never returned.
+    pub checks: Vec<String>,
 }
 
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema, async_graphql::SimpleObject)]

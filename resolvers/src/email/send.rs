@@ -142,6 +142,9 @@ struct Payload {
     kind: String,
     document_id: String,
     person_id: Option<String>,
+    /// A `code` email's nonce (`signing::identity`): the code is made from it when sent.
+    #[serde(default)]
+    nonce: Option<String>,
 }
 
 /// The workspace as an email needs it.
@@ -804,11 +807,9 @@ async fn plan(
     let Some(kind) = Kind::parse(&payload.kind) else {
         return Ok(Err(Skip::Drop("an unknown kind")));
     };
-    if matches!(kind, Kind::Code | Kind::Receipt) {
-        // Their producers (the signing page's codes, payments) send them with their values.
-        return Ok(Err(Skip::Drop(
-            "codes and receipts are sent by their own flows",
-        )));
+    if kind == Kind::Receipt {
+        // Payments come later; they will send receipts with their values.
+        return Ok(Err(Skip::Drop("receipts are sent by payments")));
     }
     let person = match &payload.person_id {
         Some(pid) => match pass
@@ -824,6 +825,17 @@ async fn plan(
         None => None,
     };
     let out = crate::documents::state::OUT_FOR_SIGNATURE.contains(&format!("'{}'", doc.state));
+    let mut code = None;
+    if kind == Kind::Code {
+        let (Some(p), Some(nonce)) = (&person, &payload.nonce) else {
+            return Ok(Err(Skip::Drop("a code email names no person or code")));
+        };
+        let ended = matches!(doc.state.as_str(), "declined" | "voided" | "expired");
+        code = match crate::signing::identity::code_to_send(ctx, &p.id, nonce).await? {
+            Some(c) if !ended => Some(c),
+            _ => return Ok(Err(Skip::Drop("the code was replaced, used or ran out"))),
+        };
+    }
     if matches!(kind, Kind::Invitation | Kind::Reminder) {
         let waiting = person
             .as_ref()
@@ -918,6 +930,13 @@ async fn plan(
     values.insert("document.expiresAt", day(doc.expires_at, &locale));
     values.insert("document.completedAt", day(doc.completed_at, &locale));
     values.insert("void.reason", doc.reason.clone().unwrap_or_default());
+    if let Some(code) = code {
+        values.insert("code.value", code);
+        values.insert(
+            "code.minutes",
+            crate::signing::identity::CODE_MINUTES.to_string(),
+        );
+    }
     if kind == Kind::Declined {
         let (name, reason) = decliner(ctx, doc).await?;
         values.insert("decliner.name", name);

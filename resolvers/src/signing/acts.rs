@@ -9,7 +9,7 @@ use serde::Deserialize;
 use serde_json::json;
 use signet_storage::now_ms;
 
-use super::{Stage, ViewOut, Visit, stage, values, view_of, visit, words};
+use super::{Stage, ViewOut, Visit, identity, stage, values, view_of, visit, words};
 use crate::documents::store::{DocRow, PersonDbRow};
 use crate::documents::trail::Trail;
 use crate::{Ctx, DomainError};
@@ -22,7 +22,7 @@ pub struct Seen {
 }
 
 impl Seen {
-    fn detail(&self) -> serde_json::Value {
+    pub(crate) fn detail(&self) -> serde_json::Value {
         // A user agent is the browser's to write: bounded, printable.
         let agent: String = self
             .user_agent
@@ -69,8 +69,14 @@ pub async fn consented(ctx: &Ctx, doc: &DocRow, person: &PersonDbRow) -> Result<
 /// the page, never a GET). The first time, the person is `opened`, and the document too when
 /// nobody had opened it, with the audit row and `documents.document.opened`. Later reports,
 /// and reports once it is not their turn, change nothing.
-pub async fn opened(ctx: &Ctx, token: &str, seen: &Seen) -> Result<(), DomainError> {
+pub async fn opened(
+    ctx: &Ctx,
+    token: &str,
+    pass: Option<&str>,
+    seen: &Seen,
+) -> Result<(), DomainError> {
     let v = visit(ctx, token).await?;
+    identity::require(ctx, &v, pass)?;
     if stage(&v.doc, &v.person) != Stage::Sign || v.person.status != "invited" {
         return Ok(());
     }
@@ -126,10 +132,12 @@ pub struct ConsentIn {
 pub async fn consent(
     ctx: &Ctx,
     token: &str,
+    pass: Option<&str>,
     body: ConsentIn,
     seen: &Seen,
 ) -> Result<ViewOut, DomainError> {
     let v = visit(ctx, token).await?;
+    identity::require(ctx, &v, pass)?;
     if stage(&v.doc, &v.person) != Stage::Sign {
         return Err(not_now(&v, "accept the disclosure"));
     }
@@ -157,10 +165,11 @@ pub async fn consent(
             ),
         );
         let txn = ctx.db.conn.begin().await?;
+        identity::lock_document(&txn, ctx, &v.doc.id).await?;
         trail.write(&txn, &ctx.db).await?;
         txn.commit().await?;
     }
-    view_of(ctx, &v).await
+    view_of(ctx, &v, pass).await
 }
 
 #[derive(Debug, Deserialize)]
@@ -176,10 +185,12 @@ pub struct SignIn {
 pub async fn sign(
     ctx: &Ctx,
     token: &str,
+    pass: Option<&str>,
     body: SignIn,
     seen: &Seen,
 ) -> Result<ViewOut, DomainError> {
     let v = visit(ctx, token).await?;
+    identity::require(ctx, &v, pass)?;
     if stage(&v.doc, &v.person) != Stage::Sign || !v.person.participates() {
         return Err(not_now(&v, "sign"));
     }
@@ -223,7 +234,7 @@ pub async fn sign(
         ctx.job_queued(crate::outbox::JobKind::Seal);
     }
     let again = visit(ctx, token).await?;
-    view_of(ctx, &again).await
+    view_of(ctx, &again, pass).await
 }
 
 #[derive(Debug, Deserialize)]
@@ -239,10 +250,12 @@ pub struct DeclineIn {
 pub async fn decline(
     ctx: &Ctx,
     token: &str,
+    pass: Option<&str>,
     body: DeclineIn,
     seen: &Seen,
 ) -> Result<ViewOut, DomainError> {
     let v = visit(ctx, token).await?;
+    identity::require(ctx, &v, pass)?;
     if stage(&v.doc, &v.person) != Stage::Sign || !v.person.participates() {
         return Err(not_now(&v, "decline"));
     }
@@ -299,5 +312,5 @@ pub async fn decline(
     txn.commit().await?;
     ctx.committed(&doc.id).await;
     let again = visit(ctx, token).await?;
-    view_of(ctx, &again).await
+    view_of(ctx, &again, pass).await
 }

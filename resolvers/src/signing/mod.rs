@@ -6,6 +6,7 @@
 //! Everything a person sends is checked here (`values`), never trusted from the page.
 
 pub mod acts;
+pub mod identity;
 pub mod values;
 pub mod words;
 
@@ -117,6 +118,9 @@ pub struct ViewOut {
     /// The person's fields, in reading order (empty unless it is their turn).
     pub fields: Vec<values::FieldView>,
     pub require_decline_reason: bool,
+    /// When the sender asks the person who they are: the check screen's state. Until they
+    /// pass, nothing of the document but its title is shown.
+    pub verify: Option<identity::Gate>,
     /// The page's words in the person's language.
     pub words: &'static BTreeMap<String, String>,
 }
@@ -167,23 +171,49 @@ pub struct Disclosure {
     pub sha256: String,
 }
 
-/// What the page shows for a link. Changes nothing.
-pub async fn view(ctx: &Ctx, token: &str) -> Result<ViewOut, DomainError> {
+/// What the page shows for a link, given the pass the page holds. Changes nothing.
+pub async fn view(ctx: &Ctx, token: &str, pass: Option<&str>) -> Result<ViewOut, DomainError> {
     let v = visit(ctx, token).await?;
-    view_of(ctx, &v).await
+    view_of(ctx, &v, pass).await
 }
 
-pub(crate) async fn view_of(ctx: &Ctx, v: &Visit) -> Result<ViewOut, DomainError> {
+pub(crate) async fn view_of(
+    ctx: &Ctx,
+    v: &Visit,
+    pass: Option<&str>,
+) -> Result<ViewOut, DomainError> {
     let (doc, person) = (&v.doc, &v.person);
+    if identity::gated(ctx, doc, person, pass) {
+        let lang = language(doc, person);
+        return Ok(ViewOut {
+            stage: stage(doc, person),
+            document: DocView {
+                title: doc.title.clone(),
+                test: doc.test,
+                language: lang,
+                dir: if lang == "ar" { "rtl" } else { "ltr" },
+                sender: sender(ctx, doc).await?,
+                pages: None,
+                sealed: false,
+            },
+            person: PersonView {
+                name: person.name.clone(),
+                email: String::new(),
+                seat: person.seat.clone(),
+                status: person.status.clone(),
+            },
+            consent: None,
+            fields: Vec::new(),
+            require_decline_reason: false,
+            verify: Some(identity::gate(ctx, v).await?),
+            words: &words::of(lang).page,
+        });
+    }
     let stage = stage(doc, person);
     let lang = language(doc, person);
     let w = words::of(lang);
     let send: SendOptionsIn = serde_json::from_str(&doc.send_options).unwrap_or_default();
-    let email: EmailOptionsIn = serde_json::from_str(&doc.email_options).unwrap_or_default();
-    let sender = match email.sender_name.or(send.sender_name.clone()) {
-        Some(s) => s,
-        None => workspace_name(ctx, &doc.workspace_id).await?,
-    };
+    let sender = sender(ctx, doc).await?;
     let pages = pages(ctx, doc).await?;
     let consent = if stage == Stage::Sign && !acts::consented(ctx, doc, person).await? {
         Some(words::disclosure(lang))
@@ -216,8 +246,19 @@ pub(crate) async fn view_of(ctx: &Ctx, v: &Visit) -> Result<ViewOut, DomainError
         consent,
         fields,
         require_decline_reason: send.require_decline_reason.unwrap_or(false),
+        verify: None,
         words: &w.page,
     })
+}
+
+/// The name the page says the document is from.
+async fn sender(ctx: &Ctx, doc: &DocRow) -> Result<String, DomainError> {
+    let send: SendOptionsIn = serde_json::from_str(&doc.send_options).unwrap_or_default();
+    let email: EmailOptionsIn = serde_json::from_str(&doc.email_options).unwrap_or_default();
+    match email.sender_name.or(send.sender_name) {
+        Some(s) => Ok(s),
+        None => workspace_name(ctx, &doc.workspace_id).await,
+    }
 }
 
 async fn workspace_name(ctx: &Ctx, id: &str) -> Result<String, DomainError> {
@@ -346,8 +387,9 @@ pub async fn image(
 
 /// GET /page/v1/signed.pdf: the sealed copy, for a person who signed it (a copy-only person
 /// receives it by email), once it exists.
-pub async fn sealed(ctx: &Ctx, token: &str) -> Result<FileOut, DomainError> {
+pub async fn sealed(ctx: &Ctx, token: &str, pass: Option<&str>) -> Result<FileOut, DomainError> {
     let v = visit(ctx, token).await?;
+    identity::require(ctx, &v, pass)?;
     if stage(&v.doc, &v.person) != Stage::Executed || !v.person.participates() {
         return Err(DomainError::NotFound(
             "the signed copy exists once everyone has signed and it is sealed".into(),

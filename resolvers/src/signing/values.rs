@@ -434,6 +434,8 @@ mod tests {
             last_reminded_at: None,
             reminders: 0,
             locale: None,
+            access_code_hash: None,
+            email_code: false,
         }
     }
 

@@ -54,6 +54,7 @@ mod m0005_partial_indexes;
 mod m0006_usage_shards;
 mod m0007_purge_indexes;
 mod m0008_email;
+mod m0009_identity;
 
 pub struct Migrator;
 
@@ -69,6 +70,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0006_usage_shards::Migration),
             Box::new(m0007_purge_indexes::Migration),
             Box::new(m0008_email::Migration),
+            Box::new(m0009_identity::Migration),
         ]
     }
 }
