@@ -1,7 +1,8 @@
 // The signing page in a real browser (Debian's chromium through playwright-core): a person
 // opens the link from the real email, consents, draws a signature with mouse moves, fills
 // every field type and signs; a declined document with a required reason; Arabic and
-// Japanese pages; a 375-pixel phone; axe-core (WCAG 2.1 AA) on every screen. Screenshots go
+// Japanese pages; the access code and emailed code checks with a lock-out; a 375-pixel phone;
+// axe-core (WCAG 2.1 AA) on every screen. Screenshots go
 // to docs/signing/. Run by `node --test frontend/tests/` (the test suite's `browser` test).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -260,6 +261,75 @@ test("declining asks for the reason the sender requires, and ends the document",
   await axe(page, "declined");
   assert.equal((await api("GET", `/api/v1/documents/${doc.id}`)).state, "declined");
   await context.close();
+});
+
+/** The newest one-time code emailed to `to`, once it is there (`after`: codes seen before). */
+async function codeFor(to, after = []) {
+  const dir = join(data, "mail");
+  for (let i = 0; i < 200; i++) {
+    for (const f of existsSync(dir) ? readdirSync(dir) : []) {
+      const raw = readFileSync(join(dir, f), "utf8");
+      if ((!raw.includes(`To: ${to}`) && !raw.includes(`<${to}>`)) || raw.includes("/s/")) continue;
+      const m = raw.replace(/=\r?\n/g, "").match(/^\s*(\d{6})\s*$/m);
+      if (m && !after.includes(m[1])) return m[1];
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no code emailed to ${to}`);
+}
+
+test("a person asked for an access code and an emailed code passes both, and five wrong tries lock the link", async () => {
+  const email = `cody-${Date.now()}@example.com`;
+  const doc = await sendDocument({}, [{ name: "Cody Tenant", email, role: "client", accessCode: "blue river 42", emailCode: true }]);
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.goto(await linkFor(email));
+  await page.getByRole("heading", { name: "Confirm it is you" }).waitFor();
+  assert.equal(await page.locator(".sheet img").count(), 0, "nothing of the document before the checks");
+  const proceed = page.getByRole("button", { name: "Continue" });
+  assert.equal(await proceed.isDisabled(), true);
+  await axe(page, "verify");
+  await shot(page, "verify-1-check");
+
+  await page.getByRole("button", { name: "Email me a code" }).click();
+  await page.getByText(/We sent a 6-digit code to c•••@example\.com/).waitFor();
+  assert.equal(await page.getByRole("button", { name: "Send a new code" }).isDisabled(), true, "not again at once");
+  const code = await codeFor(email);
+  await page.getByLabel("Access code").fill("blue river 41");
+  await page.getByLabel("Code from your email").fill(code);
+  await proceed.click();
+  await page.getByRole("alert").filter({ hasText: "That access code is not right. Tries left: 4." }).waitFor();
+  await axe(page, "verify, a wrong code");
+  await shot(page, "verify-2-wrong-code");
+  await page.getByLabel("Access code").fill("blue river 42");
+  await proceed.click();
+  await page.getByRole("heading", { name: "Before you sign" }).waitFor();
+  // The pass lasts for the tab: a reload does not ask again.
+  await page.reload();
+  await page.getByRole("heading", { name: "Before you sign" }).waitFor();
+  assert.equal((await api("GET", `/api/v1/documents/${doc.id}`)).people[0].checks.join(), "accessCode,emailCode");
+  assert.deepEqual(errors, []);
+  await context.close();
+
+  // Five wrong access codes lock the link for a while.
+  const other = `lock-${Date.now()}@example.com`;
+  await sendDocument({}, [{ name: "Lou Tenant", email: other, role: "client", accessCode: "green field" }]);
+  const locked = await (await browser.newContext({ viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true })).newPage();
+  await locked.goto(await linkFor(other));
+  await locked.getByRole("heading", { name: "Confirm it is you" }).waitFor();
+  for (let n = 1; n <= 5; n++) {
+    await locked.getByLabel("Access code").fill(`guess ${n}`);
+    await locked.getByRole("button", { name: "Continue" }).click();
+    const expect = n < 5 ? `Tries left: ${5 - n}.` : "Too many wrong tries. You can try again at";
+    await locked.getByRole("alert").filter({ hasText: expect }).waitFor();
+  }
+  assert.equal(await locked.getByLabel("Access code").isDisabled(), true);
+  await axe(locked, "verify, locked");
+  await shot(locked, "verify-3-locked-phone");
+  await locked.reload();
+  await locked.getByRole("alert").filter({ hasText: "Too many wrong tries." }).waitFor();
 });
 
 test("Arabic reads right to left and Japanese in its own words, on a 375-pixel phone too", async () => {

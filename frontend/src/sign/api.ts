@@ -18,8 +18,15 @@ export interface View {
   consent: { version: string; title: string; text: string; sha256: string } | null;
   fields: FieldView[];
   requireDeclineReason: boolean;
+  /** When the sender asks who the person is: the check screen, until they pass. */
+  verify: Gate | null;
   words: Record<string, string>;
 }
+export interface Gate {
+  accessCode: boolean; emailCode: boolean; address: string; codeSent: boolean;
+  nextCodeIn: number; codesLeft: number; triesLeft: number; lockedUntil: number | null; codeMinutes: number;
+}
+export interface VerifyOut { pass: string | null; wrong: ("accessCode" | "emailCode")[]; gate: Gate }
 export interface ApiError { kind: string; message: string; field?: string }
 
 export class Failed extends Error {
@@ -28,14 +35,41 @@ export class Failed extends Error {
 
 const token = location.pathname.split("/").filter(Boolean).pop() ?? "";
 
+// The pass, once the person confirmed who they are: kept for this tab only (it ends with
+// the tab), sent with every call.
+const passKey = `signet-pass:${token.slice(0, 12)}`;
+let pass: string | null = (() => { try { return sessionStorage.getItem(passKey); } catch { return null; } })();
+export function keepPass(p: string) {
+  pass = p;
+  try { sessionStorage.setItem(passKey, p); } catch { /* storage off: the pass lives in memory */ }
+}
+
+let onPassEnded = () => {};
+/** What the page does when its pass runs out (it loads the check screen again). */
+export function whenPassEnds(f: () => void) { onPassEnded = f; }
+
+function headers(json: boolean): Record<string, string> {
+  return {
+    Authorization: `Link ${token}`,
+    ...(pass ? { "Signet-Pass": pass } : {}),
+    ...(json ? { "Content-Type": "application/json" } : {}),
+  };
+}
+
 async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
   const res = await fetch(path, {
     method,
-    headers: { Authorization: `Link ${token}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+    headers: headers(body !== undefined),
     body: body === undefined ? undefined : JSON.stringify(body),
     cache: "no-store",
     credentials: "omit",
   });
+  if (res.status === 403 && pass !== null) {
+    // The pass ran out: the person confirms who they are again.
+    pass = null;
+    try { sessionStorage.removeItem(passKey); } catch { /* nothing kept */ }
+    onPassEnded();
+  }
   if (res.status === 204) return undefined as T;
   const json = await res.json().catch(() => ({}));
   if (!res.ok) throw new Failed(res.status, json.error ?? { kind: "unknown", message: res.statusText });
@@ -48,8 +82,10 @@ export const api = {
   consent: (version: string, sha256: string) => call<View>("POST", "/page/v1/consent", { version, sha256 }),
   sign: (values: Record<string, unknown>) => call<View>("POST", "/page/v1/sign", { values }),
   decline: (reason: string | null) => call<View>("POST", "/page/v1/decline", { reason }),
+  code: () => call<{ sent: boolean; gate: Gate }>("POST", "/page/v1/code", {}),
+  verify: (accessCode: string | null, emailCode: string | null) => call<VerifyOut>("POST", "/page/v1/verify", { accessCode, emailCode }),
   async sealed(): Promise<Blob> {
-    const res = await fetch("/page/v1/signed.pdf", { headers: { Authorization: `Link ${token}` }, cache: "no-store", credentials: "omit" });
+    const res = await fetch("/page/v1/signed.pdf", { headers: headers(false), cache: "no-store", credentials: "omit" });
     if (!res.ok) throw new Failed(res.status, { kind: "not_found", message: res.statusText });
     return res.blob();
   },

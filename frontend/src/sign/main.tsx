@@ -3,7 +3,7 @@
 import { render } from "preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { signal } from "@preact/signals";
-import { api, Failed, say, type FieldView, type PageOut, type View } from "./api";
+import { api, Failed, keepPass, say, whenPassEnds, type FieldView, type Gate, type PageOut, type View } from "./api";
 import { Pad, pathOf, type SignatureValue } from "./pad";
 import "./sign.css";
 
@@ -44,6 +44,7 @@ function App() {
   }
   if (!v) return <p class="loading" role="status">…</p>;
   const w = v.words;
+  if (v.verify) return <Verify v={v} gate={v.verify} />;
   switch (v.stage) {
     case "waiting":
       return <Status heading={say(w, "waiting_heading")} body={say(w, "waiting_body")} title={v.document.title} />;
@@ -119,6 +120,110 @@ function Consent({ v }: { v: View }) {
         <div class="actions">
           <DeclineButton v={v} />
           <button type="submit" class="primary" disabled={!agreed || busy}>{say(w, "consent_continue")}</button>
+        </div>
+      </form>
+    </main>
+  );
+}
+
+/** The check screen: the access code the sender gave, and/or a code emailed on request. */
+function Verify({ v, gate: first }: { v: View; gate: Gate }) {
+  const w = v.words;
+  const [gate, setGate] = useState(first);
+  const [access, setAccess] = useState("");
+  const [code, setCode] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState("");
+  const [note, setNote] = useState(first.codeSent ? say(w, "email_code_sent", { address: first.address, minutes: first.codeMinutes }) : "");
+  // When another code may be asked for, and a clock to count down to it.
+  const [nextAt, setNextAt] = useState(Date.now() + first.nextCodeIn * 1000);
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    if (nextAt <= now) return;
+    const t = setTimeout(() => setNow(Date.now()), 1000);
+    return () => clearTimeout(t);
+  }, [nextAt, now]);
+  const h = useRef<HTMLHeadingElement>(null);
+  useEffect(() => h.current?.focus(), []);
+  const clock = (ms: number) => new Intl.DateTimeFormat(v.document.language, { hour: "numeric", minute: "2-digit" }).format(new Date(ms));
+  const locked = gate.lockedUntil !== null && gate.lockedUntil > Date.now();
+  const wait = Math.max(0, Math.ceil((nextAt - now) / 1000));
+  const show = (g: Gate) => {
+    setGate(g);
+    setNextAt(Date.now() + g.nextCodeIn * 1000);
+    setNow(Date.now());
+    if (g.lockedUntil) setError(say(w, "verify_locked", { time: clock(g.lockedUntil) }));
+  };
+  const sendCode = async () => {
+    setError("");
+    try {
+      const out = await api.code();
+      show(out.gate);
+      if (out.sent) setNote(say(w, "email_code_sent", { address: out.gate.address, minutes: out.gate.codeMinutes }));
+      else if (out.gate.codesLeft === 0) setError(say(w, "email_code_limit"));
+      setTimeout(() => document.getElementById("email-code")?.focus(), 0);
+    } catch {
+      setError(say(w, "error"));
+    }
+  };
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setError("");
+    setBusy(true);
+    try {
+      const out = await api.verify(gate.accessCode ? access : null, gate.emailCode ? code : null);
+      if (out.pass) {
+        keepPass(out.pass);
+        view.value = await api.view();
+        return;
+      }
+      show(out.gate);
+      if (!out.gate.lockedUntil) {
+        const left = out.gate.triesLeft;
+        setError(say(w, out.wrong.includes("accessCode") ? "verify_wrong_access" : "verify_wrong_email", { left }));
+        document.getElementById(out.wrong.includes("accessCode") ? "access-code" : "email-code")?.focus();
+      }
+    } catch {
+      setError(say(w, "error"));
+    }
+    setBusy(false);
+  };
+  useEffect(() => {
+    if (locked && gate.lockedUntil) setError(say(w, "verify_locked", { time: clock(gate.lockedUntil) }));
+  }, []);
+  return (
+    <main class="consent verify">
+      {v.document.test && <p class="test-banner">{say(w, "test_banner")}</p>}
+      <p class="doc-title">{v.document.title}</p>
+      <p>{say(w, "from", { sender: v.document.sender })}</p>
+      <h1 ref={h} tabIndex={-1}>{say(w, "verify_heading")}</h1>
+      <p>{say(w, "verify_body")}</p>
+      <form onSubmit={submit} noValidate>
+        {gate.accessCode && (
+          <div class="entry">
+            <label for="access-code">{say(w, "access_code")}</label>
+            <input id="access-code" type="text" autoComplete="off" spellcheck={false} maxLength={64} aria-describedby="access-code-hint" value={access} onInput={(e) => setAccess((e.target as HTMLInputElement).value)} disabled={locked} />
+            <p id="access-code-hint" class="hint">{say(w, "access_code_hint")}</p>
+          </div>
+        )}
+        {gate.emailCode && (
+          <div class="entry">
+            <label for="email-code">{say(w, "email_code")}</label>
+            <div class="code-row">
+              <input id="email-code" type="text" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]*" maxLength={6} aria-describedby="email-code-note" value={code} onInput={(e) => setCode((e.target as HTMLInputElement).value.replace(/\D/g, ""))} disabled={locked} />
+              <button type="button" class="secondary" onClick={sendCode} disabled={locked || wait > 0 || gate.codesLeft === 0}>
+                {say(w, gate.codeSent || note ? "email_code_again" : "email_code_send")}
+              </button>
+            </div>
+            <p id="email-code-note" class="hint" role="status" aria-live="polite">
+              {note}
+              {wait > 0 && !locked ? ` ${say(w, "email_code_wait", { seconds: wait })}` : ""}
+            </p>
+          </div>
+        )}
+        {error && <p class="error" role="alert">{error}</p>}
+        <div class="actions">
+          <button type="submit" class="primary" disabled={busy || locked || (gate.accessCode && !access.trim()) || (gate.emailCode && code.length !== 6)}>{say(w, "verify_continue")}</button>
         </div>
       </form>
     </main>
@@ -452,5 +557,6 @@ function DeclineButton({ v }: { v: View }) {
   );
 }
 
+whenPassEnds(load);
 render(<App />, document.getElementById("app")!);
 load();
