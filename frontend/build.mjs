@@ -32,6 +32,21 @@ const result = await esbuild.build({
   logLevel: "warning",
 });
 
+// Loaders for other websites' pages: plain scripts (no module), no shared chunk.
+await esbuild.build({
+  absWorkingDir: here,
+  entryPoints: { signing_embed: "src/embed/signing.ts" },
+  bundle: true,
+  minify: true,
+  format: "iife",
+  target: "es2020",
+  entryNames: "[name]-[hash]",
+  outdir: out,
+  legalComments: "none",
+  charset: "utf8",
+  logLevel: "warning",
+});
+
 const types = { ".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8", ".woff2": "font/woff2" };
 const files = readdirSync(out).filter((f) => !f.endsWith(".rs") && !f.endsWith(".json")).sort();
 const manifest = {};

@@ -129,6 +129,13 @@ enum WorkspaceCmd {
         /// The language of emails whose person and document name none (en, es, fr, ...).
         #[arg(long)]
         locale: Option<String>,
+        /// A website allowed to show embedded signing (https://app.example.com); repeat for
+        /// several. The list given replaces the list; `--embed-origin ''` clears it.
+        #[arg(long = "embed-origin")]
+        embed_origins: Vec<String>,
+        /// Embedded signing on or off.
+        #[arg(long, value_parser = ["on", "off"])]
+        embedding: Option<String>,
         #[arg(long)]
         json: bool,
     },
@@ -497,6 +504,8 @@ async fn admin(ctx: &signet_resolvers::Ctx, cmd: Admin) -> anyhow::Result<()> {
             plan,
             sender_email,
             locale,
+            embed_origins,
+            embedding,
             json,
         }) => {
             let w = workspaces::update(
@@ -507,15 +516,23 @@ async fn admin(ctx: &signet_resolvers::Ctx, cmd: Admin) -> anyhow::Result<()> {
                     plan: plan.as_deref().and_then(Plan::parse),
                     sender_email,
                     locale,
+                    embed_origins: (!embed_origins.is_empty()).then_some(embed_origins),
+                    embedding: embedding.map(|e| e == "on"),
                 },
             )
             .await?;
             let text = format!(
-                "{} ({}): sender email {}, language {}",
+                "{} ({}): sender email {}, language {}, embedding {} for {}",
                 w.workspace.id,
                 w.workspace.name,
                 w.sender_email.as_deref().unwrap_or("none"),
-                w.locale.as_deref().unwrap_or("none")
+                w.locale.as_deref().unwrap_or("none"),
+                if w.embedding { "on" } else { "off" },
+                if w.embed_origins.is_empty() {
+                    "no website".to_string()
+                } else {
+                    w.embed_origins.join(", ")
+                }
             );
             out(json, serde_json::to_value(&w)?, text);
         }

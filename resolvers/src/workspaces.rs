@@ -81,6 +81,72 @@ pub struct WorkspacePatch {
     pub sender_email: Option<String>,
     /// The language of emails whose person and document name none.
     pub locale: Option<String>,
+    /// The websites that may show embedded signing (replaces the list; one empty entry
+    /// clears it).
+    pub embed_origins: Option<Vec<String>>,
+    /// Embedded signing on or off.
+    pub embedding: Option<bool>,
+}
+
+/// The most websites a workspace may allow.
+pub const MAX_EMBED_ORIGINS: usize = 20;
+
+/// A website as embedding names it: `scheme://host[:port]`, lower case, no path. `https`, or
+/// `http` for this machine only (127.0.0.1, localhost, [::1]).
+pub fn origin(field: &str, given: &str) -> Result<String, DomainError> {
+    let bad = |why: &str| DomainError::invalid(field, format!("'{given}' {why}"));
+    let url = url::Url::parse(given.trim()).map_err(|_| bad("is not a website address"))?;
+    let host = url
+        .host_str()
+        .ok_or_else(|| bad("has no host"))?
+        .to_ascii_lowercase();
+    let local = matches!(host.as_str(), "127.0.0.1" | "localhost" | "[::1]");
+    match url.scheme() {
+        "https" => {}
+        "http" if local => {}
+        _ => return Err(bad("must be https (http only for 127.0.0.1 or localhost)")),
+    }
+    if url.path() != "/" || url.query().is_some() || url.fragment().is_some() {
+        return Err(bad(
+            "must be a website alone, without a path: https://app.example.com",
+        ));
+    }
+    if !url.username().is_empty() || url.password().is_some() {
+        return Err(bad("must not carry a user name or password"));
+    }
+    Ok(match url.port() {
+        Some(p) => format!("{}://{host}:{p}", url.scheme()),
+        None => format!("{}://{host}", url.scheme()),
+    })
+}
+
+/// Whether a workspace embeds, and from which websites.
+#[derive(Clone, Debug, Default)]
+pub struct Embedding {
+    pub on: bool,
+    pub origins: Vec<String>,
+}
+
+pub async fn embedding<C: sea_orm::ConnectionTrait>(
+    conn: &C,
+    ctx: &Ctx,
+    id: &str,
+) -> Result<Embedding, DomainError> {
+    use sea_orm::Value;
+    let row = conn
+        .query_one_raw(ctx.db.stmt(
+            "SELECT embedding, embed_origins FROM workspaces WHERE id = $1",
+            [Value::from(id.to_string())],
+        ))
+        .await?
+        .ok_or_else(|| DomainError::NotFound(format!("no workspace with id {id}")))?;
+    let origins: Option<String> = row.try_get("", "embed_origins")?;
+    Ok(Embedding {
+        on: row.try_get("", "embedding")?,
+        origins: origins
+            .and_then(|o| serde_json::from_str(&o).ok())
+            .unwrap_or_default(),
+    })
 }
 
 /// The settings emails read, beside the workspace record.
@@ -91,6 +157,10 @@ pub struct WorkspaceSettingsOut {
     pub workspace: WorkspaceOut,
     pub sender_email: Option<String>,
     pub locale: Option<String>,
+    /// Whether embedded signing is on.
+    pub embedding: bool,
+    /// The websites that may show embedded signing.
+    pub embed_origins: Vec<String>,
 }
 
 pub async fn update(
@@ -134,6 +204,28 @@ pub async fn update(
             Value::from((!locale.is_empty()).then(|| locale.to_string())),
         ));
     }
+    if let Some(list) = &patch.embed_origins {
+        let mut origins: Vec<String> = Vec::new();
+        for o in list.iter().filter(|o| !o.trim().is_empty()) {
+            let o = origin("embed-origin", o)?;
+            if !origins.contains(&o) {
+                origins.push(o);
+            }
+        }
+        if origins.len() > MAX_EMBED_ORIGINS {
+            return Err(DomainError::invalid(
+                "embed-origin",
+                format!("a workspace allows at most {MAX_EMBED_ORIGINS} websites"),
+            ));
+        }
+        sets.push((
+            "embed_origins",
+            Value::from(serde_json::to_string(&origins).unwrap_or_else(|_| "[]".into())),
+        ));
+    }
+    if let Some(on) = patch.embedding {
+        sets.push(("embedding", Value::from(on)));
+    }
     if !sets.is_empty() {
         let assignments: Vec<String> = sets
             .iter()
@@ -161,9 +253,12 @@ pub async fn update(
         ))
         .await?
         .ok_or_else(|| DomainError::NotFound(format!("no workspace with id {id}")))?;
+    let embed = embedding(&ctx.db.conn, ctx, id).await?;
     Ok(WorkspaceSettingsOut {
         workspace: get(ctx, id).await?,
         sender_email: row.try_get("", "sender_email")?,
         locale: row.try_get("", "locale")?,
+        embedding: embed.on,
+        embed_origins: embed.origins,
     })
 }

@@ -240,6 +240,21 @@ pub mod documents {
         )
     }
 
+    pub fn embed_session() -> MethodRouter<AppState> {
+        post(
+            |State(s): State<AppState>,
+             Extension(a): Extension<Actor>,
+             claim: Option<Extension<Claim>>,
+             Path(id): Path<String>,
+             JsonIn(body): JsonIn<signet_resolvers::signing::embed::EmbedSessionIn>| async move {
+                let claim = claim.as_ref().map(|c| &c.0);
+                Ok::<_, ApiError>(answered(
+                    signet_resolvers::signing::embed::session(&s.ctx, &a, &id, body, claim).await?,
+                ))
+            },
+        )
+    }
+
     pub fn test_sign() -> MethodRouter<AppState> {
         post(
             |State(s): State<AppState>,

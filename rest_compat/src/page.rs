@@ -46,6 +46,9 @@ macro_rules! rows {
 
 rows! {
     PAGE: GET "/s/{token}" "page.sign" page;
+    EMBED_PAGE: GET "/e/{token}" "page.embed" embed_page;
+    EMBED_START: POST "/page/v1/embed/start" "page.embed_start" embed_start;
+    LOADER: GET "/embed/signing.js" "page.loader" loader;
     ASSET: GET "/assets/{file}" "page.asset" asset;
     VIEW: GET "/page/v1/view" "page.view" view;
     OPENED: POST "/page/v1/opened" "page.opened" opened;
@@ -90,6 +93,21 @@ fn personal(res: impl IntoResponse) -> Response {
     guarded(res.into_response(), "no-store")
 }
 
+/// A personal answer shown in a frame on `origin` (an embedded session's website, validated
+/// when the workspace listed it): `frame-ancestors` names exactly that website.
+fn framed(res: impl IntoResponse, origin: &str) -> Response {
+    let mut res = personal(res);
+    let csp = CSP.replace(
+        "frame-ancestors 'none'",
+        &format!("frame-ancestors {origin}"),
+    );
+    if let Ok(v) = HeaderValue::from_str(&csp) {
+        res.headers_mut().insert(header::CONTENT_SECURITY_POLICY, v);
+        res.headers_mut().remove(header::X_FRAME_OPTIONS);
+    }
+    res
+}
+
 /// The link a page call carries.
 fn link(headers: &HeaderMap) -> Result<String, ApiError> {
     headers
@@ -127,12 +145,79 @@ fn seen(ip: &ClientIp, headers: &HeaderMap) -> acts::Seen {
 /// address), so nothing about the document is in it and opening it changes nothing.
 fn page() -> MethodRouter<AppState> {
     get(|Path(_token): Path<String>| async move {
+        personal((
+            [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+            shell(None),
+        ))
+    })
+}
+
+/// The embedded signing page (`/e/{token}`): the same page, framed only by the website its
+/// link was made for. A link unknown or run out is not framed at all.
+fn embed_page() -> MethodRouter<AppState> {
+    get(
+        |State(s): State<AppState>, Path(token): Path<String>| async move {
+            let html = |origin: Option<&str>| {
+                (
+                    [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+                    shell(origin),
+                )
+            };
+            Ok::<_, ApiError>(match signing::embed::origin_of(&s.ctx, &token).await? {
+                Some(origin) => framed(html(Some(&origin)), &origin),
+                None => personal((StatusCode::NOT_FOUND, html(None))),
+            })
+        },
+    )
+}
+
+fn embed_start() -> MethodRouter<AppState> {
+    post(|State(s): State<AppState>, headers: HeaderMap| async move {
+        let token = link(&headers)?;
+        let out = signing::embed::start(&s.ctx, &token).await?;
+        Ok::<_, ApiError>(personal(Json(out)))
+    })
+}
+
+/// The `<signet-signing>` loader, for other websites' pages: a stable address, cached a few
+/// minutes, loadable across origins.
+fn loader() -> MethodRouter<AppState> {
+    get(|| async move {
+        let Some((_, ty, bytes)) =
+            signet_frontend::built("signing_embed.js").and_then(signet_frontend::file)
+        else {
+            return Err(ApiError(DomainError::NotFound("no loader built".into())));
+        };
+        let mut res = guarded(
+            ([(header::CONTENT_TYPE, ty)], bytes).into_response(),
+            "public, max-age=300",
+        );
+        res.headers_mut().insert(
+            "cross-origin-resource-policy",
+            HeaderValue::from_static("cross-origin"),
+        );
+        Ok::<_, ApiError>(res)
+    })
+}
+
+/// The page's few bytes, the same for every link; an embedded page also names the website
+/// it is framed by (its own caller's, no secret), where it posts its events.
+fn shell(origin: Option<&str>) -> String {
+    let origin = origin
+        .map(|o| {
+            format!(
+                "<meta name=\"signet-origin\" content=\"{}\">",
+                signet_resolvers::email::compose::escape(o)
+            )
+        })
+        .unwrap_or_default();
+    {
         let js = signet_frontend::built("sign.js").unwrap_or("sign.js");
         let css = signet_frontend::built("sign.css").unwrap_or("sign.css");
-        let html = format!(
+        format!(
             "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
              <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-             <meta name=\"robots\" content=\"noindex, nofollow\">\
+             <meta name=\"robots\" content=\"noindex, nofollow\">{origin}\
              <title>Signet</title><link rel=\"icon\" href=\"data:,\">\
              <link rel=\"stylesheet\" href=\"/assets/{css}\">\
              <link rel=\"modulepreload\" href=\"/assets/{js}\">\
@@ -140,9 +225,8 @@ fn page() -> MethodRouter<AppState> {
              <body><div id=\"app\"><p class=\"loading\" role=\"status\">…</p></div>\
              <noscript><p>This signing page needs JavaScript. \
              Turn it on, or ask the sender for another way to sign.</p></noscript></body></html>\n"
-        );
-        personal(([(header::CONTENT_TYPE, "text/html; charset=utf-8")], html))
-    })
+        )
+    }
 }
 
 /// Built files, gzipped once when the browser takes gzip. Their names carry their content's
@@ -183,12 +267,32 @@ fn asset() -> MethodRouter<AppState> {
     })
 }
 
+/// The longest a view waits for a change (`?wait=`).
+const MAX_WAIT_SECS: i64 = 25;
+
 fn view() -> MethodRouter<AppState> {
-    get(|State(s): State<AppState>, headers: HeaderMap| async move {
-        let token = link(&headers)?;
-        let out = signing::view(&s.ctx, &token, pass(&headers).as_deref()).await?;
-        Ok::<_, ApiError>(personal(Json(out)))
-    })
+    get(
+        |State(s): State<AppState>, headers: HeaderMap, RawQuery(q): RawQuery| async move {
+            let token = link(&headers)?;
+            let p = query(q.as_deref(), &["wait", "version"])?;
+            let wait = int(&p, "wait")?.unwrap_or(0).clamp(0, MAX_WAIT_SECS);
+            let pass = pass(&headers);
+            let out = match text(&p, "version") {
+                Some(version) if wait > 0 => {
+                    signing::view_waiting(
+                        &s.ctx,
+                        &token,
+                        pass.as_deref(),
+                        &version,
+                        std::time::Duration::from_secs(wait as u64),
+                    )
+                    .await?
+                }
+                _ => signing::view(&s.ctx, &token, pass.as_deref()).await?,
+            };
+            Ok::<_, ApiError>(personal(Json(out)))
+        },
+    )
 }
 
 fn opened() -> MethodRouter<AppState> {

@@ -206,6 +206,7 @@ use signet_resolvers::documents::types::{
     CheckOut, DocumentCheckIn, DocumentCreateIn, DocumentOut, DocumentPageOut, DocumentReviseIn,
     DocumentSourceOut, RemindIn, TestSignIn, VoidIn,
 };
+use signet_resolvers::signing::embed::{EmbedSessionIn, EmbedSessionOut};
 
 const NOT_FOUND: (u16, &str) = (
     404,
@@ -439,6 +440,28 @@ pub static ROUTES: &[Route] = &[
         ],
         docs::test_sign,
     ),
+    Route {
+        method: Method::POST,
+        path: "/documents/{id}/embed-session",
+        operation_id: "v1.documents.embedSession",
+        summary: "A one-hour link that signs an embedded seat inside your own site",
+        access: Access::Scope(Scope::EmbeddedWrite),
+        idempotency: Idem::Required,
+        query: &[],
+        request: Some(schema_of::<EmbedSessionIn>),
+        response: schema_of::<EmbedSessionOut>,
+        success: 200,
+        statuses: &[
+            NOT_FOUND,
+            (
+                409,
+                "The seat was not sent as embedded, it is not its turn, the website is not on the \
+                 workspace's list, or embedding is off.",
+            ),
+        ],
+        body_limit: DEFAULT_BODY_LIMIT,
+        handler: docs::embed_session,
+    },
     read(
         "/usage",
         "v1.usage.get",

@@ -221,6 +221,28 @@ impl DocumentsMutation {
             .map_err(|e| e.extend())
     }
 
+    /// A one-hour link that signs an embedded seat inside your own site, shown on `origin`
+    /// only (embedded:write).
+    async fn embed_session(
+        &self,
+        ctx: &Context<'_>,
+        id: String,
+        seat: String,
+        origin: String,
+    ) -> async_graphql::Result<signet_resolvers::signing::embed::EmbedSessionOut> {
+        let (c, a) = who(ctx)?;
+        signet_resolvers::signing::embed::session(
+            c,
+            a,
+            &id,
+            signet_resolvers::signing::embed::EmbedSessionIn { seat, origin },
+            None,
+        )
+        .await
+        .map(|m| m.out)
+        .map_err(|e| e.extend())
+    }
+
     /// Signs a seat of a test document with a test key (documents:write).
     async fn test_sign_document(
         &self,

@@ -15,6 +15,7 @@ mod cli;
 mod daily;
 mod documents;
 mod email;
+mod embedding;
 mod feedback;
 mod graphql;
 mod hostile;

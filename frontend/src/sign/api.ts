@@ -21,6 +21,7 @@ export interface View {
   /** When the sender asks who the person is: the check screen, until they pass. */
   verify: Gate | null;
   words: Record<string, string>;
+  version: string;
 }
 export interface Gate {
   accessCode: boolean; emailCode: boolean; address: string; codeSent: boolean;
@@ -33,15 +34,41 @@ export class Failed extends Error {
   constructor(public status: number, public error: ApiError) { super(error.message); }
 }
 
-const token = location.pathname.split("/").filter(Boolean).pop() ?? "";
+let token = location.pathname.split("/").filter(Boolean).pop() ?? "";
+
+/** Shown in a frame on the caller's website (`/e/{token}`): an embedded session. */
+export const embedded = location.pathname.startsWith("/e/");
+/** The website the frame is on: the only one its messages go to. */
+let host: string | null = embedded ? document.querySelector<HTMLMetaElement>('meta[name="signet-origin"]')?.content ?? null : null;
 
 // The pass, once the person confirmed who they are: kept for this tab only (it ends with
-// the tab), sent with every call.
+// the tab), sent with every call. In a frame it lives in memory only.
 const passKey = `signet-pass:${token.slice(0, 12)}`;
-let pass: string | null = (() => { try { return sessionStorage.getItem(passKey); } catch { return null; } })();
+let pass: string | null = embedded ? null : (() => { try { return sessionStorage.getItem(passKey); } catch { return null; } })();
 export function keepPass(p: string) {
   pass = p;
+  if (embedded) return;
   try { sessionStorage.setItem(passKey, p); } catch { /* storage off: the pass lives in memory */ }
+}
+
+/** Tells the caller's page what happened (embedded only, to its website only). */
+export function tell(type: string, detail: Record<string, unknown> = {}) {
+  if (!embedded || !host || window.parent === window) return;
+  window.parent.postMessage({ signet: 1, type, detail, ...(type === "resize" ? { height: detail.height } : {}) }, host);
+}
+
+let started: Promise<void> | null = null;
+/** An embedded page exchanges its link, once, for a session kept in memory. */
+export function start(): Promise<void> {
+  if (!embedded) return Promise.resolve();
+  started ??= (async () => {
+    const out = await call<{ session: string; origin: string; expiresAt: number }>("POST", "/page/v1/embed/start", {});
+    token = out.session;
+    host = out.origin;
+    // The link is spent: the address bar of the frame no longer holds anything useful.
+    history.replaceState(null, "", "/e/session");
+  })();
+  return started;
 }
 
 let onPassEnded = () => {};
@@ -78,6 +105,8 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
 
 export const api = {
   view: () => call<View>("GET", "/page/v1/view"),
+  /** The view once it differs from `version` (or after 25 seconds). */
+  viewChanged: (version: string) => call<View>("GET", `/page/v1/view?wait=25&version=${encodeURIComponent(version)}`),
   opened: () => call<void>("POST", "/page/v1/opened", {}),
   consent: (version: string, sha256: string) => call<View>("POST", "/page/v1/consent", { version, sha256 }),
   sign: (values: Record<string, unknown>) => call<View>("POST", "/page/v1/sign", { values }),

@@ -3,7 +3,7 @@
 import { render } from "preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { signal } from "@preact/signals";
-import { api, Failed, keepPass, say, whenPassEnds, type FieldView, type Gate, type PageOut, type View } from "./api";
+import { api, embedded, Failed, keepPass, say, start, tell, whenPassEnds, type FieldView, type Gate, type PageOut, type View } from "./api";
 import { Pad, pathOf, type SignatureValue } from "./pad";
 import "./sign.css";
 
@@ -12,12 +12,42 @@ type Value = string | boolean | SignatureValue | null;
 const view = signal<View | null>(null);
 const failure = signal<Failed | null>(null);
 
+/** A session that could not start: its link was used, ran out, or never existed. */
+const ended = signal(false);
+
 async function load() {
   try {
+    if (embedded) {
+      try {
+        await start();
+      } catch {
+        ended.value = true;
+        tell("expired", { reason: "the session has ended" });
+        return;
+      }
+      tell("loaded");
+    }
     view.value = await api.view();
   } catch (e) {
     failure.value = e instanceof Failed ? e : new Failed(0, { kind: "network", message: String(e) });
+    tell("error", { message: failure.value.message });
   }
+}
+
+/** Tells the caller's page, once, that the page is visible. */
+let readyTold = false;
+function shown() {
+  if (readyTold) return;
+  readyTold = true;
+  tell("ready");
+}
+
+/** What a stage means to the caller's page. */
+function told(stage: string, self: boolean) {
+  if (stage === "signed" || stage === "executed") tell("completed", { stage });
+  else if (stage === "declined") tell(self ? "declined" : "error", self ? {} : { reason: "declined" });
+  else if (stage === "expired") tell("expired", { reason: "the document expired" });
+  else if (stage === "voided") tell("error", { reason: "voided" });
 }
 
 function App() {
@@ -29,15 +59,33 @@ function App() {
     document.documentElement.dir = v.document.dir;
     document.title = `${v.document.title} · ${say(v.words, "document")}`;
   }, [v?.document.language, v?.document.title]);
-  // While the document is not rendered yet (moments after sending), or the sealed copy is
-  // being made, look again shortly.
+  // While the document is not rendered yet (moments after sending), look again shortly.
+  // While the person waits (their turn, the others, the sealed copy), the page follows the
+  // document live: the server answers once it changes.
   useEffect(() => {
     if (!v) return;
-    const pending = (v.stage === "sign" && !v.document.pages) || (v.stage === "signed" && v.person.status === "signed" && !v.document.sealed);
-    if (!pending) return;
-    const t = setTimeout(load, v.stage === "sign" ? 1000 : 4000);
-    return () => clearTimeout(t);
+    if (v.stage === "sign" && !v.document.pages && !v.verify) {
+      const t = setTimeout(load, 1000);
+      return () => clearTimeout(t);
+    }
+    if (v.verify || (v.stage !== "waiting" && v.stage !== "signed")) return;
+    let stop = false;
+    api.viewChanged(v.version).then(
+      (next) => { if (!stop) view.value = next; },
+      () => { if (!stop) setTimeout(() => { if (!stop) load(); }, 5000); },
+    );
+    return () => { stop = true; };
   }, [v]);
+  // The caller's page hears of each new stage, and of a screen with nothing more to load.
+  const stage = useRef<string | null>(null);
+  useEffect(() => {
+    if (!v) return;
+    if (v.verify || v.stage !== "sign") shown();
+    if (stage.current !== null && stage.current !== v.stage) told(v.stage, v.person.status === "declined");
+    else if (stage.current === null && (v.stage === "expired" || v.stage === "voided")) told(v.stage, false);
+    stage.current = v.stage;
+  }, [v?.stage, v?.verify]);
+  if (ended.value) return <Status heading="This signing session has ended" body="Start it again from the app you were signing in." />;
   if (f) {
     if (f.status === 404) return <Status heading="This link does not open a document" body="Check that you opened the whole link from your email. If it still fails, ask the sender for a new one." />;
     return <Status heading="Something went wrong" body={f.message} retry />;
@@ -280,6 +328,7 @@ function Signing({ v }: { v: View }) {
   const previous = () => focusField((Math.max(current, 0) - 1 + order.length) % Math.max(order.length, 1));
 
   const seen = () => {
+    shown();
     if (opened.current) return;
     opened.current = true;
     api.opened().catch(() => { opened.current = false; });
@@ -558,5 +607,11 @@ function DeclineButton({ v }: { v: View }) {
 }
 
 whenPassEnds(load);
+if (embedded) {
+  // In a frame that grows to its content: no full-screen heights, and the size reported.
+  document.documentElement.classList.add("embedded");
+  const report = () => tell("resize", { height: document.body.scrollHeight });
+  new ResizeObserver(report).observe(document.body);
+}
 render(<App />, document.getElementById("app")!);
 load();

@@ -248,7 +248,8 @@ pub(crate) fn parse_draft(
 ) -> Result<Draft, DomainError> {
     let title = input::line("title", &body.title, 300)?;
     let doc = signet_source::parse("source", &body.source).map_err(|p| problems_error(&p))?;
-    let people = input::people(&body.people).map_err(|p| problems_error(&p))?;
+    let mut people = input::people(&body.people).map_err(|p| problems_error(&p))?;
+    input::embedded(&mut people, body.embedded.as_ref())?;
     let paper = body.paper.unwrap_or_else(|| "letter".into());
     if !matches!(paper.as_str(), "letter" | "a4") {
         return Err(DomainError::invalid("paper", "must be letter or a4"));
@@ -351,6 +352,7 @@ impl NewDraft {
                     _ => None,
                 },
                 email_code: p.email_code,
+                embedded: p.embedded,
             })
             .collect();
         let people_values = people_values(&people);
@@ -480,6 +482,7 @@ impl NewDraft {
                 "locale",
                 "access_code_hash",
                 "email_code",
+                "embedded",
             ],
             self.people,
         )
@@ -510,6 +513,7 @@ fn people_values(people: &[store::PersonDbRow]) -> Vec<Vec<Value>> {
                 Value::from(p.locale.clone()),
                 Value::from(p.access_code_hash.clone()),
                 Value::from(p.email_code),
+                Value::from(p.embedded),
             ]
         })
         .collect()
@@ -682,6 +686,7 @@ pub async fn revise(
             send: serde_json::from_str(&old.send_options).ok(),
             description: old.description.clone(),
             send_now: None,
+            embedded: None,
         },
         facts,
     )

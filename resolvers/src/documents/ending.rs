@@ -42,12 +42,14 @@ pub async fn remind(
     let up: Vec<_> = people
         .iter()
         .filter(|p| p.participates() && matches!(p.status.as_str(), "invited" | "opened"))
+        .filter(|p| !p.embedded)
         .filter(|p| body.seat.as_ref().is_none_or(|s| &p.seat == s))
         .collect();
     if up.is_empty() {
         return Err(DomainError::conflict(match &body.seat {
             Some(s) => format!(
-                "seat '{s}' is not waiting to be reminded (it is not their turn, or they are done)"
+                "seat '{s}' is not waiting to be reminded (it is not their turn, they are done, \
+                 or they sign inside your app)"
             ),
             None => "nobody is waiting to be reminded".into(),
         }));
@@ -364,6 +366,7 @@ pub async fn sweep(ctx: &Ctx) -> Result<(usize, usize), DomainError> {
         let up: Vec<_> = people
             .iter()
             .filter(|p| p.participates() && matches!(p.status.as_str(), "invited" | "opened"))
+            .filter(|p| !p.embedded)
             .collect();
         // Scheduled reminders keep to the same allowance; whoever is over it is skipped.
         let up = reminder_allowance(&people, up, now).unwrap_or_default();

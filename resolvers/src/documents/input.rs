@@ -27,6 +27,8 @@ pub struct PersonRow {
     pub locale: Option<String>,
     pub access_code: Option<AccessCode>,
     pub email_code: bool,
+    /// Signed inside the caller's own app; never emailed.
+    pub embedded: bool,
 }
 
 /// A person's access code: as given in a request, or as stored (salted keyed hash).
@@ -63,6 +65,7 @@ impl PersonRow {
                 Some(AccessCode::Hashed(h)) => Some(h.clone()),
                 _ => None,
             },
+            kept_embedded: self.embedded,
         }
     }
 }
@@ -270,6 +273,7 @@ pub fn people(list: &[PersonIn]) -> Result<Vec<PersonRow>, Vec<Problem>> {
             locale,
             access_code,
             email_code: p.email_code.unwrap_or(false),
+            embedded: p.kept_embedded,
         });
     }
     if problems.is_empty() {
@@ -277,6 +281,48 @@ pub fn people(list: &[PersonIn]) -> Result<Vec<PersonRow>, Vec<Problem>> {
     } else {
         Err(problems)
     }
+}
+
+/// Marks the seats of `embedded` on `people`: each a seat of a person who signs (a copy is
+/// only ever emailed) and not asked for an emailed code.
+pub fn embedded(people: &mut [PersonRow], seats: Option<&Vec<String>>) -> Result<(), DomainError> {
+    let Some(seats) = seats else {
+        return Ok(());
+    };
+    if seats.len() > MAX_PEOPLE {
+        return Err(DomainError::invalid(
+            "embedded",
+            format!("has at most {MAX_PEOPLE} seats"),
+        ));
+    }
+    for p in people.iter_mut() {
+        p.embedded = false;
+    }
+    for (i, seat) in seats.iter().enumerate() {
+        let field = format!("embedded[{i}]");
+        let Some(p) = people.iter_mut().find(|p| p.seat == seat.trim()) else {
+            return Err(DomainError::invalid(
+                &field,
+                format!("no person takes seat '{seat}'"),
+            ));
+        };
+        if p.action == PersonAction::Cc {
+            return Err(DomainError::invalid(
+                &field,
+                format!("seat '{seat}' only receives the signed copy, by email"),
+            ));
+        }
+        if p.email_code {
+            return Err(DomainError::invalid(
+                &field,
+                format!(
+                    "seat '{seat}' is asked for an emailed code, and an embedded seat is never emailed"
+                ),
+            ));
+        }
+        p.embedded = true;
+    }
+    Ok(())
 }
 
 /// What an access code may be: 4 to 64 printable characters (spaces inside allowed).

@@ -31,6 +31,7 @@ pub(crate) fn person_in(p: &PersonDbRow) -> PersonIn {
         access_code: None,
         email_code: Some(p.email_code),
         kept_access_code: p.access_code_hash.clone(),
+        kept_embedded: p.embedded,
     }
 }
 
@@ -129,9 +130,14 @@ pub(crate) fn invitations(
     for p in &invited {
         let mut p = (*p).clone();
         p.status = "invited".into();
+        let how = if p.embedded {
+            " in the sender's own app"
+        } else {
+            ""
+        };
         trail.email("invitation", doc, &p, &locale).audit(
             "invited",
-            &format!("{} ({}) invited to {}", p.name, p.email, p.action),
+            &format!("{} ({}) invited to {}{how}", p.name, p.email, p.action),
             Some(&p.seat),
             actor,
             json!({}),

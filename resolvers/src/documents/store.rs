@@ -108,6 +108,8 @@ pub struct PersonDbRow {
     pub access_code_hash: Option<String>,
     /// Whether the signing page asks for a code emailed to them.
     pub email_code: bool,
+    /// Signed inside the caller's own app; never emailed.
+    pub embedded: bool,
 }
 
 impl PersonDbRow {
@@ -134,6 +136,7 @@ impl PersonDbRow {
             locale: get(r, "locale")?,
             access_code_hash: get(r, "access_code_hash")?,
             email_code: get(r, "email_code")?,
+            embedded: get(r, "embedded")?,
         })
     }
 
@@ -180,7 +183,7 @@ pub async fn people<C: ConnectionTrait>(
     let marks: Vec<String> = (1..=doc_ids.len()).map(|i| format!("${i}")).collect();
     let sql = format!(
         "SELECT id, document_id, position, seat, name, email, external_id, metadata, action, sign_order, status, \
-         invited_at, opened_at, completed_at, declined_at, last_reminded_at, reminders, locale, access_code_hash, email_code FROM people WHERE document_id IN ({}) \
+         invited_at, opened_at, completed_at, declined_at, last_reminded_at, reminders, locale, access_code_hash, email_code, embedded FROM people WHERE document_id IN ({}) \
          ORDER BY document_id, position",
         marks.join(", ")
     );
@@ -261,6 +264,7 @@ pub fn to_out(doc: &DocRow, people: &[PersonDbRow], approval: Option<ApprovalOut
                 declined_at: p.declined_at.map(time),
                 locale: p.locale.clone(),
                 checks: p.checks(),
+                embedded: p.embedded,
             })
             .collect(),
         paper: doc.paper.clone(),

@@ -161,6 +161,10 @@ impl Trail {
         person: &PersonDbRow,
         locale: &str,
     ) -> &mut Trail {
+        if person.embedded {
+            // Signed inside the caller's own app: Signet emails them nothing.
+            return self;
+        }
         let payload = json!({
             "kind": kind,
             "documentId": doc.id,

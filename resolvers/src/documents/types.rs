@@ -46,6 +46,10 @@ pub struct PersonIn {
     #[serde(skip)]
     #[schema(ignore)]
     pub kept_access_code: Option<String>,
+    /// Whether a stored person was sent as embedded (see `DocumentCreateIn::embedded`).
+    #[serde(skip)]
+    #[schema(ignore)]
+    pub kept_embedded: bool,
 }
 
 /// Sending options.
@@ -132,6 +136,10 @@ pub struct DocumentCreateIn {
     pub description: Option<String>,
     #[serde(default)]
     pub send_now: Option<bool>,
+    /// Seats signed inside the caller's own app (`POST /documents/{id}/embed-session`):
+    /// nobody emails them.
+    #[serde(default)]
+    pub embedded: Option<Vec<String>>,
 }
 
 #[derive(Clone, Debug, Deserialize, utoipa::ToSchema)]
@@ -222,6 +230,8 @@ pub struct PersonOut {
     /// What the signing page asks of this person before it shows the document:
     /// `accessCode`, `emailCode`. The codes themselves are never returned.
     pub checks: Vec<String>,
+    /// Signed inside the caller's own app: nobody emails this person.
+    pub embedded: bool,
 }
 
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema, async_graphql::SimpleObject)]

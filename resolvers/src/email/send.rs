@@ -825,6 +825,11 @@ async fn plan(
         None => None,
     };
     let out = crate::documents::state::OUT_FOR_SIGNATURE.contains(&format!("'{}'", doc.state));
+    if person.as_ref().is_some_and(|p| p.embedded) {
+        return Ok(Err(Skip::Drop(
+            "the person signs inside the sender's own app and is never emailed",
+        )));
+    }
     let mut code = None;
     if kind == Kind::Code {
         let (Some(p), Some(nonce)) = (&person, &payload.nonce) else {

@@ -6,6 +6,7 @@
 //! Everything a person sends is checked here (`values`), never trusted from the page.
 
 pub mod acts;
+pub mod embed;
 pub mod identity;
 pub mod values;
 pub mod words;
@@ -25,14 +26,17 @@ pub struct Visit {
     pub doc: DocRow,
     pub person: PersonDbRow,
     pub people: Vec<PersonDbRow>,
+    /// For an embedded session, the website it is shown on.
+    pub origin: Option<String>,
 }
 
 fn not_a_link() -> DomainError {
     DomainError::NotFound("this link does not open a document".into())
 }
 
-/// Whose a signing link is, whatever the state of its document (the page shows an ended
-/// document's state, not a form). Any other token is the same 404.
+/// Whose a signing link (or an embedded session, while it lasts) is, whatever the state of
+/// its document (the page shows an ended document's state, not a form). Any other token is
+/// the same 404.
 pub async fn visit(ctx: &Ctx, token: &str) -> Result<Visit, DomainError> {
     if token.len() != 43 {
         return Err(not_a_link());
@@ -41,13 +45,18 @@ pub async fn visit(ctx: &Ctx, token: &str) -> Result<Visit, DomainError> {
         .db
         .conn
         .query_one_raw(ctx.db.stmt(
-            "SELECT document_id, person_id FROM signing_links WHERE hash = $1 AND purpose = 'sign'",
-            [Value::from(crate::email::links::hash(ctx, token))],
+            "SELECT document_id, person_id, origin FROM signing_links WHERE hash = $1 \
+             AND (purpose = 'sign' OR (purpose = 'session' AND expires_at > $2))",
+            [
+                Value::from(crate::email::links::hash(ctx, token)),
+                Value::from(signet_storage::now_ms()),
+            ],
         ))
         .await?
         .ok_or_else(not_a_link)?;
     let doc_id: String = row.try_get("", "document_id")?;
     let person_id: String = row.try_get("", "person_id")?;
+    let origin: Option<String> = row.try_get("", "origin")?;
     let doc = store::load(&ctx.db.conn, &ctx.db, &doc_id)
         .await?
         .ok_or_else(not_a_link)?;
@@ -61,6 +70,7 @@ pub async fn visit(ctx: &Ctx, token: &str) -> Result<Visit, DomainError> {
         doc,
         person,
         people,
+        origin,
     })
 }
 
@@ -123,6 +133,9 @@ pub struct ViewOut {
     pub verify: Option<identity::Gate>,
     /// The page's words in the person's language.
     pub words: &'static BTreeMap<String, String>,
+    /// Changes whenever what the page shows may have: `view?wait=…&version=…` answers once
+    /// it differs.
+    pub version: String,
 }
 
 #[derive(Serialize)]
@@ -207,6 +220,7 @@ pub(crate) async fn view_of(
             require_decline_reason: false,
             verify: Some(identity::gate(ctx, v).await?),
             words: &words::of(lang).page,
+            version: version(doc, person, false, false),
         });
     }
     let stage = stage(doc, person);
@@ -226,6 +240,7 @@ pub(crate) async fn view_of(
         Vec::new()
     };
     let sealed = stage == Stage::Executed && person.participates();
+    let pages_ready = pages.is_some();
     Ok(ViewOut {
         stage,
         document: DocView {
@@ -248,7 +263,56 @@ pub(crate) async fn view_of(
         require_decline_reason: send.require_decline_reason.unwrap_or(false),
         verify: None,
         words: &w.page,
+        version: version(doc, person, pages_ready, sealed),
     })
+}
+
+fn version(doc: &DocRow, person: &PersonDbRow, pages: bool, sealed: bool) -> String {
+    format!(
+        "{}.{}.{}.{}.{}",
+        doc.updated_at, doc.state, person.status, pages as u8, sealed as u8
+    )
+}
+
+/// The most page views waiting for a change at once, per process; past it a view answers at
+/// once (the page asks again a little later).
+const MAX_WAITING: usize = 1000;
+static WAITING: std::sync::LazyLock<tokio::sync::Semaphore> =
+    std::sync::LazyLock::new(|| tokio::sync::Semaphore::new(MAX_WAITING));
+
+/// `view` that, when the page already shows `version`, waits up to `wait` for the document
+/// to change (the live feed behind `documentStatus`, across processes with Redis): a person
+/// waiting for their turn sees it come.
+pub async fn view_waiting(
+    ctx: &Ctx,
+    token: &str,
+    pass: Option<&str>,
+    version: &str,
+    wait: std::time::Duration,
+) -> Result<ViewOut, DomainError> {
+    let Ok(_slot) = WAITING.try_acquire() else {
+        return view(ctx, token, pass).await;
+    };
+    // Subscribed before the read, so no change falls between the two.
+    let mut rx = ctx.live.subscribe();
+    let v = visit(ctx, token).await?;
+    let now = view_of(ctx, &v, pass).await?;
+    if now.version != version {
+        return Ok(now);
+    }
+    let deadline = tokio::time::sleep(wait);
+    tokio::pin!(deadline);
+    loop {
+        tokio::select! {
+            _ = &mut deadline => break,
+            change = rx.recv() => match change {
+                Ok(c) if *c.id == *v.doc.id || c.id.is_empty() => break,
+                Ok(_) => continue,
+                Err(_) => break,
+            },
+        }
+    }
+    view(ctx, token, pass).await
 }
 
 /// The name the page says the document is from.

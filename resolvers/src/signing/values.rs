@@ -436,6 +436,7 @@ mod tests {
             locale: None,
             access_code_hash: None,
             email_code: false,
+            embedded: false,
         }
     }
 

@@ -55,6 +55,7 @@ mod m0006_usage_shards;
 mod m0007_purge_indexes;
 mod m0008_email;
 mod m0009_identity;
+mod m0010_embedding;
 
 pub struct Migrator;
 
@@ -71,6 +72,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0007_purge_indexes::Migration),
             Box::new(m0008_email::Migration),
             Box::new(m0009_identity::Migration),
+            Box::new(m0010_embedding::Migration),
         ]
     }
 }
