@@ -1,13 +1,13 @@
 // Written by build.mjs; do not edit.
 /// Every built file: its name, its content type, its bytes.
 pub static FILES: &[(&str, &str, &[u8])] = &[
-    ("sign-3VQP5BZX.js", "text/javascript; charset=utf-8", include_bytes!("sign-3VQP5BZX.js")),
-    ("sign-XYGNGBX7.css", "text/css; charset=utf-8", include_bytes!("sign-XYGNGBX7.css")),
+    ("sign-FWM7WXCY.css", "text/css; charset=utf-8", include_bytes!("sign-FWM7WXCY.css")),
+    ("sign-MBX2UMJQ.js", "text/javascript; charset=utf-8", include_bytes!("sign-MBX2UMJQ.js")),
     ("signing_embed-264W7NDU.js", "text/javascript; charset=utf-8", include_bytes!("signing_embed-264W7NDU.js")),
 ];
 /// Logical names (`sign.js`) to built names.
 pub static MANIFEST: &[(&str, &str)] = &[
-    ("sign.js", "sign-3VQP5BZX.js"),
-    ("sign.css", "sign-XYGNGBX7.css"),
+    ("sign.css", "sign-FWM7WXCY.css"),
+    ("sign.js", "sign-MBX2UMJQ.js"),
     ("signing_embed.js", "signing_embed-264W7NDU.js"),
 ];

@@ -1,7 +1,8 @@
 // The signing page in a real browser (Debian's chromium through playwright-core): a person
 // opens the link from the real email, consents, draws a signature with mouse moves, fills
 // every field type and signs; a declined document with a required reason; Arabic and
-// Japanese pages; the access code and emailed code checks with a lock-out; a 375-pixel phone;
+// Japanese pages; the access code and emailed code checks with a lock-out; embedding in a
+// page served on a second local origin, with its events, and refused on a third; a 375-pixel phone;
 // axe-core (WCAG 2.1 AA) on every screen. Screenshots go
 // to docs/signing/. Run by `node --test frontend/tests/` (the test suite's `browser` test).
 import { test, before, after } from "node:test";
@@ -11,6 +12,7 @@ import { mkdtempSync, readdirSync, readFileSync, mkdirSync, existsSync } from "n
 import { tmpdir, homedir } from "node:os";
 import { join } from "node:path";
 import { createServer } from "node:net";
+import { createServer as createHttpServer } from "node:http";
 import { chromium } from "playwright-core";
 
 const here = new URL(".", import.meta.url).pathname;
@@ -23,7 +25,7 @@ const BIN = process.env.BROWSER_TEST_SIGNET ?? join(target, "debug", "signet");
 const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
 const axeSource = readFileSync(join(here, "..", "node_modules", "axe-core", "axe.min.js"), "utf8");
 
-let server, base, key, data, browser;
+let server, base, key, data, browser, workspace;
 
 function freePort() {
   return new Promise((ok) => {
@@ -129,6 +131,7 @@ before(async () => {
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   const ws = JSON.parse(cli(["admin", "workspace", "create", "--name", "Acme Lettings", "--plan", "pro", "--json"]));
+  workspace = ws.id;
   const k = JSON.parse(cli(["admin", "key", "create", "--workspace", ws.id, "--mode", "live", "--all-scopes", "--json"]));
   key = k.key ?? k.token ?? k.secret;
   assert.ok(key, JSON.stringify(k));
@@ -437,5 +440,110 @@ test("every screen at 1280 and 375 pixels wide, in English and in Arabic", async
       assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1), `${tag}: no sideways scrolling`);
       await context.close();
     }
+  }
+});
+
+/** A caller's page on its own origin: the loader, one <signet-signing>, its events kept. */
+function hostPage(url, timeout) {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Acme app</title>
+<script src="${base}/embed/signing.js"></script></head>
+<body style="font-family: sans-serif; margin: 0; background: #f6f3ee">
+<header style="padding: 12px 24px; background: #2d3b2f; color: #fff"><strong>Acme Lettings</strong> · Your tenancy</header>
+<main style="max-width: 900px; margin: 16px auto; padding: 0 16px"><h1>Sign your lease</h1>
+<signet-signing id="signing" url="${url}" load-timeout="${timeout ?? 20000}" title="Sign the lease"></signet-signing></main>
+<script>
+window.events = [];
+for (const t of ["loaded", "ready", "completed", "declined", "expired", "error"])
+  document.getElementById("signing").addEventListener(t, (e) => window.events.push([t, e.detail]));
+</script></body></html>`;
+}
+
+async function serveHost() {
+  const port = await freePort();
+  const server = createHttpServer((req, res) => {
+    const u = new URL(req.url, "http://host");
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+    res.end(hostPage(u.searchParams.get("url"), u.searchParams.get("timeout")));
+  });
+  await new Promise((ok) => server.listen(port, "127.0.0.1", ok));
+  return { server, origin: `http://127.0.0.1:${port}` };
+}
+
+test("a caller's page on another origin signs an embedded seat and hears its events; a third origin is refused", async () => {
+  const host = await serveHost();
+  const stranger = await serveHost();
+  try {
+    cli(["admin", "workspace", "update", workspace, "--embed-origin", host.origin]);
+    const simple = { type: "doc", content: [
+      { type: "heading", attrs: { level: 1 }, content: [{ type: "text", text: "Lease of the studio" }] },
+      { type: "paragraph", content: [{ type: "text", text: "The tenant pays the rent on the first day of each month, by bank transfer." }] },
+      { type: "signatureBlock", attrs: { role: "client" } },
+    ] };
+    const email = `emma-${Date.now()}@example.com`;
+    const doc = await sendDocument({ source: simple, embedded: ["client"] }, [{ name: "Emma Tenant", email, role: "client" }]);
+    const refused = await fetch(`${base}/api/v1/documents/${doc.id}/embed-session`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", "Idempotency-Key": `idem-${Date.now()}-refused` },
+      body: JSON.stringify({ seat: "client", origin: stranger.origin }),
+    });
+    assert.equal(refused.status, 409, "a website not on the list");
+    const s = await api("POST", `/api/v1/documents/${doc.id}/embed-session`, { seat: "client", origin: host.origin });
+
+    const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+    const page = await context.newPage();
+    const framePolicy = [];
+    page.on("response", (r) => r.url().includes("/e/") && framePolicy.push(r.headers()["content-security-policy"]));
+    await page.goto(`${host.origin}/?url=${encodeURIComponent(s.url)}`);
+    const frame = page.frameLocator("signet-signing iframe");
+    await frame.getByRole("heading", { name: "Before you sign" }).waitFor();
+    assert.ok(framePolicy[0]?.includes(`frame-ancestors ${host.origin}`), framePolicy[0]);
+    await page.waitForFunction(() => window.events.some(([t]) => t === "ready"));
+    await shot(page, "embed-1-consent");
+    await frame.getByLabel("I agree to use electronic records and signatures.").check();
+    await frame.getByRole("button", { name: "Continue" }).click();
+    await frame.locator(".sheet img").first().waitFor();
+    await frame.locator("button.sign-here").first().click();
+    const pad = frame.locator("canvas.surface");
+    await pad.waitFor();
+    await pad.scrollIntoViewIfNeeded();
+    const box = await pad.boundingBox();
+    await page.mouse.move(box.x + 20, box.y + box.height * 0.6);
+    await page.mouse.down();
+    for (let i = 1; i <= 16; i++) await page.mouse.move(box.x + 20 + i * (box.width / 20), box.y + box.height * (0.5 + 0.25 * Math.sin(i / 2)));
+    await page.mouse.up();
+    await shot(page, "embed-2-pad");
+    await frame.locator("dialog.pad button.primary").click();
+    await frame.locator(".sign-here.done svg").waitFor();
+    await frame.getByRole("button", { name: "Finish" }).click();
+    // "You have signed", then, once sealed, the document complete: the frame follows the
+    // document live, without a reload.
+    await frame.getByRole("heading", { name: "This document is complete" }).waitFor({ timeout: 30000 });
+    await page.waitForFunction(() => window.events.some(([t]) => t === "completed"));
+    const events = (await page.evaluate(() => window.events)).map(([t]) => t);
+    assert.deepEqual(events.slice(0, 3), ["loaded", "ready", "completed"], events.join());
+    const height = await page.evaluate(() => document.getElementById("signing").shadowRoot.querySelector("iframe").style.height);
+    assert.match(height, /^\d+px$/, "the element grew to its content");
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await shot(page, "embed-3-complete");
+    assert.equal((await api("GET", `/api/v1/documents/${doc.id}`)).state, "executed");
+    const mail = join(data, "mail");
+    for (const f of existsSync(mail) ? readdirSync(mail) : []) {
+      assert.ok(!readFileSync(join(mail, f), "utf8").includes(email), "nobody emails an embedded seat");
+    }
+    await context.close();
+
+    // A session for the allowed site, put in a page on another origin: the browser refuses the
+    // frame, so the element hears nothing from it and reports an error.
+    const doc2 = await sendDocument({ source: simple, embedded: ["client"] }, [{ name: "Emma Tenant", email: `emma2-${Date.now()}@example.com`, role: "client" }]);
+    const s2 = await api("POST", `/api/v1/documents/${doc2.id}/embed-session`, { seat: "client", origin: host.origin });
+    const other = await (await browser.newContext()).newPage();
+    await other.goto(`${stranger.origin}/?url=${encodeURIComponent(s2.url)}&timeout=3000`);
+    await other.waitForFunction(() => window.events.length > 0, null, { timeout: 10000 });
+    const heard = (await other.evaluate(() => window.events)).map(([t]) => t);
+    assert.deepEqual(heard, ["error"]);
+    assert.equal((await api("GET", `/api/v1/documents/${doc2.id}`)).state, "sent", "nothing happened");
+  } finally {
+    host.server.close();
+    stranger.server.close();
   }
 });

@@ -51,9 +51,15 @@ export function keepPass(p: string) {
   try { sessionStorage.setItem(passKey, p); } catch { /* storage off: the pass lives in memory */ }
 }
 
-/** Tells the caller's page what happened (embedded only, to its website only). */
+const toldOnce = new Set<string>();
+/** Tells the caller's page what happened (embedded only, to its website only). Each event
+ * but `error` and `resize` is told once. */
 export function tell(type: string, detail: Record<string, unknown> = {}) {
   if (!embedded || !host || window.parent === window) return;
+  if (type !== "error" && type !== "resize") {
+    if (toldOnce.has(type)) return;
+    toldOnce.add(type);
+  }
   window.parent.postMessage({ signet: 1, type, detail, ...(type === "resize" ? { height: detail.height } : {}) }, host);
 }
 

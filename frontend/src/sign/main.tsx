@@ -34,11 +34,8 @@ async function load() {
   }
 }
 
-/** Tells the caller's page, once, that the page is visible. */
-let readyTold = false;
+/** Tells the caller's page that the page is visible. */
 function shown() {
-  if (readyTold) return;
-  readyTold = true;
   tell("ready");
 }
 
@@ -80,7 +77,7 @@ function App() {
   const stage = useRef<string | null>(null);
   useEffect(() => {
     if (!v) return;
-    if (v.verify || v.stage !== "sign") shown();
+    if (v.verify || v.consent || v.stage !== "sign") shown();
     if (stage.current !== null && stage.current !== v.stage) told(v.stage, v.person.status === "declined");
     else if (stage.current === null && (v.stage === "expired" || v.stage === "voided")) told(v.stage, false);
     stage.current = v.stage;
@@ -612,6 +609,16 @@ if (embedded) {
   document.documentElement.classList.add("embedded");
   const report = () => tell("resize", { height: document.body.scrollHeight });
   new ResizeObserver(report).observe(document.body);
+  // The frame is as tall as the page, so the part of it the person sees is wherever the
+  // caller's page is scrolled: dialogs open there, not in the middle of the whole frame.
+  const root = document.documentElement.style;
+  new IntersectionObserver(
+    ([e]) => {
+      root.setProperty("--seen-top", `${Math.max(0, e.intersectionRect.top)}px`);
+      root.setProperty("--seen-height", `${e.intersectionRect.height}px`);
+    },
+    { threshold: Array.from({ length: 101 }, (_, i) => i / 100) },
+  ).observe(document.body);
 }
 render(<App />, document.getElementById("app")!);
 load();
