@@ -18,6 +18,8 @@ const result = await esbuild.build({
   absWorkingDir: here,
   entryPoints: { sign: "src/sign/main.tsx" },
   bundle: true,
+  // The handwriting faces are served by the binary from pdf/fonts, not bundled.
+  external: ["/assets/*"],
   minify: true,
   format: "esm",
   target: "es2020",

@@ -5,9 +5,29 @@ mod assets {
     include!("dist/assets.rs");
 }
 
-/// A built file by its built name (`sign-3FQ2.js`): that name, its content type and bytes.
+/// The handwriting faces of typed signatures, the same files the sealed PDF uses
+/// (`pdf/fonts/`), under names that carry the font's version (they are cached for good).
+static FONTS: &[(&str, &str, &[u8])] = &[
+    (
+        "Caveat-2.000.ttf",
+        "font/ttf",
+        include_bytes!("../pdf/fonts/Caveat-Regular.ttf"),
+    ),
+    (
+        "ArefRuqaa-1.003.ttf",
+        "font/ttf",
+        include_bytes!("../pdf/fonts/ArefRuqaa-Regular.ttf"),
+    ),
+];
+
+/// A built file by its built name (`sign-3FQ2.js`), or a handwriting face: that name, its
+/// content type and bytes.
 pub fn file(name: &str) -> Option<(&'static str, &'static str, &'static [u8])> {
-    assets::FILES.iter().find(|(n, _, _)| *n == name).copied()
+    assets::FILES
+        .iter()
+        .chain(FONTS)
+        .find(|(n, _, _)| *n == name)
+        .copied()
 }
 
 /// The built name of a logical one (`sign.js`).

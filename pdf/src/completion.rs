@@ -12,7 +12,7 @@ use crate::{Paper, RenderError, Renderer};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ValueKind {
-    /// A typed signature or initials: written larger, in italics.
+    /// A typed signature or initials: written larger, in a handwriting face.
     Signature,
     /// A drawn signature or initials: its strokes as vector paths, fitted into the field.
     Drawn,
@@ -123,11 +123,12 @@ impl Renderer {
                         )
                     }
                     ValueKind::Signature => {
-                        let size = fit(&v.text, bw, (bh * 0.55).clamp(8.0, 22.0));
+                        // The hand is small for its size: written a third larger.
+                        let size = fit(&v.text, bw, (bh * 0.72).clamp(10.0, 28.0));
                         let t = st.s(&v.text);
                         format!(
-                            "align(left + horizon, box(text(font: {}, style: \"italic\", size: {size:.1}pt, s({t}))))",
-                            crate::fonts::SERIF_STACK
+                            "align(left + horizon, box(text(font: {}, size: {size:.1}pt, s({t}))))",
+                            crate::fonts::HAND_STACK
                         )
                     }
                     ValueKind::Drawn => drawn(v, bw, bh),

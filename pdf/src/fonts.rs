@@ -1,6 +1,6 @@
 //! Fonts compiled into the binary: Typst's own (Libertinus Serif, New Computer Modern, DejaVu
 //! Sans Mono) plus Noto for Latin, Greek and Cyrillic in sans and serif, Arabic, and one CJK
-//! face covering Chinese, Japanese and Korean. `fonts/README.md` says where each comes from
+//! face covering Chinese, Japanese and Korean; and the handwriting faces of typed signatures. `fonts/README.md` says where each comes from
 //! and how it was subset.
 
 use typst::foundations::Bytes;
@@ -27,7 +27,26 @@ static OURS: &[&[u8]] = embedded!(
     "NotoSansArabic-Bold.ttf",
     "NotoSansCJK-Regular.otf",
     "NotoSansCJK-Bold.otf",
+    "Caveat-Regular.ttf",
+    "ArefRuqaa-Regular.ttf",
 );
+
+/// The handwriting faces of typed signatures and initials, which the signing page shows too:
+/// file name and bytes.
+pub static HANDWRITING: &[(&str, &[u8])] = &[
+    (
+        "Caveat-Regular.ttf",
+        include_bytes!("../fonts/Caveat-Regular.ttf"),
+    ),
+    (
+        "ArefRuqaa-Regular.ttf",
+        include_bytes!("../fonts/ArefRuqaa-Regular.ttf"),
+    ),
+];
+
+/// Family stack of typed signatures: a hand for Latin, Cyrillic and Arabic; Chinese, Japanese
+/// and Korean in the CJK face.
+pub(crate) const HAND_STACK: &str = "(\"Caveat\", \"Aref Ruqaa\", \"Noto Sans CJK SC\")";
 
 /// Family stack of the `typeset` profile: the first family holding a character wins.
 pub(crate) const SERIF_STACK: &str =

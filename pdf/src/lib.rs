@@ -16,7 +16,7 @@ use typst::utils::PicoStr;
 use typst_layout::PagedDocument;
 
 pub use completion::{Certificate, CertificatePerson, PlacedValue, ValueKind};
-pub use fonts::COVERAGE;
+pub use fonts::{COVERAGE, HANDWRITING};
 pub use pages::{PageView, TextRun};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -381,3 +381,38 @@ fn a_drawn_signature_is_placed_as_vector_paths_not_text_or_a_picture() {
     assert_eq!(moves, [1, 1, 1]);
     assert_eq!(lines, [3, 1, 1], "a dot is a short line");
 }
+
+#[test]
+fn a_typed_signature_is_written_in_the_hand_of_its_script() {
+    let typed = |page: u32, text: &str| PlacedValue {
+        page,
+        x: 72.0,
+        y: 600.0,
+        width: 200.0,
+        height: 40.0,
+        kind: ValueKind::Signature,
+        text: text.into(),
+        strokes: None,
+    };
+    let layer = Renderer::new()
+        .values_layer(
+            &[(595.0, 842.0), (595.0, 842.0), (595.0, 842.0)],
+            &[
+                typed(1, "Zofia Wójcik"),
+                typed(2, "ليلى حداد"),
+                typed(3, "山田 花子"),
+            ],
+        )
+        .unwrap();
+    // The fonts embedded (as subsets, `ABCDEF+Name`): the Latin hand, the Arabic hand, and the
+    // CJK face for Japanese.
+    let Some(fonts) = poppler("pdffonts", &layer, &[]) else {
+        return;
+    };
+    for family in ["Caveat", "ArefRuqaa", "NotoSansCJK"] {
+        assert!(fonts.contains(family), "{family} in {fonts}");
+    }
+    if let Some(text) = poppler("pdftotext", &layer, &[]) {
+        assert!(text.contains("Zofia Wójcik"), "{text}");
+    }
+}
