@@ -416,3 +416,35 @@ fn a_typed_signature_is_written_in_the_hand_of_its_script() {
         assert!(text.contains("Zofia Wójcik"), "{text}");
     }
 }
+
+/// What a phone and a desktop download for a page dense with text (4-bit grey pictures).
+#[test]
+fn a_full_page_of_text_is_a_small_picture_at_each_width() {
+    let long = "The tenant pays the rent on the first day of each month, by bank transfer to the account the landlord names in writing. ".repeat(3);
+    let paras: Vec<_> = (0..22).map(|_| para(&long)).collect();
+    let d = doc(json!(paras));
+    let seats = BTreeMap::from([("client".to_string(), "Ada Lovelace".to_string())]);
+    let out = Renderer::new()
+        .render_with_views(
+            &RenderInput {
+                doc: &d,
+                title: "Agreement",
+                footer: "doc_01",
+                paper: Paper::A4,
+                profile: Profile::Typeset,
+                test: false,
+                lang: "en",
+                values: &BTreeMap::new(),
+                seat_names: &seats,
+                labels: Labels::EN,
+            },
+            10,
+            &[750, 1500],
+        )
+        .unwrap();
+    let first = &out.views[0];
+    // Grey, 4 bits a pixel: IHDR's bit depth and colour type.
+    assert_eq!(&first.images[0][24..26], &[4, 0]);
+    assert!(first.images[0].len() < 80_000, "{}", first.images[0].len());
+    assert!(first.images[1].len() < 200_000, "{}", first.images[1].len());
+}
