@@ -77,6 +77,7 @@ impl DocRenderer for PdfRenderer {
                     .drawing
                     .as_ref()
                     .map(|d| (d.width, d.height, d.strokes.clone())),
+                filled: m.drawing.as_ref().is_some_and(|d| d.filled),
             })
             .collect();
         self.engine()

@@ -303,7 +303,8 @@ test("a person asked for an access code and an emailed code passes both, and fiv
   await page.getByLabel("Access code").fill("blue river 41");
   await page.getByLabel("Code from your email").fill(code);
   await proceed.click();
-  await page.getByRole("alert").filter({ hasText: "That access code is not right. Tries left: 4." }).waitFor();
+  // Both asked: the page does not say which was wrong.
+  await page.getByRole("alert").filter({ hasText: "One of the codes is not right, or the emailed code has run out. Tries left: 4." }).waitFor();
   await axe(page, "verify, a wrong code");
   await shot(page, "verify-2-wrong-code");
   await page.getByLabel("Access code").fill("blue river 42");
@@ -325,7 +326,7 @@ test("a person asked for an access code and an emailed code passes both, and fiv
   for (let n = 1; n <= 5; n++) {
     await locked.getByLabel("Access code").fill(`guess ${n}`);
     await locked.getByRole("button", { name: "Continue" }).click();
-    const expect = n < 5 ? `Tries left: ${5 - n}.` : "Too many wrong tries. You can try again at";
+    const expect = n < 5 ? `That access code is not right. Tries left: ${5 - n}.` : "Too many wrong tries. You can try again at";
     await locked.getByRole("alert").filter({ hasText: expect }).waitFor();
   }
   assert.equal(await locked.getByLabel("Access code").isDisabled(), true);
@@ -546,4 +547,69 @@ test("a caller's page on another origin signs an embedded seat and hears its eve
     host.server.close();
     stranger.server.close();
   }
+});
+
+test("a picture of a signature is traced into outlines in the browser and signs", async () => {
+  const simple = { type: "doc", content: [
+    { type: "paragraph", content: [{ type: "text", text: "The tenant pays the rent on the first day of each month." }] },
+    { type: "signatureBlock", attrs: { role: "client" } },
+  ] };
+  const email = `uma-${Date.now()}@example.com`;
+  const doc = await sendDocument({ source: simple }, [{ name: "Uma Tenant", email, role: "client" }]);
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.goto(await linkFor(email));
+  await page.getByLabel("I agree to use electronic records and signatures.").check();
+  await page.getByRole("button", { name: "Continue" }).click();
+  await page.locator("button.sign-here").first().click();
+  await page.getByRole("tab", { name: "Upload" }).click();
+  // A photographed signature: dark ink on off-white paper, as a PNG.
+  const png = await page.evaluate(() => {
+    const c = document.createElement("canvas");
+    c.width = 900;
+    c.height = 300;
+    const g = c.getContext("2d");
+    g.fillStyle = "#f4f1ea";
+    g.fillRect(0, 0, 900, 300);
+    g.strokeStyle = "#1a1a40";
+    g.lineWidth = 9;
+    g.lineCap = "round";
+    g.beginPath();
+    g.moveTo(60, 200);
+    g.bezierCurveTo(160, 20, 260, 280, 360, 120);
+    g.bezierCurveTo(420, 40, 520, 260, 620, 150);
+    g.stroke();
+    g.font = "italic 80px serif";
+    g.fillStyle = "#1a1a40";
+    g.fillText("Uma", 640, 200);
+    return c.toDataURL("image/png").split(",")[1];
+  });
+  await page.locator("#upload").setInputFiles({ name: "signature.png", mimeType: "image/png", buffer: Buffer.from(png, "base64") });
+  await page.locator(".traced-preview svg path").waitFor();
+  await axe(page, "upload");
+  await shot(page, "3b-signature-upload");
+  // A picture with no ink is refused with the page's own words.
+  const blank = await page.evaluate(() => {
+    const c = document.createElement("canvas");
+    c.width = 300;
+    c.height = 100;
+    const g = c.getContext("2d");
+    g.fillStyle = "#fff";
+    g.fillRect(0, 0, 300, 100);
+    return c.toDataURL("image/png").split(",")[1];
+  });
+  await page.locator("#upload").setInputFiles({ name: "blank.png", mimeType: "image/png", buffer: Buffer.from(blank, "base64") });
+  await page.getByRole("alert").filter({ hasText: "No signature was found in this picture." }).waitFor();
+  await page.locator("#upload").setInputFiles({ name: "signature.png", mimeType: "image/png", buffer: Buffer.from(png, "base64") });
+  await page.locator(".traced-preview svg path").waitFor();
+  await page.getByRole("button", { name: "Apply" }).click();
+  await page.locator(".sign-here.done svg path[fill-rule='evenodd']").waitFor();
+  await page.getByRole("button", { name: "Finish" }).click();
+  await page.locator("main.status h1").waitFor();
+  const csv = await (await fetch(`${base}/api/v1/documents/${doc.id}/audit-log.csv`, { headers: { Authorization: `Bearer ${key}` } })).text();
+  assert.ok(csv.includes("uploaded"), csv);
+  assert.deepEqual(errors, []);
+  await context.close();
 });

@@ -92,6 +92,7 @@ fn bench(c: &mut Criterion) {
                     _ => "2026-11-22".into(),
                 },
                 strokes: None,
+                filled: false,
             })
             .collect();
         let cert = certificate();

@@ -34,6 +34,8 @@ pub struct PlacedValue {
     pub text: String,
     /// For `Drawn`: the pad's width and height and each stroke's points, in the pad's units.
     pub strokes: Option<Strokes>,
+    /// For `Drawn`: the strokes are closed outlines, filled even-odd (a traced picture).
+    pub filled: bool,
 }
 
 /// A drawn signature: the pad's width and height, and each stroke's points in its units.
@@ -227,21 +229,36 @@ fn drawn(v: &PlacedValue, bw: f64, bh: f64) -> String {
     let scale = (iw / pw.max(1.0)).min(ih / ph.max(1.0));
     let (ox, oy) = ((iw - pw * scale) / 2.0, (ih - ph * scale) / 2.0);
     let thickness = (scale * 3.0).clamp(0.5, 1.6);
-    let mut out = String::from("box(width: 100%, height: 100%, {");
-    for stroke in strokes.iter().filter(|s| !s.is_empty()) {
-        let at = |(x, y): (f64, f64)| {
-            let x = if x.is_finite() {
-                x.clamp(0.0, *pw)
-            } else {
-                0.0
-            };
-            let y = if y.is_finite() {
-                y.clamp(0.0, *ph)
-            } else {
-                0.0
-            };
-            format!("({:.2}pt, {:.2}pt)", ox + x * scale, oy + y * scale)
+    let at = |(x, y): (f64, f64)| {
+        let x = if x.is_finite() {
+            x.clamp(0.0, *pw)
+        } else {
+            0.0
         };
+        let y = if y.is_finite() {
+            y.clamp(0.0, *ph)
+        } else {
+            0.0
+        };
+        format!("({:.2}pt, {:.2}pt)", ox + x * scale, oy + y * scale)
+    };
+    let mut out = String::from("box(width: 100%, height: 100%, {");
+    if v.filled {
+        // One shape of every outline: where outlines nest, even-odd leaves the holes open.
+        out.push_str(
+            "place(top + left, curve(fill: rgb(\"#0b1f5c\"), fill-rule: \"even-odd\", stroke: none",
+        );
+        for outline in strokes.iter().filter(|s| s.len() >= 3) {
+            let _ = write!(out, ", curve.move({})", at(outline[0]));
+            for p in &outline[1..] {
+                let _ = write!(out, ", curve.line({})", at(*p));
+            }
+            out.push_str(", curve.close()");
+        }
+        out.push_str("));})");
+        return out;
+    }
+    for stroke in strokes.iter().filter(|s| !s.is_empty()) {
         let _ = write!(
             out,
             "place(top + left, curve(stroke: (paint: rgb(\"#0b1f5c\"), thickness: {thickness:.2}pt, cap: \"round\", join: \"round\"), curve.move({})",

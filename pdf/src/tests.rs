@@ -348,6 +348,7 @@ fn a_drawn_signature_is_placed_as_vector_paths_not_text_or_a_picture() {
                 kind: ValueKind::Drawn,
                 text: String::new(),
                 strokes: Some((600.0, 200.0, strokes)),
+                filled: false,
             }],
         )
         .unwrap();
@@ -393,6 +394,7 @@ fn a_typed_signature_is_written_in_the_hand_of_its_script() {
         kind: ValueKind::Signature,
         text: text.into(),
         strokes: None,
+        filled: false,
     };
     let layer = Renderer::new()
         .values_layer(
@@ -447,4 +449,59 @@ fn a_full_page_of_text_is_a_small_picture_at_each_width() {
     assert_eq!(&first.images[0][24..26], &[4, 0]);
     assert!(first.images[0].len() < 80_000, "{}", first.images[0].len());
     assert!(first.images[1].len() < 200_000, "{}", first.images[1].len());
+}
+
+#[test]
+fn a_traced_signature_is_one_filled_shape_with_its_holes() {
+    // An "o": an outer square and the hole inside it, filled even-odd.
+    let outlines = vec![
+        vec![(100.0, 50.0), (200.0, 50.0), (200.0, 150.0), (100.0, 150.0)],
+        vec![(130.0, 80.0), (130.0, 120.0), (170.0, 120.0), (170.0, 80.0)],
+    ];
+    let layer = Renderer::new()
+        .values_layer(
+            &[(595.0, 842.0)],
+            &[PlacedValue {
+                page: 1,
+                x: 72.0,
+                y: 600.0,
+                width: 180.0,
+                height: 40.0,
+                kind: ValueKind::Drawn,
+                text: String::new(),
+                strokes: Some((600.0, 200.0, outlines)),
+                filled: true,
+            }],
+        )
+        .unwrap();
+    if let Some(text) = poppler("pdftotext", &layer, &[]) {
+        assert!(text.trim().is_empty(), "no text: {text:?}");
+    }
+    if let Some(images) = poppler("pdfimages", &layer, &["-list"]) {
+        assert!(images.lines().count() <= 2, "no picture: {images}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (src, out) = (dir.path().join("in.pdf"), dir.path().join("out.pdf"));
+    std::fs::write(&src, &layer).unwrap();
+    match Command::new("qpdf")
+        .args(["--qdf", "--object-streams=disable"])
+        .arg(&src)
+        .arg(&out)
+        .status()
+    {
+        Ok(s) => assert!(s.success()),
+        Err(e) if std::env::var("CI").as_deref() == Ok("true") => panic!("qpdf is needed: {e}"),
+        Err(_) => return,
+    }
+    let pdf = String::from_utf8_lossy(&std::fs::read(&out).unwrap()).into_owned();
+    // The shape in the signature's ink: two subpaths (two moves) painted once with the
+    // even-odd fill operator, and no stroke.
+    let ink = pdf
+        .split("0.043137256 0.12156863 0.36078432 scn")
+        .nth(1)
+        .expect("the signature's ink");
+    let shape: Vec<&str> = ink.split_whitespace().take_while(|o| *o != "Q").collect();
+    assert!(shape.contains(&"f*"), "filled even-odd: {shape:?}");
+    assert_eq!(shape.iter().filter(|o| **o == "m").count(), 2, "{shape:?}");
+    assert!(!shape.contains(&"S"), "no stroke: {shape:?}");
 }

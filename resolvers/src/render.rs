@@ -88,24 +88,29 @@ pub struct ValueMark {
     pub drawing: Option<Drawing>,
 }
 
-/// A signature drawn on the signing page's pad.
+/// A signature drawn on the signing page's pad, or traced from an uploaded picture.
 #[derive(Clone, Debug, Default)]
 pub struct Drawing {
     pub width: f64,
     pub height: f64,
+    /// Strokes drawn as lines, or (`filled`) closed outlines filled even-odd.
     pub strokes: Vec<Vec<(f64, f64)>>,
+    pub filled: bool,
 }
 
 impl Drawing {
     /// A drawn value as the signing page stores it (`{"kind": "drawn", "width", "height",
-    /// "strokes": [[[x, y, t], ...], ...]}`); `None` for any other value.
+    /// "strokes": [[[x, y, t], ...], ...]}`), or a traced one (`{"kind": "traced", ...,
+    /// "paths": [[[x, y], ...], ...]}`); `None` for any other value.
     pub fn parse(value: &str) -> Option<Drawing> {
         let v: serde_json::Value = serde_json::from_str(value).ok()?;
-        if v.get("kind")?.as_str()? != "drawn" {
-            return None;
-        }
+        let (list, filled) = match v.get("kind")?.as_str()? {
+            "drawn" => ("strokes", false),
+            "traced" => ("paths", true),
+            _ => return None,
+        };
         let strokes = v
-            .get("strokes")?
+            .get(list)?
             .as_array()?
             .iter()
             .map(|s| {
@@ -120,6 +125,7 @@ impl Drawing {
             width: v.get("width")?.as_f64()?,
             height: v.get("height")?.as_f64()?,
             strokes,
+            filled,
         })
     }
 }

@@ -100,6 +100,13 @@ pub fn origin(field: &str, given: &str) -> Result<String, DomainError> {
         .host_str()
         .ok_or_else(|| bad("has no host"))?
         .to_ascii_lowercase();
+    // A name or an address, nothing a header could read as more (`*`, `;`, spaces).
+    if !host
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '[' | ']' | ':'))
+    {
+        return Err(bad("has a host that is not a plain name or address"));
+    }
     let local = matches!(host.as_str(), "127.0.0.1" | "localhost" | "[::1]");
     match url.scheme() {
         "https" => {}

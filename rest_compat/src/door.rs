@@ -19,7 +19,6 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::{Next, from_fn_with_state};
 use axum::response::{IntoResponse, Response};
 use axum::routing::MethodRouter;
-use ring::digest;
 use signet_resolvers::answer;
 use signet_resolvers::api_log::ApiLogEntry;
 use signet_resolvers::keys::canonical;
@@ -502,13 +501,14 @@ async fn idempotent(
         Ok(b) => b,
         Err(_) => return render(&body_too_large(limit), request_id),
     };
-    let mut ctx = digest::Context::new(&digest::SHA256);
+    // Keyed: a body may hold an access code, and no unkeyed hash of one is ever kept.
+    let mut ctx = ring::hmac::Context::with_key(&state.ctx.key_hasher);
     ctx.update(parts.method.as_str().as_bytes());
     ctx.update(b"\n");
     ctx.update(parts.uri.path().as_bytes());
     ctx.update(b"\n");
     ctx.update(&bytes);
-    let fingerprint = ids::hex(ctx.finish().as_ref());
+    let fingerprint = ids::hex(ctx.sign().as_ref());
     let hold = match state
         .ctx
         .idempotency

@@ -132,6 +132,7 @@ fn pass(headers: &HeaderMap) -> Option<String> {
 
 fn seen(ip: &ClientIp, headers: &HeaderMap) -> acts::Seen {
     acts::Seen {
+        origin: None,
         ip: ip.0.to_string(),
         user_agent: headers
             .get(header::USER_AGENT)
@@ -172,11 +173,13 @@ fn embed_page() -> MethodRouter<AppState> {
 }
 
 fn embed_start() -> MethodRouter<AppState> {
-    post(|State(s): State<AppState>, headers: HeaderMap| async move {
-        let token = link(&headers)?;
-        let out = signing::embed::start(&s.ctx, &token).await?;
-        Ok::<_, ApiError>(personal(Json(out)))
-    })
+    post(
+        |State(s): State<AppState>, Extension(ip): Extension<ClientIp>, headers: HeaderMap| async move {
+            let token = link(&headers)?;
+            let out = signing::embed::start(&s.ctx, &token, &seen(&ip, &headers)).await?;
+            Ok::<_, ApiError>(personal(Json(out)))
+        },
+    )
 }
 
 /// The `<signet-signing>` loader, for other websites' pages: a stable address, cached a few

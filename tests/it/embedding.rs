@@ -71,6 +71,15 @@ both_quiet!(an_embedded_seat_signs_inside_the_allowed_site_only, |app| {
         "http://app.example.com",
     ]);
     assert_ne!(code, 0, "http only for this machine");
+    let (code, _, _) = app.cli(&[
+        "admin",
+        "workspace",
+        "update",
+        &ws,
+        "--embed-origin",
+        "https://*.example.com",
+    ]);
+    assert_ne!(code, 0, "a plain host only");
     assert!(err.contains("https"), "{err}");
     let (code, out, err) = app.cli(&[
         "admin",
@@ -260,6 +269,35 @@ both_quiet!(an_embedded_seat_signs_inside_the_allowed_site_only, |app| {
     assert_eq!(signed["stage"], "signed");
     let (status, e) = session(&app, &key, &id, "client", SITE).await;
     assert_eq!(status, 409, "signed already: {e}");
+    // The trail says the signature came through a frame on the caller's site.
+    let ctx = app.ctx();
+    let rows = ctx
+        .db
+        .conn
+        .query_all_raw(ctx.db.stmt(
+            "SELECT event, detail FROM audit_events WHERE document_id = $1 ORDER BY seq",
+            [signet_storage::sea_orm::Value::from(id.clone())],
+        ))
+        .await
+        .unwrap();
+    let trail: Vec<(String, Value)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r.try_get("", "event").unwrap(),
+                serde_json::from_str(&r.try_get::<String>("", "detail").unwrap()).unwrap(),
+            )
+        })
+        .collect();
+    for event in ["embed_session", "embed_started", "consented", "signed"] {
+        let (_, d) = trail
+            .iter()
+            .find(|(e, _)| e == event)
+            .unwrap_or_else(|| panic!("{event} in {trail:?}"));
+        assert_eq!(d["origin"], SITE, "{event}: {d}");
+    }
+    let signed_row = &trail.iter().find(|(e, _)| e == "signed").unwrap().1;
+    assert_eq!(signed_row["via"], "embedded");
 
     // A page that waits hears of the next signature at once, not at its wait's end.
     app.run_pending_jobs().await;
@@ -328,7 +366,39 @@ both_quiet!(an_embedded_seat_signs_inside_the_allowed_site_only, |app| {
             .unwrap()
             .contains("embedding is off")
     );
-    let ctx = app.ctx();
+    // A link made before the website left the list no longer starts.
+    let id3 = send(
+        &app,
+        &key,
+        json!({"people": people(json!({})), "embedded": ["client"]}),
+    )
+    .await;
+    let (code, _, err) = app.cli(&["admin", "workspace", "update", &ws, "--embedding", "on"]);
+    assert_eq!(code, 0, "{err}");
+    let (status, s3) = session(&app, &key, &id3, "client", SITE).await;
+    assert_eq!(status, 200, "{s3}");
+    let (code, _, err) = app.cli(&[
+        "admin",
+        "workspace",
+        "update",
+        &ws,
+        "--embed-origin",
+        "http://127.0.0.1:9",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let link3 = token_of(s3["url"].as_str().unwrap());
+    assert_eq!(
+        call(
+            &app,
+            "POST",
+            "/page/v1/embed/start",
+            &link3,
+            Some(json!({}))
+        )
+        .await
+        .0,
+        409
+    );
     ctx.db
         .conn
         .execute_raw(ctx.db.stmt(

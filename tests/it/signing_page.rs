@@ -828,7 +828,8 @@ both_quiet!(
         let code = codes[0].clone();
         assert_eq!(code.len(), 6);
 
-        // One wrong code fails the try, and says which.
+        // One wrong code fails the try; with both asked, it does not say which (so the access
+        // code cannot be guessed without the mailbox).
         let (_, out) = page(
             &app,
             "POST",
@@ -838,7 +839,7 @@ both_quiet!(
         )
         .await;
         assert!(out["pass"].is_null(), "{out}");
-        assert_eq!(out["wrong"], json!(["accessCode"]));
+        assert_eq!(out["wrong"], json!(["accessCode", "emailCode"]));
         assert_eq!(out["gate"]["triesLeft"], 4);
         let (status, out) = page(
             &app,
@@ -873,7 +874,7 @@ both_quiet!(
             Some(json!({"accessCode": "blue river 42", "emailCode": code})),
         )
         .await;
-        assert_eq!(out["wrong"], json!(["emailCode"]), "{out}");
+        assert_eq!(out["wrong"], json!(["accessCode", "emailCode"]), "{out}");
 
         // Five wrong tries lock the link, and then even the right codes do not open it.
         let ctx = app.ctx();
@@ -986,6 +987,14 @@ both_quiet!(
             assert!(!everything.contains(secret), "{secret} is stored somewhere");
         }
 
+        // The trail keeps which code was wrong, and the second lock lasts twice the first.
+        let (_, _, locked_row) = trail
+            .iter()
+            .find(|(e, _, _)| e == "identity_locked")
+            .unwrap();
+        assert_eq!(locked_row["minutes"], 15);
+        assert_eq!(signet_resolvers::signing::identity::lock_minutes(1), 30);
+
         // Ada's pass is hers: Bob's link, once it is his turn, asks him for his own code.
         let (_, v) = page_as(&app, "GET", "/page/v1/view", &token, Some(&pass), None).await;
         page_as(
@@ -1049,5 +1058,32 @@ both_quiet!(
             revised.body["people"][0]["checks"],
             json!(["accessCode", "emailCode"])
         );
+
+        // An ended document shows its state, and nothing of it, to a link without a pass.
+        let other = send(&app, &key, people("ended document")).await;
+        app.run_pending_jobs().await;
+        let void = app
+            .post(&format!("/api/v1/documents/{other}/void"), &key, &[], "{}")
+            .await;
+        assert_eq!(void.status, 200, "{}", void.body);
+        let ada_links: Vec<String> = links(&app)
+            .into_iter()
+            .filter(|(to, _)| to == "ada@example.com")
+            .map(|(_, t)| t)
+            .collect();
+        let mut seen_voided = false;
+        for t in ada_links {
+            let (_, v) = page(&app, "GET", "/page/v1/view", &t, None).await;
+            if v["stage"] == "voided" {
+                seen_voided = true;
+                assert!(v["document"]["pages"].is_null(), "{v}");
+                assert_eq!(v["person"]["email"], "");
+                assert!(
+                    v["verify"].is_null(),
+                    "nothing to check on an ended document"
+                );
+            }
+        }
+        assert!(seen_voided);
     }
 );

@@ -17,6 +17,8 @@ class SignetSigning extends HTMLElement {
   private origin = "";
   private timer: ReturnType<typeof setTimeout> | undefined;
   private loaded = false;
+  /** The address the frame was opened with: a link works once, so it is never opened twice. */
+  private opened: string | null = null;
 
   connectedCallback() {
     window.addEventListener("message", this.onMessage);
@@ -38,7 +40,8 @@ class SignetSigning extends HTMLElement {
 
   private open() {
     const url = this.getAttribute("url");
-    if (!url) return;
+    if (!url || url === this.opened) return;
+    this.opened = url;
     let at: URL;
     try {
       at = new URL(url, location.href);
@@ -76,10 +79,9 @@ class SignetSigning extends HTMLElement {
       return;
     }
     if (!EVENTS.includes(m.type)) return;
-    if (m.type === "loaded") {
-      this.loaded = true;
-      clearTimeout(this.timer);
-    }
+    // The page answered: whatever it says, it loaded.
+    this.loaded = true;
+    clearTimeout(this.timer);
     this.emit(m.type, m.detail ?? {});
   };
 }

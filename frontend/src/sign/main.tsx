@@ -5,6 +5,7 @@ import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { signal } from "@preact/signals";
 import { api, embedded, Failed, keepPass, say, start, tell, whenPassEnds, type FieldView, type Gate, type PageOut, type View } from "./api";
 import { Pad, pathOf, type SignatureValue } from "./pad";
+import { outlinePath } from "./trace";
 import "./sign.css";
 
 type Value = string | boolean | SignatureValue | null;
@@ -67,8 +68,13 @@ function App() {
     }
     if (v.verify || (v.stage !== "waiting" && v.stage !== "signed")) return;
     let stop = false;
+    const asked = Date.now();
     api.viewChanged(v.version).then(
-      (next) => { if (!stop) view.value = next; },
+      (next) => {
+        // Unchanged and quick (the server could not wait): ask again a little later.
+        const later = next.version === v.version && Date.now() - asked < 2000 ? 5000 : 0;
+        setTimeout(() => { if (!stop) view.value = next; }, later);
+      },
       () => { if (!stop) setTimeout(() => { if (!stop) load(); }, 5000); },
     );
     return () => { stop = true; };
@@ -225,7 +231,8 @@ function Verify({ v, gate: first }: { v: View; gate: Gate }) {
       show(out.gate);
       if (!out.gate.lockedUntil) {
         const left = out.gate.triesLeft;
-        setError(say(w, out.wrong.includes("accessCode") ? "verify_wrong_access" : "verify_wrong_email", { left }));
+        const both = out.wrong.length > 1;
+        setError(say(w, both ? "verify_wrong_both" : out.wrong.includes("accessCode") ? "verify_wrong_access" : "verify_wrong_email", { left }));
         document.getElementById(out.wrong.includes("accessCode") ? "access-code" : "email-code")?.focus();
       }
     } catch {
@@ -505,6 +512,11 @@ function Field({ f, value, words, onChange, onPad, onFocus }: { f: FieldView; va
         >
           {!s && say(words, f.type === "initials" ? "add_initials" : "add_signature")}
           {s?.kind === "typed" && <span class="typed">{s.text}</span>}
+          {s?.kind === "traced" && (
+            <svg viewBox={`0 0 ${s.width} ${s.height}`} preserveAspectRatio="xMidYMid meet" aria-hidden="true">
+              <path d={outlinePath(s.paths)} fill="#10213a" fill-rule="evenodd" />
+            </svg>
+          )}
           {s?.kind === "drawn" && (
             <svg viewBox={`0 0 ${s.width} ${s.height}`} preserveAspectRatio="xMidYMid meet" aria-hidden="true">
               <path d={pathOf(s.strokes)} fill="none" stroke="#10213a" stroke-width="4" stroke-linecap="round" stroke-linejoin="round" />

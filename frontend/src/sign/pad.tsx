@@ -1,12 +1,20 @@
 // The signature pad: draw (finger, pen, mouse; the strokes are kept as points and times in
-// the pad's own coordinates, so turning the phone redraws them at the new size), or type.
+// the pad's own coordinates, so turning the phone redraws them at the new size), type, or
+// upload a picture, traced into outlines here (the picture never leaves the device).
 import { useEffect, useRef, useState } from "preact/hooks";
 import { say } from "./api";
+import { outlinePath, trace, type Outline } from "./trace";
 
 export const PAD_W = 600;
 export const PAD_H = 200;
 export type Point = [number, number, number];
-export type SignatureValue = { kind: "drawn"; width: number; height: number; strokes: Point[][] } | { kind: "typed"; text: string };
+export type SignatureValue =
+  | { kind: "drawn"; width: number; height: number; strokes: Point[][] }
+  | { kind: "typed"; text: string }
+  | { kind: "traced"; width: number; height: number; paths: Outline[] };
+
+/** The largest picture taken. */
+const MAX_UPLOAD = 1024 * 1024;
 
 interface Props {
   words: Record<string, string>;
@@ -18,7 +26,8 @@ interface Props {
 }
 
 export function Pad({ words, initials, name, value, onApply, onCancel }: Props) {
-  const [mode, setMode] = useState<"draw" | "type">(value?.kind === "typed" ? "type" : "draw");
+  const [mode, setMode] = useState<"draw" | "type" | "upload">(value?.kind === "typed" ? "type" : value?.kind === "traced" ? "upload" : "draw");
+  const [traced, setTraced] = useState<Outline[] | null>(value?.kind === "traced" ? value.paths : null);
   const [strokes, setStrokes] = useState<Point[][]>(value?.kind === "drawn" ? value.strokes : []);
   const [typed, setTyped] = useState(value?.kind === "typed" ? value.text : initials ? initialsOf(name) : name);
   const [error, setError] = useState("");
@@ -86,7 +95,27 @@ export function Pad({ words, initials, name, value, onApply, onCancel }: Props) 
     drawing.current = null;
   };
 
+  const upload = async (e: Event) => {
+    setError("");
+    const file = (e.target as HTMLInputElement).files?.[0];
+    if (!file) return;
+    if (file.size > MAX_UPLOAD || !/^image\/(png|jpeg)$/.test(file.type)) return setError(say(words, "upload_hint"));
+    try {
+      const picture = await createImageBitmap(file);
+      const paths = trace(picture, picture.width, picture.height);
+      picture.close();
+      if (!paths) return setError(say(words, "upload_none"));
+      setTraced(paths);
+    } catch {
+      setError(say(words, "upload_none"));
+    }
+  };
+
   const apply = () => {
+    if (mode === "upload") {
+      if (!traced) return setError(say(words, "signature_empty"));
+      return onApply({ kind: "traced", width: PAD_W, height: PAD_H, paths: traced });
+    }
     if (mode === "draw") {
       if (!strokes.length) return setError(say(words, "signature_empty"));
       onApply({ kind: "drawn", width: PAD_W, height: PAD_H, strokes });
@@ -103,6 +132,7 @@ export function Pad({ words, initials, name, value, onApply, onCancel }: Props) 
       <div class="tabs" role="tablist">
         <button role="tab" type="button" aria-selected={mode === "draw"} onClick={() => setMode("draw")}>{say(words, "draw")}</button>
         <button role="tab" type="button" aria-selected={mode === "type"} onClick={() => setMode("type")}>{say(words, "type")}</button>
+        <button role="tab" type="button" aria-selected={mode === "upload"} onClick={() => setMode("upload")}>{say(words, "upload")}</button>
       </div>
       {mode === "draw" ? (
         <div class="draw">
@@ -119,6 +149,18 @@ export function Pad({ words, initials, name, value, onApply, onCancel }: Props) 
             onPointerCancel={up}
           />
           <button type="button" class="link" onClick={() => setStrokes([])}>{say(words, "clear")}</button>
+        </div>
+      ) : mode === "upload" ? (
+        <div class="upload">
+          <label for="upload">{say(words, "upload_hint")}</label>
+          <input id="upload" type="file" accept="image/png,image/jpeg" onChange={upload} />
+          <div class="traced-preview">
+            {traced && (
+              <svg viewBox={`0 0 ${PAD_W} ${PAD_H}`} role="img" aria-label={heading}>
+                <path d={outlinePath(traced)} fill="#10213a" fill-rule="evenodd" />
+              </svg>
+            )}
+          </div>
         </div>
       ) : (
         <div class="type">

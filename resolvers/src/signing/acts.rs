@@ -19,9 +19,19 @@ use crate::{Ctx, DomainError};
 pub struct Seen {
     pub ip: String,
     pub user_agent: String,
+    /// For an embedded session: the website it was shown on.
+    pub origin: Option<String>,
 }
 
 impl Seen {
+    /// Where an act of `v` came from: an embedded session says so in the trail.
+    pub(crate) fn of(&self, v: &Visit) -> Seen {
+        Seen {
+            origin: v.origin.clone(),
+            ..self.clone()
+        }
+    }
+
     pub(crate) fn detail(&self) -> serde_json::Value {
         // A user agent is the browser's to write: bounded, printable.
         let agent: String = self
@@ -30,7 +40,12 @@ impl Seen {
             .filter(|c| !c.is_control() && !crate::documents::input::is_bidi_control(*c))
             .take(400)
             .collect();
-        json!({"ip": self.ip, "userAgent": agent})
+        match &self.origin {
+            Some(origin) => {
+                json!({"ip": self.ip, "userAgent": agent, "via": "embedded", "origin": origin})
+            }
+            None => json!({"ip": self.ip, "userAgent": agent}),
+        }
     }
 }
 
@@ -77,6 +92,7 @@ pub async fn opened(
 ) -> Result<(), DomainError> {
     let v = visit(ctx, token).await?;
     identity::require(ctx, &v, pass)?;
+    let seen = &seen.of(&v);
     if stage(&v.doc, &v.person) != Stage::Sign || v.person.status != "invited" {
         return Ok(());
     }
@@ -138,6 +154,7 @@ pub async fn consent(
 ) -> Result<ViewOut, DomainError> {
     let v = visit(ctx, token).await?;
     identity::require(ctx, &v, pass)?;
+    let seen = &seen.of(&v);
     if stage(&v.doc, &v.person) != Stage::Sign {
         return Err(not_now(&v, "accept the disclosure"));
     }
@@ -191,6 +208,7 @@ pub async fn sign(
 ) -> Result<ViewOut, DomainError> {
     let v = visit(ctx, token).await?;
     identity::require(ctx, &v, pass)?;
+    let seen = &seen.of(&v);
     if stage(&v.doc, &v.person) != Stage::Sign || !v.person.participates() {
         return Err(not_now(&v, "sign"));
     }
@@ -207,7 +225,10 @@ pub async fn sign(
         .zip(&checked)
         .filter(|(f, _)| f.ty == "signature" || f.ty == "initials")
         .map(|(_, (_, v))| match v.as_deref() {
-            Some(s) if s.starts_with('{') => "drawn",
+            Some(s) if s.starts_with('{') => match crate::render::Drawing::parse(s) {
+                Some(d) if d.filled => "uploaded",
+                _ => "drawn",
+            },
             Some(_) => "typed",
             None => "none",
         })
@@ -256,6 +277,7 @@ pub async fn decline(
 ) -> Result<ViewOut, DomainError> {
     let v = visit(ctx, token).await?;
     identity::require(ctx, &v, pass)?;
+    let seen = &seen.of(&v);
     if stage(&v.doc, &v.person) != Stage::Sign || !v.person.participates() {
         return Err(not_now(&v, "decline"));
     }

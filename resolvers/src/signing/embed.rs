@@ -205,8 +205,13 @@ pub struct StartOut {
 }
 
 /// POST /page/v1/embed/start: exchanges an embed link, once, for a session with the same
-/// end. A link used or run out is the same 404.
-pub async fn start(ctx: &Ctx, token: &str) -> Result<StartOut, DomainError> {
+/// end, while the workspace still embeds on that website. A link used or run out is the
+/// same 404. The exchange is in the audit trail, with the address and browser.
+pub async fn start(
+    ctx: &Ctx,
+    token: &str,
+    seen: &super::acts::Seen,
+) -> Result<StartOut, DomainError> {
     let gone = || {
         DomainError::NotFound("this signing session has ended; start it again from the app".into())
     };
@@ -223,6 +228,7 @@ pub async fn start(ctx: &Ctx, token: &str) -> Result<StartOut, DomainError> {
         ))
         .await?;
     if used.rows_affected() != 1 {
+        txn.rollback().await?;
         return Err(gone());
     }
     let row = txn
@@ -238,7 +244,20 @@ pub async fn start(ctx: &Ctx, token: &str) -> Result<StartOut, DomainError> {
         row.try_get("", "origin")?,
         row.try_get("", "expires_at")?,
     );
+    let doc = store::load(&txn, &ctx.db, &doc_id)
+        .await?
+        .ok_or_else(gone)?;
+    let embedding = crate::workspaces::embedding(&txn, ctx, &doc.workspace_id).await?;
+    if !embedding.on || !embedding.origins.contains(&origin) {
+        txn.rollback().await?;
+        return Err(refused(format!(
+            "{origin} may no longer show this workspace's signing page"
+        )));
+    }
+    let people = store::people(&txn, &ctx.db, &[&doc_id]).await?;
+    let person = people.iter().find(|p| p.id == person_id).ok_or_else(gone)?;
     let session = links::mint(ctx)?;
+    super::identity::lock_document(&txn, ctx, &doc_id).await?;
     store_link(
         &txn,
         ctx,
@@ -250,6 +269,22 @@ pub async fn start(ctx: &Ctx, token: &str) -> Result<StartOut, DomainError> {
         until,
     )
     .await?;
+    let seen = super::acts::Seen {
+        origin: Some(origin.clone()),
+        ..seen.clone()
+    };
+    let mut trail = Trail::new(&doc_id);
+    trail.audit(
+        "embed_started",
+        &format!(
+            "The signing page of {} ({}) opened in a frame on {origin}",
+            person.name, person.email
+        ),
+        Some(&person.seat),
+        &person.name,
+        seen.detail(),
+    );
+    trail.write(&txn, &ctx.db).await?;
     txn.commit().await?;
     Ok(StartOut {
         session: session.token,

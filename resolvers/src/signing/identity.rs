@@ -8,8 +8,10 @@
 //!   its email job carries; the database keeps its keyed hash, the time it runs out (10
 //!   minutes) and when it went out. A new code replaces the last; at most one each 30
 //!   seconds and 10 a day per person.
-//! - 5 wrong tries (either code) lock the person's links for 15 minutes; a lock throws the
-//!   emailed code away. Tries while locked are refused unchecked.
+//! - 5 wrong tries (either code) lock the person's links: 15 minutes the first time, twice as
+//!   long each time after, at most a day, so guessing a short access code takes years. A lock
+//!   throws the emailed code away. Tries while locked are refused unchecked. When both codes
+//!   are asked, a wrong try does not say which was wrong.
 //! - Each code sent, each try, its outcome and each lock is an audit row (with the address
 //!   and browser); no code is in any answer, row or log line.
 
@@ -31,8 +33,9 @@ use crate::{Ctx, DomainError};
 pub const CODE_MINUTES: i64 = 10;
 /// Wrong tries before a lock.
 pub const MAX_TRIES: i64 = 5;
-/// How long a lock lasts.
+/// How long the first lock lasts; each later one lasts twice as long, at most `MAX_LOCK_MINUTES`.
 pub const LOCK_MINUTES: i64 = 15;
+pub const MAX_LOCK_MINUTES: i64 = 24 * 60;
 /// The shortest gap between two emailed codes.
 pub const CODE_GAP_SECS: i64 = 30;
 /// Emailed codes per person per day (UTC).
@@ -153,19 +156,10 @@ fn pass_is_good(ctx: &Ctx, person_id: &str, pass: &str) -> bool {
         .is_ok()
 }
 
-/// Whether the page must ask this person who they are before it shows anything of the
-/// document: they have checks, the document is not over for them, and `pass` is not theirs.
-pub fn gated(
-    ctx: &Ctx,
-    doc: &crate::documents::store::DocRow,
-    person: &PersonDbRow,
-    pass: Option<&str>,
-) -> bool {
-    let open = !matches!(
-        stage(doc, person),
-        Stage::Declined | Stage::Voided | Stage::Expired
-    );
-    open && !person.checks().is_empty() && !pass.is_some_and(|p| pass_is_good(ctx, &person.id, p))
+/// Whether the page may show this person nothing of the document but its title: they have
+/// checks and `pass` is not theirs (whatever the document's state).
+pub fn gated(ctx: &Ctx, person: &PersonDbRow, pass: Option<&str>) -> bool {
+    !person.checks().is_empty() && !pass.is_some_and(|p| pass_is_good(ctx, &person.id, p))
 }
 
 /// Refuses an act of a person who has not passed their checks.
@@ -176,6 +170,11 @@ pub fn require(ctx: &Ctx, v: &Visit, pass: Option<&str>) -> Result<(), DomainErr
         ));
     }
     Ok(())
+}
+
+/// How long the lock after `locks` earlier ones lasts: 15 minutes, doubling, at most a day.
+pub fn lock_minutes(locks: i64) -> i64 {
+    (LOCK_MINUTES << locks.clamp(0, 10)).min(MAX_LOCK_MINUTES)
 }
 
 /// What the page's check screen shows.
@@ -206,6 +205,7 @@ struct State {
     codes_day: i64,
     codes_sent: i64,
     failures: i64,
+    locks: i64,
     locked_until: Option<i64>,
 }
 
@@ -216,7 +216,7 @@ async fn state<C: ConnectionTrait>(
 ) -> Result<State, DomainError> {
     let row = conn
         .query_one_raw(ctx.db.stmt(
-            "SELECT code_hash, code_until, code_sent_at, codes_day, codes_sent, failures, locked_until \
+            "SELECT code_hash, code_until, code_sent_at, codes_day, codes_sent, failures, locks, locked_until \
              FROM identity_checks WHERE person_id = $1",
             [Value::from(person_id.to_string())],
         ))
@@ -231,6 +231,7 @@ async fn state<C: ConnectionTrait>(
         codes_day: r.try_get("", "codes_day")?,
         codes_sent: r.try_get::<i32>("", "codes_sent")? as i64,
         failures: r.try_get::<i32>("", "failures")? as i64,
+        locks: r.try_get::<i32>("", "locks")? as i64,
         locked_until: r.try_get("", "locked_until")?,
     })
 }
@@ -243,9 +244,9 @@ async fn save<C: ConnectionTrait>(
 ) -> Result<(), DomainError> {
     conn.execute_raw(ctx.db.stmt(
         "INSERT INTO identity_checks (person_id, document_id, code_hash, code_until, code_sent_at, \
-         codes_day, codes_sent, failures, locked_until, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) \
+         codes_day, codes_sent, failures, locked_until, updated_at, locks) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) \
          ON CONFLICT (person_id) DO UPDATE SET code_hash = $3, code_until = $4, code_sent_at = $5, \
-         codes_day = $6, codes_sent = $7, failures = $8, locked_until = $9, updated_at = $10",
+         codes_day = $6, codes_sent = $7, failures = $8, locked_until = $9, updated_at = $10, locks = $11",
         [
             Value::from(person.id.clone()),
             Value::from(person.document_id.clone()),
@@ -257,6 +258,7 @@ async fn save<C: ConnectionTrait>(
             Value::from(s.failures as i32),
             Value::from(s.locked_until),
             Value::from(now_ms()),
+            Value::from(s.locks as i32),
         ],
     ))
     .await?;
@@ -270,11 +272,25 @@ pub(crate) async fn lock_document<C: ConnectionTrait>(
     ctx: &Ctx,
     doc_id: &str,
 ) -> Result<(), DomainError> {
-    conn.execute_raw(ctx.db.stmt(
-        "UPDATE documents SET updated_at = updated_at WHERE id = $1",
-        [Value::from(doc_id.to_string())],
-    ))
-    .await?;
+    let doc = Value::from(doc_id.to_string());
+    match ctx.db.backend {
+        // A row lock without writing a row version.
+        signet_storage::Backend::Postgres => {
+            conn.query_one_raw(
+                ctx.db
+                    .stmt("SELECT id FROM documents WHERE id = $1 FOR UPDATE", [doc]),
+            )
+            .await?;
+        }
+        // SQLite has one writer: the first write of the transaction takes it.
+        signet_storage::Backend::Sqlite => {
+            conn.execute_raw(ctx.db.stmt(
+                "UPDATE documents SET updated_at = updated_at WHERE id = $1",
+                [doc],
+            ))
+            .await?;
+        }
+    }
     Ok(())
 }
 
@@ -290,6 +306,12 @@ fn masked(address: &str) -> String {
 
 fn gate_of(person: &PersonDbRow, s: &State, now: i64) -> Gate {
     let locked_until = s.locked_until.filter(|&t| t > now);
+    // A lock run out gives the tries back.
+    let failures = if s.locked_until.is_some() && locked_until.is_none() {
+        0
+    } else {
+        s.failures
+    };
     let today = now / DAY;
     let sent_today = if s.codes_day == today {
         s.codes_sent
@@ -309,7 +331,7 @@ fn gate_of(person: &PersonDbRow, s: &State, now: i64) -> Gate {
         tries_left: if locked_until.is_some() {
             0
         } else {
-            (MAX_TRIES - s.failures).max(0)
+            (MAX_TRIES - failures).max(0)
         },
         locked_until,
         code_minutes: CODE_MINUTES,
@@ -348,6 +370,7 @@ pub struct CodeOut {
 /// POST /page/v1/code: emails the person a new one-time code (the last one stops working).
 pub async fn send_code(ctx: &Ctx, token: &str, seen: &Seen) -> Result<CodeOut, DomainError> {
     let v = visit(ctx, token).await?;
+    let seen = &seen.of(&v);
     if let Some(e) = not_open(&v) {
         return Err(e);
     }
@@ -441,6 +464,7 @@ pub async fn verify(
     seen: &Seen,
 ) -> Result<VerifyOut, DomainError> {
     let v = visit(ctx, token).await?;
+    let seen = &seen.of(&v);
     if let Some(e) = not_open(&v) {
         return Err(e);
     }
@@ -474,6 +498,7 @@ pub async fn verify(
         });
     }
     if s.locked_until.is_some() {
+        // The lock ran out: the tries are back (the count of locks stays).
         s.locked_until = None;
         s.failures = 0;
     }
@@ -540,21 +565,30 @@ pub async fn verify(
             with_seen(json!({"wrong": wrong, "try": s.failures}), seen),
         );
         if s.failures >= MAX_TRIES {
-            s.locked_until = Some(now + LOCK_MINUTES * MINUTE);
+            let minutes = lock_minutes(s.locks);
+            s.locks += 1;
+            s.locked_until = Some(now + minutes * MINUTE);
             s.code_hash = None;
             s.code_until = None;
             trail.audit(
                 "identity_locked",
                 &format!(
-                    "The links of {} were locked for {LOCK_MINUTES} minutes after {MAX_TRIES} wrong tries",
+                    "The links of {} were locked for {minutes} minutes after {MAX_TRIES} wrong tries",
                     who(person)
                 ),
                 Some(&person.seat),
                 &person.name,
-                json!({"minutes": LOCK_MINUTES}),
+                json!({"minutes": minutes, "lock": s.locks}),
             );
         }
         None
+    };
+    // Both asked: a wrong try does not say which, so the access code cannot be guessed alone
+    // by someone without the mailbox (the trail keeps which).
+    let wrong = if person.access_code_hash.is_some() && person.email_code && !wrong.is_empty() {
+        vec!["accessCode", "emailCode"]
+    } else {
+        wrong
     };
     save(&txn, ctx, person, &s).await?;
     trail.write(&txn, &ctx.db).await?;
@@ -598,6 +632,13 @@ mod tests {
         assert_eq!(unhex(&hex(&[0, 1, 254, 255])), Some(vec![0, 1, 254, 255]));
         assert_eq!(unhex("abc"), None);
         assert_eq!(unhex("zz"), None);
+    }
+
+    #[test]
+    fn each_lock_lasts_twice_the_last_up_to_a_day() {
+        let minutes: Vec<i64> = (0..9).map(lock_minutes).collect();
+        assert_eq!(minutes, [15, 30, 60, 120, 240, 480, 960, 1440, 1440]);
+        assert_eq!(lock_minutes(1000), 1440);
     }
 
     #[test]

@@ -196,10 +196,13 @@ pub(crate) async fn view_of(
     pass: Option<&str>,
 ) -> Result<ViewOut, DomainError> {
     let (doc, person) = (&v.doc, &v.person);
-    if identity::gated(ctx, doc, person, pass) {
+    if identity::gated(ctx, person, pass) {
+        // An ended document shows its state only; an open one, the check screen.
+        let stage = stage(doc, person);
+        let ended = matches!(stage, Stage::Declined | Stage::Voided | Stage::Expired);
         let lang = language(doc, person);
         return Ok(ViewOut {
-            stage: stage(doc, person),
+            stage,
             document: DocView {
                 title: doc.title.clone(),
                 test: doc.test,
@@ -218,7 +221,11 @@ pub(crate) async fn view_of(
             consent: None,
             fields: Vec::new(),
             require_decline_reason: false,
-            verify: Some(identity::gate(ctx, v).await?),
+            verify: if ended {
+                None
+            } else {
+                Some(identity::gate(ctx, v).await?)
+            },
             words: &words::of(lang).page,
             version: version(doc, person, false, false),
         });
@@ -274,8 +281,8 @@ fn version(doc: &DocRow, person: &PersonDbRow, pages: bool, sealed: bool) -> Str
     )
 }
 
-/// The most page views waiting for a change at once, per process; past it a view answers at
-/// once (the page asks again a little later).
+/// The most page views waiting for a change at once, per process; past it a waiting view is
+/// a 429 (the page asks again a few seconds later).
 const MAX_WAITING: usize = 1000;
 static WAITING: std::sync::LazyLock<tokio::sync::Semaphore> =
     std::sync::LazyLock::new(|| tokio::sync::Semaphore::new(MAX_WAITING));
@@ -291,7 +298,10 @@ pub async fn view_waiting(
     wait: std::time::Duration,
 ) -> Result<ViewOut, DomainError> {
     let Ok(_slot) = WAITING.try_acquire() else {
-        return view(ctx, token, pass).await;
+        return Err(DomainError::RateLimited {
+            message: "too many pages are waiting for a change; ask again in a few seconds".into(),
+            retry_after_secs: 5,
+        });
     };
     // Subscribed before the read, so no change falls between the two.
     let mut rx = ctx.live.subscribe();

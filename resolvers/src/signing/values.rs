@@ -18,6 +18,8 @@ pub const MAX_STROKES: usize = 200;
 pub const MAX_POINTS: usize = 20_000;
 /// The largest drawing area, in the pad's pixels.
 pub const MAX_PAD: f64 = 4_000.0;
+/// Outlines in one traced signature.
+pub const MAX_PATHS: usize = 1_000;
 /// Characters of a typed signature.
 pub const MAX_TYPED: usize = 100;
 /// Characters of a text field.
@@ -319,7 +321,9 @@ fn signature(v: &serde_json::Value) -> Result<String, String> {
     let kind = v
         .get("kind")
         .and_then(|k| k.as_str())
-        .ok_or("must be a drawn or typed signature: {\"kind\": \"drawn\" | \"typed\", ...}")?;
+        .ok_or(
+            "must be a drawn, typed or traced signature: {\"kind\": \"drawn\" | \"typed\" | \"traced\", ...}",
+        )?;
     match kind {
         "typed" => {
             let text = plain(v.get("text").unwrap_or(&json!(null)), MAX_TYPED)
@@ -330,8 +334,72 @@ fn signature(v: &serde_json::Value) -> Result<String, String> {
             Ok(text.replace('\n', " "))
         }
         "drawn" => drawn(v).map(|d| d.to_string()),
-        _ => Err("kind must be drawn or typed".into()),
+        "traced" => traced(v).map(|d| d.to_string()),
+        _ => Err("kind must be drawn, typed or traced".into()),
     }
+}
+
+fn pad_size(v: &serde_json::Value) -> Result<(f64, f64), String> {
+    let size = |k: &str| -> Result<f64, String> {
+        let n = v
+            .get(k)
+            .and_then(|n| n.as_f64())
+            .ok_or(format!("{k} must be a number"))?;
+        if (1.0..=MAX_PAD).contains(&n) {
+            Ok(n)
+        } else {
+            Err(format!("{k} must be from 1 to {MAX_PAD}"))
+        }
+    };
+    Ok((size("width")?, size("height")?))
+}
+
+/// An uploaded picture of a signature, traced into outlines on the page (the picture itself
+/// never leaves the browser): `{"kind": "traced", "width", "height", "paths": [[[x, y], ...],
+/// ...]}`, closed outlines filled even-odd, at most `MAX_PATHS` of them and `MAX_POINTS`
+/// points in all.
+fn traced(v: &serde_json::Value) -> Result<serde_json::Value, String> {
+    let (w, h) = pad_size(v)?;
+    let paths = v
+        .get("paths")
+        .and_then(|s| s.as_array())
+        .ok_or("paths must be a list")?;
+    if paths.is_empty() {
+        return Err("paths must not be empty: the picture held no signature".into());
+    }
+    if paths.len() > MAX_PATHS {
+        return Err(format!("holds more than {MAX_PATHS} outlines"));
+    }
+    let round = |n: f64| (n * 10.0).round() / 10.0;
+    let mut points = 0;
+    let mut out = Vec::with_capacity(paths.len());
+    for path in paths {
+        let pts = path
+            .as_array()
+            .ok_or("each outline must be a list of points")?;
+        if pts.len() < 3 {
+            return Err("an outline has fewer than 3 points".into());
+        }
+        points += pts.len();
+        if points > MAX_POINTS {
+            return Err(format!("holds more than {MAX_POINTS} points"));
+        }
+        let mut line = Vec::with_capacity(pts.len());
+        for p in pts {
+            let xy: Vec<f64> = p
+                .as_array()
+                .filter(|a| a.len() == 2)
+                .map(|a| a.iter().filter_map(|n| n.as_f64()).collect())
+                .filter(|a: &Vec<f64>| a.len() == 2)
+                .ok_or("each point must be [x, y]")?;
+            if !(0.0..=w).contains(&xy[0]) || !(0.0..=h).contains(&xy[1]) {
+                return Err("a point lies outside the drawing area".into());
+            }
+            line.push(json!([round(xy[0]), round(xy[1])]));
+        }
+        out.push(serde_json::Value::Array(line));
+    }
+    Ok(json!({"kind": "traced", "width": round(w), "height": round(h), "paths": out}))
 }
 
 fn drawn(v: &serde_json::Value) -> Result<serde_json::Value, String> {
@@ -518,6 +586,55 @@ mod tests {
         );
         let unknown = BTreeMap::from([("fld_other".to_string(), json!("x"))]);
         assert!(check(&[], &unknown, &person(), "2026-11-24").is_err());
+    }
+
+    #[test]
+    fn traced_signatures_are_bounded_and_stored_as_outlines() {
+        let f = || field("signature", true, json!({}));
+        let ok = json!({"kind": "traced", "width": 600, "height": 200,
+            "paths": [[[10, 10], [50.04, 10], [50, 40]], [[100, 100], [120, 100], [110, 130]]]});
+        let back: serde_json::Value =
+            serde_json::from_str(&try_one(f(), ok).unwrap().unwrap()).unwrap();
+        assert_eq!(back["kind"], "traced");
+        assert_eq!(back["paths"][0][1], json!([50.0, 10.0]));
+        for (bad, why) in [
+            (
+                json!({"kind": "traced", "width": 600, "height": 200, "paths": []}),
+                "empty",
+            ),
+            (
+                json!({"kind": "traced", "width": 600, "height": 200, "paths": [[[1, 1], [2, 2]]]}),
+                "fewer than 3",
+            ),
+            (
+                json!({"kind": "traced", "width": 600, "height": 200, "paths": [[[1, 1], [2, 2], [700, 2]]]}),
+                "outside",
+            ),
+            (
+                json!({"kind": "traced", "width": 600, "height": 200, "paths": [[[1, 1, 0], [2, 2, 0], [3, 3, 0]]]}),
+                "[x, y]",
+            ),
+        ] {
+            let e = try_one(f(), bad).unwrap_err();
+            assert!(e.contains(why), "{e}");
+        }
+        let many: Vec<serde_json::Value> = (0..MAX_PATHS + 1)
+            .map(|_| json!([[1, 1], [2, 1], [2, 2]]))
+            .collect();
+        let e = try_one(
+            f(),
+            json!({"kind": "traced", "width": 600, "height": 200, "paths": many}),
+        )
+        .unwrap_err();
+        assert!(e.contains("outlines"), "{e}");
+        let pts: Vec<serde_json::Value> =
+            (0..MAX_POINTS + 1).map(|i| json!([1, (i % 200)])).collect();
+        let e = try_one(
+            f(),
+            json!({"kind": "traced", "width": 600, "height": 200, "paths": [pts]}),
+        )
+        .unwrap_err();
+        assert!(e.contains("points"), "{e}");
     }
 
     #[test]

@@ -1,7 +1,8 @@
 // Identity checks on the signing page: a person may be asked for an access code the sender
 // gives them (only its salted keyed hash is kept) and/or a one-time code emailed to them.
 // `identity_checks` holds, per person, the keyed hash of their current emailed code, how
-// many codes went out today, the wrong tries since the last success, and a lock's end.
+// many codes went out today, the wrong tries since the last success or lock, how many locks
+// there have been (each lasts twice the last), and a lock's end.
 const UP: &str = r#"
 ALTER TABLE people ADD COLUMN access_code_hash TEXT;
 ALTER TABLE people ADD COLUMN email_code BOOLEAN NOT NULL DEFAULT FALSE;
@@ -14,6 +15,7 @@ CREATE TABLE identity_checks (
     codes_day BIGINT NOT NULL,
     codes_sent INTEGER NOT NULL,
     failures INTEGER NOT NULL,
+    locks INTEGER NOT NULL,
     locked_until BIGINT,
     updated_at BIGINT NOT NULL
 );
