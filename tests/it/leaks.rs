@@ -19,8 +19,13 @@ const SUSPECT: &[&str] = &[
 
 /// Fields that match `SUSPECT` and are no signing link or access code: a webhook endpoint's
 /// own address and signing secret (the caller's, shown when made or rotated) and a payment
-/// receipt's address.
+/// receipt's address. Two more are the spec's own: an embedded session's link (its one
+/// exception), and a person's access code on the way in (never serialised back) with the
+/// switch for an emailed code (a boolean).
 const ALLOWED: &[&str] = &[
+    "EmbedSessionOut.url",
+    "PersonIn.accessCode",
+    "PersonIn.emailCode",
     "PaymentOut.receiptUrl",
     "WebhookOut.url",
     "WebhookOut.secret",

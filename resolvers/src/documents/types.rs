@@ -35,7 +35,7 @@ pub struct PersonIn {
     /// A code the sender gives this person outside Signet (4 to 64 characters); the signing
     /// page asks for it before it shows the document. Kept only as a salted keyed hash and
     /// never returned: a read shows `checks` instead.
-    #[serde(default, skip_serializing)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub access_code: Option<String>,
     /// Whether the signing page first emails this person a one-time code (6 digits, valid 10
     /// minutes) and asks for it.
