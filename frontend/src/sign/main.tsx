@@ -461,7 +461,7 @@ function Page({ page, n, total, words, fields, values, onSeen, onChange, onPad, 
         <img
           src={page.images[widths[0]]}
           srcset={srcset}
-          sizes="(max-width: 860px) 100vw, 820px"
+          sizes="(max-width: 790px) 100vw, 750px"
           alt=""
           loading={n <= 2 ? "eager" : "lazy"}
           decoding="async"

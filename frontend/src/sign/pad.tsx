@@ -152,8 +152,10 @@ export function Pad({ words, initials, name, value, onApply, onCancel }: Props) 
         </div>
       ) : mode === "upload" ? (
         <div class="upload">
-          <label for="upload">{say(words, "upload_hint")}</label>
-          <input id="upload" type="file" accept="image/png,image/jpeg" onChange={upload} />
+          <p id="upload-hint" class="hint">{say(words, "upload_hint")}</p>
+          {/* The browser's own button speaks the browser's language: ours speaks the page's. */}
+          <input id="upload" class="visually-hidden" type="file" accept="image/png,image/jpeg" aria-describedby="upload-hint" onChange={upload} />
+          <label for="upload" class="button secondary">{say(words, "upload")}</label>
           <div class="traced-preview">
             {traced && (
               <svg viewBox={`0 0 ${PAD_W} ${PAD_H}`} role="img" aria-label={heading}>
