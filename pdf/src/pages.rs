@@ -110,7 +110,9 @@ fn encode(pixmap: &resvg::tiny_skia::Pixmap) -> Result<Vec<u8>, String> {
     let mut enc = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
     enc.set_color(color);
     enc.set_depth(depth);
-    enc.set_compression(png::Compression::High);
+    // Balanced, not High: a tenth larger, three times faster (the pictures are most of a
+    // render's time; see bench/RESULTS.md).
+    enc.set_compression(png::Compression::Balanced);
     let mut w = enc.write_header().map_err(|e| e.to_string())?;
     w.write_image_data(&data).map_err(|e| e.to_string())?;
     w.finish().map_err(|e| e.to_string())?;
