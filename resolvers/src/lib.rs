@@ -24,6 +24,7 @@ pub mod reports;
 pub mod signing;
 pub mod stamping;
 pub mod teams;
+pub mod templates;
 pub mod usage;
 pub mod webhooks;
 pub mod workspaces;

@@ -11,6 +11,7 @@ pub mod openapi;
 mod page;
 mod personal;
 pub mod routes;
+mod templates;
 mod trust;
 
 use std::sync::Arc;

@@ -3,6 +3,7 @@
 mod documents;
 mod email;
 pub mod guard;
+mod templates;
 #[path = "webhooks.rs"]
 mod webhooks_gql;
 
@@ -61,6 +62,7 @@ pub struct Query(
     documents::DocumentsQuery,
     webhooks_gql::WebhookEndpointsQuery,
     email::EmailQuery,
+    templates::TemplatesQuery,
 );
 
 #[derive(MergedObject, Default)]
@@ -68,6 +70,7 @@ pub struct Mutation(
     documents::DocumentsMutation,
     webhooks_gql::WebhooksMutation,
     email::EmailMutation,
+    templates::TemplatesMutation,
 );
 
 #[derive(MergedSubscription, Default)]

@@ -26,6 +26,8 @@ const ALLOWED: &[&str] = &[
     "EmbedSessionOut.url",
     "PersonIn.accessCode",
     "PersonIn.emailCode",
+    "PartyIn.accessCode",
+    "PartyIn.emailCode",
     "PaymentOut.receiptUrl",
     "WebhookOut.url",
     "WebhookOut.secret",

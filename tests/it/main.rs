@@ -29,4 +29,5 @@ mod sealing;
 mod signing_page;
 mod snapshots;
 mod storage;
+mod templates;
 mod webhooks;

@@ -152,6 +152,7 @@ pub(crate) struct Draft {
     pub profile: String,
     pub send: SendOptionsIn,
     pub email: EmailOptionsIn,
+    pub template: Option<(String, i64)>,
 }
 
 impl Draft {
@@ -278,6 +279,7 @@ pub(crate) fn parse_draft(
         profile,
         send: input::send_options(body.send.as_ref())?,
         email: input::email_options(body.email.as_ref())?,
+        template: body.from_template,
     })
 }
 
@@ -304,8 +306,8 @@ pub(crate) struct NewDraft {
 
 const INSERT_DOCUMENT: &str = "INSERT INTO documents (id, workspace_id, test, state, title, description, external_id, metadata, source, facts, \
      variable_values, paper, profile, email_options, send_options, created_by, created_at, updated_at, \
-     sent_at, expires_at, next_reminder_at) \
-     VALUES ($1, $2, $3, $17, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $16, $18, $19, $20)";
+     sent_at, expires_at, next_reminder_at, template_id, template_version) \
+     VALUES ($1, $2, $3, $17, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $16, $18, $19, $20, $21, $22)";
 
 impl NewDraft {
     pub(crate) fn new(actor: &Actor, d: &Draft, note: &str, sent: Option<&send::Sent>) -> NewDraft {
@@ -388,6 +390,8 @@ impl NewDraft {
             expires_at: sent.and_then(|s| s.expires_at),
             reason: None,
             page_sizes: None,
+            template_id: d.template.as_ref().map(|t| t.0.clone()),
+            template_version: d.template.as_ref().map(|t| t.1),
         };
         let document = vec![
             Value::from(doc.id.as_str()),
@@ -410,6 +414,8 @@ impl NewDraft {
             Value::from(doc.sent_at),
             Value::from(doc.expires_at),
             Value::from(sent.and_then(|s| s.next_reminder_at)),
+            Value::from(doc.template_id.clone()),
+            Value::from(doc.template_version.map(|v| v as i32)),
         ];
         NewDraft {
             rows: DraftRows { doc, people, trail },
@@ -687,6 +693,7 @@ pub async fn revise(
             description: old.description.clone(),
             send_now: None,
             embedded: None,
+            from_template: old.template_id.clone().zip(old.template_version),
         },
         facts,
     )

@@ -23,6 +23,16 @@ use sea_orm::{ConnectionTrait, Value};
 
 pub use approvals::{approvals, approvals_decide, approvals_list, decide_approval};
 pub(crate) use create::Draft;
+pub(crate) use create::facts_with_defaults as facts_for;
+pub(crate) use create::problems_error as problems;
+
+/// A template's words checked as a template: no people yet, unanswered questions allowed.
+pub(crate) fn check_for_template(
+    doc: &signet_source::Doc,
+    facts: BTreeMap<String, String>,
+) -> signet_source::Report {
+    create::run_check(doc, None, facts, BTreeMap::new(), false, true)
+}
 pub use create::{check, create, revise};
 pub(crate) use ending::end_in;
 pub use ending::{remind, sweep, void};

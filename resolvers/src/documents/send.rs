@@ -53,6 +53,7 @@ pub(crate) fn draft_from(doc: &DocRow, people: &[PersonDbRow]) -> Result<Draft, 
         profile: doc.profile.clone(),
         send: serde_json::from_str(&doc.send_options).unwrap_or_default(),
         email: serde_json::from_str(&doc.email_options).unwrap_or_default(),
+        template: doc.template_id.clone().zip(doc.template_version),
     })
 }
 

@@ -34,11 +34,14 @@ pub struct DocRow {
     pub expires_at: Option<i64>,
     pub reason: Option<String>,
     pub page_sizes: Option<String>,
+    pub template_id: Option<String>,
+    pub template_version: Option<i64>,
 }
 
 pub const DOC_COLUMNS: &str = "id, workspace_id, test, state, title, description, external_id, \
     metadata, source, facts, variable_values, paper, profile, email_options, send_options, \
-    created_by, created_at, updated_at, sent_at, completed_at, expires_at, reason, page_sizes";
+    created_by, created_at, updated_at, sent_at, completed_at, expires_at, reason, page_sizes, \
+    template_id, template_version";
 
 /// The columns of a list page: the words and the merge values are never part of a document's
 /// answer, so a page of 200 documents does not read 200 sources. Rows read this way carry
@@ -46,7 +49,7 @@ pub const DOC_COLUMNS: &str = "id, workspace_id, test, state, title, description
 pub const LIST_COLUMNS: &str = "id, workspace_id, test, state, title, description, external_id, \
     metadata, '' AS source, '' AS facts, '' AS variable_values, paper, profile, email_options, \
     send_options, created_by, created_at, updated_at, sent_at, completed_at, expires_at, reason, \
-    page_sizes";
+    page_sizes, template_id, template_version";
 
 fn get<T: sea_orm::TryGetable>(r: &QueryResult, col: &str) -> Result<T, DomainError> {
     r.try_get("", col).map_err(DomainError::from)
@@ -79,6 +82,8 @@ impl DocRow {
             expires_at: get(r, "expires_at")?,
             reason: get(r, "reason")?,
             page_sizes: get(r, "page_sizes")?,
+            template_id: get(r, "template_id")?,
+            template_version: get::<Option<i32>>(r, "template_version")?.map(i64::from),
         })
     }
 }
@@ -276,6 +281,8 @@ pub fn to_out(doc: &DocRow, people: &[PersonDbRow], approval: Option<ApprovalOut
         expires_at: doc.expires_at.map(time),
         reason: doc.reason.clone(),
         approval,
+        template_id: doc.template_id.clone(),
+        template_version: doc.template_version,
     }
 }
 

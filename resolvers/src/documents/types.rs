@@ -140,6 +140,11 @@ pub struct DocumentCreateIn {
     /// nobody emails them.
     #[serde(default)]
     pub embedded: Option<Vec<String>>,
+    /// The template and version a document is made from (set by the template routes, never
+    /// by a request).
+    #[serde(skip)]
+    #[schema(ignore)]
+    pub from_template: Option<(String, i64)>,
 }
 
 #[derive(Clone, Debug, Deserialize, utoipa::ToSchema)]
@@ -268,6 +273,9 @@ pub struct DocumentOut {
     pub reason: Option<String>,
     /// The approval a draft-only key's send filed, while a person has not decided it.
     pub approval: Option<ApprovalOut>,
+    /// The template the document was made from, and its version.
+    pub template_id: Option<String>,
+    pub template_version: Option<i64>,
 }
 
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema, async_graphql::SimpleObject)]

@@ -56,6 +56,7 @@ mod m0007_purge_indexes;
 mod m0008_email;
 mod m0009_identity;
 mod m0010_embedding;
+mod m0011_templates;
 
 pub struct Migrator;
 
@@ -73,6 +74,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0008_email::Migration),
             Box::new(m0009_identity::Migration),
             Box::new(m0010_embedding::Migration),
+            Box::new(m0011_templates::Migration),
         ]
     }
 }

@@ -1,0 +1,638 @@
+//! Templates: a workspace's reusable documents. This part makes them from words (the same
+//! source model, checks and rendering as documents), reads and lists them, keeps their
+//! defaults, and makes documents from them: `POST /templates/{id}/documents` (answers to the
+//! template's questions, a draft unless `sendNow`) and `POST /documents/send` (one party per
+//! seat, sent at once). Templates belong to the workspace and serve test and live keys alike;
+//! the documents made from them keep the key's mode and remember the template and version.
+//!
+//! Versions: a template keeps each version's words (`template_versions`); only the newest is
+//! current. A template made through a draft-only key is not listed for sending until a
+//! person approves it.
+
+use std::collections::BTreeMap;
+
+use sea_orm::{ConnectionTrait, TransactionTrait, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use signet_storage::now_ms;
+
+use crate::actor::{Actor, Scope};
+use crate::answer::{self, Claim, Made};
+use crate::documents::input;
+use crate::documents::store::time;
+use crate::documents::types::{
+    DocumentCreateIn, DocumentOut, EmailOptionsIn, PersonIn, SendOptionsIn,
+};
+use crate::metadata::Metadata;
+use crate::page::{PageInfo, PageRequest};
+use crate::{Ctx, DomainError, ids};
+
+#[derive(Clone, Debug, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TemplateSourceIn {
+    #[schema(min_length = 1, max_length = 200)]
+    pub name: String,
+    /// The rich-text source, as for documents: `{"type": "doc", "content": [...]}`. Its roles
+    /// are the template's seats; its unanswered `custom.<key>` chips are its questions.
+    #[schema(value_type = Object)]
+    pub source: serde_json::Value,
+    /// `typeset` (default) or `contract`.
+    #[serde(default)]
+    pub profile: Option<String>,
+    /// `letter` (default) or `a4`.
+    #[serde(default)]
+    pub paper: Option<String>,
+    #[serde(default)]
+    #[schema(value_type = Option<Object>)]
+    pub metadata: Option<serde_json::Value>,
+    #[serde(default)]
+    pub external_id: Option<String>,
+}
+
+/// What a document made from a template starts with.
+#[derive(
+    Clone, Debug, Default, Deserialize, Serialize, utoipa::ToSchema, async_graphql::SimpleObject,
+)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TemplateDefaults {
+    /// The document's description (the sender's, never shown to a signer).
+    #[serde(default)]
+    pub description: Option<String>,
+    /// What the people are told the document is, kept with the template for the application
+    /// and the builder.
+    #[serde(default)]
+    pub client_description: Option<String>,
+    /// The invitation's message.
+    #[serde(default)]
+    pub message: Option<String>,
+    /// Sending options; a document's own `send` wins key by key.
+    #[serde(default)]
+    #[schema(value_type = Option<Object>)]
+    #[graphql(skip)]
+    pub send: Option<SendOptionsIn>,
+}
+
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema, async_graphql::SimpleObject)]
+#[serde(rename_all = "camelCase")]
+pub struct TemplateFieldOut {
+    pub name: String,
+    #[serde(rename = "type")]
+    #[graphql(name = "type")]
+    pub ty: String,
+    /// The seat that fills it in.
+    pub role: String,
+    pub required: bool,
+}
+
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema, async_graphql::SimpleObject)]
+#[serde(rename_all = "camelCase")]
+pub struct TemplateOut {
+    pub id: String,
+    /// `source` (made from words).
+    pub kind: String,
+    pub name: String,
+    pub external_id: Option<String>,
+    pub metadata: BTreeMap<String, String>,
+    /// The current version (the newest).
+    pub version: i64,
+    /// Whether it is listed for sending: a template made through a draft-only key waits for
+    /// a person's approval.
+    pub approved: bool,
+    /// The roles that sign, in the order the text first names them.
+    pub seats: Vec<String>,
+    /// The `custom.<key>` chips without an answer, without the prefix: answered with
+    /// `variableValues` on `POST /templates/{id}/documents`.
+    pub questions: Vec<String>,
+    /// The fields each seat fills in. A written template is laid out for each document, so
+    /// its fields have no page until then.
+    pub fields: Vec<TemplateFieldOut>,
+    pub paper: String,
+    pub profile: String,
+    pub defaults: TemplateDefaults,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema, async_graphql::SimpleObject)]
+#[serde(rename_all = "camelCase")]
+pub struct TemplatePageOut {
+    pub data: Vec<TemplateOut>,
+    pub page: PageInfo,
+}
+
+/// One party of a template send: who takes a seat.
+#[derive(Clone, Debug, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PartyIn {
+    pub seat: String,
+    pub name: String,
+    pub email: String,
+    #[serde(default)]
+    pub external_id: Option<String>,
+    #[serde(default)]
+    #[schema(value_type = Option<Object>)]
+    pub metadata: Option<serde_json::Value>,
+    /// The language of this person's emails and page.
+    #[serde(default)]
+    pub locale: Option<String>,
+    /// As on a document's person.
+    #[serde(default)]
+    pub access_code: Option<String>,
+    #[serde(default)]
+    pub email_code: Option<bool>,
+}
+
+#[derive(Clone, Debug, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TemplateSendIn {
+    pub template_id: String,
+    /// One per seat of the template.
+    pub parties: Vec<PartyIn>,
+    #[serde(default)]
+    pub email: Option<EmailOptionsIn>,
+    #[serde(default)]
+    #[schema(value_type = Option<Object>)]
+    pub metadata: Option<serde_json::Value>,
+    #[serde(default)]
+    pub external_id: Option<String>,
+    /// The document's title; the template's name when left out.
+    #[serde(default)]
+    pub title: Option<String>,
+    #[serde(default)]
+    pub message: Option<String>,
+    #[serde(default)]
+    pub subject: Option<String>,
+    #[serde(default)]
+    pub language: Option<String>,
+    #[serde(default)]
+    pub expiry_days: Option<i64>,
+    /// Seats signed inside your own app: nobody emails them.
+    #[serde(default)]
+    pub embedded: Option<Vec<String>>,
+}
+
+#[derive(Clone, Debug, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TemplateDocumentIn {
+    pub people: Vec<PersonIn>,
+    #[serde(default)]
+    pub email: Option<EmailOptionsIn>,
+    #[serde(default)]
+    #[schema(value_type = Option<Object>)]
+    pub metadata: Option<serde_json::Value>,
+    #[serde(default)]
+    pub external_id: Option<String>,
+    #[serde(default)]
+    pub title: Option<String>,
+    /// Answers to the template's questions, by key.
+    #[serde(default)]
+    #[schema(value_type = Option<Object>)]
+    pub variable_values: Option<serde_json::Value>,
+    #[serde(default)]
+    #[schema(value_type = Option<Object>)]
+    pub facts: Option<serde_json::Value>,
+    #[serde(default)]
+    pub send: Option<SendOptionsIn>,
+    #[serde(default)]
+    pub send_now: Option<bool>,
+    #[serde(default)]
+    pub embedded: Option<Vec<String>>,
+}
+
+fn not_found(id: &str) -> DomainError {
+    DomainError::NotFound(format!("no template with id {id}"))
+}
+
+/// A template row and its current version, as stored.
+struct Stored {
+    out: TemplateOut,
+    source: serde_json::Value,
+}
+
+const COLUMNS: &str = "t.id, t.kind, t.name, t.external_id, t.metadata, t.version, t.approved, \
+    t.defaults, t.created_at, t.updated_at, v.source, v.paper, v.profile, v.seats, v.questions, v.fields";
+
+fn from_row(r: &sea_orm::QueryResult) -> Result<Stored, DomainError> {
+    let text = |c: &str| -> Result<String, DomainError> { Ok(r.try_get::<String>("", c)?) };
+    let json_of = |c: &str| -> Result<serde_json::Value, DomainError> {
+        serde_json::from_str(&text(c)?)
+            .map_err(|e| DomainError::Internal(format!("template column {c}: {e}")))
+    };
+    let defaults: TemplateDefaults =
+        serde_json::from_value(json_of("defaults")?).unwrap_or_default();
+    Ok(Stored {
+        out: TemplateOut {
+            id: text("id")?,
+            kind: text("kind")?,
+            name: text("name")?,
+            external_id: r.try_get("", "external_id")?,
+            metadata: serde_json::from_value(json_of("metadata")?).unwrap_or_default(),
+            version: r.try_get::<i32>("", "version")? as i64,
+            approved: r.try_get("", "approved")?,
+            seats: serde_json::from_value(json_of("seats")?).unwrap_or_default(),
+            questions: serde_json::from_value(json_of("questions")?).unwrap_or_default(),
+            fields: serde_json::from_value::<Vec<serde_json::Value>>(json_of("fields")?)
+                .unwrap_or_default()
+                .into_iter()
+                .map(|f| TemplateFieldOut {
+                    name: f["name"].as_str().unwrap_or_default().to_string(),
+                    ty: f["type"].as_str().unwrap_or_default().to_string(),
+                    role: f["role"].as_str().unwrap_or_default().to_string(),
+                    required: f["required"].as_bool().unwrap_or(false),
+                })
+                .collect(),
+            paper: text("paper")?,
+            profile: text("profile")?,
+            defaults,
+            created_at: time(r.try_get("", "created_at")?),
+            updated_at: time(r.try_get("", "updated_at")?),
+        },
+        source: json_of("source")?,
+    })
+}
+
+async fn load<C: ConnectionTrait>(
+    conn: &C,
+    ctx: &Ctx,
+    actor: &Actor,
+    id: &str,
+) -> Result<Stored, DomainError> {
+    if !id.starts_with("tpl_") || id.len() > 64 {
+        return Err(not_found(id));
+    }
+    let row = conn
+        .query_one_raw(ctx.db.stmt(
+            &format!(
+                "SELECT {COLUMNS} FROM templates t JOIN template_versions v \
+                 ON v.template_id = t.id AND v.version = t.version \
+                 WHERE t.id = $1 AND t.workspace_id = $2"
+            ),
+            [
+                Value::from(id.to_string()),
+                Value::from(actor.workspace_id.clone()),
+            ],
+        ))
+        .await?
+        .ok_or_else(|| not_found(id))?;
+    from_row(&row)
+}
+
+/// POST /templates/source.
+pub async fn create_source(
+    ctx: &Ctx,
+    actor: &Actor,
+    body: TemplateSourceIn,
+    claim: Option<&Claim>,
+) -> Result<Made<TemplateOut>, DomainError> {
+    actor.require(Scope::TemplatesWrite)?;
+    let name = input::line("name", &body.name, 200)?;
+    let paper = body.paper.unwrap_or_else(|| "letter".into());
+    if !matches!(paper.as_str(), "letter" | "a4") {
+        return Err(DomainError::invalid("paper", "must be letter or a4"));
+    }
+    let profile = body.profile.unwrap_or_else(|| "typeset".into());
+    if !matches!(profile.as_str(), "typeset" | "contract") {
+        return Err(DomainError::invalid(
+            "profile",
+            "must be typeset or contract",
+        ));
+    }
+    let metadata = Metadata::parse(
+        "metadata",
+        body.metadata.as_ref().unwrap_or(&serde_json::Value::Null),
+    )?;
+    let external_id = input::opt_line("externalId", &body.external_id, 200)?;
+    let doc =
+        signet_source::parse("source", &body.source).map_err(|p| crate::documents::problems(&p))?;
+    let facts = crate::documents::facts_for(ctx, actor, BTreeMap::new()).await?;
+    let report = crate::documents::check_for_template(&doc, facts);
+    if !report.ok() {
+        return Err(crate::documents::problems(&report.problems));
+    }
+    if report.roles.is_empty() {
+        return Err(DomainError::invalid(
+            "source",
+            "a template needs at least one seat: a field or a signature block with a role",
+        ));
+    }
+    let fields: Vec<serde_json::Value> = report
+        .fields
+        .iter()
+        .map(|f| json!({"name": f.name, "type": f.ty.as_str(), "role": f.role, "required": f.required}))
+        .collect();
+    let id = ids::new_id("tpl");
+    let now = now_ms();
+    let approved = !actor.draft_only;
+    let txn = ctx.db.conn.begin().await?;
+    txn.execute_raw(ctx.db.stmt(
+        "INSERT INTO templates (id, workspace_id, kind, name, external_id, metadata, version, approved, \
+         defaults, created_by, created_at, updated_at) VALUES ($1, $2, 'source', $3, $4, $5, 1, $6, '{}', $7, $8, $8)",
+        [
+            Value::from(id.clone()),
+            Value::from(actor.workspace_id.clone()),
+            Value::from(name),
+            Value::from(external_id),
+            Value::from(serde_json::to_string(&metadata.0).unwrap_or_else(|_| "{}".into())),
+            Value::from(approved),
+            Value::from(actor.key_id.clone()),
+            Value::from(now),
+        ],
+    ))
+    .await?;
+    txn.execute_raw(ctx.db.stmt(
+        "INSERT INTO template_versions (template_id, version, source, paper, profile, seats, questions, fields, created_at) \
+         VALUES ($1, 1, $2, $3, $4, $5, $6, $7, $8)",
+        [
+            Value::from(id.clone()),
+            Value::from(body.source.to_string()),
+            Value::from(paper),
+            Value::from(profile),
+            Value::from(serde_json::to_string(&report.roles).unwrap_or_default()),
+            Value::from(serde_json::to_string(&report.questions).unwrap_or_default()),
+            Value::from(serde_json::to_string(&fields).unwrap_or_default()),
+            Value::from(now),
+        ],
+    ))
+    .await?;
+    let out = load(&txn, ctx, actor, &id).await?.out;
+    let made = answer::store(&txn, ctx, claim, 201, out).await?;
+    txn.commit().await?;
+    Ok(made)
+}
+
+/// GET /templates/{id}.
+pub async fn get(ctx: &Ctx, actor: &Actor, id: &str) -> Result<TemplateOut, DomainError> {
+    actor.require(Scope::TemplatesRead)?;
+    Ok(load(&ctx.db.conn, ctx, actor, id).await?.out)
+}
+
+/// GET /documents/templates: approved, current templates, newest first.
+pub async fn list(
+    ctx: &Ctx,
+    actor: &Actor,
+    limit: Option<i64>,
+    cursor: Option<&str>,
+) -> Result<TemplatePageOut, DomainError> {
+    actor.require(Scope::TemplatesRead)?;
+    let page = PageRequest::parse(limit, cursor)?;
+    let mut values = vec![Value::from(actor.workspace_id.clone())];
+    let mut filter = String::new();
+    if let Some(before) = &page.before_id {
+        values.push(Value::from(before.clone()));
+        filter = " AND t.id < $2".into();
+    }
+    let rows = ctx
+        .db
+        .conn
+        .query_all_raw(ctx.db.stmt(
+            &format!(
+                "SELECT {COLUMNS} FROM templates t JOIN template_versions v \
+                 ON v.template_id = t.id AND v.version = t.version \
+                 WHERE t.workspace_id = $1 AND t.approved = TRUE{filter} ORDER BY t.id DESC LIMIT {}",
+                page.limit + 1
+            ),
+            values,
+        ))
+        .await?;
+    let list = rows
+        .iter()
+        .map(|r| from_row(r).map(|s| s.out))
+        .collect::<Result<Vec<_>, _>>()?;
+    let p = page.finish(list, |t| &t.id);
+    Ok(TemplatePageOut {
+        data: p.data,
+        page: p.page,
+    })
+}
+
+/// POST /templates/{id}/defaults.
+pub async fn set_defaults(
+    ctx: &Ctx,
+    actor: &Actor,
+    id: &str,
+    body: TemplateDefaults,
+) -> Result<TemplateOut, DomainError> {
+    actor.require(Scope::TemplatesWrite)?;
+    load(&ctx.db.conn, ctx, actor, id).await?;
+    let defaults = TemplateDefaults {
+        description: input::opt_text("description", &body.description, 2000)?,
+        client_description: input::opt_text("clientDescription", &body.client_description, 2000)?,
+        message: input::opt_text("message", &body.message, 5000)?,
+        send: match &body.send {
+            Some(s) => Some(input::send_options(Some(s))?),
+            None => None,
+        },
+    };
+    ctx.db
+        .conn
+        .execute_raw(ctx.db.stmt(
+            "UPDATE templates SET defaults = $2, updated_at = $3 WHERE id = $1",
+            [
+                Value::from(id.to_string()),
+                Value::from(serde_json::to_string(&defaults).unwrap_or_else(|_| "{}".into())),
+                Value::from(now_ms()),
+            ],
+        ))
+        .await?;
+    Ok(load(&ctx.db.conn, ctx, actor, id).await?.out)
+}
+
+/// A document's `send`: the template's defaults, then the request's own, key by key.
+fn merged_send(
+    defaults: &Option<SendOptionsIn>,
+    own: Option<SendOptionsIn>,
+) -> Option<SendOptionsIn> {
+    let mut base = serde_json::to_value(defaults.clone().unwrap_or_default()).unwrap_or(json!({}));
+    if let (Some(b), Some(o)) = (
+        base.as_object_mut(),
+        own.and_then(|o| serde_json::to_value(o).ok()),
+    ) && let Some(o) = o.as_object()
+    {
+        for (k, v) in o {
+            b.insert(k.clone(), v.clone());
+        }
+    }
+    let merged: SendOptionsIn = serde_json::from_value(base).unwrap_or_default();
+    Some(merged)
+}
+
+/// The document a template makes: its words, paper and profile, then the defaults, then the
+/// request.
+#[allow(clippy::too_many_arguments)]
+fn document_of(
+    t: &Stored,
+    title: Option<String>,
+    people: Vec<PersonIn>,
+    email: Option<EmailOptionsIn>,
+    metadata: Option<serde_json::Value>,
+    external_id: Option<String>,
+    variable_values: Option<serde_json::Value>,
+    facts: Option<serde_json::Value>,
+    send: Option<SendOptionsIn>,
+    send_now: bool,
+    embedded: Option<Vec<String>>,
+) -> DocumentCreateIn {
+    let d = &t.out.defaults;
+    let mut email = email.unwrap_or_default();
+    if email.message.is_none() && send.as_ref().is_none_or(|s| s.message.is_none()) {
+        email.message = d.message.clone();
+    }
+    DocumentCreateIn {
+        title: title.unwrap_or_else(|| t.out.name.clone()),
+        source: t.source.clone(),
+        people,
+        email: Some(email),
+        metadata,
+        external_id,
+        facts,
+        variable_values,
+        paper: Some(t.out.paper.clone()),
+        profile: Some(t.out.profile.clone()),
+        send: merged_send(&d.send, send),
+        description: d.description.clone(),
+        send_now: Some(send_now),
+        embedded,
+        from_template: Some((t.out.id.clone(), t.out.version)),
+    }
+}
+
+/// POST /templates/{id}/documents: a document from a written template, with answers to its
+/// questions; a draft unless `sendNow`.
+pub async fn make_document(
+    ctx: &Ctx,
+    actor: &Actor,
+    id: &str,
+    body: TemplateDocumentIn,
+    claim: Option<&Claim>,
+) -> Result<Made<DocumentOut>, DomainError> {
+    actor.require(Scope::DocumentsWrite)?;
+    let t = load(&ctx.db.conn, ctx, actor, id).await?;
+    let doc = document_of(
+        &t,
+        body.title,
+        body.people,
+        body.email,
+        body.metadata,
+        body.external_id,
+        body.variable_values,
+        body.facts,
+        body.send,
+        body.send_now.unwrap_or(false),
+        body.embedded,
+    );
+    crate::documents::create(ctx, actor, doc, claim).await
+}
+
+/// POST /documents/send: a template sent to one party per seat, at once.
+pub async fn send(
+    ctx: &Ctx,
+    actor: &Actor,
+    body: TemplateSendIn,
+    claim: Option<&Claim>,
+) -> Result<Made<DocumentOut>, DomainError> {
+    actor.require(Scope::DocumentsWrite)?;
+    let t = load(&ctx.db.conn, ctx, actor, &body.template_id)
+        .await
+        .map_err(|e| match e {
+            DomainError::NotFound(_) => DomainError::invalid(
+                "templateId",
+                format!("no template with id {}", body.template_id),
+            ),
+            e => e,
+        })?;
+    if !t.out.approved {
+        return Err(DomainError::conflict(format!(
+            "template {} waits for a person's approval before it can be sent",
+            t.out.id
+        )));
+    }
+    if !t.out.questions.is_empty() {
+        return Err(DomainError::invalid(
+            "templateId",
+            format!(
+                "template {} has questions ({}): make its documents with POST /templates/{}/documents and answer them in variableValues",
+                t.out.id,
+                t.out
+                    .questions
+                    .iter()
+                    .map(|q| format!("custom.{q}"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                t.out.id
+            ),
+        ));
+    }
+    if body.parties.len() > input::MAX_PEOPLE {
+        return Err(DomainError::invalid(
+            "parties",
+            format!("has at most {} entries", input::MAX_PEOPLE),
+        ));
+    }
+    let mut people = Vec::with_capacity(body.parties.len());
+    for (i, p) in body.parties.iter().enumerate() {
+        let seat = p.seat.trim();
+        let Some(at) = t.out.seats.iter().position(|s| s == seat) else {
+            return Err(DomainError::invalid(
+                &format!("parties[{i}].seat"),
+                format!(
+                    "template {} has no seat '{seat}'; its seats are {}",
+                    t.out.id,
+                    t.out.seats.join(", ")
+                ),
+            ));
+        };
+        if body.parties[..i].iter().any(|q| q.seat.trim() == seat) {
+            return Err(DomainError::invalid(
+                &format!("parties[{i}].seat"),
+                format!("seat '{seat}' is given twice"),
+            ));
+        }
+        people.push(PersonIn {
+            name: p.name.clone(),
+            email: p.email.clone(),
+            role: Some(seat.to_string()),
+            action: None,
+            // Signing order, when the template's defaults ask for it, follows the seats.
+            order: Some(at as i64 + 1),
+            external_id: p.external_id.clone(),
+            metadata: p.metadata.clone(),
+            locale: p.locale.clone(),
+            access_code: p.access_code.clone(),
+            email_code: p.email_code,
+            kept_access_code: None,
+            kept_embedded: false,
+        });
+    }
+    if let Some(missing) = t
+        .out
+        .seats
+        .iter()
+        .find(|s| !body.parties.iter().any(|p| p.seat.trim() == s.as_str()))
+    {
+        return Err(DomainError::invalid(
+            "parties",
+            format!("no party takes seat '{missing}'; give one per seat"),
+        ));
+    }
+    let own = SendOptionsIn {
+        message: body.message.clone(),
+        subject: body.subject.clone(),
+        language: body.language.clone(),
+        expiry_days: body.expiry_days,
+        ..SendOptionsIn::default()
+    };
+    let doc = document_of(
+        &t,
+        body.title,
+        people,
+        body.email,
+        body.metadata,
+        body.external_id,
+        None,
+        None,
+        Some(own),
+        true,
+        body.embedded,
+    );
+    crate::documents::create(ctx, actor, doc, claim).await
+}

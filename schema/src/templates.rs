@@ -1,0 +1,102 @@
+//! Templates in GraphQL, over the same resolvers as REST. Bodies are given as `input`, the
+//! JSON of the REST route's body.
+
+use async_graphql::{Context, ErrorExtensions, Json, Object};
+use serde_json::Value;
+use signet_resolvers::documents::types::DocumentOut;
+use signet_resolvers::templates::{self, TemplateOut, TemplatePageOut};
+
+use crate::who;
+use signet_resolvers::documents::types::from_json;
+
+#[derive(Default)]
+pub struct TemplatesQuery;
+
+#[Object]
+impl TemplatesQuery {
+    /// A template with its seats, questions, fields and defaults (templates:read).
+    async fn template(&self, ctx: &Context<'_>, id: String) -> async_graphql::Result<TemplateOut> {
+        let (c, a) = who(ctx)?;
+        templates::get(c, a, &id).await.map_err(|e| e.extend())
+    }
+
+    /// Approved, current templates to send from, newest first (templates:read).
+    async fn templates(
+        &self,
+        ctx: &Context<'_>,
+        limit: Option<i64>,
+        cursor: Option<String>,
+    ) -> async_graphql::Result<TemplatePageOut> {
+        let (c, a) = who(ctx)?;
+        templates::list(c, a, limit, cursor.as_deref())
+            .await
+            .map_err(|e| e.extend())
+    }
+}
+
+#[derive(Default)]
+pub struct TemplatesMutation;
+
+#[Object]
+impl TemplatesMutation {
+    /// Makes a template from words (templates:write); `input` is the body of POST
+    /// /api/v1/templates/source.
+    async fn create_template_from_source(
+        &self,
+        ctx: &Context<'_>,
+        input: Json<Value>,
+    ) -> async_graphql::Result<TemplateOut> {
+        let (c, a) = who(ctx)?;
+        let body = from_json("input", input.0).map_err(|e| e.extend())?;
+        templates::create_source(c, a, body, None)
+            .await
+            .map(|m| m.out)
+            .map_err(|e| e.extend())
+    }
+
+    /// Saves what every later document of a template starts with (templates:write); `input`
+    /// is the body of POST /api/v1/templates/{id}/defaults.
+    async fn set_template_defaults(
+        &self,
+        ctx: &Context<'_>,
+        id: String,
+        input: Json<Value>,
+    ) -> async_graphql::Result<TemplateOut> {
+        let (c, a) = who(ctx)?;
+        let body = from_json("input", input.0).map_err(|e| e.extend())?;
+        templates::set_defaults(c, a, &id, body)
+            .await
+            .map_err(|e| e.extend())
+    }
+
+    /// A document from a written template (documents:write); `input` is the body of POST
+    /// /api/v1/templates/{id}/documents. A draft unless `sendNow`.
+    async fn create_document_from_template(
+        &self,
+        ctx: &Context<'_>,
+        id: String,
+        input: Json<Value>,
+    ) -> async_graphql::Result<DocumentOut> {
+        let (c, a) = who(ctx)?;
+        let body = from_json("input", input.0).map_err(|e| e.extend())?;
+        templates::make_document(c, a, &id, body, None)
+            .await
+            .map(|m| m.out)
+            .map_err(|e| e.extend())
+    }
+
+    /// Sends a template to one party per seat (documents:write); `input` is the body of
+    /// POST /api/v1/documents/send.
+    async fn send_template(
+        &self,
+        ctx: &Context<'_>,
+        input: Json<Value>,
+    ) -> async_graphql::Result<DocumentOut> {
+        let (c, a) = who(ctx)?;
+        let body = from_json("input", input.0).map_err(|e| e.extend())?;
+        templates::send(c, a, body, None)
+            .await
+            .map(|m| m.out)
+            .map_err(|e| e.extend())
+    }
+}

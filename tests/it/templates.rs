@@ -1,0 +1,379 @@
+//! Templates from words, on both backend sets: made, read and listed; their defaults; sent
+//! to one party per seat (`POST /documents/send`) or made into a document with answers to
+//! their questions (`POST /templates/{id}/documents`); a test key's send signed and sealed
+//! like any document; a draft-only key's template waits unlisted.
+
+use serde_json::{Value, json};
+use signet_resolvers::Mode;
+use signet_resolvers::plans::Plan;
+
+use crate::both_quiet;
+use crate::harness::TestApp;
+
+fn lease(question: bool) -> Value {
+    let mut content = vec![
+        json!({"type": "heading", "attrs": {"level": 1}, "content": [{"type": "text", "text": "Lease of the studio"}]}),
+        json!({"type": "paragraph", "content": [
+            {"type": "text", "text": "Start date: "},
+            {"type": "fieldTag", "attrs": {"name": "Start date", "type": "date", "role": "client"}}
+        ]}),
+    ];
+    if question {
+        content.push(json!({"type": "paragraph", "content": [
+            {"type": "text", "text": "The rent is "},
+            {"type": "variableChip", "attrs": {"name": "custom.rent"}},
+            {"type": "text", "text": " a month."}
+        ]}));
+    }
+    content.push(json!({"type": "signatureBlock", "attrs": {"role": "client"}}));
+    content.push(json!({"type": "signatureBlock", "attrs": {"role": "landlord"}}));
+    json!({"type": "doc", "content": content})
+}
+
+async fn post(app: &TestApp, key: &str, path: &str, body: Value) -> (u16, Value) {
+    let r = app
+        .post(
+            path,
+            key,
+            &[(
+                "Idempotency-Key",
+                &signet_resolvers::ids::new_id("idem").to_string(),
+            )],
+            &body.to_string(),
+        )
+        .await;
+    (r.status.as_u16(), r.body)
+}
+
+fn parties(seats: &[&str]) -> Value {
+    Value::Array(
+        seats
+            .iter()
+            .map(|s| json!({"seat": s, "name": format!("The {s}"), "email": format!("{s}@example.com")}))
+            .collect(),
+    )
+}
+
+both_quiet!(a_template_from_words_is_sent_to_its_parties, |app| {
+    let ws = app.workspace(Plan::Pro).await;
+    let scopes = [
+        "documents:read",
+        "documents:write",
+        "templates:read",
+        "templates:write",
+    ];
+    let key = app.key(&ws, Mode::Live, &scopes).await;
+
+    // Made from words: seats are the roles, questions the unanswered custom chips.
+    let bare = app
+        .post(
+            "/api/v1/templates/source",
+            &key,
+            &[],
+            &json!({"name": "Lease", "source": lease(false)}).to_string(),
+        )
+        .await;
+    assert_eq!(bare.status, 400, "an Idempotency-Key is required");
+    let (status, e) = post(
+        &app,
+        &key,
+        "/api/v1/templates/source",
+        json!({"name": "No seats", "source": {"type": "doc", "content": [
+            {"type": "paragraph", "content": [{"type": "text", "text": "Nobody signs."}]}]}}),
+    )
+    .await;
+    assert_eq!(status, 400, "{e}");
+    assert!(
+        e["error"]["message"].as_str().unwrap().contains("seat"),
+        "{e}"
+    );
+    let (status, plain) = post(
+        &app,
+        &key,
+        "/api/v1/templates/source",
+        json!({"name": "Studio lease", "source": lease(false), "paper": "a4", "metadata": {"team": "lettings"}}),
+    )
+    .await;
+    assert_eq!(status, 201, "{plain}");
+    assert_eq!(plain["seats"], json!(["client", "landlord"]));
+    assert_eq!(plain["questions"], json!([]));
+    assert_eq!(plain["version"], 1);
+    assert_eq!(plain["approved"], true);
+    assert_eq!(plain["paper"], "a4");
+    let names: Vec<&str> = plain["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["name"].as_str().unwrap())
+        .collect();
+    assert!(names.contains(&"Start date"), "{names:?}");
+    let tpl = plain["id"].as_str().unwrap().to_string();
+    let (status, asked) = post(
+        &app,
+        &key,
+        "/api/v1/templates/source",
+        json!({"name": "Lease with rent", "source": lease(true)}),
+    )
+    .await;
+    assert_eq!(status, 201, "{asked}");
+    assert_eq!(asked["questions"], json!(["rent"]));
+    let asking = asked["id"].as_str().unwrap().to_string();
+
+    // Read and listed; another workspace sees nothing.
+    let got = app
+        .get(&format!("/api/v1/templates/{tpl}"), Some(&key))
+        .await;
+    assert_eq!(got.status, 200);
+    assert_eq!(got.body["name"], "Studio lease");
+    assert_eq!(
+        app.get("/api/v1/templates/tpl_nothing", Some(&key))
+            .await
+            .status,
+        404
+    );
+    let other = app.workspace(Plan::Pro).await;
+    let stranger = app.key(&other, Mode::Live, &scopes).await;
+    assert_eq!(
+        app.get(&format!("/api/v1/templates/{tpl}"), Some(&stranger))
+            .await
+            .status,
+        404
+    );
+    let list = app.get("/api/v1/documents/templates", Some(&key)).await;
+    assert_eq!(list.status, 200, "{}", list.body);
+    let ids: Vec<&str> = list.body["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, [asking.as_str(), tpl.as_str()], "newest first");
+    let page = app
+        .get("/api/v1/documents/templates?limit=1", Some(&key))
+        .await;
+    assert_eq!(page.body["data"].as_array().unwrap().len(), 1);
+    let next = page.body["page"]["nextCursor"].as_str().unwrap();
+    let rest = app
+        .get(
+            &format!("/api/v1/documents/templates?limit=1&cursor={next}"),
+            Some(&key),
+        )
+        .await;
+    assert_eq!(rest.body["data"][0]["id"], tpl.as_str());
+
+    // Defaults: every later document starts with them.
+    let (status, d) = post(
+        &app,
+        &key,
+        &format!("/api/v1/templates/{tpl}/defaults"),
+        json!({"description": "Standard studio lease", "message": "Please sign by Friday.",
+               "send": {"expiryDays": 10, "signingOrder": true}}),
+    )
+    .await;
+    assert_eq!(status, 200, "{d}");
+    assert_eq!(d["defaults"]["message"], "Please sign by Friday.");
+
+    // Sent to one party per seat: a missing, extra or repeated seat names itself.
+    for (bad, field) in [
+        (parties(&["client"]), "landlord"),
+        (parties(&["client", "landlord", "guarantor"]), "guarantor"),
+        (parties(&["client", "client", "landlord"]), "twice"),
+    ] {
+        let (status, e) = post(
+            &app,
+            &key,
+            "/api/v1/documents/send",
+            json!({"templateId": tpl, "parties": bad}),
+        )
+        .await;
+        assert_eq!(status, 400, "{e}");
+        assert!(
+            e["error"]["message"].as_str().unwrap().contains(field),
+            "{e}"
+        );
+    }
+    let (status, e) = post(
+        &app,
+        &key,
+        "/api/v1/documents/send",
+        json!({"templateId": asking, "parties": parties(&["client", "landlord"])}),
+    )
+    .await;
+    assert_eq!(status, 400, "{e}");
+    assert!(
+        e["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("/templates/{asking}/documents")),
+        "{e}"
+    );
+    let (status, e) = post(
+        &app,
+        &key,
+        "/api/v1/documents/send",
+        json!({"templateId": "tpl_nothing", "parties": parties(&["client"])}),
+    )
+    .await;
+    assert_eq!(status, 400, "{e}");
+    let (status, sent) = post(
+        &app,
+        &key,
+        "/api/v1/documents/send",
+        json!({"templateId": tpl, "parties": parties(&["landlord", "client"]),
+               "title": "Lease of flat 3", "metadata": {"unit": "3"}, "embedded": ["landlord"]}),
+    )
+    .await;
+    assert_eq!(status, 201, "{sent}");
+    assert_eq!(sent["state"], "sent");
+    assert_eq!(sent["title"], "Lease of flat 3");
+    assert_eq!(sent["templateId"], tpl.as_str());
+    assert_eq!(sent["templateVersion"], 1);
+    assert_eq!(sent["description"], "Standard studio lease");
+    assert_eq!(sent["paper"], "a4");
+    let people = sent["people"].as_array().unwrap();
+    let seat = |s: &str| people.iter().find(|p| p["seat"] == s).unwrap().clone();
+    // Signing order (from the defaults) follows the template's seats, not the parties' order.
+    assert_eq!(seat("client")["status"], "invited");
+    assert_eq!(seat("landlord")["status"], "waiting");
+    assert_eq!(seat("landlord")["embedded"], true);
+    let days = (chrono::DateTime::parse_from_rfc3339(sent["expiresAt"].as_str().unwrap())
+        .unwrap()
+        .timestamp_millis()
+        - signet_storage::now_ms())
+        / 86_400_000;
+    assert!(
+        (9..=10).contains(&days),
+        "expiryDays from the defaults: {days}"
+    );
+
+    // A written template's questions are answered on its own route; unanswered, it cannot go.
+    let people_in = json!([
+        {"name": "Ada Tenant", "email": "ada@example.com", "role": "client"},
+        {"name": "Bob Landlord", "email": "bob@example.com", "role": "landlord"}
+    ]);
+    let (status, e) = post(
+        &app,
+        &key,
+        &format!("/api/v1/templates/{asking}/documents"),
+        json!({"people": people_in, "sendNow": true}),
+    )
+    .await;
+    assert_eq!(status, 400, "{e}");
+    assert!(
+        e["error"]["message"].as_str().unwrap().contains("rent"),
+        "{e}"
+    );
+    let (status, draft) = post(
+        &app,
+        &key,
+        &format!("/api/v1/templates/{asking}/documents"),
+        json!({"people": people_in, "variableValues": {"rent": "900 EUR"}}),
+    )
+    .await;
+    assert_eq!(status, 201, "{draft}");
+    assert_eq!(draft["state"], "draft");
+    assert_eq!(draft["templateId"], asking.as_str());
+    let source = app
+        .get(
+            &format!("/api/v1/documents/{}/source", draft["id"].as_str().unwrap()),
+            Some(&key),
+        )
+        .await;
+    assert!(
+        source.body.to_string().contains("900 EUR"),
+        "{}",
+        source.body
+    );
+
+    // Templates serve test keys too; a test send is signed and sealed like any document.
+    let test = app.key(&ws, Mode::Test, &scopes).await;
+    let (status, t) = post(
+        &app,
+        &test,
+        "/api/v1/documents/send",
+        json!({"templateId": tpl, "parties": parties(&["client", "landlord"])}),
+    )
+    .await;
+    assert_eq!(status, 201, "{t}");
+    assert_eq!(t["test"], true);
+    let id = t["id"].as_str().unwrap();
+    app.run_pending_jobs().await;
+    for seat in ["client", "landlord"] {
+        let (status, e) = post(
+            &app,
+            &test,
+            &format!("/api/v1/documents/{id}/test-sign"),
+            json!({"seat": seat}),
+        )
+        .await;
+        assert_eq!(status, 200, "{seat}: {e}");
+        app.run_pending_jobs().await;
+    }
+    let done = app
+        .get(&format!("/api/v1/documents/{id}"), Some(&test))
+        .await;
+    assert_eq!(done.body["state"], "executed", "{}", done.body);
+    let pdf = reqwest::Client::new()
+        .get(format!("{}/api/v1/documents/{id}/signed.pdf", app.base))
+        .header("Authorization", format!("Bearer {test}"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(pdf.status(), 200);
+    assert!(pdf.bytes().await.unwrap().starts_with(b"%PDF"));
+
+    // A draft-only key's template waits, unlisted and unsendable, for a person.
+    let drafts = app
+        .key_with({
+            let mut k = signet_resolvers::keys::KeyCreateIn::new(
+                &ws,
+                Mode::Live,
+                signet_resolvers::actor::Scopes::parse(scopes.iter().copied()).unwrap(),
+            );
+            k.draft_only = true;
+            k
+        })
+        .await;
+    let (status, waiting) = post(
+        &app,
+        &drafts,
+        "/api/v1/templates/source",
+        json!({"name": "Waiting lease", "source": lease(false)}),
+    )
+    .await;
+    assert_eq!(status, 201, "{waiting}");
+    assert_eq!(waiting["approved"], false);
+    let list = app.get("/api/v1/documents/templates", Some(&key)).await;
+    assert!(
+        !list
+            .body
+            .to_string()
+            .contains(waiting["id"].as_str().unwrap())
+    );
+    let (status, _) = post(
+        &app,
+        &key,
+        "/api/v1/documents/send",
+        json!({"templateId": waiting["id"], "parties": parties(&["client", "landlord"])}),
+    )
+    .await;
+    assert_eq!(status, 409);
+
+    // GraphQL reads and sends through the same resolvers.
+    let q = json!({"query": "mutation($i: JSON!) { sendTemplate(input: $i) { state templateId } }",
+        "variables": {"i": {"templateId": tpl, "parties": parties(&["client", "landlord"])}}});
+    let g = app.post("/graphql", &key, &[], &q.to_string()).await;
+    assert_eq!(
+        g.body["data"]["sendTemplate"]["state"], "sent",
+        "{}",
+        g.body
+    );
+    let q = json!({"query": "{ templates(limit: 5) { data { id seats questions } } }"});
+    let g = app.post("/graphql", &key, &[], &q.to_string()).await;
+    assert_eq!(
+        g.body["data"]["templates"]["data"][1]["seats"],
+        json!(["client", "landlord"]),
+        "{}",
+        g.body
+    );
+});
