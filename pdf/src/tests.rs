@@ -28,6 +28,24 @@ fn render(d: &Doc, values: &BTreeMap<String, String>, test: bool, lang: &str) ->
 }
 
 /// Runs a poppler tool on the PDF. Missing tools fail under CI=true and skip elsewhere.
+/// A PDF's content streams as text (`qpdf --qdf`); `None` without qpdf outside CI.
+fn uncompressed(pdf: &[u8]) -> Option<String> {
+    let dir = tempfile::tempdir().unwrap();
+    let (src, out) = (dir.path().join("in.pdf"), dir.path().join("out.pdf"));
+    std::fs::write(&src, pdf).unwrap();
+    match Command::new("qpdf")
+        .args(["--qdf", "--object-streams=disable"])
+        .arg(&src)
+        .arg(&out)
+        .status()
+    {
+        Ok(s) => assert!(s.success()),
+        Err(e) if std::env::var("CI").as_deref() == Ok("true") => panic!("qpdf is needed: {e}"),
+        Err(_) => return None,
+    }
+    Some(String::from_utf8_lossy(&std::fs::read(&out).unwrap()).into_owned())
+}
+
 fn poppler(tool: &str, pdf: &[u8], args: &[&str]) -> Option<String> {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("doc.pdf");
@@ -359,20 +377,9 @@ fn a_drawn_signature_is_placed_as_vector_paths_not_text_or_a_picture() {
         assert!(images.lines().count() <= 2, "no picture: {images}");
     }
     // The content stream, uncompressed: one move and the lines of each stroke.
-    let dir = tempfile::tempdir().unwrap();
-    let (src, out) = (dir.path().join("in.pdf"), dir.path().join("out.pdf"));
-    std::fs::write(&src, &layer).unwrap();
-    match Command::new("qpdf")
-        .args(["--qdf", "--object-streams=disable"])
-        .arg(&src)
-        .arg(&out)
-        .status()
-    {
-        Ok(s) => assert!(s.success()),
-        Err(e) if std::env::var("CI").as_deref() == Ok("true") => panic!("qpdf is needed: {e}"),
-        Err(_) => return,
-    }
-    let pdf = String::from_utf8_lossy(&std::fs::read(&out).unwrap()).into_owned();
+    let Some(pdf) = uncompressed(&layer) else {
+        return;
+    };
     // Each stroke: round caps and joins (`1 J 1 j`), a move, then a line to each next point.
     let strokes: Vec<&str> = pdf.lines().filter(|l| l.contains(" 1 J 1 j ")).collect();
     assert_eq!(strokes.len(), 3, "a path per stroke:\n{pdf}");
@@ -480,20 +487,9 @@ fn a_traced_signature_is_one_filled_shape_with_its_holes() {
     if let Some(images) = poppler("pdfimages", &layer, &["-list"]) {
         assert!(images.lines().count() <= 2, "no picture: {images}");
     }
-    let dir = tempfile::tempdir().unwrap();
-    let (src, out) = (dir.path().join("in.pdf"), dir.path().join("out.pdf"));
-    std::fs::write(&src, &layer).unwrap();
-    match Command::new("qpdf")
-        .args(["--qdf", "--object-streams=disable"])
-        .arg(&src)
-        .arg(&out)
-        .status()
-    {
-        Ok(s) => assert!(s.success()),
-        Err(e) if std::env::var("CI").as_deref() == Ok("true") => panic!("qpdf is needed: {e}"),
-        Err(_) => return,
-    }
-    let pdf = String::from_utf8_lossy(&std::fs::read(&out).unwrap()).into_owned();
+    let Some(pdf) = uncompressed(&layer) else {
+        return;
+    };
     // The shape in the signature's ink: two subpaths (two moves) painted once with the
     // even-odd fill operator, and no stroke.
     let ink = pdf

@@ -286,17 +286,7 @@ pub async fn create_source(
 ) -> Result<Made<TemplateOut>, DomainError> {
     actor.require(Scope::TemplatesWrite)?;
     let name = input::line("name", &body.name, 200)?;
-    let paper = body.paper.unwrap_or_else(|| "letter".into());
-    if !matches!(paper.as_str(), "letter" | "a4") {
-        return Err(DomainError::invalid("paper", "must be letter or a4"));
-    }
-    let profile = body.profile.unwrap_or_else(|| "typeset".into());
-    if !matches!(profile.as_str(), "typeset" | "contract") {
-        return Err(DomainError::invalid(
-            "profile",
-            "must be typeset or contract",
-        ));
-    }
+    let (paper, profile) = input::paper_and_profile(body.paper, body.profile)?;
     let metadata = Metadata::parse(
         "metadata",
         body.metadata.as_ref().unwrap_or(&serde_json::Value::Null),

@@ -271,23 +271,10 @@ both_quiet!(an_embedded_seat_signs_inside_the_allowed_site_only, |app| {
     assert_eq!(status, 409, "signed already: {e}");
     // The trail says the signature came through a frame on the caller's site.
     let ctx = app.ctx();
-    let rows = ctx
-        .db
-        .conn
-        .query_all_raw(ctx.db.stmt(
-            "SELECT event, detail FROM audit_events WHERE document_id = $1 ORDER BY seq",
-            [signet_storage::sea_orm::Value::from(id.clone())],
-        ))
+    let trail: Vec<(String, Value)> = crate::signing_page::audit_events(&app, &id)
         .await
-        .unwrap();
-    let trail: Vec<(String, Value)> = rows
-        .iter()
-        .map(|r| {
-            (
-                r.try_get("", "event").unwrap(),
-                serde_json::from_str(&r.try_get::<String>("", "detail").unwrap()).unwrap(),
-            )
-        })
+        .into_iter()
+        .map(|(event, _, detail)| (event, detail))
         .collect();
     for event in ["embed_session", "embed_started", "consented", "signed"] {
         let (_, d) = trail

@@ -76,8 +76,8 @@ pub async fn send(app: &TestApp, key: &str, extra: Value) -> String {
     a.body["id"].as_str().unwrap().to_string()
 }
 
-/// The signing links in the `.eml` files written so far, by recipient.
-pub fn links(app: &TestApp) -> Vec<(String, String)> {
+/// The `.eml` files written so far: recipient, subject, text and when written.
+fn mails(app: &TestApp) -> Vec<(String, String, String, std::time::SystemTime)> {
     let mut out = vec![];
     for entry in std::fs::read_dir(app.dir.path().join("mail"))
         .into_iter()
@@ -94,16 +94,28 @@ pub fn links(app: &TestApp) -> Vec<(String, String)> {
             .and_then(|a| a.address())
             .unwrap_or_default()
             .to_string();
+        let subject = m.subject().unwrap_or_default().to_string();
         let text = m.body_text(0).map(|t| t.into_owned()).unwrap_or_default();
-        if let Some(at) = text.find("/s/") {
+        let at = entry.metadata().unwrap().modified().unwrap();
+        out.push((to, subject, text, at));
+    }
+    out.sort_by_key(|m| m.3);
+    out
+}
+
+/// The signing links in the `.eml` files written so far, by recipient.
+pub fn links(app: &TestApp) -> Vec<(String, String)> {
+    mails(app)
+        .into_iter()
+        .filter_map(|(to, _, text, _)| {
+            let at = text.find("/s/")?;
             let t: String = text[at + 3..]
                 .chars()
                 .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
                 .collect();
-            out.push((to, t));
-        }
-    }
-    out
+            Some((to, t))
+        })
+        .collect()
 }
 
 pub fn link_of(app: &TestApp, to: &str) -> String {
@@ -156,7 +168,7 @@ async fn state(app: &TestApp, key: &str, id: &str) -> Value {
         .body
 }
 
-async fn audit_events(app: &TestApp, id: &str) -> Vec<(String, Option<String>, Value)> {
+pub async fn audit_events(app: &TestApp, id: &str) -> Vec<(String, Option<String>, Value)> {
     let db = &app.ctx().db;
     db.conn
         .query_all_raw(db.stmt(
@@ -686,38 +698,19 @@ both_quiet!(
 
 /// The one-time codes emailed so far to `to`, oldest first (from the `.eml` files).
 fn codes_to(app: &TestApp, to: &str) -> Vec<String> {
-    let mut found: Vec<(std::time::SystemTime, String)> = vec![];
-    for entry in std::fs::read_dir(app.dir.path().join("mail"))
+    mails(app)
         .into_iter()
-        .flatten()
-        .flatten()
-    {
-        let raw = std::fs::read(entry.path()).unwrap_or_default();
-        let Some(m) = mail_parser::MessageParser::default().parse(&raw) else {
-            continue;
-        };
-        let addressee = m
-            .to()
-            .and_then(|t| t.first())
-            .and_then(|a| a.address())
-            .unwrap_or_default()
-            .to_string();
-        let subject = m.subject().unwrap_or_default().to_string();
-        if addressee != to || !subject.starts_with("Your code") {
-            continue;
-        }
-        let code: String = subject
-            .rsplit(' ')
-            .next()
-            .unwrap_or_default()
-            .chars()
-            .filter(char::is_ascii_digit)
-            .collect();
-        let at = entry.metadata().unwrap().modified().unwrap();
-        found.push((at, code));
-    }
-    found.sort();
-    found.into_iter().map(|(_, c)| c).collect()
+        .filter(|(addressee, subject, _, _)| addressee == to && subject.starts_with("Your code"))
+        .map(|(_, subject, _, _)| {
+            subject
+                .rsplit(' ')
+                .next()
+                .unwrap_or_default()
+                .chars()
+                .filter(char::is_ascii_digit)
+                .collect()
+        })
+        .collect()
 }
 
 both_quiet!(

@@ -251,17 +251,7 @@ pub(crate) fn parse_draft(
     let doc = signet_source::parse("source", &body.source).map_err(|p| problems_error(&p))?;
     let mut people = input::people(&body.people).map_err(|p| problems_error(&p))?;
     input::embedded(&mut people, body.embedded.as_ref())?;
-    let paper = body.paper.unwrap_or_else(|| "letter".into());
-    if !matches!(paper.as_str(), "letter" | "a4") {
-        return Err(DomainError::invalid("paper", "must be letter or a4"));
-    }
-    let profile = body.profile.unwrap_or_else(|| "typeset".into());
-    if !matches!(profile.as_str(), "typeset" | "contract") {
-        return Err(DomainError::invalid(
-            "profile",
-            "must be typeset or contract",
-        ));
-    }
+    let (paper, profile) = input::paper_and_profile(body.paper, body.profile)?;
     Ok(Draft {
         title,
         description: input::opt_text("description", &body.description, 2000)?,

@@ -325,6 +325,26 @@ pub fn embedded(people: &mut [PersonRow], seats: Option<&Vec<String>>) -> Result
     Ok(())
 }
 
+/// `paper` (`letter`, the default, or `a4`) and `profile` (`typeset`, the default, or
+/// `contract`) of a document or a template.
+pub fn paper_and_profile(
+    paper: Option<String>,
+    profile: Option<String>,
+) -> Result<(String, String), DomainError> {
+    let paper = paper.unwrap_or_else(|| "letter".into());
+    if !matches!(paper.as_str(), "letter" | "a4") {
+        return Err(DomainError::invalid("paper", "must be letter or a4"));
+    }
+    let profile = profile.unwrap_or_else(|| "typeset".into());
+    if !matches!(profile.as_str(), "typeset" | "contract") {
+        return Err(DomainError::invalid(
+            "profile",
+            "must be typeset or contract",
+        ));
+    }
+    Ok((paper, profile))
+}
+
 /// What an access code may be: 4 to 64 printable characters (spaces inside allowed).
 fn access_code(c: &str) -> Result<(), &'static str> {
     let n = c.chars().count();

@@ -403,18 +403,7 @@ fn traced(v: &serde_json::Value) -> Result<serde_json::Value, String> {
 }
 
 fn drawn(v: &serde_json::Value) -> Result<serde_json::Value, String> {
-    let size = |k: &str| -> Result<f64, String> {
-        let n = v
-            .get(k)
-            .and_then(|n| n.as_f64())
-            .ok_or(format!("{k} must be a number"))?;
-        if (1.0..=MAX_PAD).contains(&n) {
-            Ok(n)
-        } else {
-            Err(format!("{k} must be from 1 to {MAX_PAD}"))
-        }
-    };
-    let (w, h) = (size("width")?, size("height")?);
+    let (w, h) = pad_size(v)?;
     let strokes = v
         .get("strokes")
         .and_then(|s| s.as_array())
