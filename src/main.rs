@@ -659,7 +659,14 @@ async fn admin(ctx: &signet_resolvers::Ctx, cmd: Admin) -> anyhow::Result<()> {
             let list = documents::approvals_list(ctx, &workspace, state.as_deref()).await?;
             let text = list
                 .iter()
-                .map(|a| format!("{}  {}  {}  {}", a.id, a.state, a.document_id, a.created_at))
+                .map(|a| {
+                    let of = a
+                        .document_id
+                        .clone()
+                        .or(a.template_id.clone())
+                        .unwrap_or_default();
+                    format!("{}  {}  {}  {}", a.id, a.state, of, a.created_at)
+                })
                 .collect::<Vec<_>>()
                 .join("\n");
             out(json, json!({"data": list}), text);
@@ -669,7 +676,11 @@ async fn admin(ctx: &signet_resolvers::Ctx, cmd: Admin) -> anyhow::Result<()> {
             out(
                 json,
                 serde_json::to_value(&a)?,
-                format!("{} approved; {} sent", a.id, a.document_id),
+                match (&a.document_id, &a.template_id) {
+                    (Some(d), _) => format!("{} approved; {d} sent", a.id),
+                    (None, Some(t)) => format!("{} approved; {t} is listed for sending", a.id),
+                    _ => format!("{} approved", a.id),
+                },
             );
         }
         Admin::Approvals(ApprovalCmd::Decline { id, by, note, json }) => {

@@ -344,6 +344,22 @@ pub async fn create_source(
         ],
     ))
     .await?;
+    if !approved {
+        // A person decides it, with the approvals of draft-only keys' sends.
+        txn.execute_raw(ctx.db.stmt(
+            "INSERT INTO approvals (id, workspace_id, document_id, template_id, key_id, test, state, created_at) \
+             VALUES ($1, $2, '', $3, $4, $5, 'pending', $6)",
+            [
+                Value::from(ids::new_id("apr")),
+                Value::from(actor.workspace_id.clone()),
+                Value::from(id.clone()),
+                Value::from(actor.key_id.clone()),
+                Value::from(actor.mode == crate::Mode::Test),
+                Value::from(now),
+            ],
+        ))
+        .await?;
+    }
     let out = load(&txn, ctx, actor, &id).await?.out;
     let made = answer::store(&txn, ctx, claim, 201, out).await?;
     txn.commit().await?;
@@ -625,4 +641,43 @@ pub async fn send(
         body.embedded,
     );
     crate::documents::create(ctx, actor, doc, claim).await
+}
+
+/// Decides a template's pending approval: approved, the template is listed for sending;
+/// declined, it stays unlisted.
+pub(crate) async fn decide(
+    ctx: &Ctx,
+    approval_id: &str,
+    template_id: &str,
+    approve: bool,
+    who: &str,
+    note: Option<String>,
+) -> Result<(), DomainError> {
+    let txn = ctx.db.conn.begin().await?;
+    let done = txn
+        .execute_raw(ctx.db.stmt(
+            "UPDATE approvals SET state = $2, decided_at = $3, decided_by = $4, note = $5 WHERE id = $1 AND state = 'pending'",
+            [
+                Value::from(approval_id.to_string()),
+                Value::from(if approve { "approved" } else { "declined" }),
+                Value::from(now_ms()),
+                Value::from(who.to_string()),
+                Value::from(note),
+            ],
+        ))
+        .await?;
+    if done.rows_affected() != 1 {
+        return Err(DomainError::conflict(format!(
+            "approval {approval_id} was decided meanwhile"
+        )));
+    }
+    if approve {
+        txn.execute_raw(ctx.db.stmt(
+            "UPDATE templates SET approved = TRUE, updated_at = $2 WHERE id = $1",
+            [Value::from(template_id.to_string()), Value::from(now_ms())],
+        ))
+        .await?;
+    }
+    txn.commit().await?;
+    Ok(())
 }

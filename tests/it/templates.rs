@@ -358,6 +358,34 @@ both_quiet!(a_template_from_words_is_sent_to_its_parties, |app| {
     )
     .await;
     assert_eq!(status, 409);
+    // A person approves it with the approvals of draft-only keys' sends; then it is listed.
+    let (code, out, err) = app.cli(&["admin", "approvals", "list", "--workspace", &ws, "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let list: Value = serde_json::from_str(&out).unwrap();
+    let approval = list["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["templateId"] == waiting["id"])
+        .unwrap_or_else(|| panic!("{list}"))
+        .clone();
+    assert!(approval["documentId"].is_null());
+    let (code, out, err) = app.cli(&[
+        "admin",
+        "approvals",
+        "approve",
+        approval["id"].as_str().unwrap(),
+        "--by",
+        "Olga Ops",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("listed for sending"), "{out}");
+    let list = app.get("/api/v1/documents/templates", Some(&key)).await;
+    assert!(
+        list.body
+            .to_string()
+            .contains(waiting["id"].as_str().unwrap())
+    );
 
     // GraphQL reads and sends through the same resolvers.
     let q = json!({"query": "mutation($i: JSON!) { sendTemplate(input: $i) { state templateId } }",
@@ -371,7 +399,7 @@ both_quiet!(a_template_from_words_is_sent_to_its_parties, |app| {
     let q = json!({"query": "{ templates(limit: 5) { data { id seats questions } } }"});
     let g = app.post("/graphql", &key, &[], &q.to_string()).await;
     assert_eq!(
-        g.body["data"]["templates"]["data"][1]["seats"],
+        g.body["data"]["templates"]["data"][2]["seats"],
         json!(["client", "landlord"]),
         "{}",
         g.body

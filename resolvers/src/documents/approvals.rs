@@ -67,7 +67,7 @@ async fn list(
     page: &PageRequest,
 ) -> Result<Vec<ApprovalOut>, DomainError> {
     let mut sql = String::from(
-        "SELECT id, document_id, state, created_at, decided_at, note FROM approvals WHERE workspace_id = $1",
+        "SELECT id, document_id, template_id, state, created_at, decided_at, note FROM approvals WHERE workspace_id = $1",
     );
     let mut values = vec![Value::from(workspace_id)];
     let mut push = |sql: &mut String, clause: &str, v: Value| {
@@ -142,7 +142,7 @@ async fn approval_row(ctx: &Ctx, id: &str) -> Result<sea_orm::QueryResult, Domai
     ctx.db
         .conn
         .query_one_raw(ctx.db.stmt(
-            "SELECT id, workspace_id, test, document_id, key_id, state FROM approvals WHERE id = $1",
+            "SELECT id, workspace_id, test, document_id, template_id, key_id, state FROM approvals WHERE id = $1",
             [Value::from(id)],
         ))
         .await?
@@ -179,6 +179,10 @@ async fn decide_as(
         return Err(DomainError::conflict(format!(
             "approval {approval_id} is already {state}"
         )));
+    }
+    if let Some(template) = row.try_get::<Option<String>>("", "template_id")? {
+        crate::templates::decide(ctx, approval_id, &template, approve, who, note).await?;
+        return fetch(ctx, approval_id).await;
     }
     let doc_id: String = row.try_get("", "document_id")?;
     let ws = crate::workspaces::get(ctx, &row.try_get::<String>("", "workspace_id")?).await?;
@@ -228,10 +232,14 @@ async fn decide_as(
         txn.commit().await?;
         ctx.committed(&doc.id).await;
     }
+    fetch(ctx, approval_id).await
+}
+
+async fn fetch(ctx: &Ctx, approval_id: &str) -> Result<ApprovalOut, DomainError> {
     let row = ctx
         .db
         .conn
-        .query_one_raw(ctx.db.stmt("SELECT id, document_id, state, created_at, decided_at, note FROM approvals WHERE id = $1", [Value::from(approval_id)]))
+        .query_one_raw(ctx.db.stmt("SELECT id, document_id, template_id, state, created_at, decided_at, note FROM approvals WHERE id = $1", [Value::from(approval_id)]))
         .await?
         .ok_or_else(|| no_approval(approval_id))?;
     store::approval_from_row(&row)

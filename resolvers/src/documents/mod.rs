@@ -158,7 +158,10 @@ pub async fn list(
                 store::to_out(
                     d,
                     &people,
-                    approvals.iter().find(|a| a.document_id == d.id).cloned(),
+                    approvals
+                        .iter()
+                        .find(|a| a.document_id.as_deref() == Some(d.id.as_str()))
+                        .cloned(),
                 )
             })
             .collect(),

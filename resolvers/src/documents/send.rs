@@ -129,7 +129,8 @@ impl NewApproval {
         );
         Ok(ApprovalOut {
             id: self.id,
-            document_id: doc.id.clone(),
+            document_id: Some(doc.id.clone()),
+            template_id: None,
             state: "pending".into(),
             created_at: store::time(self.at),
             decided_at: None,

@@ -221,7 +221,8 @@ pub async fn pending_approvals<C: ConnectionTrait>(
 pub fn approval_from_row(r: &QueryResult) -> Result<ApprovalOut, DomainError> {
     Ok(ApprovalOut {
         id: get(r, "id")?,
-        document_id: get(r, "document_id")?,
+        document_id: Some(get::<String>(r, "document_id")?).filter(|d| !d.is_empty()),
+        template_id: get(r, "template_id")?,
         state: get(r, "state")?,
         created_at: time(get(r, "created_at")?),
         decided_at: get::<Option<i64>>(r, "decided_at")?.map(time),

@@ -344,7 +344,10 @@ pub struct DocumentSourceOut {
 #[serde(rename_all = "camelCase")]
 pub struct ApprovalOut {
     pub id: String,
-    pub document_id: String,
+    /// The draft whose send waits; `null` for a template's approval.
+    pub document_id: Option<String>,
+    /// The template that waits to be listed for sending, for a template's approval.
+    pub template_id: Option<String>,
     /// `pending`, `approved`, `declined`, or `withdrawn` (a key allowed to send sent the draft).
     pub state: String,
     pub created_at: String,

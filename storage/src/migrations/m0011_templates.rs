@@ -1,7 +1,8 @@
 // Templates: a workspace's reusable documents, each with versions (only the newest is
 // current), the defaults its documents start with, and whether a person approved it (a
 // draft-only key's template waits). Documents remember the template and version they came
-// from.
+// from. An approval is of a document's send or of a template (`template_id`, the document id
+// then empty).
 const UP: &str = r#"
 CREATE TABLE templates (
     id TEXT PRIMARY KEY,
@@ -31,10 +32,12 @@ CREATE TABLE template_versions (
     PRIMARY KEY (template_id, version)
 );
 ALTER TABLE documents ADD COLUMN template_id TEXT;
-ALTER TABLE documents ADD COLUMN template_version INTEGER
+ALTER TABLE documents ADD COLUMN template_version INTEGER;
+ALTER TABLE approvals ADD COLUMN template_id TEXT
 "#;
 
 const DOWN: &str = r#"
+ALTER TABLE approvals DROP COLUMN template_id;
 ALTER TABLE documents DROP COLUMN template_version;
 ALTER TABLE documents DROP COLUMN template_id;
 DROP TABLE template_versions;
