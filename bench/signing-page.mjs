@@ -53,7 +53,14 @@ async function linkFor(email) {
   const dir = join(data, "mail");
   for (let i = 0; i < 600; i++) {
     for (const f of existsSync(dir) ? readdirSync(dir) : []) {
-      const raw = readFileSync(join(dir, f), "utf8");
+      // Finished emails only: each is written to a hidden temporary file, then renamed.
+      if (f.startsWith(".") || !f.endsWith(".eml")) continue;
+      let raw;
+      try {
+        raw = readFileSync(join(dir, f), "utf8");
+      } catch {
+        continue;
+      }
       if (!raw.includes(email)) continue;
       const m = raw.replace(/=\r?\n/g, "").match(/\/s\/([A-Za-z0-9_-]{43})/);
       if (m) return `${base}/s/${m[1]}`;

@@ -8,7 +8,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, mkdirSync, existsSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, mkdirSync, existsSync, rmSync } from "node:fs";
 import { tmpdir, homedir } from "node:os";
 import { join } from "node:path";
 import { createServer } from "node:net";
@@ -26,6 +26,21 @@ const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
 const axeSource = readFileSync(join(here, "..", "node_modules", "axe-core", "axe.min.js"), "utf8");
 
 let server, base, key, data, browser, workspace;
+
+/** The emails written so far, as text: finished `.eml` files only (the server writes each to
+ * a hidden temporary file first, then renames it). */
+function emails(dir) {
+  const out = [];
+  for (const f of existsSync(dir) ? readdirSync(dir) : []) {
+    if (f.startsWith(".") || !f.endsWith(".eml")) continue;
+    try {
+      out.push(readFileSync(join(dir, f), "utf8"));
+    } catch {
+      // Gone between the listing and the read: not an email of ours yet.
+    }
+  }
+  return out;
+}
 
 function freePort() {
   return new Promise((ok) => {
@@ -98,8 +113,7 @@ async function sendDocument(extra = {}, people) {
 async function linkFor(to) {
   const dir = join(data, "mail");
   for (let i = 0; i < 200; i++) {
-    for (const f of existsSync(dir) ? readdirSync(dir) : []) {
-      const raw = readFileSync(join(dir, f), "utf8");
+    for (const raw of emails(dir)) {
       if (!raw.includes(`To: ${to}`) && !raw.includes(`<${to}>`)) continue;
       const m = raw.replace(/=\r?\n/g, "").match(/\/s\/([A-Za-z0-9_-]{43})/);
       if (m) return `${base}/s/${m[1]}`;
@@ -156,6 +170,8 @@ before(async () => {
 after(async () => {
   await browser?.close();
   server?.kill("SIGINT");
+  await new Promise((r) => setTimeout(r, 300));
+  if (data && process.env.SCREENSHOTS !== "1") rmSync(data, { recursive: true, force: true });
 });
 
 test("a person opens their link, consents, fills every field, draws a signature and signs", async () => {
@@ -274,8 +290,7 @@ test("declining asks for the reason the sender requires, and ends the document",
 async function codeFor(to, after = []) {
   const dir = join(data, "mail");
   for (let i = 0; i < 200; i++) {
-    for (const f of existsSync(dir) ? readdirSync(dir) : []) {
-      const raw = readFileSync(join(dir, f), "utf8");
+    for (const raw of emails(dir)) {
       if ((!raw.includes(`To: ${to}`) && !raw.includes(`<${to}>`)) || raw.includes("/s/")) continue;
       const m = raw.replace(/=\r?\n/g, "").match(/^\s*(\d{6})\s*$/m);
       if (m && !after.includes(m[1])) return m[1];
@@ -532,8 +547,8 @@ test("a caller's page on another origin signs an embedded seat and hears its eve
     await shot(page, "embed-3-complete");
     assert.equal((await api("GET", `/api/v1/documents/${doc.id}`)).state, "executed");
     const mail = join(data, "mail");
-    for (const f of existsSync(mail) ? readdirSync(mail) : []) {
-      assert.ok(!readFileSync(join(mail, f), "utf8").includes(email), "nobody emails an embedded seat");
+    for (const raw of emails(mail)) {
+      assert.ok(!raw.includes(email), "nobody emails an embedded seat");
     }
     await context.close();
 

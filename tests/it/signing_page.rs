@@ -84,7 +84,13 @@ fn mails(app: &TestApp) -> Vec<(String, String, String, std::time::SystemTime)> 
         .flatten()
         .flatten()
     {
-        let raw = std::fs::read(entry.path()).unwrap_or_default();
+        // Finished emails only: each is written to a hidden temporary file, then renamed.
+        if entry.file_name().to_string_lossy().starts_with('.') {
+            continue;
+        }
+        let (Ok(raw), Ok(meta)) = (std::fs::read(entry.path()), entry.metadata()) else {
+            continue;
+        };
         let Some(m) = mail_parser::MessageParser::default().parse(&raw) else {
             continue;
         };
@@ -96,7 +102,7 @@ fn mails(app: &TestApp) -> Vec<(String, String, String, std::time::SystemTime)> 
             .to_string();
         let subject = m.subject().unwrap_or_default().to_string();
         let text = m.body_text(0).map(|t| t.into_owned()).unwrap_or_default();
-        let at = entry.metadata().unwrap().modified().unwrap();
+        let at = meta.modified().unwrap_or(std::time::SystemTime::UNIX_EPOCH);
         out.push((to, subject, text, at));
     }
     out.sort_by_key(|m| m.3);
