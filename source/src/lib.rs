@@ -3,6 +3,7 @@
 pub mod check;
 pub mod model;
 pub mod parse;
+pub mod tags;
 pub mod walk;
 
 pub use check::{CheckInput, Person, PersonAction, Report, check};
