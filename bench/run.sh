@@ -7,6 +7,7 @@
 # from when each was due (signet-bench http --rate).
 # usage:     authenticated GET /api/v1/usage
 # documents: POST /api/v1/documents with sendNow (create + check + render + send), live key
+# templates: POST /api/v1/documents/send from a template made of the same words, live key
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER_RUN=${1:-10}
@@ -35,7 +36,36 @@ run_scenario() { # name, then env assignments
   if [ "$SCENARIO" = documents ]; then
     scopes=documents:read,documents:write path=/api/v1/documents extra=(--body bench/create-send.json)
   fi
+  if [ "$SCENARIO" = templates ]; then
+    scopes=documents:read,documents:write,templates:read,templates:write path=/api/v1/documents/send
+  fi
   key=$(env "$@" "$SIGNET" admin key create --workspace "$ws" --mode live --scopes "$scopes" --per-minute 1000000000 --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["key"])')
+  if [ "$SCENARIO" = templates ]; then
+    # The create+send body's words as a template (its questions answered in the words), then
+    # a send of it to its two seats.
+    python3 - bench/create-send.json > "$WORK/template-source.json" <<'PY'
+import json, sys
+body = json.load(open(sys.argv[1]))
+answers = body["variableValues"]
+def walk(n):
+    if isinstance(n, dict):
+        if n.get("type") == "variableChip" and n["attrs"]["name"].startswith("custom."):
+            return {"type": "text", "text": answers[n["attrs"]["name"][7:]]}
+        return {k: walk(v) for k, v in n.items()}
+    if isinstance(n, list):
+        return [walk(v) for v in n]
+    return n
+print(json.dumps({"name": body["title"], "source": walk(body["source"])}))
+PY
+    local tpl
+    tpl=$(curl -sf -X POST "http://127.0.0.1:$port/api/v1/templates/source" -H "Authorization: Bearer $key" \
+      -H "Idempotency-Key: bench-template-$port" -H 'Content-Type: application/json' --data @"$WORK/template-source.json" \
+      | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+    python3 -c 'import json,sys; print(json.dumps({"templateId": sys.argv[1], "metadata": {"crm.deal": "bench"}, "parties": [
+      {"seat": "client", "name": "Ada Client", "email": "ada@example.com"},
+      {"seat": "provider", "name": "Bob Provider", "email": "bob@example.com"}]}))' "$tpl" > "$WORK/template-send.json"
+    extra=(--body "$WORK/template-send.json")
+  fi
   for c in 64 256; do
     printf '%s, ' "$name"
     "$BENCH" http --url "http://127.0.0.1:$port$path" --key "$key" --connections "$c" --seconds "$SECONDS_PER_RUN" --server-pid "$pid" ${BENCH_RATE:+--rate "$BENCH_RATE"} "${extra[@]}"
