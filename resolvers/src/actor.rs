@@ -129,6 +129,9 @@ impl FromIterator<Scope> for Scopes {
 #[derive(Clone, Debug)]
 pub struct Actor {
     pub workspace_id: String,
+    /// The workspace's name as the key was last read (at most a minute old: the key cache's
+    /// time), the default of a document's `org.name` and `sender.name`.
+    pub workspace_name: String,
     pub key_id: String,
     pub mode: Mode,
     pub scopes: Scopes,

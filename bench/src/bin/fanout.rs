@@ -160,6 +160,7 @@ async fn main() {
         .id;
         let actor = Actor {
             workspace_id: ws.clone(),
+            workspace_name: "Bench".into(),
             key_id: "key_bench".into(),
             mode: Mode::Live,
             scopes: Scopes::all(),

@@ -202,6 +202,7 @@ async fn main() {
     .unwrap_or_else(|e| panic!("{e}"))
     .id;
     let actor = Actor {
+        workspace_name: "Bench".into(),
         workspace_id: ws,
         key_id: "key_bench".into(),
         mode: Mode::Live,

@@ -192,6 +192,7 @@ async fn decide_as(
     if approve {
         let actor = Actor {
             workspace_id: ws.id.clone(),
+            workspace_name: ws.name.clone(),
             key_id: who.to_string(),
             mode: if doc.test { Mode::Test } else { Mode::Live },
             scopes: crate::actor::Scopes::all(),

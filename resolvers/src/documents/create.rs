@@ -30,16 +30,18 @@ pub(crate) fn problems_error(problems: &[signet_source::Problem]) -> DomainError
 
 /// Facts with the workspace's defaults for what the caller left out.
 pub(crate) async fn facts_with_defaults(
-    ctx: &Ctx,
+    _ctx: &Ctx,
     actor: &Actor,
     given: BTreeMap<String, String>,
 ) -> Result<BTreeMap<String, String>, DomainError> {
     let mut facts = given;
-    if !facts.contains_key("org.name") || !facts.contains_key("sender.name") {
-        let ws = crate::workspaces::get(ctx, &actor.workspace_id).await?;
-        facts.entry("org.name".into()).or_insert(ws.name.clone());
-        facts.entry("sender.name".into()).or_insert(ws.name);
-    }
+    // The workspace's name comes with the key (no read on every send).
+    facts
+        .entry("org.name".into())
+        .or_insert_with(|| actor.workspace_name.clone());
+    facts
+        .entry("sender.name".into())
+        .or_insert_with(|| actor.workspace_name.clone());
     Ok(facts)
 }
 

@@ -171,6 +171,7 @@ pub struct KeyRow {
     expires_at: Option<i64>,
     revoked: bool,
     plan: Plan,
+    workspace_name: String,
 }
 
 async fn load(ctx: &Ctx, digest: &str) -> Result<Option<KeyRow>, DomainError> {
@@ -179,7 +180,7 @@ async fn load(ctx: &Ctx, digest: &str) -> Result<Option<KeyRow>, DomainError> {
         .conn
         .query_one_raw(ctx.db.stmt(
             "SELECT k.id, k.workspace_id, k.mode, k.key_hash, k.scopes, k.draft_only, k.daily_limit, \
-             k.per_minute, k.allowed_cidrs, k.expires_at, k.revoked_at, w.plan \
+             k.per_minute, k.allowed_cidrs, k.expires_at, k.revoked_at, w.plan, w.name AS workspace_name \
              FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id WHERE k.key_hash = $1",
             [Value::from(digest)],
         ))
@@ -198,6 +199,7 @@ async fn load(ctx: &Ctx, digest: &str) -> Result<Option<KeyRow>, DomainError> {
     Ok(Some(KeyRow {
         key_id: row.try_get("", "id")?,
         workspace_id: row.try_get("", "workspace_id")?,
+        workspace_name: row.try_get("", "workspace_name")?,
         mode: Mode::parse(&mode),
         stored_hash: decode_hex(&stored).unwrap_or_default(),
         scopes: Scopes::parse(parse_list(&scopes)?.iter().map(String::as_str)).unwrap_or_default(),
@@ -252,6 +254,7 @@ pub async fn authenticate(ctx: &Ctx, token: &str, client_ip: IpAddr) -> Result<A
     }
     Ok(Actor {
         workspace_id: row.workspace_id.clone(),
+        workspace_name: row.workspace_name.clone(),
         key_id: row.key_id.clone(),
         mode,
         scopes: row.scopes,
