@@ -316,7 +316,7 @@ test("a person asked for an access code and an emailed code passes both, and fiv
   await shot(page, "verify-1-check");
 
   await page.getByRole("button", { name: "Email me a code" }).click();
-  await page.getByText(/We sent a 6-digit code to c•••@example\.com/).waitFor();
+  await page.getByText(/We sent a 6-digit code to \u2068?c•••@example\.com/).waitFor();
   assert.equal(await page.getByRole("button", { name: "Send a new code" }).isDisabled(), true, "not again at once");
   const code = await codeFor(email);
   await page.getByLabel("Access code").fill("blue river 41");
@@ -438,6 +438,12 @@ test("every screen at 1280 and 375 pixels wide, in English and in Arabic", async
       await page.mouse.up();
       await axe(page, `pad ${tag}`);
       await shot(page, `${tag}-3-pad`);
+      // The upload tab, with nothing chosen yet.
+      await page.locator("dialog.pad [role=tab]").nth(2).click();
+      await page.locator("dialog.pad label.button").waitFor();
+      await axe(page, `upload ${tag}`);
+      await shot(page, `${tag}-3b-upload`);
+      await page.locator("dialog.pad [role=tab]").nth(0).click();
       await page.locator("dialog.pad button.primary").click();
       await page.locator(".sign-here.done svg").waitFor();
       await page.locator(".bar.bottom button.primary").click();
@@ -458,6 +464,20 @@ test("every screen at 1280 and 375 pixels wide, in English and in Arabic", async
       await axe(page, `declined ${tag}`);
       await shot(page, `${tag}-6-declined`);
       assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1), `${tag}: no sideways scrolling`);
+      // The check screen: an access code and an emailed code, one code sent, one wrong try.
+      const checked = `${tag}-verify-${Date.now()}@example.com`;
+      await sendDocument({ source: simple }, [{ name, email: checked, role: "client", locale: lang, accessCode: "blue river 42", emailCode: true }]);
+      await page.goto(await linkFor(checked));
+      await page.locator("main.verify h1").waitFor();
+      await page.locator("main.verify .code-row button").click();
+      await page.locator("#email-code-note").filter({ hasText: /@/ }).waitFor();
+      await page.locator("#access-code").fill("wrong code");
+      await page.locator("#email-code").fill("000000");
+      await page.locator("main.verify button.primary").click();
+      await page.locator("main.verify [role=alert]").waitFor();
+      await axe(page, `verify ${tag}`);
+      await shot(page, `${tag}-7-verify`);
+      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1), `${tag}: the check screen does not scroll sideways`);
       await context.close();
     }
   }

@@ -177,6 +177,9 @@ function Consent({ v }: { v: View }) {
   );
 }
 
+/** An address inside a sentence of either direction: kept whole, in its own direction. */
+const isolate = (s: string) => `\u2068${s}\u2069`;
+
 /** The check screen: the access code the sender gave, and/or a code emailed on request. */
 function Verify({ v, gate: first }: { v: View; gate: Gate }) {
   const w = v.words;
@@ -185,7 +188,7 @@ function Verify({ v, gate: first }: { v: View; gate: Gate }) {
   const [code, setCode] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState("");
-  const [note, setNote] = useState(first.codeSent ? say(w, "email_code_sent", { address: first.address, minutes: first.codeMinutes }) : "");
+  const [note, setNote] = useState(first.codeSent ? say(w, "email_code_sent", { address: isolate(first.address), minutes: first.codeMinutes }) : "");
   // When another code may be asked for, and a clock to count down to it.
   const [nextAt, setNextAt] = useState(Date.now() + first.nextCodeIn * 1000);
   const [now, setNow] = useState(Date.now());
@@ -210,7 +213,7 @@ function Verify({ v, gate: first }: { v: View; gate: Gate }) {
     try {
       const out = await api.code();
       show(out.gate);
-      if (out.sent) setNote(say(w, "email_code_sent", { address: out.gate.address, minutes: out.gate.codeMinutes }));
+      if (out.sent) setNote(say(w, "email_code_sent", { address: isolate(out.gate.address), minutes: out.gate.codeMinutes }));
       else if (out.gate.codesLeft === 0) setError(say(w, "email_code_limit"));
       setTimeout(() => document.getElementById("email-code")?.focus(), 0);
     } catch {
