@@ -49,7 +49,8 @@ impl Seen {
     }
 }
 
-fn with(mut detail: serde_json::Value, seen: &Seen) -> serde_json::Value {
+/// `detail` with where the act came from added.
+pub(crate) fn with(mut detail: serde_json::Value, seen: &Seen) -> serde_json::Value {
     if let (Some(d), serde_json::Value::Object(s)) = (detail.as_object_mut(), seen.detail()) {
         d.extend(s);
     }

@@ -547,7 +547,7 @@ pub async fn verify(
             ),
             Some(&person.seat),
             &person.name,
-            with_seen(json!({"checks": checks}), seen),
+            super::acts::with(json!({"checks": checks}), seen),
         );
         Some(pass_for(ctx, &person.id, until))
     } else {
@@ -562,7 +562,7 @@ pub async fn verify(
             ),
             Some(&person.seat),
             &person.name,
-            with_seen(json!({"wrong": wrong, "try": s.failures}), seen),
+            super::acts::with(json!({"wrong": wrong, "try": s.failures}), seen),
         );
         if s.failures >= MAX_TRIES {
             let minutes = lock_minutes(s.locks);
@@ -598,13 +598,6 @@ pub async fn verify(
         wrong,
         gate: gate_of(person, &s, now),
     })
-}
-
-fn with_seen(mut detail: serde_json::Value, seen: &Seen) -> serde_json::Value {
-    if let (Some(d), serde_json::Value::Object(s)) = (detail.as_object_mut(), seen.detail()) {
-        d.extend(s);
-    }
-    detail
 }
 
 /// For the mail worker: the code a `code` job stands for, while it is the person's current
