@@ -213,7 +213,7 @@ impl Renderer {
     ) -> Result<Vec<u8>, RenderError> {
         let data = serde_json::to_vec(&serde_json::json!({ "strings": strings }))
             .map_err(|e| RenderError::Compile(e.to_string()))?;
-        let document = self.compile(markup, data)?;
+        let document = self.compile(markup, data, &[])?;
         crate::export(&document, ident)
     }
 }

@@ -182,7 +182,7 @@ impl Renderer {
         let generated = markup::generate(input);
         let data =
             serde_json::to_vec(&generated.data).map_err(|e| RenderError::Compile(e.to_string()))?;
-        let document = self.compile(generated.markup, data)?;
+        let document = self.compile(generated.markup, data, &generated.images)?;
         if document.pages().len() > max_pages {
             return Err(RenderError::TooLong {
                 pages: document.pages().len(),
@@ -215,13 +215,18 @@ impl Renderer {
         let generated = markup::generate(input);
         let data =
             serde_json::to_vec(&generated.data).map_err(|e| RenderError::Compile(e.to_string()))?;
-        self.compile(generated.markup, data)
+        self.compile(generated.markup, data, &generated.images)
     }
 
     /// Compiles generated markup with its data file. Each document is different: the memo
     /// cache is kept from growing without bound.
-    fn compile(&self, markup: String, data: Vec<u8>) -> Result<PagedDocument, RenderError> {
-        let world = world::DocWorld::new(&self.shared, markup, data);
+    fn compile(
+        &self,
+        markup: String,
+        data: Vec<u8>,
+        images: &[Arc<[u8]>],
+    ) -> Result<PagedDocument, RenderError> {
+        let world = world::DocWorld::new(&self.shared, markup, data, images);
         let result = typst::compile::<PagedDocument>(&world).output;
         typst::comemo::evict(4);
         result.map_err(|errs| RenderError::Compile(messages(&errs)))

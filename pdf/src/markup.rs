@@ -31,6 +31,8 @@ pub(crate) struct FieldBox {
 pub(crate) struct Generated {
     pub markup: String,
     pub data: Data,
+    /// The pictures' bytes: picture `n` is the file `/i/n` of the world.
+    pub images: Vec<std::sync::Arc<[u8]>>,
     /// The fields in the order of their boxes; `FieldBox` index = position here.
     pub fields: Vec<Field>,
 }
@@ -43,6 +45,18 @@ struct Gen<'a> {
     boxes: Vec<FieldBox>,
     fields: Vec<Field>,
     sig_blocks: BTreeMap<String, usize>,
+    images: Vec<std::sync::Arc<[u8]>>,
+}
+
+/// The text's width and height on each paper, in points: the page less its margins (2.3 cm
+/// each side, 2.3 cm at the top and 2.6 cm at the bottom) and room for the footer.
+fn text_area(paper: Paper) -> (f64, f64) {
+    let (w, h) = match paper {
+        Paper::Letter => (612.0, 792.0),
+        Paper::A4 => (595.28, 841.89),
+    };
+    let cm = 72.0 / 2.54;
+    (w - 4.6 * cm, h - 4.9 * cm - 24.0)
 }
 
 const PREAMBLE: &str = r##"#let d = json("/data.json")
@@ -75,6 +89,7 @@ pub(crate) fn generate(input: &RenderInput<'_>) -> Generated {
         boxes: Vec::new(),
         fields: Vec::new(),
         sig_blocks: BTreeMap::new(),
+        images: Vec::new(),
     };
     g.out.push_str(PREAMBLE);
     g.setup();
@@ -87,6 +102,7 @@ pub(crate) fn generate(input: &RenderInput<'_>) -> Generated {
             fields: g.boxes,
         },
         fields: g.fields,
+        images: g.images,
     }
 }
 
@@ -145,6 +161,7 @@ impl Gen<'_> {
              #set par(justify: {justify}, leading: 0.62em)\n\
              #set heading(numbering: {numbering})\n\
              #show heading: set block(above: 1.4em, below: 0.8em)\n\
+             #show raw: set text(font: \"DejaVu Sans Mono\", size: 0.85em)\n\
              #align(center, text(size: 1.6em, weight: \"bold\", s({title})))\n\
              #v(0.8em)\n"
         );
@@ -196,32 +213,81 @@ impl Gen<'_> {
                 self.out.push(')');
             }
             Block::Table(t) => {
-                let cols = t.rows.iter().map(Vec::len).max().unwrap_or(0).max(1);
+                let cols = t.columns().max(1);
                 let _ = write!(
                     self.out,
                     "#table(columns: {cols}, inset: 5pt, stroke: 0.5pt + luma(150), "
                 );
+                let gaps = row_gaps(t, cols);
                 for (r, row) in t.rows.iter().enumerate() {
                     let header = r == 0 && t.header;
                     if header {
                         self.out.push_str("table.header(");
                     }
-                    for c in 0..cols {
-                        match row.get(c) {
-                            Some(cell) if header => {
-                                self.out.push_str("strong");
-                                self.content_arg(&cell.content);
-                            }
-                            Some(cell) => self.content_arg(&cell.content),
-                            None => self.out.push_str("[]"),
+                    for cell in row {
+                        if cell.colspan > 1 || cell.rowspan > 1 {
+                            let _ = write!(
+                                self.out,
+                                "table.cell(colspan: {}, rowspan: {})",
+                                cell.colspan.max(1),
+                                cell.rowspan.max(1)
+                            );
+                        }
+                        if header {
+                            self.out.push_str("[#strong");
+                            self.content_arg(&cell.content);
+                            self.out.push(']');
+                        } else {
+                            self.content_arg(&cell.content);
                         }
                         self.out.push(',');
+                    }
+                    for _ in 0..gaps[r] {
+                        self.out.push_str("[],");
                     }
                     if header {
                         self.out.push_str("),");
                     }
                 }
                 self.out.push(')');
+            }
+            Block::Quote(blocks) => {
+                self.out.push_str(
+                    "#block(inset: (left: 12pt, y: 2pt), stroke: (left: 1.5pt + luma(170)), ",
+                );
+                self.content_arg(blocks);
+                self.out.push(')');
+            }
+            Block::Code(text) => {
+                let s = self.s(text);
+                let _ = write!(
+                    self.out,
+                    "#block(width: 100%, fill: luma(246), inset: 6pt, radius: 2pt, \
+                     raw(s({s}), block: true))"
+                );
+            }
+            Block::Rule => {
+                self.out.push_str(
+                    "#block(above: 1em, below: 1em, line(length: 100%, stroke: 0.5pt + luma(150)))",
+                );
+            }
+            Block::Image(img) => {
+                let n = self.images.len();
+                self.images.push(img.data.clone());
+                // Its pixels at 96 per inch, as a browser shows it, unless a width was asked
+                // for; never wider than the text nor taller than a page.
+                let (max_w, max_h) = text_area(self.input.paper);
+                let natural = img.px_width as f64 * 0.75;
+                let mut w = img.width.unwrap_or(natural).min(max_w);
+                let h = w * img.px_height as f64 / img.px_width as f64;
+                if h > max_h {
+                    w *= max_h / h;
+                }
+                let alt = match &img.alt {
+                    Some(a) => format!("s({})", self.s(a)),
+                    None => "none".into(),
+                };
+                let _ = write!(self.out, "#image(\"/i/{n}\", width: {w:.2}pt, alt: {alt})");
             }
             Block::SignatureBlock { role, path } => {
                 let n = self.sig_blocks.entry(role.clone()).or_default();
@@ -262,6 +328,7 @@ impl Gen<'_> {
                 }
                 Inline::Field(f) => {
                     let (w, h) = inline_size(f);
+                    let (w, h) = (f.width.unwrap_or(w), f.height.unwrap_or(h));
                     let b = self.field_box(f.clone(), w, h);
                     let _ = write!(self.out, "#fld({b})");
                 }
@@ -322,4 +389,30 @@ fn inline_size(f: &Field) -> (f64, f64) {
         FieldType::Payment => (120.0, 16.0),
         _ => (150.0, 14.0),
     }
+}
+
+/// Empty cells to add at the end of each row so that a short row keeps its cells in their
+/// columns, as a browser lays out a table: `cols` less the columns the row's own cells and
+/// the cells spanning down from rows above take.
+fn row_gaps(t: &signet_source::Table, cols: usize) -> Vec<usize> {
+    let mut taken = vec![0u16; cols];
+    let mut out = Vec::with_capacity(t.rows.len());
+    for row in &t.rows {
+        let mut col = 0;
+        for cell in row {
+            while taken.get(col).is_some_and(|t| *t > 0) {
+                col += 1;
+            }
+            let span = cell.colspan.max(1) as usize;
+            for t in taken.iter_mut().skip(col).take(span) {
+                *t = cell.rowspan.max(1);
+            }
+            col += span;
+        }
+        out.push(taken.iter().filter(|t| **t == 0).count());
+        for t in &mut taken {
+            *t = t.saturating_sub(1);
+        }
+    }
+    out
 }

@@ -501,3 +501,85 @@ fn a_traced_signature_is_one_filled_shape_with_its_holes() {
     assert_eq!(shape.iter().filter(|o| **o == "m").count(), 2, "{shape:?}");
     assert!(!shape.contains(&"S"), "no stroke: {shape:?}");
 }
+
+/// A `w`×`h` PNG of one colour, as a `data:` address.
+fn png_data(w: u32, h: u32, rgb: [u8; 3]) -> String {
+    use base64::Engine;
+    let mut out = Vec::new();
+    {
+        let mut e = png::Encoder::new(&mut out, w, h);
+        e.set_color(png::ColorType::Rgb);
+        let mut wr = e.write_header().unwrap();
+        wr.write_image_data(&rgb.repeat((w * h) as usize)).unwrap();
+    }
+    format!(
+        "data:image/png;base64,{}",
+        base64::engine::general_purpose::STANDARD.encode(out)
+    )
+}
+
+#[test]
+fn pictures_quotes_code_rules_and_spanning_cells_are_printed() {
+    let cell =
+        |t: &str, attrs: Value| json!({"type": "tableCell", "attrs": attrs, "content": [para(t)]});
+    let d = doc(json!([
+        {"type": "image", "attrs": {"src": png_data(40, 20, [220, 30, 30]), "alt": "Red logo", "width": 120}},
+        {"type": "blockquote", "content": [para("Quoted clause")]},
+        {"type": "codeBlock", "content": [{"type": "text", "text": "ACCOUNT  0042\n  INDENTED"}]},
+        {"type": "horizontalRule"},
+        {"type": "table", "content": [
+            {"type": "tableRow", "content": [cell("wide", json!({"colspan": 2})), cell("tall", json!({"rowspan": 2}))]},
+            {"type": "tableRow", "content": [cell("left", json!({})), cell("right", json!({}))]},
+            {"type": "tableRow", "content": [cell("short", json!({}))]}
+        ]},
+        {"type": "paragraph", "content": [{"type": "fieldTag", "attrs": {"name": "Code", "type": "text", "role": "client", "width": 80, "height": 20}}]}
+    ]));
+    let seats = BTreeMap::from([("client".to_string(), "Ada Lovelace".to_string())]);
+    let out = Renderer::new()
+        .render_with_views(
+            &RenderInput {
+                doc: &d,
+                title: "Agreement",
+                footer: "doc_01",
+                paper: Paper::A4,
+                profile: Profile::Contract,
+                test: false,
+                lang: "en",
+                values: &BTreeMap::new(),
+                seat_names: &seats,
+                labels: Labels::EN,
+            },
+            10,
+            &[400],
+        )
+        .unwrap();
+    assert_eq!((out.fields[0].width, out.fields[0].height), (80.0, 20.0));
+    // The page's picture shows the red logo: it is drawn in colour, not grey.
+    let reader = png::Decoder::new(std::io::Cursor::new(&out.views[0].images[0]))
+        .read_info()
+        .unwrap();
+    assert_ne!(reader.info().color_type, png::ColorType::Grayscale);
+    if let Ok(dir) = std::env::var("SIGNET_PICTURE_DIR") {
+        std::fs::write(format!("{dir}/blocks.png"), &out.views[0].images[0]).unwrap();
+    }
+    if let Some(text) = poppler("pdftotext", &out.pdf, &["-layout"]) {
+        for w in [
+            "Quoted clause",
+            "ACCOUNT",
+            "INDENTED",
+            "wide",
+            "tall",
+            "left",
+            "right",
+            "short",
+        ] {
+            assert!(text.contains(w), "{w} in {text}");
+        }
+    }
+    if let Some(pdf) = uncompressed(&out.pdf) {
+        assert!(
+            pdf.contains("/Subtype /Image"),
+            "the logo is a picture of the PDF"
+        );
+    }
+}

@@ -30,6 +30,8 @@ pub(crate) struct DocWorld<'a> {
     main: Source,
     data_id: FileId,
     data: Bytes,
+    /// Picture `n` is `/i/n`.
+    images: Vec<(FileId, Bytes)>,
 }
 
 fn file_id(path: &str) -> FileId {
@@ -38,12 +40,22 @@ fn file_id(path: &str) -> FileId {
 }
 
 impl<'a> DocWorld<'a> {
-    pub fn new(shared: &'a Shared, markup: String, data: Vec<u8>) -> DocWorld<'a> {
+    pub fn new(
+        shared: &'a Shared,
+        markup: String,
+        data: Vec<u8>,
+        images: &[std::sync::Arc<[u8]>],
+    ) -> DocWorld<'a> {
         DocWorld {
             shared,
             main: Source::new(file_id("/main.typ"), markup),
             data_id: file_id("/data.json"),
             data: Bytes::new(data),
+            images: images
+                .iter()
+                .enumerate()
+                .map(|(n, b)| (file_id(&format!("/i/{n}")), Bytes::new(b.clone())))
+                .collect(),
         }
     }
 }
@@ -74,6 +86,8 @@ impl World for DocWorld<'_> {
             Ok(self.data.clone())
         } else if id == self.main.id() {
             Ok(Bytes::from_string(self.main.clone()))
+        } else if let Some((_, b)) = self.images.iter().find(|(i, _)| *i == id) {
+            Ok(b.clone())
         } else {
             Err(FileError::AccessDenied)
         }

@@ -30,6 +30,63 @@ pub enum Block {
         /// for and so for every problem found with them.
         path: String,
     },
+    /// A quoted passage (`blockquote`): set in from both sides.
+    Quote(Vec<Block>),
+    /// Preformatted text (`codeBlock`): kept line for line in a fixed-width face.
+    Code(String),
+    /// A line across the text (`horizontalRule`).
+    Rule,
+    /// A picture carried inside the source as a `data:` address (`image`).
+    Image(Image),
+}
+
+/// The picture kinds a source may carry, read from their bytes, never from what they claim.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ImageFormat {
+    Png,
+    Jpeg,
+    Gif,
+    Webp,
+}
+
+impl ImageFormat {
+    /// The kind of `bytes`, from their first bytes.
+    pub fn sniff(bytes: &[u8]) -> Option<ImageFormat> {
+        if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
+            Some(ImageFormat::Png)
+        } else if bytes.starts_with(&[0xff, 0xd8, 0xff]) {
+            Some(ImageFormat::Jpeg)
+        } else if bytes.starts_with(b"GIF87a") || bytes.starts_with(b"GIF89a") {
+            Some(ImageFormat::Gif)
+        } else if bytes.len() > 12 && &bytes[..4] == b"RIFF" && &bytes[8..12] == b"WEBP" {
+            Some(ImageFormat::Webp)
+        } else {
+            None
+        }
+    }
+
+    pub fn mime(self) -> &'static str {
+        match self {
+            ImageFormat::Png => "image/png",
+            ImageFormat::Jpeg => "image/jpeg",
+            ImageFormat::Gif => "image/gif",
+            ImageFormat::Webp => "image/webp",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Image {
+    pub format: ImageFormat,
+    pub data: std::sync::Arc<[u8]>,
+    /// Its size in pixels, read from its header.
+    pub px_width: u32,
+    pub px_height: u32,
+    /// The printed width in points; at most the text's width. `None`: its pixels at 96 per
+    /// inch, as a browser would show it.
+    pub width: Option<f64>,
+    /// Words for people who cannot see it.
+    pub alt: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -47,6 +104,52 @@ pub struct Table {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Cell {
     pub content: Vec<Block>,
+    /// Columns and rows the cell spans; 1 for an ordinary cell.
+    pub colspan: u16,
+    pub rowspan: u16,
+}
+
+impl Cell {
+    pub fn new(content: Vec<Block>) -> Cell {
+        Cell {
+            content,
+            colspan: 1,
+            rowspan: 1,
+        }
+    }
+}
+
+impl Table {
+    /// The columns of the table's grid: the widest row once spans, including rows spanned
+    /// from above, are counted.
+    pub fn columns(&self) -> usize {
+        // How many more rows each column stays taken by a cell spanning down into them.
+        let mut taken: Vec<u16> = Vec::new();
+        let mut widest = 0;
+        for row in &self.rows {
+            let mut col = 0;
+            for cell in row {
+                while taken.get(col).is_some_and(|t| *t > 0) {
+                    col += 1;
+                }
+                let span = cell.colspan.max(1) as usize;
+                if taken.len() < col + span {
+                    taken.resize(col + span, 0);
+                }
+                for t in &mut taken[col..col + span] {
+                    *t = (*t).max(cell.rowspan.max(1));
+                }
+                col += span;
+            }
+            widest = widest
+                .max(col)
+                .max(taken.iter().rposition(|t| *t > 0).map_or(0, |i| i + 1));
+            for t in &mut taken {
+                *t = t.saturating_sub(1);
+            }
+        }
+        widest
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -181,6 +284,10 @@ pub struct Field {
     pub options: Vec<String>,
     pub default: Option<String>,
     pub payment: Option<Payment>,
+    /// The box's size in points, when the writer asked for one (a text tag's `width` and
+    /// `height`); otherwise the type's own size.
+    pub width: Option<f64>,
+    pub height: Option<f64>,
     /// Where the field was written, for messages (`source.content[2].content[0]`).
     pub path: String,
 }
@@ -236,7 +343,13 @@ impl Doc {
                                 .max(1)
                         })
                         .sum(),
-                    Block::SignatureBlock { .. } => 1,
+                    Block::SignatureBlock { .. } | Block::Rule | Block::Image(_) => 1,
+                    Block::Quote(blocks) => lines(blocks).max(1),
+                    Block::Code(text) => text
+                        .lines()
+                        .map(|l| l.chars().count().div_ceil(MAX_CHARS_PER_LINE).max(1))
+                        .sum::<usize>()
+                        .max(1),
                 })
                 .sum()
         }

@@ -11,12 +11,20 @@ const MAX_DEPTH: usize = 24;
 const MAX_NODES: usize = 100_000;
 const MAX_PROBLEMS: usize = 100;
 const MAX_TEXT: usize = 100_000;
+/// A cell spans at most this many columns or rows.
+const MAX_SPAN: u64 = 1_000;
+/// A picture's bytes, its pixels, and all pictures' pixels together: a few pages of scans at
+/// print resolution, and no picture that decodes to more memory than a render should take.
+pub const MAX_IMAGE_BYTES: usize = 5 * 1024 * 1024;
+pub const MAX_IMAGE_PIXELS: u64 = 25_000_000;
+pub const MAX_DOC_PIXELS: u64 = 60_000_000;
 
 /// Parses `value`, the document source found at `root` in the request (`source`).
 pub fn parse(root: &str, value: &Value) -> Result<Doc, Vec<Problem>> {
     let mut p = Parser {
         problems: Vec::new(),
         nodes: 0,
+        pixels: 0,
     };
     let doc = p.doc(root, value);
     if p.problems.is_empty() {
@@ -53,6 +61,7 @@ pub fn is_role_word(s: &str) -> bool {
 struct Parser {
     problems: Vec<Problem>,
     nodes: usize,
+    pixels: u64,
 }
 
 fn kind(v: &Value) -> Option<&str> {
@@ -204,13 +213,33 @@ impl Parser {
                     path: path.to_string(),
                 })
             }
-            Some("horizontalRule" | "horizontal_rule") => None,
+            Some("horizontalRule" | "horizontal_rule") => Some(Block::Rule),
+            Some("blockquote") => Some(Block::Quote(self.blocks(path, obj, depth + 1))),
+            Some("codeBlock" | "code_block") => {
+                let mut text = String::new();
+                for (i, child) in self.children(path, obj).iter().enumerate() {
+                    match child.get("text").and_then(Value::as_str) {
+                        Some(t) if kind(child) == Some("text") => text.push_str(t),
+                        _ => self.err(
+                            &format!("{path}.content[{i}]"),
+                            "a codeBlock holds only text nodes",
+                        ),
+                    }
+                }
+                if text.len() > MAX_TEXT {
+                    self.err(path, format!("is longer than {MAX_TEXT} bytes"));
+                    return None;
+                }
+                Some(Block::Code(text))
+            }
+            Some("image") => self.image(path, attrs).map(Block::Image),
             Some(other) => {
                 self.err(
                     &format!("{path}.type"),
                     format!(
                         "unknown node type '{}'; blocks are heading, paragraph, bulletList, \
-                         orderedList, table, signatureBlock",
+                         orderedList, table, blockquote, codeBlock, horizontalRule, image, \
+                         signatureBlock",
                         truncate(other)
                     ),
                 );
@@ -269,8 +298,26 @@ impl Parser {
                         if r == 0 && k.contains("eader") {
                             header = true;
                         }
+                        let cattrs = co.get("attrs").and_then(Value::as_object);
+                        let span = |k: &str, me: &mut Self| match cattrs.and_then(|a| a.get(k)) {
+                            None | Some(Value::Null) => 1,
+                            Some(v) => match v.as_u64() {
+                                Some(n @ 1..=MAX_SPAN) => n as u16,
+                                _ => {
+                                    me.err(
+                                        &format!("{cpath}.attrs.{k}"),
+                                        format!("must be a whole number from 1 to {MAX_SPAN}"),
+                                    );
+                                    1
+                                }
+                            },
+                        };
+                        let colspan = span("colspan", self);
+                        let rowspan = span("rowspan", self);
                         cells.push(Cell {
                             content: self.blocks(&cpath, co, depth + 1),
+                            colspan,
+                            rowspan,
                         });
                     }
                     _ => self.err(
@@ -281,12 +328,12 @@ impl Parser {
             }
             rows.push(cells);
         }
-        if let Some(w) = rows.iter().map(Vec::len).max()
-            && w > 30
-        {
+        let table = Table { header, rows };
+        let w = table.columns();
+        if w > 30 {
             self.err(path, format!("has {w} columns; at most 30 are allowed"));
         }
-        Table { header, rows }
+        table
     }
 
     fn inlines(&mut self, path: &str, obj: &Map<String, Value>) -> Vec<Inline> {
@@ -426,6 +473,70 @@ impl Parser {
         }
     }
 
+    /// An `image` node: `attrs.src` a `data:` address of a PNG, JPEG, GIF or WebP picture,
+    /// whose kind is read from its bytes; `attrs.width` in points; `attrs.alt`.
+    fn image(&mut self, path: &str, attrs: Option<&Map<String, Value>>) -> Option<Image> {
+        let ap = |k: &str| format!("{path}.attrs.{k}");
+        let Some(src) = attrs.and_then(|a| a.get("src")).and_then(Value::as_str) else {
+            self.err(&ap("src"), "is required: a data: address of the picture");
+            return None;
+        };
+        let data = match data_url(src) {
+            Ok(d) => d,
+            Err(e) => {
+                self.err(&ap("src"), e);
+                return None;
+            }
+        };
+        let (format, px_width, px_height) = match image_header(&data) {
+            Ok(h) => h,
+            Err(e) => {
+                self.err(&ap("src"), e);
+                return None;
+            }
+        };
+        let pixels = px_width as u64 * px_height as u64;
+        self.pixels += pixels;
+        if self.pixels > MAX_DOC_PIXELS {
+            self.err(
+                &ap("src"),
+                format!(
+                    "the pictures hold more than {} million pixels together",
+                    MAX_DOC_PIXELS / 1_000_000
+                ),
+            );
+            return None;
+        }
+        let width = match attrs.and_then(|a| a.get("width")) {
+            None | Some(Value::Null) => None,
+            Some(w) => match w.as_f64() {
+                Some(w) if (1.0..=2000.0).contains(&w) => Some(w),
+                _ => {
+                    self.err(&ap("width"), "must be a number of points from 1 to 2000");
+                    None
+                }
+            },
+        };
+        let alt = match attrs.and_then(|a| a.get("alt")) {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) if s.chars().count() <= 500 => {
+                Some(s.trim().to_string()).filter(|s| !s.is_empty())
+            }
+            Some(_) => {
+                self.err(&ap("alt"), "must be a string of at most 500 characters");
+                None
+            }
+        };
+        Some(Image {
+            format,
+            data: data.into(),
+            px_width,
+            px_height,
+            width,
+            alt,
+        })
+    }
+
     fn field(&mut self, path: &str, attrs: Option<&Map<String, Value>>) -> Option<Field> {
         let Some(a) = attrs else {
             self.err(
@@ -485,6 +596,18 @@ impl Parser {
                 None
             }
         };
+        let size = |k: &str, me: &mut Self| match a.get(k) {
+            None | Some(Value::Null) => None,
+            Some(v) => match v.as_f64() {
+                Some(n) if (1.0..=2000.0).contains(&n) => Some(n),
+                _ => {
+                    me.err(&ap(k), "must be a number of points from 1 to 2000");
+                    None
+                }
+            },
+        };
+        let width = size("width", self);
+        let height = size("height", self);
         let placeholder = text("placeholder", self);
         let tooltip = text("tooltip", self);
         let default = text("default", self);
@@ -581,9 +704,61 @@ impl Parser {
             options,
             default,
             payment,
+            width,
+            height,
             path: path.to_string(),
         })
     }
+}
+
+/// The bytes of a base64 `data:` address. Any other address (a remote or relative one) is
+/// refused: a source never makes the service fetch anything.
+pub fn data_url(src: &str) -> Result<Vec<u8>, String> {
+    use base64::Engine;
+    let Some(rest) = src.trim().strip_prefix("data:") else {
+        return Err("must be a data: address (data:image/png;base64,...); \
+                    pictures are never fetched"
+            .into());
+    };
+    let Some((head, body)) = rest.split_once(',') else {
+        return Err("is not a data: address".into());
+    };
+    if !head.ends_with(";base64") {
+        return Err("must be a base64 data: address (data:image/png;base64,...)".into());
+    }
+    if body.len() > MAX_IMAGE_BYTES / 3 * 4 + 4 {
+        return Err(format!(
+            "the picture is larger than {} MB",
+            MAX_IMAGE_BYTES / (1024 * 1024)
+        ));
+    }
+    const LENIENT: base64::engine::GeneralPurpose = base64::engine::GeneralPurpose::new(
+        &base64::alphabet::STANDARD,
+        base64::engine::GeneralPurposeConfig::new()
+            .with_decode_padding_mode(base64::engine::DecodePaddingMode::Indifferent),
+    );
+    let clean: String = body.chars().filter(|c| !c.is_ascii_whitespace()).collect();
+    LENIENT
+        .decode(clean)
+        .map_err(|_| "holds no valid base64".to_string())
+}
+
+/// A picture's kind and size in pixels, from its bytes; refused when it is of another kind
+/// or larger than a render should decode.
+pub fn image_header(data: &[u8]) -> Result<(ImageFormat, u32, u32), String> {
+    let Some(format) = ImageFormat::sniff(data) else {
+        return Err("is not a PNG, JPEG, GIF or WebP picture (read from its bytes)".into());
+    };
+    let size = imagesize::blob_size(data)
+        .map_err(|_| format!("is not a readable {} picture", format.mime()))?;
+    let (w, h) = (size.width as u64, size.height as u64);
+    if w == 0 || h == 0 || w > 20_000 || h > 20_000 || w * h > MAX_IMAGE_PIXELS {
+        return Err(format!(
+            "the picture is {w} × {h} pixels; at most {} million pixels are allowed",
+            MAX_IMAGE_PIXELS / 1_000_000
+        ));
+    }
+    Ok((format, w as u32, h as u32))
 }
 
 /// `49.99`, `"49.99"` or `4999`-style whole amounts to minor units.

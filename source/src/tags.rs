@@ -82,6 +82,12 @@ impl Tag {
         if !self.options.is_empty() {
             a.insert("options".into(), json!(self.options));
         }
+        if let Some(w) = self.width {
+            a.insert("width".into(), json!(w));
+        }
+        if let Some(h) = self.height {
+            a.insert("height".into(), json!(h));
+        }
         if let Some(p) = &self.placeholder {
             a.insert("placeholder".into(), json!(p));
         }

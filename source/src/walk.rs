@@ -47,11 +47,14 @@ fn without_sender_sections(blocks: &[Block]) -> Vec<Block> {
                         r.iter()
                             .map(|c| Cell {
                                 content: without_sender_sections(&c.content),
+                                colspan: c.colspan,
+                                rowspan: c.rowspan,
                             })
                             .collect()
                     })
                     .collect(),
             }),
+            Block::Quote(blocks) => Block::Quote(without_sender_sections(blocks)),
             other => other.clone(),
         });
     }
@@ -79,6 +82,7 @@ pub fn each_block<'d>(blocks: &'d [Block], f: &mut impl FnMut(&'d Block)) {
                     each_block(&c.content, f);
                 }
             }
+            Block::Quote(blocks) => each_block(blocks, f),
             _ => {}
         }
     }
@@ -114,6 +118,8 @@ pub fn signature_block_fields(role: &str, nth: usize, path: &str) -> [Field; 2] 
         options: vec![],
         default: None,
         payment: None,
+        width: None,
+        height: None,
         path: path.to_string(),
     };
     [

@@ -1,0 +1,844 @@
+//! HTML to the source model. The page is parsed as a browser would (html5ever), then walked
+//! with an allow-list: each element we know becomes its node of the source model (headings,
+//! paragraphs, emphasis, links, lists, tables with spans, pictures, rules, quotes,
+//! preformatted text), the text of elements we do not know is kept as text, and everything
+//! that could run, style, fetch or submit is dropped with its content. No attribute is carried
+//! over but the few a node needs (`href`, `src`, `colspan`, `rowspan`, `start`, `width`,
+//! `alt`), so nothing of the page can reach Typst but words and checked pictures. The answer's
+//! warnings say what was dropped.
+//!
+//! Text tags (`{{Label;type=signature;role=client}}`) are found in each paragraph's text as a
+//! reader sees it, so a tag split across elements (`{{Sig<b>nature</b>;type=…}}`) is read
+//! whole; each becomes a `fieldTag` where it is written.
+
+use std::collections::BTreeMap;
+
+use ego_tree::NodeRef;
+use scraper::{Html, Node};
+use serde_json::{Map, Value, json};
+use signet_source::tags::{self, Tag};
+
+/// The largest HTML taken, in bytes (the spec's "up to 2 MB").
+pub const MAX_HTML: usize = 2 * 1024 * 1024;
+/// Lists, tables and quotes nest at most this deep; deeper ones are read as paragraphs.
+const MAX_NESTING: usize = 12;
+/// Elements are walked at most this deep; text below is kept, its structure is not.
+const MAX_DEPTH: usize = 128;
+/// The seat of a tag that names none, when no tag names one.
+pub const DEFAULT_ROLE: &str = "signer";
+
+/// A page turned into the source model.
+#[derive(Debug)]
+pub struct Converted {
+    /// `{"type": "doc", "content": [...]}`, as `POST /templates/source` takes it.
+    pub source: Value,
+    /// What was dropped, each said once with how many times.
+    pub warnings: Vec<String>,
+}
+
+/// Why a page cannot be a template: a tag that cannot be read, or two that conflict.
+#[derive(Debug, PartialEq)]
+pub struct HtmlError(pub String);
+
+impl std::fmt::Display for HtmlError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// What is dropped, and how it is named in a warning.
+fn dropped_kind(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "script" | "noscript" => "scripts",
+        "style" | "link" => "style sheets",
+        "iframe" | "frame" | "frameset" | "object" | "embed" | "applet" | "portal" => {
+            "frames and embedded objects"
+        }
+        "input" | "select" | "textarea" | "button" | "option" | "datalist" | "optgroup"
+        | "output" | "fieldset" | "legend" => "form controls",
+        "video" | "audio" | "source" | "track" | "canvas" | "picture" => {
+            "videos, sounds and canvases"
+        }
+        "svg" | "math" => "SVG and MathML drawings",
+        "template" | "slot" | "dialog" | "title" | "meta" | "base" | "map" | "area" => {
+            return Some("");
+        }
+        _ => return None,
+    })
+}
+
+#[derive(Clone, Default, PartialEq)]
+struct Marks {
+    bold: bool,
+    italic: bool,
+    underline: bool,
+    strike: bool,
+    link: Option<String>,
+}
+
+impl Marks {
+    fn json(&self) -> Option<Value> {
+        let mut m = Vec::new();
+        if self.bold {
+            m.push(json!({"type": "bold"}));
+        }
+        if self.italic {
+            m.push(json!({"type": "italic"}));
+        }
+        if self.underline {
+            m.push(json!({"type": "underline"}));
+        }
+        if self.strike {
+            m.push(json!({"type": "strike"}));
+        }
+        if let Some(h) = &self.link {
+            m.push(json!({"type": "link", "attrs": {"href": h}}));
+        }
+        (!m.is_empty()).then_some(Value::Array(m))
+    }
+}
+
+/// A piece of a paragraph before its tags are found.
+enum Piece {
+    Text(String, Marks),
+    Break,
+}
+
+/// One tag as written, before the fields are named.
+struct Written {
+    tag: Tag,
+    /// Where, for messages: "paragraph 12".
+    place: String,
+    text: String,
+}
+
+struct Walker {
+    warnings: BTreeMap<String, usize>,
+    /// The tags in reading order; a `fieldTag` node holds `{"tag": n}` until `finish`.
+    tags: Vec<Written>,
+    blocks_seen: usize,
+    error: Option<HtmlError>,
+}
+
+/// A run of blocks being written: its finished blocks and the paragraph being gathered.
+struct Flow {
+    blocks: Vec<Value>,
+    pieces: Vec<Piece>,
+    /// A heading's level while its words are gathered.
+    heading: Option<u8>,
+}
+
+impl Flow {
+    fn new() -> Flow {
+        Flow {
+            blocks: Vec::new(),
+            pieces: Vec::new(),
+            heading: None,
+        }
+    }
+}
+
+/// Turns `html` into the source model.
+pub fn convert(html: &str) -> Result<Converted, HtmlError> {
+    if html.len() > MAX_HTML {
+        return Err(HtmlError(format!(
+            "the HTML is {} bytes; at most {MAX_HTML} are taken",
+            html.len()
+        )));
+    }
+    let page = Html::parse_document(html);
+    let mut w = Walker {
+        warnings: BTreeMap::new(),
+        tags: Vec::new(),
+        blocks_seen: 0,
+        error: None,
+    };
+    let mut flow = Flow::new();
+    let root = page.tree.root();
+    w.children(root, &mut flow, Marks::default(), 0, 0);
+    w.flush(&mut flow);
+    if let Some(e) = w.error {
+        return Err(e);
+    }
+    let mut content = flow.blocks;
+    let names = w.names()?;
+    for b in &mut content {
+        name_fields(b, &names);
+    }
+    let mut warnings: Vec<String> = w
+        .warnings
+        .into_iter()
+        .map(|(k, n)| if n > 1 { format!("{k} ({n})") } else { k })
+        .collect();
+    warnings.sort();
+    Ok(Converted {
+        source: json!({"type": "doc", "content": content}),
+        warnings,
+    })
+}
+
+impl Walker {
+    fn warn(&mut self, what: impl Into<String>) {
+        *self.warnings.entry(what.into()).or_default() += 1;
+    }
+
+    fn children(
+        &mut self,
+        node: NodeRef<'_, Node>,
+        flow: &mut Flow,
+        marks: Marks,
+        nest: usize,
+        depth: usize,
+    ) {
+        for child in node.children() {
+            self.node(child, flow, &marks, nest, depth + 1);
+        }
+    }
+
+    fn node(
+        &mut self,
+        node: NodeRef<'_, Node>,
+        flow: &mut Flow,
+        marks: &Marks,
+        nest: usize,
+        depth: usize,
+    ) {
+        if self.error.is_some() {
+            return;
+        }
+        match node.value() {
+            Node::Text(t) => self.text(flow, t, marks),
+            Node::Element(e) => {
+                let name = e.name();
+                if depth > MAX_DEPTH {
+                    self.flat_text(node, flow, marks);
+                    return;
+                }
+                if e.attr("style").is_some() {
+                    self.warn("style attributes removed");
+                }
+                if name == "head" {
+                    // Nothing of the head is shown; what it would have loaded or run is said.
+                    for d in node.descendants() {
+                        if let Some(kind) =
+                            d.value().as_element().and_then(|e| dropped_kind(e.name()))
+                            && !kind.is_empty()
+                        {
+                            self.warn(format!("{kind} removed"));
+                        }
+                    }
+                    return;
+                }
+                if let Some(kind) = dropped_kind(name) {
+                    if !kind.is_empty() {
+                        self.warn(format!("{kind} removed"));
+                    }
+                    return;
+                }
+                self.element(node, name, flow, marks, nest, depth);
+            }
+            Node::Document | Node::Fragment => {
+                self.children(node, flow, marks.clone(), nest, depth)
+            }
+            _ => {}
+        }
+    }
+
+    /// Past `MAX_DEPTH` only words are kept, gathered without recursion.
+    fn flat_text(&mut self, node: NodeRef<'_, Node>, flow: &mut Flow, marks: &Marks) {
+        let mut stack = vec![node];
+        while let Some(n) = stack.pop() {
+            match n.value() {
+                Node::Text(t) => self.text(flow, t, marks),
+                Node::Element(e) if dropped_kind(e.name()).is_some() => {}
+                Node::Element(_) => {
+                    // Children in reading order: the last pushed is taken first.
+                    let kids: Vec<_> = n.children().collect();
+                    stack.extend(kids.into_iter().rev());
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn text(&mut self, flow: &mut Flow, t: &str, marks: &Marks) {
+        // White space collapses as a browser collapses it.
+        let mut s = String::with_capacity(t.len());
+        let mut space = matches!(flow.pieces.last(), Some(Piece::Text(p, _)) if p.ends_with(' '))
+            || flow.pieces.is_empty()
+            || matches!(flow.pieces.last(), Some(Piece::Break));
+        for c in t.chars() {
+            if matches!(c, ' ' | '\t' | '\n' | '\r' | '\u{c}') {
+                if !space {
+                    s.push(' ');
+                    space = true;
+                }
+            } else {
+                s.push(c);
+                space = false;
+            }
+        }
+        if s.is_empty() {
+            return;
+        }
+        match flow.pieces.last_mut() {
+            Some(Piece::Text(p, m)) if m == marks => p.push_str(&s),
+            _ => flow.pieces.push(Piece::Text(s, marks.clone())),
+        }
+    }
+
+    fn element(
+        &mut self,
+        node: NodeRef<'_, Node>,
+        name: &str,
+        flow: &mut Flow,
+        marks: &Marks,
+        nest: usize,
+        depth: usize,
+    ) {
+        let e = node.value().as_element().expect("an element");
+        let mut m = marks.clone();
+        match name {
+            "b" | "strong" => m.bold = true,
+            "i" | "em" | "cite" | "var" | "dfn" | "address" => m.italic = true,
+            "u" | "ins" => m.underline = true,
+            "s" | "strike" | "del" => m.strike = true,
+            "a" => match e.attr("href").map(str::trim) {
+                Some(h)
+                    if (h.len() <= 2000)
+                        && ["https://", "http://", "mailto:"]
+                            .iter()
+                            .any(|p| h.len() > p.len() && h[..p.len()].eq_ignore_ascii_case(p)) =>
+                {
+                    m.link = Some(h.to_string());
+                }
+                Some(h) if h.starts_with('#') || h.is_empty() => {}
+                Some(_) => self.warn("links that are not http, https or mailto removed"),
+                None => {}
+            },
+            "br" => {
+                flow.pieces.push(Piece::Break);
+                return;
+            }
+            "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => {
+                self.flush(flow);
+                let level = (name.as_bytes()[1] - b'0').min(4);
+                flow.heading = Some(level);
+                self.children(node, flow, m, nest, depth);
+                self.flush(flow);
+                return;
+            }
+            "ul" | "ol" | "menu" if nest < MAX_NESTING => {
+                self.flush(flow);
+                let mut items = Vec::new();
+                for child in node.children() {
+                    let mut item = Flow::new();
+                    match child.value().as_element().map(|e| e.name()) {
+                        Some("li") => {
+                            self.children(child, &mut item, m.clone(), nest + 1, depth + 1)
+                        }
+                        // Words between items belong to an item of their own.
+                        _ => self.node(child, &mut item, &m, nest + 1, depth + 1),
+                    }
+                    self.flush(&mut item);
+                    if !item.blocks.is_empty() {
+                        items.push(json!({"type": "listItem", "content": item.blocks}));
+                    }
+                }
+                if !items.is_empty() {
+                    let list = if name == "ol" {
+                        let start = e
+                            .attr("start")
+                            .and_then(|s| s.trim().parse::<u32>().ok())
+                            .filter(|s| *s <= 100_000)
+                            .unwrap_or(1);
+                        json!({"type": "orderedList", "attrs": {"start": start}, "content": items})
+                    } else {
+                        json!({"type": "bulletList", "content": items})
+                    };
+                    flow.blocks.push(list);
+                }
+                return;
+            }
+            "table" if nest < MAX_NESTING => {
+                self.flush(flow);
+                self.table(node, flow, &m, nest, depth);
+                return;
+            }
+            "blockquote" if nest < MAX_NESTING => {
+                self.flush(flow);
+                let mut inner = Flow::new();
+                self.children(node, &mut inner, m, nest + 1, depth);
+                self.flush(&mut inner);
+                if !inner.blocks.is_empty() {
+                    flow.blocks
+                        .push(json!({"type": "blockquote", "content": inner.blocks}));
+                }
+                return;
+            }
+            "pre" | "listing" | "xmp" | "plaintext" => {
+                self.flush(flow);
+                let mut text = String::new();
+                raw_text(node, &mut text, depth);
+                let text = text
+                    .strip_prefix('\n')
+                    .unwrap_or(&text)
+                    .trim_end()
+                    .to_string();
+                if !text.is_empty() {
+                    self.blocks_seen += 1;
+                    self.tags_in_code(&text);
+                    flow.blocks.push(
+                        json!({"type": "codeBlock", "content": [{"type": "text", "text": text}]}),
+                    );
+                }
+                return;
+            }
+            "hr" => {
+                self.flush(flow);
+                flow.blocks.push(json!({"type": "horizontalRule"}));
+                return;
+            }
+            "img" => {
+                self.image(e, flow);
+                return;
+            }
+            "form" => self.warn("forms removed (their words are kept)"),
+            _ => {}
+        }
+        if is_block(name) {
+            self.flush(flow);
+            self.children(node, flow, m, nest, depth);
+            self.flush(flow);
+        } else {
+            self.children(node, flow, m, nest, depth);
+        }
+    }
+
+    fn image(&mut self, e: &scraper::node::Element, flow: &mut Flow) {
+        let src = e.attr("src").unwrap_or("").trim();
+        if !src
+            .get(..5)
+            .is_some_and(|p| p.eq_ignore_ascii_case("data:"))
+        {
+            self.warn("pictures that are not data: addresses removed (nothing is fetched)");
+            return;
+        }
+        let checked = signet_source::parse::data_url(src)
+            .and_then(|bytes| signet_source::parse::image_header(&bytes).map(|h| (bytes, h)));
+        let (bytes, (format, px_w, _)) = match checked {
+            Ok(c) => c,
+            Err(why) => {
+                self.warn(format!("a picture removed: it {why}"));
+                return;
+            }
+        };
+        // Its `width` attribute in CSS pixels, else its own pixels; points are 3/4 of each.
+        let width = e
+            .attr("width")
+            .and_then(|w| w.trim().trim_end_matches("px").parse::<f64>().ok())
+            .filter(|w| *w >= 1.0)
+            .unwrap_or(px_w as f64)
+            * 0.75;
+        let mut attrs = Map::new();
+        attrs.insert("src".into(), json!(data_address(format.mime(), &bytes)));
+        attrs.insert(
+            "width".into(),
+            json!((width.clamp(1.0, 2000.0) * 100.0).round() / 100.0),
+        );
+        if let Some(alt) = e.attr("alt").map(str::trim).filter(|a| !a.is_empty()) {
+            attrs.insert(
+                "alt".into(),
+                json!(alt.chars().take(500).collect::<String>()),
+            );
+        }
+        self.flush(flow);
+        flow.blocks.push(json!({"type": "image", "attrs": attrs}));
+    }
+
+    fn table(
+        &mut self,
+        node: NodeRef<'_, Node>,
+        flow: &mut Flow,
+        marks: &Marks,
+        nest: usize,
+        depth: usize,
+    ) {
+        let mut rows: Vec<Value> = Vec::new();
+        let mut header = false;
+        let mut caption = Flow::new();
+        let mut each_row = |w: &mut Walker, tr: NodeRef<'_, Node>, in_head: bool| {
+            let mut cells = Vec::new();
+            let mut all_th = true;
+            for cell in tr.children() {
+                let Some(ce) = cell.value().as_element() else {
+                    continue;
+                };
+                let kind = ce.name();
+                if kind != "td" && kind != "th" {
+                    continue;
+                }
+                all_th &= kind == "th";
+                let mut inner = Flow::new();
+                w.children(cell, &mut inner, marks.clone(), nest + 1, depth + 2);
+                w.flush(&mut inner);
+                if inner.blocks.is_empty() {
+                    inner.blocks.push(json!({"type": "paragraph"}));
+                }
+                let span = |a: &str, max: u64| {
+                    ce.attr(a)
+                        .and_then(|s| s.trim().parse::<u64>().ok())
+                        .map(|n| n.clamp(1, max))
+                        .unwrap_or(1)
+                };
+                let mut cell_json = json!({"type": "tableCell", "content": inner.blocks});
+                let (cs, rs) = (span("colspan", 30), span("rowspan", 1000));
+                if cs > 1 || rs > 1 {
+                    cell_json["attrs"] = json!({"colspan": cs, "rowspan": rs});
+                }
+                cells.push(cell_json);
+            }
+            if !cells.is_empty() {
+                if rows.is_empty() && (in_head || all_th) {
+                    header = true;
+                }
+                rows.push(json!({"type": "tableRow", "content": cells}));
+            }
+        };
+        for child in node.children() {
+            match child.value().as_element().map(|e| e.name()) {
+                Some("tr") => each_row(self, child, false),
+                Some(g @ ("thead" | "tbody" | "tfoot")) => {
+                    for tr in child.children() {
+                        if tr.value().as_element().is_some_and(|e| e.name() == "tr") {
+                            each_row(self, tr, g == "thead");
+                        }
+                    }
+                }
+                Some("caption") => {
+                    self.children(child, &mut caption, marks.clone(), nest, depth + 1)
+                }
+                _ => {}
+            }
+        }
+        self.flush(&mut caption);
+        flow.blocks.extend(caption.blocks);
+        if rows.is_empty() {
+            return;
+        }
+        let mut t = json!({"type": "table", "content": rows});
+        if header {
+            // The first row's cells are headers.
+            if let Some(cells) = t["content"][0]["content"].as_array_mut() {
+                for c in cells {
+                    c["type"] = json!("tableHeader");
+                }
+            }
+        }
+        flow.blocks.push(t);
+    }
+
+    /// Ends the paragraph (or heading) being gathered: its tags found and made fields.
+    fn flush(&mut self, flow: &mut Flow) {
+        let heading = flow.heading.take();
+        let mut pieces = std::mem::take(&mut flow.pieces);
+        // Leading and trailing white space of a paragraph is not shown.
+        while matches!(pieces.last(), Some(Piece::Break)) {
+            pieces.pop();
+        }
+        if let Some(Piece::Text(t, _)) = pieces.first_mut() {
+            *t = t.trim_start().to_string();
+        }
+        if let Some(Piece::Text(t, _)) = pieces.last_mut() {
+            *t = t.trim_end().to_string();
+        }
+        pieces.retain(|p| !matches!(p, Piece::Text(t, _) if t.is_empty()));
+        if pieces.is_empty() {
+            return;
+        }
+        self.blocks_seen += 1;
+        let content = self.inline(pieces);
+        let node = match heading {
+            Some(level) => {
+                json!({"type": "heading", "attrs": {"level": level}, "content": content})
+            }
+            None => json!({"type": "paragraph", "content": content}),
+        };
+        flow.blocks.push(node);
+    }
+
+    /// A paragraph's pieces as inline nodes, each tag cut out of its text and made a field.
+    fn inline(&mut self, pieces: Vec<Piece>) -> Vec<Value> {
+        let mut whole = String::new();
+        let mut starts = Vec::with_capacity(pieces.len());
+        for p in &pieces {
+            starts.push(whole.len());
+            match p {
+                Piece::Text(t, _) => whole.push_str(t),
+                Piece::Break => whole.push('\n'),
+            }
+        }
+        let found = tags::find(&whole);
+        let mut out = Vec::new();
+        let mut next_tag = found.iter().peekable();
+        let mut at = 0; // bytes of `whole` already written
+        for (i, p) in pieces.iter().enumerate() {
+            let start = starts[i];
+            match p {
+                Piece::Break => {
+                    if start >= at {
+                        out.push(json!({"type": "hardBreak"}));
+                        at = start + 1;
+                    }
+                }
+                Piece::Text(t, m) => {
+                    let end = start + t.len();
+                    while at < end {
+                        match next_tag.peek() {
+                            Some(f) if f.start < end => {
+                                if f.start > at {
+                                    push_text(&mut out, &whole[at..f.start], m);
+                                }
+                                let f = next_tag.next().expect("peeked");
+                                out.push(self.field(f, &whole));
+                                at = f.end;
+                            }
+                            _ => {
+                                push_text(&mut out, &whole[at.max(start)..end], m);
+                                at = end;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn field(&mut self, f: &tags::Found, whole: &str) -> Value {
+        let text = whole[f.start..f.end].to_string();
+        let place = format!("paragraph {}", self.blocks_seen);
+        match &f.tag {
+            Ok(tag) => {
+                let n = self.tags.len();
+                self.tags.push(Written {
+                    tag: tag.clone(),
+                    place,
+                    text,
+                });
+                json!({"type": "fieldTag", "attrs": {"tag": n}})
+            }
+            Err(why) => {
+                if self.error.is_none() {
+                    self.error = Some(HtmlError(format!(
+                        "the text tag {} in {place} cannot be read: {why}",
+                        short(&text)
+                    )));
+                }
+                json!({"type": "text", "text": text})
+            }
+        }
+    }
+
+    /// Tags inside preformatted text are a mistake worth stopping for: they would be printed.
+    fn tags_in_code(&mut self, text: &str) {
+        if let Some(f) = tags::find(text).first()
+            && self.error.is_none()
+        {
+            self.error = Some(HtmlError(format!(
+                "the text tag {} in paragraph {} is inside preformatted text (<pre>); \
+                 write it in a paragraph",
+                short(&text[f.start..f.end]),
+                self.blocks_seen
+            )));
+        }
+    }
+
+    /// Each tag's field attributes, once every tag is known: the seat of a tag without a
+    /// role is the first seat named; a label without a name is `Field N`; a label used by
+    /// several seats is named for each (`Signature (tenant)`); the same label and seat twice
+    /// must agree.
+    fn names(&self) -> Result<Vec<Value>, HtmlError> {
+        let default_role = self
+            .tags
+            .iter()
+            .find_map(|w| w.tag.role.as_deref())
+            .map(role_word)
+            .unwrap_or_else(|| DEFAULT_ROLE.to_string());
+        let role_of = |t: &Tag| {
+            t.role
+                .as_deref()
+                .map(role_word)
+                .unwrap_or_else(|| default_role.clone())
+        };
+        let mut seats_of: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for w in &self.tags {
+            let roles = seats_of.entry(w.tag.label.to_lowercase()).or_default();
+            let r = role_of(&w.tag);
+            if !roles.contains(&r) {
+                roles.push(r);
+            }
+        }
+        let mut out = Vec::with_capacity(self.tags.len());
+        for (i, w) in self.tags.iter().enumerate() {
+            for earlier in &self.tags[..i] {
+                let same_seat = role_of(&earlier.tag) == role_of(&w.tag);
+                if same_seat && earlier.tag.label == w.tag.label && !w.tag.label.is_empty() {
+                    tags::same_field(&earlier.tag, &w.tag).map_err(|why| {
+                        HtmlError(format!(
+                            "the text tag {} in {}: {why}",
+                            short(&w.text),
+                            w.place
+                        ))
+                    })?;
+                    return Err(HtmlError(format!(
+                        "the text tag {} in {} repeats the field '{}' of seat '{}' (first in {}); \
+                         one field shown in several places is not taken from HTML yet: give each \
+                         place its own label",
+                        short(&w.text),
+                        w.place,
+                        w.tag.label,
+                        role_of(&w.tag),
+                        earlier.place
+                    )));
+                }
+            }
+            let role = role_of(&w.tag);
+            let mut attrs = w.tag.attrs(&role);
+            attrs["role"] = json!(role);
+            let label = if w.tag.label.is_empty() {
+                format!("Field {}", i + 1)
+            } else if seats_of
+                .get(&w.tag.label.to_lowercase())
+                .is_some_and(|r| r.len() > 1)
+            {
+                format!("{} ({role})", w.tag.label)
+            } else {
+                w.tag.label.clone()
+            };
+            attrs["name"] = json!(label);
+            out.push(attrs);
+        }
+        Ok(out)
+    }
+}
+
+/// A role as a role word: DocuSeal's `First Party` is the seat `First_Party`.
+fn role_word(r: &str) -> String {
+    let mut s: String = r
+        .trim()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join("_")
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-')
+        .take(40)
+        .collect();
+    if s.is_empty() {
+        s = DEFAULT_ROLE.to_string();
+    }
+    s
+}
+
+fn name_fields(v: &mut Value, names: &[Value]) {
+    match v {
+        Value::Object(o) => {
+            if o.get("type").and_then(Value::as_str) == Some("fieldTag")
+                && let Some(n) = o
+                    .get("attrs")
+                    .and_then(|a| a.get("tag"))
+                    .and_then(Value::as_u64)
+                && let Some(attrs) = names.get(n as usize)
+            {
+                o.insert("attrs".into(), attrs.clone());
+                return;
+            }
+            if let Some(c) = o.get_mut("content") {
+                name_fields(c, names);
+            }
+        }
+        Value::Array(a) => {
+            for x in a {
+                name_fields(x, names);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn push_text(out: &mut Vec<Value>, text: &str, marks: &Marks) {
+    if text.is_empty() {
+        return;
+    }
+    let mut node = json!({"type": "text", "text": text});
+    if let Some(m) = marks.json() {
+        node["marks"] = m;
+    }
+    out.push(node);
+}
+
+/// The text of preformatted elements: white space kept, `<br>` a line end.
+fn raw_text(node: NodeRef<'_, Node>, out: &mut String, depth: usize) {
+    for c in node.children() {
+        match c.value() {
+            Node::Text(t) => out.push_str(t),
+            Node::Element(e) if e.name() == "br" => out.push('\n'),
+            Node::Element(e) if dropped_kind(e.name()).is_some() => {}
+            Node::Element(_) if depth < MAX_DEPTH => raw_text(c, out, depth + 1),
+            _ => {}
+        }
+    }
+}
+
+/// Elements that stand on lines of their own: their words are a paragraph.
+fn is_block(name: &str) -> bool {
+    matches!(
+        name,
+        "p" | "div"
+            | "section"
+            | "article"
+            | "header"
+            | "footer"
+            | "main"
+            | "aside"
+            | "nav"
+            | "figure"
+            | "figcaption"
+            | "center"
+            | "dl"
+            | "dt"
+            | "dd"
+            | "details"
+            | "summary"
+            | "li"
+            | "ul"
+            | "ol"
+            | "menu"
+            | "table"
+            | "tr"
+            | "td"
+            | "th"
+            | "blockquote"
+            | "body"
+            | "html"
+            | "hgroup"
+            | "search"
+    )
+}
+
+fn data_address(mime: &str, bytes: &[u8]) -> String {
+    use base64::Engine;
+    format!(
+        "data:{mime};base64,{}",
+        base64::engine::general_purpose::STANDARD.encode(bytes)
+    )
+}
+
+/// A tag's text for a message: at most 80 characters.
+fn short(t: &str) -> String {
+    let mut s: String = t.chars().take(80).collect();
+    if s.len() < t.len() {
+        s.push('…');
+    }
+    s
+}
