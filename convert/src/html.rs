@@ -235,7 +235,7 @@ impl Walker {
                     }
                     return;
                 }
-                self.element(node, name, flow, marks, nest, depth);
+                self.element(node, e, flow, marks, nest, depth);
             }
             Node::Document | Node::Fragment => {
                 self.children(node, flow, marks.clone(), nest, depth)
@@ -290,13 +290,13 @@ impl Walker {
     fn element(
         &mut self,
         node: NodeRef<'_, Node>,
-        name: &str,
+        e: &scraper::node::Element,
         flow: &mut Flow,
         marks: &Marks,
         nest: usize,
         depth: usize,
     ) {
-        let e = node.value().as_element().expect("an element");
+        let name = e.name();
         let mut m = marks.clone();
         match name {
             "b" | "strong" => m.bold = true,
@@ -594,16 +594,15 @@ impl Walker {
                 Piece::Text(t, m) => {
                     let end = start + t.len();
                     while at < end {
-                        match next_tag.peek() {
-                            Some(f) if f.start < end => {
+                        match next_tag.next_if(|f| f.start < end) {
+                            Some(f) => {
                                 if f.start > at {
                                     push_text(&mut out, &whole[at..f.start], m);
                                 }
-                                let f = next_tag.next().expect("peeked");
                                 out.push(self.field(f, &whole));
                                 at = f.end;
                             }
-                            _ => {
+                            None => {
                                 push_text(&mut out, &whole[at.max(start)..end], m);
                                 at = end;
                             }
@@ -726,7 +725,6 @@ impl Walker {
 /// A role as a role word: DocuSeal's `First Party` is the seat `First_Party`.
 fn role_word(r: &str) -> String {
     let mut s: String = r
-        .trim()
         .split_whitespace()
         .collect::<Vec<_>>()
         .join("_")

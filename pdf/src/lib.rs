@@ -48,6 +48,9 @@ pub enum Profile {
     Typeset,
     /// Numbered clauses, sans.
     Contract,
+    /// A page as its writer laid it out (templates from HTML): sans, ragged right, no
+    /// numbering, and no title printed above it, since the page has its own.
+    Plain,
 }
 
 impl Profile {
@@ -55,6 +58,7 @@ impl Profile {
         match s {
             "typeset" => Some(Profile::Typeset),
             "contract" => Some(Profile::Contract),
+            "plain" => Some(Profile::Plain),
             _ => None,
         }
     }
@@ -63,6 +67,7 @@ impl Profile {
         match self {
             Profile::Typeset => "typeset",
             Profile::Contract => "contract",
+            Profile::Plain => "plain",
         }
     }
 }

@@ -129,6 +129,12 @@ impl Gen<'_> {
         let (fonts, size, justify, numbering) = match input.profile {
             Profile::Typeset => (crate::fonts::SERIF_STACK, "11pt", "true", "none"),
             Profile::Contract => (crate::fonts::SANS_STACK, "10pt", "false", "\"1.1.\""),
+            Profile::Plain => (crate::fonts::SANS_STACK, "10.5pt", "false", "none"),
+        };
+        let heading = if input.profile == Profile::Plain {
+            String::new()
+        } else {
+            format!("#align(center, text(size: 1.6em, weight: \"bold\", s({title})))\n#v(0.8em)\n")
         };
         let lang = if input.lang.len() == 2 && input.lang.bytes().all(|b| b.is_ascii_lowercase()) {
             input.lang
@@ -162,8 +168,7 @@ impl Gen<'_> {
              #set heading(numbering: {numbering})\n\
              #show heading: set block(above: 1.4em, below: 0.8em)\n\
              #show raw: set text(font: \"DejaVu Sans Mono\", size: 0.85em)\n\
-             #align(center, text(size: 1.6em, weight: \"bold\", s({title})))\n\
-             #v(0.8em)\n"
+             {heading}"
         );
     }
 

@@ -559,7 +559,7 @@ fn pictures_quotes_code_rules_and_spanning_cells_are_printed() {
         .read_info()
         .unwrap();
     assert_ne!(reader.info().color_type, png::ColorType::Grayscale);
-    if let Ok(dir) = std::env::var("SIGNET_PICTURE_DIR") {
+    if let Ok(dir) = std::env::var("KEEP_PICTURES") {
         std::fs::write(format!("{dir}/blocks.png"), &out.views[0].images[0]).unwrap();
     }
     if let Some(text) = poppler("pdftotext", &out.pdf, &["-layout"]) {

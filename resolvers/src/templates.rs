@@ -16,6 +16,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 use signet_storage::now_ms;
 
+/// The largest HTML page taken, in bytes.
+pub use signet_convert::html::MAX_HTML;
+
 use crate::actor::{Actor, Scope};
 use crate::answer::{self, Claim, Made};
 use crate::documents::input;
@@ -39,6 +42,26 @@ pub struct TemplateSourceIn {
     /// `typeset` (default) or `contract`.
     #[serde(default)]
     pub profile: Option<String>,
+    /// `letter` (default) or `a4`.
+    #[serde(default)]
+    pub paper: Option<String>,
+    #[serde(default)]
+    #[schema(value_type = Option<Object>)]
+    pub metadata: Option<serde_json::Value>,
+    #[serde(default)]
+    pub external_id: Option<String>,
+}
+
+#[derive(Clone, Debug, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TemplateHtmlIn {
+    #[schema(min_length = 1, max_length = 200)]
+    pub name: String,
+    /// The page, up to 2 MB. Scripts, styles, frames, forms and remote addresses are removed
+    /// (the answer's `warnings` say what); pictures must be `data:` addresses. A field is
+    /// placed at each text tag: `{{Label;type=signature;role=client}}`.
+    #[schema(max_length = 2097152)]
+    pub html: String,
     /// `letter` (default) or `a4`.
     #[serde(default)]
     pub paper: Option<String>,
@@ -82,13 +105,28 @@ pub struct TemplateFieldOut {
     /// The seat that fills it in.
     pub role: String,
     pub required: bool,
+    /// Where the field is, for a template laid out when it was made (from HTML): its page
+    /// and rectangle. Empty for a template made from words, which is laid out per document.
+    pub areas: Vec<FieldAreaOut>,
+}
+
+/// A field's place: its page (from 1) and rectangle in points from the page's top-left
+/// corner.
+#[derive(Clone, Debug, Deserialize, Serialize, utoipa::ToSchema, async_graphql::SimpleObject)]
+#[serde(rename_all = "camelCase")]
+pub struct FieldAreaOut {
+    pub page: i64,
+    pub x: f64,
+    pub y: f64,
+    pub width: f64,
+    pub height: f64,
 }
 
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema, async_graphql::SimpleObject)]
 #[serde(rename_all = "camelCase")]
 pub struct TemplateOut {
     pub id: String,
-    /// `source` (made from words).
+    /// `source` (made from words) or `html`.
     pub kind: String,
     pub name: String,
     pub external_id: Option<String>,
@@ -107,7 +145,14 @@ pub struct TemplateOut {
     /// its fields have no page until then.
     pub fields: Vec<TemplateFieldOut>,
     pub paper: String,
+    /// `typeset` or `contract` for templates from words; `plain` for a page laid out by its
+    /// writer (HTML).
     pub profile: String,
+    /// Pages of a template laid out when it was made; null for one from words.
+    pub pages: Option<i64>,
+    /// What was removed from what was sent (scripts, styles, remote pictures...), each said
+    /// once with how many.
+    pub warnings: Vec<String>,
     pub defaults: TemplateDefaults,
     pub created_at: String,
     pub updated_at: String,
@@ -210,7 +255,8 @@ struct Stored {
 }
 
 const COLUMNS: &str = "t.id, t.kind, t.name, t.external_id, t.metadata, t.version, t.approved, \
-    t.defaults, t.created_at, t.updated_at, v.source, v.paper, v.profile, v.seats, v.questions, v.fields";
+    t.defaults, t.created_at, t.updated_at, v.source, v.paper, v.profile, v.seats, v.questions, v.fields, \
+    v.warnings, v.pages";
 
 fn from_row(r: &sea_orm::QueryResult) -> Result<Stored, DomainError> {
     let text = |c: &str| -> Result<String, DomainError> { Ok(r.try_get::<String>("", c)?) };
@@ -239,10 +285,13 @@ fn from_row(r: &sea_orm::QueryResult) -> Result<Stored, DomainError> {
                     ty: f["type"].as_str().unwrap_or_default().to_string(),
                     role: f["role"].as_str().unwrap_or_default().to_string(),
                     required: f["required"].as_bool().unwrap_or(false),
+                    areas: serde_json::from_value(f["areas"].clone()).unwrap_or_default(),
                 })
                 .collect(),
             paper: text("paper")?,
             profile: text("profile")?,
+            pages: r.try_get::<Option<i32>>("", "pages")?.map(i64::from),
+            warnings: serde_json::from_value(json_of("warnings")?).unwrap_or_default(),
             defaults,
             created_at: time(r.try_get("", "created_at")?),
             updated_at: time(r.try_get("", "updated_at")?),
@@ -310,36 +359,83 @@ pub async fn create_source(
         .iter()
         .map(|f| json!({"name": f.name, "type": f.ty.as_str(), "role": f.role, "required": f.required}))
         .collect();
+    insert(
+        ctx,
+        actor,
+        claim,
+        NewTemplate {
+            kind: "source",
+            name,
+            external_id,
+            metadata,
+            source: body.source.to_string(),
+            paper,
+            profile,
+            report,
+            fields,
+            warnings: Vec::new(),
+            pages: None,
+        },
+    )
+    .await
+}
+
+/// A template's first version, as checked.
+struct NewTemplate {
+    kind: &'static str,
+    name: String,
+    external_id: Option<String>,
+    metadata: Metadata,
+    source: String,
+    paper: String,
+    profile: String,
+    report: signet_source::Report,
+    fields: Vec<serde_json::Value>,
+    warnings: Vec<String>,
+    pages: Option<i64>,
+}
+
+/// Writes a new template and its first version, with a pending approval when the key is
+/// draft-only, and stores the answer for replay.
+async fn insert(
+    ctx: &Ctx,
+    actor: &Actor,
+    claim: Option<&Claim>,
+    t: NewTemplate,
+) -> Result<Made<TemplateOut>, DomainError> {
     let id = ids::new_id("tpl");
     let now = now_ms();
     let approved = !actor.draft_only;
     let txn = ctx.db.conn.begin().await?;
     txn.execute_raw(ctx.db.stmt(
         "INSERT INTO templates (id, workspace_id, kind, name, external_id, metadata, version, approved, \
-         defaults, created_by, created_at, updated_at) VALUES ($1, $2, 'source', $3, $4, $5, 1, $6, '{}', $7, $8, $8)",
+         defaults, created_by, created_at, updated_at) VALUES ($1, $2, $9, $3, $4, $5, 1, $6, '{}', $7, $8, $8)",
         [
             Value::from(id.clone()),
             Value::from(actor.workspace_id.clone()),
-            Value::from(name),
-            Value::from(external_id),
-            Value::from(serde_json::to_string(&metadata.0).unwrap_or_else(|_| "{}".into())),
+            Value::from(t.name),
+            Value::from(t.external_id),
+            Value::from(serde_json::to_string(&t.metadata.0).unwrap_or_else(|_| "{}".into())),
             Value::from(approved),
             Value::from(actor.key_id.clone()),
             Value::from(now),
+            Value::from(t.kind),
         ],
     ))
     .await?;
     txn.execute_raw(ctx.db.stmt(
-        "INSERT INTO template_versions (template_id, version, source, paper, profile, seats, questions, fields, created_at) \
-         VALUES ($1, 1, $2, $3, $4, $5, $6, $7, $8)",
+        "INSERT INTO template_versions (template_id, version, source, paper, profile, seats, questions, fields, \
+         warnings, pages, created_at) VALUES ($1, 1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
         [
             Value::from(id.clone()),
-            Value::from(body.source.to_string()),
-            Value::from(paper),
-            Value::from(profile),
-            Value::from(serde_json::to_string(&report.roles).unwrap_or_default()),
-            Value::from(serde_json::to_string(&report.questions).unwrap_or_default()),
-            Value::from(serde_json::to_string(&fields).unwrap_or_default()),
+            Value::from(t.source),
+            Value::from(t.paper),
+            Value::from(t.profile),
+            Value::from(serde_json::to_string(&t.report.roles).unwrap_or_default()),
+            Value::from(serde_json::to_string(&t.report.questions).unwrap_or_default()),
+            Value::from(serde_json::to_string(&t.fields).unwrap_or_default()),
+            Value::from(serde_json::to_string(&t.warnings).unwrap_or_else(|_| "[]".into())),
+            Value::from(t.pages.map(|p| p as i32)),
             Value::from(now),
         ],
     ))
@@ -364,6 +460,143 @@ pub async fn create_source(
     let made = answer::store(&txn, ctx, claim, 201, out).await?;
     txn.commit().await?;
     Ok(made)
+}
+
+/// Conversions (HTML now; files later) running at once in this process: each takes a core
+/// for up to a few hundred milliseconds, so more would only queue on the cores and slow
+/// every other request. Past it a request waits its turn.
+fn conversions() -> &'static tokio::sync::Semaphore {
+    static S: std::sync::OnceLock<tokio::sync::Semaphore> = std::sync::OnceLock::new();
+    S.get_or_init(|| {
+        tokio::sync::Semaphore::new(
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(2),
+        )
+    })
+}
+
+/// POST /templates/html: the page cleaned and turned into the source model, laid out once on
+/// its paper so that each field has its page and rectangle.
+pub async fn create_html(
+    ctx: &Ctx,
+    actor: &Actor,
+    body: TemplateHtmlIn,
+    claim: Option<&Claim>,
+) -> Result<Made<TemplateOut>, DomainError> {
+    actor.require(Scope::TemplatesWrite)?;
+    let name = input::line("name", &body.name, 200)?;
+    let (paper, _) = input::paper_and_profile(body.paper, None)?;
+    let metadata = Metadata::parse(
+        "metadata",
+        body.metadata.as_ref().unwrap_or(&serde_json::Value::Null),
+    )?;
+    let external_id = input::opt_line("externalId", &body.external_id, 200)?;
+    let max = MAX_HTML;
+    if body.html.len() > max {
+        return Err(DomainError::invalid(
+            "html",
+            format!(
+                "is {} bytes; at most {max} (2 MB) are taken",
+                body.html.len()
+            ),
+        ));
+    }
+    if body.html.trim().is_empty() {
+        return Err(DomainError::invalid("html", "is empty"));
+    }
+    let facts = crate::documents::facts_for(ctx, actor, BTreeMap::new()).await?;
+    let renderer = ctx.renderer.clone();
+    let max_pages = ctx.max_pages;
+    let (html, title, paper_for) = (body.html, name.clone(), paper.clone());
+    let _turn = conversions()
+        .acquire()
+        .await
+        .map_err(|e| DomainError::Internal(format!("conversions: {e}")))?;
+    let work = move || -> Result<_, DomainError> {
+        let converted =
+            signet_convert::html::convert(&html).map_err(|e| DomainError::invalid("html", e.0))?;
+        drop(html);
+        // What the converter makes, the source model takes; a problem here is what the page
+        // asked for (a field without options, say), told against the page.
+        let in_page =
+            |p: &[signet_source::Problem]| DomainError::invalid("html", p[0].message.clone());
+        let doc = signet_source::parse("source", &converted.source).map_err(|p| in_page(&p))?;
+        let report = crate::documents::check_for_template(&doc, facts);
+        if !report.ok() {
+            return Err(in_page(&report.problems));
+        }
+        if report.roles.is_empty() {
+            return Err(DomainError::invalid(
+                "html",
+                "a template needs at least one seat: write a text tag such as \
+                 {{Signature;type=signature;role=client}}",
+            ));
+        }
+        let rendered = renderer
+            .render(&crate::render::RenderJob {
+                source: doc,
+                title,
+                footer: String::new(),
+                paper: paper_for,
+                profile: "plain".into(),
+                test: false,
+                lang: "en".into(),
+                values: BTreeMap::new(),
+                seat_names: BTreeMap::new(),
+                max_pages,
+                page_widths: Vec::new(),
+            })
+            .map_err(|e| {
+                if e.contains("(max_pages)") {
+                    DomainError::invalid("html", e)
+                } else {
+                    DomainError::Internal(format!("laying out an HTML template: {e}"))
+                }
+            })?;
+        Ok((converted, report, rendered.fields, rendered.pages.len()))
+    };
+    let (converted, report, placed, pages) = tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| DomainError::Internal(format!("converting HTML: {e}")))??;
+    drop(_turn);
+    let fields: Vec<serde_json::Value> = report
+        .fields
+        .iter()
+        .map(|f| {
+            let areas: Vec<FieldAreaOut> = placed
+                .iter()
+                .filter(|p| p.field.name == f.name)
+                .map(|p| FieldAreaOut {
+                    page: p.page as i64,
+                    x: p.x,
+                    y: p.y,
+                    width: p.width,
+                    height: p.height,
+                })
+                .collect();
+            json!({"name": f.name, "type": f.ty.as_str(), "role": f.role, "required": f.required, "areas": areas})
+        })
+        .collect();
+    insert(
+        ctx,
+        actor,
+        claim,
+        NewTemplate {
+            kind: "html",
+            name,
+            external_id,
+            metadata,
+            source: converted.source.to_string(),
+            paper,
+            profile: "plain".into(),
+            report,
+            fields,
+            warnings: converted.warnings,
+            pages: Some(pages as i64),
+        },
+    )
+    .await
 }
 
 /// GET /templates/{id}.

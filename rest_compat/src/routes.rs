@@ -83,6 +83,11 @@ pub struct Route {
 }
 
 pub const DEFAULT_BODY_LIMIT: usize = 2 * 1024 * 1024;
+/// The largest legal body of `POST /templates/html`: 2 MB of HTML as JSON, where every byte
+/// may take six (a control character escaped as `\u0001`; Python's `json.dumps` writes an
+/// accented letter's two bytes as six), and room for the other fields. GraphQL takes the same
+/// page in its `input`, so its limit is this one too.
+pub const HTML_BODY_LIMIT: usize = 6 * signet_resolvers::templates::MAX_HTML + 64 * 1024;
 
 impl std::fmt::Debug for Route {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -133,7 +138,7 @@ pub(crate) fn row(
         response: schema_of::<signet_resolvers::webhooks::TopicOut>,
         success: 200,
         statuses: &[],
-        body_limit: 2 << 20,
+        body_limit: HTML_BODY_LIMIT,
         handler,
     }
 }
@@ -209,8 +214,8 @@ use signet_resolvers::documents::types::{
 };
 use signet_resolvers::signing::embed::{EmbedSessionIn, EmbedSessionOut};
 use signet_resolvers::templates::{
-    TemplateDefaults, TemplateDocumentIn, TemplateOut, TemplatePageOut, TemplateSendIn,
-    TemplateSourceIn,
+    TemplateDefaults, TemplateDocumentIn, TemplateHtmlIn, TemplateOut, TemplatePageOut,
+    TemplateSendIn, TemplateSourceIn,
 };
 
 const NOT_FOUND: (u16, &str) = (
@@ -339,6 +344,21 @@ pub static ROUTES: &[Route] = &[
         statuses: &[],
         body_limit: DEFAULT_BODY_LIMIT,
         handler: crate::templates::create_source,
+    },
+    Route {
+        method: Method::POST,
+        path: "/templates/html",
+        operation_id: "v1.templates.createHtml",
+        summary: "Make a template from an HTML page: cleaned with an allow-list, printed by Typst, a field at each text tag",
+        access: Access::Scope(Scope::TemplatesWrite),
+        idempotency: Idem::Required,
+        query: &[],
+        request: Some(schema_of::<TemplateHtmlIn>),
+        response: schema_of::<TemplateOut>,
+        success: 201,
+        statuses: &[],
+        body_limit: HTML_BODY_LIMIT,
+        handler: crate::templates::create_html,
     },
     Route {
         method: Method::GET,

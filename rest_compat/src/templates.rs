@@ -7,7 +7,7 @@ use axum::{Extension, Json};
 use signet_resolvers::Actor;
 use signet_resolvers::answer::Claim;
 use signet_resolvers::templates::{
-    self, TemplateDefaults, TemplateDocumentIn, TemplateSendIn, TemplateSourceIn,
+    self, TemplateDefaults, TemplateDocumentIn, TemplateHtmlIn, TemplateSendIn, TemplateSourceIn,
 };
 
 use crate::door::answered;
@@ -26,6 +26,20 @@ pub fn create_source() -> MethodRouter<AppState> {
             let claim = claim.as_ref().map(|c| &c.0);
             Ok::<_, ApiError>(answered(
                 templates::create_source(&s.ctx, &a, body, claim).await?,
+            ))
+        },
+    )
+}
+
+pub fn create_html() -> MethodRouter<AppState> {
+    post(
+        |State(s): State<AppState>,
+         Extension(a): Extension<Actor>,
+         claim: Option<Extension<Claim>>,
+         JsonIn(body): JsonIn<TemplateHtmlIn>| async move {
+            let claim = claim.as_ref().map(|c| &c.0);
+            Ok::<_, ApiError>(answered(
+                templates::create_html(&s.ctx, &a, body, claim).await?,
             ))
         },
     )

@@ -405,3 +405,230 @@ both_quiet!(a_template_from_words_is_sent_to_its_parties, |app| {
         g.body
     );
 });
+
+/// A PNG of one colour, as a `data:` address.
+fn png(w: u32, h: u32) -> String {
+    use base64::Engine;
+    let mut out = Vec::new();
+    {
+        let mut e = png::Encoder::new(&mut out, w, h);
+        e.set_color(png::ColorType::Rgb);
+        let mut wr = e.write_header().unwrap();
+        wr.write_image_data(&[30, 60, 200].repeat((w * h) as usize))
+            .unwrap();
+    }
+    format!(
+        "data:image/png;base64,{}",
+        base64::engine::general_purpose::STANDARD.encode(out)
+    )
+}
+
+both_quiet!(a_template_from_html_is_cleaned_laid_out_and_sent, |app| {
+    let ws = app.workspace(Plan::Pro).await;
+    let scopes = [
+        "documents:read",
+        "documents:write",
+        "templates:read",
+        "templates:write",
+    ];
+    let key = app.key(&ws, Mode::Test, &scopes).await;
+    // A listener the page points at: nothing may ever connect to it.
+    let trap = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let at = format!("http://{}", trap.local_addr().unwrap());
+    let html = format!(
+        r#"<!doctype html><html><head><link rel=stylesheet href="{at}/a.css">
+        <style>@import url({at}/b.css); body {{ background: url({at}/c.png) }}</style>
+        <script src="{at}/d.js"></script></head><body>
+        <img src="{png}" alt="Logo" width="120">
+        <h1>Studio lease</h1>
+        <p style="background-image: url({at}/e.png)">The tenant rents the studio. <script>fetch("{at}/f")</script>Kept words.</p>
+        <iframe src="{at}/g"></iframe><img src="{at}/h.png"><video src="{at}/i.mp4"></video>
+        <form action="{at}/post"><input name=x value=hidden-value></form>
+        <table><tr><th colspan=2>Rent</th></tr><tr><td>Monthly</td><td>900 EUR</td></tr></table>
+        <p>Tenant: <b>{{{{Tenant signature;type=signature;</b>role=client}}}}</p>
+        <p>Date: {{{{Tenant date;type=date;role=client;width=90;height=18}}}}</p>
+        <p>Landlord: {{{{Landlord signature;type=signature;role=landlord}}}}</p>
+        </body></html>"#,
+        png = png(160, 40)
+    );
+    let (status, t) = post(
+        &app,
+        &key,
+        "/api/v1/templates/html",
+        json!({"name": "Studio lease", "html": html, "paper": "a4", "metadata": {"kind": "lease"}}),
+    )
+    .await;
+    assert_eq!(status, 201, "{t}");
+    assert_eq!(t["kind"], "html");
+    assert_eq!(t["profile"], "plain");
+    assert_eq!(t["pages"], 1);
+    assert_eq!(t["seats"], json!(["client", "landlord"]));
+    let warnings = t["warnings"].to_string();
+    for w in [
+        "scripts removed",
+        "style sheets removed",
+        "style attributes removed",
+        "frames and embedded objects removed",
+        "pictures that are not data: addresses removed",
+        "videos, sounds and canvases removed",
+        "form controls removed",
+    ] {
+        assert!(warnings.contains(w), "{w}: {warnings}");
+    }
+    // Each field has its page and rectangle on the A4 page (595 × 842 points), in reading
+    // order down the page, sized as its tag asked.
+    let fields = t["fields"].as_array().unwrap();
+    assert_eq!(fields.len(), 3, "{t}");
+    let area = |i: usize| fields[i]["areas"][0].clone();
+    for i in 0..3 {
+        let a = area(i);
+        assert_eq!(a["page"], 1);
+        let (x, y) = (a["x"].as_f64().unwrap(), a["y"].as_f64().unwrap());
+        assert!(x > 50.0 && x + a["width"].as_f64().unwrap() < 545.0, "{a}");
+        assert!(y > 100.0 && y < 780.0, "{a}");
+    }
+    assert_eq!(fields[1]["name"], "Tenant date");
+    assert_eq!(
+        (area(1)["width"].as_f64(), area(1)["height"].as_f64()),
+        (Some(90.0), Some(18.0))
+    );
+    assert!(area(0)["y"].as_f64() < area(1)["y"].as_f64());
+    assert!(area(1)["y"].as_f64() < area(2)["y"].as_f64());
+    let again = app
+        .get(
+            &format!("/api/v1/templates/{}", t["id"].as_str().unwrap()),
+            Some(&key),
+        )
+        .await;
+    assert_eq!(again.body, t);
+
+    // A tag that cannot be read is named, with where it is.
+    let (status, e) = post(
+        &app,
+        &key,
+        "/api/v1/templates/html",
+        json!({"name": "Bad", "html": "<p>Intro</p><p>Sign: {{Sig;type=signatur;role=client}}</p>"}),
+    )
+    .await;
+    assert_eq!(status, 400, "{e}");
+    let m = e["error"]["message"].as_str().unwrap();
+    assert!(
+        m.contains("{{Sig;type=signatur;role=client}}") && m.contains("paragraph 2"),
+        "{m}"
+    );
+    // A page with no tag has no seat.
+    let (status, e) = post(
+        &app,
+        &key,
+        "/api/v1/templates/html",
+        json!({"name": "No tags", "html": "<p>Only words</p>"}),
+    )
+    .await;
+    assert_eq!(status, 400, "{e}");
+    assert!(
+        e["error"]["message"].as_str().unwrap().contains("text tag"),
+        "{e}"
+    );
+    // Past 2 MB the page is refused by name; the body itself is within the route's limit.
+    let big = format!(
+        "<p>{}</p>",
+        "a".repeat(signet_resolvers::templates::MAX_HTML)
+    );
+    let (status, e) = post(
+        &app,
+        &key,
+        "/api/v1/templates/html",
+        json!({"name": "Big", "html": big}),
+    )
+    .await;
+    assert_eq!(status, 400, "{e}");
+    assert!(
+        e["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("at most 2097152"),
+        "{e}"
+    );
+
+    // Sent to its parties, signed and sealed; nothing of a tag or of what was removed is left.
+    let (status, d) = post(
+        &app,
+        &key,
+        "/api/v1/documents/send",
+        json!({"templateId": t["id"], "parties": parties(&["client", "landlord"])}),
+    )
+    .await;
+    assert_eq!(status, 201, "{d}");
+    assert_eq!(d["templateId"], t["id"]);
+    let id = d["id"].as_str().unwrap();
+    app.run_pending_jobs().await;
+    for seat in ["client", "landlord"] {
+        let (status, e) = post(
+            &app,
+            &key,
+            &format!("/api/v1/documents/{id}/test-sign"),
+            json!({"seat": seat}),
+        )
+        .await;
+        assert_eq!(status, 200, "{seat}: {e}");
+        app.run_pending_jobs().await;
+    }
+    let done = app
+        .get(&format!("/api/v1/documents/{id}"), Some(&key))
+        .await;
+    assert_eq!(done.body["state"], "executed", "{}", done.body);
+    let pdf = app
+        .client
+        .get(format!("{}/api/v1/documents/{id}/signed.pdf", app.base))
+        .bearer_auth(&key)
+        .send()
+        .await
+        .unwrap()
+        .bytes()
+        .await
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("signed.pdf");
+    std::fs::write(&path, &pdf).unwrap();
+    if let Ok(keep) = std::env::var("KEEP_PICTURES") {
+        std::fs::write(format!("{keep}/html-template.pdf"), &pdf).unwrap();
+    }
+    use crate::sealing::{run, tool, validate};
+    if let Some(pdftotext) = tool("pdftotext") {
+        let text = run(std::process::Command::new(&pdftotext).arg(&path).arg("-"));
+        assert!(
+            text.contains("Kept words") && text.contains("900 EUR"),
+            "{text}"
+        );
+        for gone in ["{{", "}}", "type=", "hidden-value", "fetch("] {
+            assert!(!text.contains(gone), "{gone} in {text}");
+        }
+    }
+    if let Some(pyhanko) = tool("pyhanko") {
+        // A test document's seal chains to the test root.
+        let (code, root, err) = app.cli(&["admin", "ca", "export", "--test"]);
+        assert_eq!(code, 0, "{err}");
+        let root_file = dir.path().join("root.pem");
+        std::fs::write(&root_file, root).unwrap();
+        let out = validate(&pyhanko, &root_file, &path);
+        assert!(out.contains("The signature is judged VALID."), "{out}");
+    }
+
+    // GraphQL makes one through the same resolver.
+    let q = json!({"query": "mutation($i: JSON!) { createTemplateFromHtml(input: $i) { kind seats pages } }",
+        "variables": {"i": {"name": "From GraphQL", "html": "<p>{{Sign;type=signature;role=buyer}}</p>"}}});
+    let g = app.post("/graphql", &key, &[], &q.to_string()).await;
+    assert_eq!(
+        g.body["data"]["createTemplateFromHtml"]["seats"],
+        json!(["buyer"]),
+        "{}",
+        g.body
+    );
+
+    // And nothing ever knocked on the page's addresses.
+    let knock = tokio::time::timeout(std::time::Duration::from_millis(200), trap.accept()).await;
+    assert!(
+        knock.is_err(),
+        "the service fetched something the page named"
+    );
+});

@@ -253,7 +253,8 @@ pub(crate) fn parse_draft(
     let doc = signet_source::parse("source", &body.source).map_err(|p| problems_error(&p))?;
     let mut people = input::people(&body.people).map_err(|p| problems_error(&p))?;
     input::embedded(&mut people, body.embedded.as_ref())?;
-    let (paper, profile) = input::paper_and_profile(body.paper, body.profile)?;
+    let (paper, profile) =
+        input::paper_and_profile_of(body.paper, body.profile, body.from_template.is_some())?;
     Ok(Draft {
         title,
         description: input::opt_text("description", &body.description, 2000)?,

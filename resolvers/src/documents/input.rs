@@ -331,12 +331,24 @@ pub fn paper_and_profile(
     paper: Option<String>,
     profile: Option<String>,
 ) -> Result<(String, String), DomainError> {
+    paper_and_profile_of(paper, profile, false)
+}
+
+/// As `paper_and_profile`; a document made from a template may also have the template's
+/// `plain` profile (a page laid out by its writer: templates from HTML), which no caller asks
+/// for by name.
+pub fn paper_and_profile_of(
+    paper: Option<String>,
+    profile: Option<String>,
+    from_template: bool,
+) -> Result<(String, String), DomainError> {
     let paper = paper.unwrap_or_else(|| "letter".into());
     if !matches!(paper.as_str(), "letter" | "a4") {
         return Err(DomainError::invalid("paper", "must be letter or a4"));
     }
     let profile = profile.unwrap_or_else(|| "typeset".into());
-    if !matches!(profile.as_str(), "typeset" | "contract") {
+    if !(matches!(profile.as_str(), "typeset" | "contract") || from_template && profile == "plain")
+    {
         return Err(DomainError::invalid(
             "profile",
             "must be typeset or contract",

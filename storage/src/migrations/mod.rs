@@ -57,6 +57,7 @@ mod m0008_email;
 mod m0009_identity;
 mod m0010_embedding;
 mod m0011_templates;
+mod m0012_template_pages;
 
 pub struct Migrator;
 
@@ -75,6 +76,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0009_identity::Migration),
             Box::new(m0010_embedding::Migration),
             Box::new(m0011_templates::Migration),
+            Box::new(m0012_template_pages::Migration),
         ]
     }
 }
