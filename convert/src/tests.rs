@@ -209,3 +209,24 @@ fn too_large_or_too_deep_is_bounded() {
     let (b, _) = blocks(&deep);
     assert!(b.iter().map(texts).any(|t| t.contains("deep")));
 }
+
+#[test]
+fn payment_tags_keep_their_amount_or_formula() {
+    let (b, _) = blocks(
+        "<p>{{Deposit;type=payment;amount=500.00;currency=EUR;role=client}}</p>\
+         <p>{{Total;type=payment;formula=Deposit * 2;role=client}}</p>",
+    );
+    let deposit = &b[0]["content"][0]["attrs"];
+    assert_eq!(
+        (deposit["amount"].as_str(), deposit["currency"].as_str()),
+        (Some("500.00"), Some("EUR"))
+    );
+    let doc = signet_source::parse("source", &json!({"type": "doc", "content": b})).unwrap();
+    let fields = signet_source::walk::fields(&doc);
+    let p = fields[0].payment.as_ref().unwrap();
+    assert_eq!((p.amount_minor, p.currency.as_str()), (Some(50_000), "eur"));
+    assert_eq!(
+        fields[1].payment.as_ref().unwrap().formula.as_deref(),
+        Some("Deposit * 2")
+    );
+}

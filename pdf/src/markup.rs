@@ -223,7 +223,9 @@ impl Gen<'_> {
                     self.out,
                     "#table(columns: {cols}, inset: 5pt, stroke: 0.5pt + luma(150), "
                 );
-                let gaps = row_gaps(t, cols);
+                // A short row keeps its cells in their columns, as in a browser: empty cells
+                // fill the rest of it.
+                let gaps: Vec<usize> = t.filled().iter().map(|f| cols.saturating_sub(*f)).collect();
                 for (r, row) in t.rows.iter().enumerate() {
                     let header = r == 0 && t.header;
                     if header {
@@ -394,30 +396,4 @@ fn inline_size(f: &Field) -> (f64, f64) {
         FieldType::Payment => (120.0, 16.0),
         _ => (150.0, 14.0),
     }
-}
-
-/// Empty cells to add at the end of each row so that a short row keeps its cells in their
-/// columns, as a browser lays out a table: `cols` less the columns the row's own cells and
-/// the cells spanning down from rows above take.
-fn row_gaps(t: &signet_source::Table, cols: usize) -> Vec<usize> {
-    let mut taken = vec![0u16; cols];
-    let mut out = Vec::with_capacity(t.rows.len());
-    for row in &t.rows {
-        let mut col = 0;
-        for cell in row {
-            while taken.get(col).is_some_and(|t| *t > 0) {
-                col += 1;
-            }
-            let span = cell.colspan.max(1) as usize;
-            for t in taken.iter_mut().skip(col).take(span) {
-                *t = cell.rowspan.max(1);
-            }
-            col += span;
-        }
-        out.push(taken.iter().filter(|t| **t == 0).count());
-        for t in &mut taken {
-            *t = t.saturating_sub(1);
-        }
-    }
-    out
 }

@@ -9,6 +9,29 @@ fn doc(content: Value) -> Doc {
     signet_source::parse("source", &json!({"type": "doc", "content": content})).unwrap()
 }
 
+/// A contract on A4 for Ada Lovelace, with each page drawn at `widths`.
+fn render_views(d: &Doc, widths: &[u32]) -> Rendered {
+    let seats = BTreeMap::from([("client".to_string(), "Ada Lovelace".to_string())]);
+    Renderer::new()
+        .render_with_views(
+            &RenderInput {
+                doc: d,
+                title: "Agreement",
+                footer: "doc_01",
+                paper: Paper::A4,
+                profile: Profile::Contract,
+                test: false,
+                lang: "en",
+                values: &BTreeMap::new(),
+                seat_names: &seats,
+                labels: Labels::EN,
+            },
+            10,
+            widths,
+        )
+        .unwrap()
+}
+
 fn render(d: &Doc, values: &BTreeMap<String, String>, test: bool, lang: &str) -> Rendered {
     let seats = BTreeMap::from([("client".to_string(), "Ada Lovelace".to_string())]);
     Renderer::new()
@@ -299,25 +322,7 @@ fn each_page_is_drawn_at_each_width_with_its_text_placed() {
         para("The tenant pays the rent on the first day of each month."),
         para("مرحبا بالعالم"),
     ]));
-    let seats = BTreeMap::from([("client".to_string(), "Ada Lovelace".to_string())]);
-    let out = Renderer::new()
-        .render_with_views(
-            &RenderInput {
-                doc: &d,
-                title: "Agreement",
-                footer: "doc_01",
-                paper: Paper::A4,
-                profile: Profile::Contract,
-                test: false,
-                lang: "en",
-                values: &BTreeMap::new(),
-                seat_names: &seats,
-                labels: Labels::EN,
-            },
-            10,
-            &[400, 800],
-        )
-        .unwrap();
+    let out = render_views(&d, &[400, 800]);
     assert_eq!(out.views.len(), out.pages.len());
     let page = &out.views[0];
     let (w, h) = page.size;
@@ -534,25 +539,7 @@ fn pictures_quotes_code_rules_and_spanning_cells_are_printed() {
         ]},
         {"type": "paragraph", "content": [{"type": "fieldTag", "attrs": {"name": "Code", "type": "text", "role": "client", "width": 80, "height": 20}}]}
     ]));
-    let seats = BTreeMap::from([("client".to_string(), "Ada Lovelace".to_string())]);
-    let out = Renderer::new()
-        .render_with_views(
-            &RenderInput {
-                doc: &d,
-                title: "Agreement",
-                footer: "doc_01",
-                paper: Paper::A4,
-                profile: Profile::Contract,
-                test: false,
-                lang: "en",
-                values: &BTreeMap::new(),
-                seat_names: &seats,
-                labels: Labels::EN,
-            },
-            10,
-            &[400],
-        )
-        .unwrap();
+    let out = render_views(&d, &[400]);
     assert_eq!((out.fields[0].width, out.fields[0].height), (80.0, 20.0));
     // The page's picture shows the red logo: it is drawn in colour, not grey.
     let reader = png::Decoder::new(std::io::Cursor::new(&out.views[0].images[0]))

@@ -120,12 +120,12 @@ impl Cell {
 }
 
 impl Table {
-    /// The columns of the table's grid: the widest row once spans, including rows spanned
-    /// from above, are counted.
-    pub fn columns(&self) -> usize {
+    /// The columns each row fills, its own cells and those spanning down into it from rows
+    /// above counted, as a browser lays a table out.
+    pub fn filled(&self) -> Vec<usize> {
         // How many more rows each column stays taken by a cell spanning down into them.
         let mut taken: Vec<u16> = Vec::new();
-        let mut widest = 0;
+        let mut out = Vec::with_capacity(self.rows.len());
         for row in &self.rows {
             let mut col = 0;
             for cell in row {
@@ -137,18 +137,21 @@ impl Table {
                     taken.resize(col + span, 0);
                 }
                 for t in &mut taken[col..col + span] {
-                    *t = (*t).max(cell.rowspan.max(1));
+                    *t = cell.rowspan.max(1);
                 }
                 col += span;
             }
-            widest = widest
-                .max(col)
-                .max(taken.iter().rposition(|t| *t > 0).map_or(0, |i| i + 1));
+            out.push(taken.iter().filter(|t| **t > 0).count());
             for t in &mut taken {
                 *t = t.saturating_sub(1);
             }
         }
-        widest
+        out
+    }
+
+    /// The columns of the table's grid: the widest row, spans counted.
+    pub fn columns(&self) -> usize {
+        self.filled().into_iter().max().unwrap_or(0)
     }
 }
 
@@ -283,7 +286,7 @@ pub struct Field {
     pub locked: bool,
     pub options: Vec<String>,
     pub default: Option<String>,
-    pub payment: Option<Payment>,
+    pub payment: Option<Box<Payment>>,
     /// The box's size in points, when the writer asked for one (a text tag's `width` and
     /// `height`); otherwise the type's own size.
     pub width: Option<f64>,
@@ -298,6 +301,11 @@ pub struct Payment {
     pub amount_minor: Option<i64>,
     pub currency: String,
     pub description: Option<String>,
+    /// An amount worked out from other fields (a text tag's `formula`), checked when read
+    /// and evaluated by payments; or the processor's own `price` id or payment `link`.
+    pub formula: Option<String>,
+    pub price: Option<String>,
+    pub link: Option<String>,
 }
 
 /// Values that merge chips draw from, already flattened to `org.name`-style keys.

@@ -680,11 +680,14 @@ impl Parser {
                 }
             };
             let description = text("description", self);
-            Some(Payment {
+            Some(Box::new(Payment {
                 amount_minor,
                 currency,
                 description,
-            })
+                formula: text("formula", self),
+                price: text("price", self),
+                link: text("link", self),
+            }))
         } else {
             None
         };

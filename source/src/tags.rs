@@ -82,6 +82,17 @@ impl Tag {
         if !self.options.is_empty() {
             a.insert("options".into(), json!(self.options));
         }
+        // The amount as the tag gives it; payments evaluate a formula.
+        match &self.payment {
+            Some(PaymentAmount::Amount(v)) => a.insert("amount".into(), json!(v)),
+            Some(PaymentAmount::Formula(v)) => a.insert("formula".into(), json!(v)),
+            Some(PaymentAmount::Price(v)) => a.insert("price".into(), json!(v)),
+            Some(PaymentAmount::Link(v)) => a.insert("link".into(), json!(v)),
+            None => None,
+        };
+        if let Some(c) = &self.currency {
+            a.insert("currency".into(), json!(c));
+        }
         if let Some(w) = self.width {
             a.insert("width".into(), json!(w));
         }

@@ -45,6 +45,33 @@ async fn post(app: &TestApp, key: &str, path: &str, body: Value) -> (u16, Value)
     (r.status.as_u16(), r.body)
 }
 
+/// A test document signed by each seat in turn, sealed: its signed PDF.
+async fn signed_by_all(app: &TestApp, key: &str, id: &str, seats: &[&str]) -> Vec<u8> {
+    app.run_pending_jobs().await;
+    for seat in seats {
+        let (status, e) = post(
+            app,
+            key,
+            &format!("/api/v1/documents/{id}/test-sign"),
+            json!({"seat": seat}),
+        )
+        .await;
+        assert_eq!(status, 200, "{seat}: {e}");
+        app.run_pending_jobs().await;
+    }
+    let done = app.get(&format!("/api/v1/documents/{id}"), Some(key)).await;
+    assert_eq!(done.body["state"], "executed", "{}", done.body);
+    let pdf = app
+        .client
+        .get(format!("{}/api/v1/documents/{id}/signed.pdf", app.base))
+        .bearer_auth(key)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(pdf.status(), 200);
+    pdf.bytes().await.unwrap().to_vec()
+}
+
 fn parties(seats: &[&str]) -> Value {
     Value::Array(
         seats
@@ -296,31 +323,14 @@ both_quiet!(a_template_from_words_is_sent_to_its_parties, |app| {
     .await;
     assert_eq!(status, 201, "{t}");
     assert_eq!(t["test"], true);
-    let id = t["id"].as_str().unwrap();
-    app.run_pending_jobs().await;
-    for seat in ["client", "landlord"] {
-        let (status, e) = post(
-            &app,
-            &test,
-            &format!("/api/v1/documents/{id}/test-sign"),
-            json!({"seat": seat}),
-        )
-        .await;
-        assert_eq!(status, 200, "{seat}: {e}");
-        app.run_pending_jobs().await;
-    }
-    let done = app
-        .get(&format!("/api/v1/documents/{id}"), Some(&test))
-        .await;
-    assert_eq!(done.body["state"], "executed", "{}", done.body);
-    let pdf = reqwest::Client::new()
-        .get(format!("{}/api/v1/documents/{id}/signed.pdf", app.base))
-        .header("Authorization", format!("Bearer {test}"))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(pdf.status(), 200);
-    assert!(pdf.bytes().await.unwrap().starts_with(b"%PDF"));
+    let pdf = signed_by_all(
+        &app,
+        &test,
+        t["id"].as_str().unwrap(),
+        &["client", "landlord"],
+    )
+    .await;
+    assert!(pdf.starts_with(b"%PDF"));
 
     // A draft-only key's template waits, unlisted and unsendable, for a person.
     let drafts = app
@@ -560,33 +570,13 @@ both_quiet!(a_template_from_html_is_cleaned_laid_out_and_sent, |app| {
     .await;
     assert_eq!(status, 201, "{d}");
     assert_eq!(d["templateId"], t["id"]);
-    let id = d["id"].as_str().unwrap();
-    app.run_pending_jobs().await;
-    for seat in ["client", "landlord"] {
-        let (status, e) = post(
-            &app,
-            &key,
-            &format!("/api/v1/documents/{id}/test-sign"),
-            json!({"seat": seat}),
-        )
-        .await;
-        assert_eq!(status, 200, "{seat}: {e}");
-        app.run_pending_jobs().await;
-    }
-    let done = app
-        .get(&format!("/api/v1/documents/{id}"), Some(&key))
-        .await;
-    assert_eq!(done.body["state"], "executed", "{}", done.body);
-    let pdf = app
-        .client
-        .get(format!("{}/api/v1/documents/{id}/signed.pdf", app.base))
-        .bearer_auth(&key)
-        .send()
-        .await
-        .unwrap()
-        .bytes()
-        .await
-        .unwrap();
+    let pdf = signed_by_all(
+        &app,
+        &key,
+        d["id"].as_str().unwrap(),
+        &["client", "landlord"],
+    )
+    .await;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("signed.pdf");
     std::fs::write(&path, &pdf).unwrap();
