@@ -4,6 +4,10 @@
 //! is fetched.
 
 pub mod html;
+pub mod pdf;
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod pdf_tests;

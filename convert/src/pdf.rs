@@ -1,0 +1,835 @@
+//! PDF templates: a PDF made safe, then its text tags found with their exact rectangles and
+//! their glyphs taken out of the page's content.
+//!
+//! **Made safe** (lopdf): an encrypted file is refused. What could run or reach out goes: the
+//! open action, document and page actions, JavaScript, attachments, bookmarks (their actions
+//! can run scripts), the form (with XFA) and every existing signature. Annotations and form
+//! fields are flattened: each one's visible appearance is drawn into the page, then the
+//! annotations are dropped. Layers are dropped, so what shows is what prints.
+//!
+//! **Tags found** (hayro, the PDF interpreter Typst uses): each page is interpreted as a
+//! viewer would, and every glyph's text and box is collected in drawing order, so fonts,
+//! encodings, transforms and rotated pages are handled as a viewer handles them. Tags are read
+//! from that text with the grammar of `signet_source::tags`.
+//!
+//! **Taken out** (lopdf): the page's text-showing operators are walked with their fonts, and
+//! the codes of each tag are cut out of their strings. In their place goes a `TJ` adjustment
+//! of exactly their advance, so every glyph after a tag stays where it was: the text around a
+//! tag is untouched, and text extraction of the result no longer finds the tag.
+
+use std::collections::BTreeMap;
+
+use hayro_interpret::hayro_syntax::Pdf;
+use hayro_interpret::{
+    BlendMode, ClipPath, Context, Device, GlyphDrawMode, Image, InterpreterCache,
+    InterpreterSettings, Paint, PathDrawMode, SoftMask, TransformExt, interpret_page,
+};
+use kurbo::{Affine, BezPath, Point, Rect};
+use lopdf::content::{Content, Operation};
+use lopdf::{Dictionary, Document, Object, ObjectId};
+use signet_source::tags::{self, Tag};
+
+/// The most a page's content may decode to: a small stream that inflates past it is a bomb.
+const MAX_CONTENT: usize = 64 * 1024 * 1024;
+
+/// Why a PDF cannot be a template, said to its sender.
+#[derive(Debug, PartialEq)]
+pub struct PdfError(pub String);
+
+impl std::fmt::Display for PdfError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+fn err(m: impl Into<String>) -> PdfError {
+    PdfError(m.into())
+}
+
+/// One tag where it was written: its page (from 1) and the box its glyphs took, in points
+/// from the page's top-left corner as the page is shown (rotation applied).
+#[derive(Clone, Debug)]
+pub struct PlacedTag {
+    pub tag: Tag,
+    /// The tag as written, for messages.
+    pub text: String,
+    pub page: u32,
+    pub x: f64,
+    pub y: f64,
+    pub width: f64,
+    pub height: f64,
+}
+
+#[derive(Debug)]
+pub struct Prepared {
+    /// The safe PDF, tags taken out.
+    pub pdf: Vec<u8>,
+    /// Each page's width and height in points, as shown.
+    pub pages: Vec<(f64, f64)>,
+    pub tags: Vec<PlacedTag>,
+    /// What was removed or flattened, each said once with how many times.
+    pub warnings: Vec<String>,
+}
+
+/// Makes `bytes` safe and takes its tags out. `max_pages` bounds the work before any page is
+/// read.
+pub fn prepare(bytes: &[u8], max_pages: usize) -> Result<Prepared, PdfError> {
+    let mut warnings = BTreeMap::<String, usize>::new();
+    let mut doc = load(bytes)?;
+    let pages = doc.get_pages();
+    if pages.is_empty() {
+        return Err(err("the PDF has no pages"));
+    }
+    if pages.len() > max_pages {
+        return Err(err(format!(
+            "the PDF has {} pages; at most {max_pages} are taken (max_pages)",
+            pages.len()
+        )));
+    }
+    make_safe(&mut doc, &mut warnings)?;
+    let safe = save(&mut doc)?;
+    // Where each glyph is, as a viewer draws it.
+    let drawn = glyphs(&safe)?;
+    let mut placed = Vec::new();
+    for (n, (&number, &page_id)) in pages.iter().enumerate() {
+        let Some(page) = drawn.get(n) else { break };
+        let found = find_tags(&page.glyphs, number)?;
+        if found.is_empty() {
+            continue;
+        }
+        cut_tags(&mut doc, page_id, number, &found, &page.glyphs)?;
+        placed.extend(found.into_iter().map(|f| f.placed));
+    }
+    let pdf = if placed.is_empty() {
+        safe
+    } else {
+        save(&mut doc)?
+    };
+    let mut said: Vec<String> = warnings
+        .into_iter()
+        .map(|(k, n)| if n > 1 { format!("{k} ({n})") } else { k })
+        .collect();
+    said.sort();
+    Ok(Prepared {
+        pdf,
+        pages: drawn.iter().map(|p| p.size).collect(),
+        tags: placed,
+        warnings: said,
+    })
+}
+
+fn load(bytes: &[u8]) -> Result<Document, PdfError> {
+    if !bytes.starts_with(b"%PDF-")
+        && !bytes[..bytes.len().min(1024)]
+            .windows(5)
+            .any(|w| w == b"%PDF-")
+    {
+        return Err(err("is not a PDF"));
+    }
+    let doc = Document::load_mem(bytes).map_err(|e| {
+        let m = e.to_string();
+        if m.to_ascii_lowercase().contains("decrypt") || m.to_ascii_lowercase().contains("password") {
+            err("the PDF is encrypted: save it again without a password or restrictions, then send it")
+        } else {
+            err(format!("the PDF cannot be read: {m}"))
+        }
+    })?;
+    if doc.was_encrypted() || doc.is_encrypted() {
+        return Err(err(
+            "the PDF is encrypted: save it again without a password or restrictions, then send it",
+        ));
+    }
+    Ok(doc)
+}
+
+fn save(doc: &mut Document) -> Result<Vec<u8>, PdfError> {
+    let mut out = Vec::new();
+    doc.save_to(&mut out)
+        .map_err(|e| err(format!("the PDF could not be written again: {e}")))?;
+    Ok(out)
+}
+
+fn warn(w: &mut BTreeMap<String, usize>, what: &str) {
+    *w.entry(what.to_string()).or_default() += 1;
+}
+
+/// Removes what could run or reach out, and flattens annotations and forms.
+fn make_safe(doc: &mut Document, w: &mut BTreeMap<String, usize>) -> Result<(), PdfError> {
+    let catalog = doc
+        .catalog_mut()
+        .map_err(|e| err(format!("the PDF has no catalog: {e}")))?;
+    for (key, what) in [
+        (&b"OpenAction"[..], "the action run on opening removed"),
+        (b"AA", "document actions removed"),
+        (
+            b"Names",
+            "JavaScript, attachments and named destinations removed",
+        ),
+        (b"Outlines", "bookmarks removed"),
+        (b"OCProperties", "layers flattened"),
+        (b"Perms", "existing signatures removed"),
+        (b"DSS", "existing signatures removed"),
+        (b"URI", "document actions removed"),
+        (b"Collection", "attachments removed"),
+    ] {
+        if catalog.remove(key).is_some() {
+            warn(w, what);
+        }
+    }
+    let had_form = catalog.remove(b"AcroForm");
+    if let Some(form) = &had_form
+        && let Ok(d) = doc.dereference(form).and_then(|(_, o)| o.as_dict())
+        && d.has(b"XFA")
+    {
+        warn(w, "an XFA form removed");
+    }
+    let pages: Vec<ObjectId> = doc.get_pages().values().copied().collect();
+    for page_id in pages {
+        flatten_page(doc, page_id, w)?;
+    }
+    Ok(())
+}
+
+/// Draws each visible annotation's appearance into its page and drops the annotations, and
+/// drops the page's own actions.
+fn flatten_page(
+    doc: &mut Document,
+    page_id: ObjectId,
+    w: &mut BTreeMap<String, usize>,
+) -> Result<(), PdfError> {
+    let annots: Vec<Object> = {
+        let page = doc
+            .get_dictionary(page_id)
+            .map_err(|e| err(format!("a page cannot be read: {e}")))?;
+        match page.get(b"Annots") {
+            Ok(a) => match doc.dereference(a) {
+                Ok((_, Object::Array(items))) => items.clone(),
+                _ => Vec::new(),
+            },
+            Err(_) => Vec::new(),
+        }
+    };
+    let mut draws = String::new();
+    let mut forms: Vec<(String, ObjectId)> = Vec::new();
+    for (i, a) in annots.iter().enumerate() {
+        let Ok((_, Object::Dictionary(annot))) = doc.dereference(a) else {
+            continue;
+        };
+        let subtype = name_of(annot.get(b"Subtype").ok());
+        let flags = annot.get(b"F").and_then(Object::as_i64).unwrap_or(0);
+        let field_type = field_type_of(doc, annot);
+        match subtype.as_deref() {
+            Some("Link") => {
+                warn(w, "links removed");
+                continue;
+            }
+            Some("Popup") => continue,
+            Some("Widget") if field_type.as_deref() == Some("Sig") => {
+                warn(w, "existing signatures removed");
+                continue;
+            }
+            _ => {}
+        }
+        // Hidden or not shown on screen: nothing to draw.
+        if flags & (2 | 32) != 0 {
+            continue;
+        }
+        let Some((form_id, bbox, matrix)) = appearance(doc, annot) else {
+            if subtype.as_deref() == Some("Widget") {
+                warn(w, "form fields without an appearance removed");
+            }
+            continue;
+        };
+        let Some(rect) = rect_of(doc, annot.get(b"Rect").ok()) else {
+            continue;
+        };
+        // The appearance's box, through its matrix, is fitted to the annotation's rectangle.
+        let shown = matrix.transform_rect_bbox(bbox);
+        if shown.width() <= 0.0 || shown.height() <= 0.0 {
+            continue;
+        }
+        let fit = Affine::translate((rect.x0, rect.y0))
+            * Affine::scale_non_uniform(
+                rect.width() / shown.width(),
+                rect.height() / shown.height(),
+            )
+            * Affine::translate((-shown.x0, -shown.y0));
+        let c = fit.as_coeffs();
+        let name = format!("SignetFlat{i}");
+        draws.push_str(&format!(
+            "q {} {} {} {} {} {} cm /{name} Do Q\n",
+            num(c[0]),
+            num(c[1]),
+            num(c[2]),
+            num(c[3]),
+            num(c[4]),
+            num(c[5])
+        ));
+        forms.push((name, form_id));
+        warn(
+            w,
+            if subtype.as_deref() == Some("Widget") {
+                "form fields flattened"
+            } else {
+                "annotations flattened"
+            },
+        );
+    }
+    let page = doc
+        .get_object_mut(page_id)
+        .and_then(Object::as_dict_mut)
+        .map_err(|e| err(format!("a page cannot be changed: {e}")))?;
+    if page.remove(b"AA").is_some() {
+        warn(w, "page actions removed");
+    }
+    page.remove(b"Annots");
+    if draws.is_empty() {
+        return Ok(());
+    }
+    for (name, id) in &forms {
+        doc.add_xobject(page_id, name.as_bytes(), *id)
+            .map_err(|e| err(format!("flattening a page: {e}")))?;
+    }
+    // The page's own drawing, in a saved state of its own, then the appearances on top.
+    let old = doc
+        .get_page_content_with_limit(page_id, MAX_CONTENT)
+        .map_err(|e| err(format!("a page's content cannot be read: {e}")))?;
+    let mut content = b"q\n".to_vec();
+    content.extend_from_slice(&old);
+    content.extend_from_slice(b"\nQ\n");
+    content.extend_from_slice(draws.as_bytes());
+    doc.change_page_content(page_id, content)
+        .map_err(|e| err(format!("flattening a page: {e}")))?;
+    Ok(())
+}
+
+fn num(v: f64) -> String {
+    let s = format!("{v:.4}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s.is_empty() || s == "-0" {
+        "0".into()
+    } else {
+        s.to_string()
+    }
+}
+
+fn name_of(o: Option<&Object>) -> Option<String> {
+    o.and_then(|o| o.as_name().ok())
+        .map(|n| String::from_utf8_lossy(n).into_owned())
+}
+
+/// A widget's field type, from it or the field it belongs to.
+fn field_type_of(doc: &Document, annot: &Dictionary) -> Option<String> {
+    let mut d = annot;
+    for _ in 0..16 {
+        if let Some(t) = name_of(d.get(b"FT").ok()) {
+            return Some(t);
+        }
+        match d.get(b"Parent").ok().map(|p| doc.dereference(p)) {
+            Some(Ok((_, Object::Dictionary(p)))) => d = p,
+            _ => return None,
+        }
+    }
+    None
+}
+
+fn rect_of(doc: &Document, o: Option<&Object>) -> Option<Rect> {
+    let (_, o) = doc.dereference(o?).ok()?;
+    let a = o.as_array().ok()?;
+    let v: Vec<f64> = a
+        .iter()
+        .filter_map(|x| doc.dereference(x).ok()?.1.as_float().ok().map(f64::from))
+        .collect();
+    (v.len() == 4).then(|| Rect::new(v[0], v[1], v[2], v[3]).abs())
+}
+
+/// The normal appearance of an annotation (its current state's, for check boxes), with its
+/// box and matrix.
+fn appearance(doc: &Document, annot: &Dictionary) -> Option<(ObjectId, Rect, Affine)> {
+    let ap = doc
+        .dereference(annot.get(b"AP").ok()?)
+        .ok()?
+        .1
+        .as_dict()
+        .ok()?;
+    let normal = ap.get(b"N").ok()?;
+    let id = match normal {
+        Object::Reference(id) => match doc.get_object(*id).ok()? {
+            Object::Stream(_) => *id,
+            Object::Dictionary(states) => state_of(annot, states)?,
+            _ => return None,
+        },
+        Object::Dictionary(states) => state_of(annot, states)?,
+        _ => return None,
+    };
+    let Object::Stream(s) = doc.get_object(id).ok()? else {
+        return None;
+    };
+    let bbox = rect_of(doc, s.dict.get(b"BBox").ok())?;
+    let matrix = match s.dict.get(b"Matrix").ok().map(|m| doc.dereference(m)) {
+        Some(Ok((_, Object::Array(m)))) if m.len() == 6 => {
+            let v: Vec<f64> = m
+                .iter()
+                .filter_map(|x| x.as_float().ok().map(f64::from))
+                .collect();
+            if v.len() != 6 {
+                return None;
+            }
+            Affine::new([v[0], v[1], v[2], v[3], v[4], v[5]])
+        }
+        _ => Affine::IDENTITY,
+    };
+    Some((id, bbox, matrix))
+}
+
+fn state_of(annot: &Dictionary, states: &Dictionary) -> Option<ObjectId> {
+    let on = annot.get(b"AS").ok()?.as_name().ok()?;
+    states.get(on).ok()?.as_reference().ok()
+}
+
+/// One glyph as drawn: its text and its box, in points from the page's top-left corner.
+#[derive(Clone, Debug)]
+struct Drawn {
+    text: String,
+    rect: Rect,
+    /// Its advance in thousandths of the font size, when the font says.
+    advance: Option<f32>,
+    at: Affine,
+}
+
+struct DrawnPage {
+    size: (f64, f64),
+    glyphs: Vec<Drawn>,
+}
+
+/// Collects glyphs; draws nothing.
+struct Collector {
+    glyphs: Vec<Drawn>,
+}
+
+impl<'a> Device<'a> for Collector {
+    fn set_soft_mask(&mut self, _: Option<SoftMask<'a>>) {}
+    fn set_blend_mode(&mut self, _: BlendMode) {}
+    fn draw_path(&mut self, _: &BezPath, _: Affine, _: &Paint<'a>, _: &PathDrawMode) {}
+    fn push_clip_path(&mut self, _: &ClipPath) {}
+    fn push_transparency_group(&mut self, _: f32, _: Option<SoftMask<'a>>, _: BlendMode) {}
+    fn draw_glyph(
+        &mut self,
+        glyph: &hayro_interpret::font::Glyph<'a>,
+        transform: Affine,
+        glyph_transform: Affine,
+        _: &Paint<'a>,
+        mode: &GlyphDrawMode,
+    ) {
+        let at = transform * glyph_transform;
+        // Filled and stroked text is drawn twice; it is one glyph.
+        if matches!(mode, GlyphDrawMode::Stroke(_))
+            && self.glyphs.last().is_some_and(|g| g.at == at)
+        {
+            return;
+        }
+        let advance = match glyph {
+            hayro_interpret::font::Glyph::Outline(g) => g.advance_width(),
+            hayro_interpret::font::Glyph::Type3(_) => None,
+        };
+        let w = advance.unwrap_or(500.0) as f64;
+        // The glyph's cell: its advance across, from a fifth of an em below the baseline to
+        // four fifths above, in glyph space (a thousand units to the em).
+        let corners = [
+            Point::new(0.0, -200.0),
+            Point::new(w, -200.0),
+            Point::new(0.0, 800.0),
+            Point::new(w, 800.0),
+        ]
+        .map(|p| at * p);
+        let mut rect = Rect::from_points(corners[0], corners[1]);
+        for c in &corners[2..] {
+            rect = rect.union_pt(*c);
+        }
+        let text = glyph
+            .as_unicode()
+            .map(|u| bf_text(&u))
+            .unwrap_or_else(|| "\u{fffd}".into());
+        self.glyphs.push(Drawn {
+            text,
+            rect,
+            advance,
+            at,
+        });
+    }
+    fn draw_image(&mut self, _: Image<'a, '_>, _: Affine) {}
+    fn pop_clip_path(&mut self) {}
+    fn pop_transparency_group(&mut self) {}
+}
+
+fn bf_text(u: &hayro_interpret::hayro_cmap::BfString) -> String {
+    use hayro_interpret::hayro_cmap::BfString;
+    match u {
+        BfString::Char(c) => c.to_string(),
+        BfString::String(s) => s.clone(),
+    }
+}
+
+fn glyphs(pdf: &[u8]) -> Result<Vec<DrawnPage>, PdfError> {
+    let file = Pdf::new(pdf.to_vec()).map_err(|e| err(format!("the PDF cannot be read: {e:?}")))?;
+    let settings = InterpreterSettings {
+        render_annotations: false,
+        ..InterpreterSettings::default()
+    };
+    let cache = InterpreterCache::new();
+    let mut out = Vec::new();
+    for page in file.pages().iter() {
+        let (w, h) = page.render_dimensions();
+        let mut ctx = Context::new(
+            page.initial_transform(true).to_kurbo(),
+            Rect::new(0.0, 0.0, w as f64, h as f64),
+            &cache,
+            page.xref(),
+            settings.clone(),
+        );
+        let mut device = Collector { glyphs: Vec::new() };
+        interpret_page(page, &mut ctx, &mut device);
+        out.push(DrawnPage {
+            size: (w as f64, h as f64),
+            glyphs: device.glyphs,
+        });
+    }
+    Ok(out)
+}
+
+/// A tag found in a page's drawn text: the glyphs it took and where.
+struct FoundTag {
+    glyphs: std::ops::Range<usize>,
+    placed: PlacedTag,
+}
+
+fn find_tags(glyphs: &[Drawn], page: u32) -> Result<Vec<FoundTag>, PdfError> {
+    let (text, starts) = joined(glyphs.iter().map(|g| g.text.as_str()));
+    let mut out = Vec::new();
+    for f in tags::find(&text) {
+        let written = text[f.start..f.end].to_string();
+        let tag = f.tag.map_err(|why| {
+            err(format!(
+                "the text tag {} on page {page} cannot be read: {why}",
+                short(&written)
+            ))
+        })?;
+        let range = span(&starts, f.start, f.end);
+        let rect = glyphs[range.clone()]
+            .iter()
+            .map(|g| g.rect)
+            .reduce(|a, b| a.union(b))
+            .unwrap_or_default();
+        let round = |v: f64| (v * 100.0).round() / 100.0;
+        out.push(FoundTag {
+            glyphs: range,
+            placed: PlacedTag {
+                width: tag.width.unwrap_or(round(rect.width())),
+                height: tag.height.unwrap_or(round(rect.height())),
+                tag,
+                text: written,
+                page,
+                x: round(rect.x0),
+                y: round(rect.y0),
+            },
+        });
+    }
+    Ok(out)
+}
+
+/// The pieces joined, and where each starts in the whole.
+fn joined<'s>(pieces: impl Iterator<Item = &'s str>) -> (String, Vec<usize>) {
+    let mut text = String::new();
+    let mut starts = Vec::new();
+    for p in pieces {
+        starts.push(text.len());
+        text.push_str(p);
+    }
+    (text, starts)
+}
+
+/// The pieces whose text starts inside `start..end` of the whole.
+fn span(starts: &[usize], start: usize, end: usize) -> std::ops::Range<usize> {
+    let first = starts.partition_point(|s| *s < start);
+    let last = starts.partition_point(|s| *s < end);
+    first..last
+}
+
+/// A font as the walk needs it: how its codes are cut and read.
+struct FontInfo<'d> {
+    two_bytes: bool,
+    encoding: Option<lopdf::Encoding<'d>>,
+}
+
+impl FontInfo<'_> {
+    fn text(&self, code: &[u8]) -> String {
+        self.encoding
+            .as_ref()
+            .and_then(|e| e.bytes_to_string(code).ok())
+            .unwrap_or_else(|| "\u{fffd}".into())
+    }
+}
+
+/// One code shown by the page's content: where it is in which operator.
+struct Shown {
+    op: usize,
+    /// The array item of a `TJ` (0 for the others).
+    item: usize,
+    start: usize,
+    len: usize,
+    text: String,
+    /// The text state it was shown with: size, character and word spacing.
+    size: f64,
+    tc: f64,
+    tw: f64,
+}
+
+#[derive(Clone)]
+struct TextState {
+    font: Option<Vec<u8>>,
+    size: f64,
+    tc: f64,
+    tw: f64,
+}
+
+fn font_info<'d>(doc: &'d Document, dict: &'d Dictionary) -> FontInfo<'d> {
+    FontInfo {
+        two_bytes: name_of(dict.get(b"Subtype").ok()).as_deref() == Some("Type0"),
+        encoding: dict.get_font_encoding(doc).ok(),
+    }
+}
+
+/// Cuts each found tag's codes out of the page's content, leaving an adjustment of their
+/// advance in their place.
+fn cut_tags(
+    doc: &mut Document,
+    page_id: ObjectId,
+    page: u32,
+    found: &[FoundTag],
+    drawn: &[Drawn],
+) -> Result<(), PdfError> {
+    let data = doc
+        .get_page_content_with_limit(page_id, MAX_CONTENT)
+        .map_err(|e| err(format!("page {page}'s content cannot be read: {e}")))?;
+    let mut content = Content::decode(&data)
+        .map_err(|e| err(format!("page {page}'s content cannot be read: {e}")))?;
+    let shown = {
+        let fonts: BTreeMap<Vec<u8>, FontInfo<'_>> = doc
+            .get_page_fonts(page_id)
+            .map_err(|e| err(format!("page {page}'s fonts cannot be read: {e}")))?
+            .into_iter()
+            .map(|(name, dict)| (name, font_info(doc, dict)))
+            .collect();
+        walk(&content.operations, &fonts)
+    };
+    let (text, starts) = joined(shown.iter().map(|s| s.text.as_str()));
+    let ours: Vec<_> = tags::find(&text);
+    if ours.len() != found.len() {
+        return Err(err(format!(
+            "the text tags on page {page} could not be taken out of its content: {} were seen \
+             and {} found in the drawing instructions (are some inside a form or a picture?)",
+            found.len(),
+            ours.len()
+        )));
+    }
+    // Per operator: which codes go, and the advance each leaves behind.
+    let mut cuts: BTreeMap<usize, Vec<(usize, usize, usize, f64)>> = BTreeMap::new();
+    for (f, o) in found.iter().zip(&ours) {
+        let codes = span(&starts, o.start, o.end);
+        let glyphs = &drawn[f.glyphs.clone()];
+        let same_count = glyphs.len() == codes.len();
+        for (k, ci) in codes.enumerate() {
+            let s = &shown[ci];
+            let w0 = if same_count { glyphs[k].advance } else { None };
+            let Some(w0) = w0.map(f64::from) else {
+                return Err(err(format!(
+                    "the text tag {} on page {page} could not be taken out: its font does not \
+                     say how wide its letters are",
+                    short(&f.placed.text)
+                )));
+            };
+            let space = s.len == 1 && s.text == " ";
+            let adjust = if s.size.abs() > 1e-9 {
+                -(w0 + 1000.0 * (s.tc + if space { s.tw } else { 0.0 }) / s.size)
+            } else {
+                0.0
+            };
+            cuts.entry(s.op)
+                .or_default()
+                .push((s.item, s.start, s.len, adjust));
+        }
+    }
+    let mut ops = Vec::with_capacity(content.operations.len() + cuts.len() * 3);
+    for (i, op) in content.operations.drain(..).enumerate() {
+        match cuts.get(&i) {
+            Some(c) => ops.extend(rewrite(op, c)),
+            None => ops.push(op),
+        }
+    }
+    content.operations = ops;
+    let bytes = content
+        .encode()
+        .map_err(|e| err(format!("page {page}'s content cannot be written: {e}")))?;
+    doc.change_page_content(page_id, bytes)
+        .map_err(|e| err(format!("page {page}'s content cannot be written: {e}")))?;
+    Ok(())
+}
+
+/// Every code the content shows, in order, with its text and text state.
+fn walk(ops: &[Operation], fonts: &BTreeMap<Vec<u8>, FontInfo<'_>>) -> Vec<Shown> {
+    let mut out = Vec::new();
+    let mut st = TextState {
+        font: None,
+        size: 0.0,
+        tc: 0.0,
+        tw: 0.0,
+    };
+    let mut saved: Vec<TextState> = Vec::new();
+    let f = |o: Option<&Object>| o.and_then(|o| o.as_float().ok()).map(f64::from);
+    for (i, op) in ops.iter().enumerate() {
+        let a = &op.operands;
+        match op.operator.as_str() {
+            "q" => saved.push(st.clone()),
+            "Q" => {
+                if let Some(s) = saved.pop() {
+                    st = s;
+                }
+            }
+            "Tf" => {
+                st.font = a.first().and_then(|n| n.as_name().ok()).map(<[u8]>::to_vec);
+                st.size = f(a.get(1)).unwrap_or(0.0);
+            }
+            "Tc" => st.tc = f(a.first()).unwrap_or(0.0),
+            "Tw" => st.tw = f(a.first()).unwrap_or(0.0),
+            "Tj" | "'" => show(&mut out, i, 0, a.first(), &st, fonts),
+            "\"" => {
+                st.tw = f(a.first()).unwrap_or(st.tw);
+                st.tc = f(a.get(1)).unwrap_or(st.tc);
+                show(&mut out, i, 0, a.get(2), &st, fonts);
+            }
+            "TJ" => {
+                if let Some(Object::Array(items)) = a.first() {
+                    for (k, item) in items.iter().enumerate() {
+                        show(&mut out, i, k, Some(item), &st, fonts);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+fn show(
+    out: &mut Vec<Shown>,
+    op: usize,
+    item: usize,
+    s: Option<&Object>,
+    st: &TextState,
+    fonts: &BTreeMap<Vec<u8>, FontInfo<'_>>,
+) {
+    let Some(Object::String(bytes, _)) = s else {
+        return;
+    };
+    let Some(font) = st.font.as_ref().and_then(|n| fonts.get(n)) else {
+        return;
+    };
+    let step = if font.two_bytes { 2 } else { 1 };
+    let mut at = 0;
+    while at < bytes.len() {
+        let len = step.min(bytes.len() - at);
+        out.push(Shown {
+            op,
+            item,
+            start: at,
+            len,
+            text: font.text(&bytes[at..at + len]),
+            size: st.size,
+            tc: st.tc,
+            tw: st.tw,
+        });
+        at += len;
+    }
+}
+
+/// One text operator with some of its codes cut: a `TJ` whose strings lack them and whose
+/// numbers make up their advance. `'` and `"` keep their line move and spacing.
+fn rewrite(op: Operation, cuts: &[(usize, usize, usize, f64)]) -> Vec<Operation> {
+    let mut before = Vec::new();
+    let items: Vec<Object> = match op.operator.as_str() {
+        "TJ" => match op.operands.into_iter().next() {
+            Some(Object::Array(a)) => a,
+            _ => return Vec::new(),
+        },
+        "Tj" => op.operands.into_iter().take(1).collect(),
+        "'" => {
+            before.push(Operation::new("T*", vec![]));
+            op.operands.into_iter().take(1).collect()
+        }
+        "\"" => {
+            let mut a = op.operands.into_iter();
+            let (aw, ac) = (a.next(), a.next());
+            if let Some(aw) = aw {
+                before.push(Operation::new("Tw", vec![aw]));
+            }
+            if let Some(ac) = ac {
+                before.push(Operation::new("Tc", vec![ac]));
+            }
+            before.push(Operation::new("T*", vec![]));
+            a.take(1).collect()
+        }
+        _ => return vec![op],
+    };
+    let mut array = Vec::new();
+    for (k, item) in items.into_iter().enumerate() {
+        let Object::String(bytes, format) = item else {
+            array.push(item);
+            continue;
+        };
+        let mut kept = Vec::new();
+        let mut pending = 0.0;
+        let mut at = 0;
+        let mine: Vec<_> = cuts.iter().filter(|c| c.0 == k).collect();
+        for c in &mine {
+            if c.1 > at {
+                if pending != 0.0 {
+                    flush(&mut array, &mut kept, format, &mut pending);
+                }
+                kept.extend_from_slice(&bytes[at..c.1]);
+            }
+            pending += c.3;
+            at = c.1 + c.2;
+        }
+        if pending != 0.0 {
+            flush(&mut array, &mut kept, format, &mut pending);
+        }
+        kept.extend_from_slice(&bytes[at.min(bytes.len())..]);
+        if !kept.is_empty() {
+            array.push(Object::String(kept, format));
+        }
+    }
+    before.push(Operation::new("TJ", vec![Object::Array(array)]));
+    before
+}
+
+/// Writes the codes kept so far, then the adjustment for the codes cut after them.
+fn flush(
+    array: &mut Vec<Object>,
+    kept: &mut Vec<u8>,
+    format: lopdf::StringFormat,
+    pending: &mut f64,
+) {
+    if !kept.is_empty() {
+        array.push(Object::String(std::mem::take(kept), format));
+    }
+    array.push(Object::Real(*pending as f32));
+    *pending = 0.0;
+}
+
+fn short(t: &str) -> String {
+    let mut s: String = t.chars().take(80).collect();
+    if s.len() < t.len() {
+        s.push('…');
+    }
+    s
+}

@@ -1,0 +1,392 @@
+//! PDF templates from several makers: Typst (ours), Chromium's printer, cairo, and a file
+//! written by hand in the standard Helvetica without widths (as small generators write
+//! them); hostile files: active content, forms and signatures, encryption.
+
+use std::collections::BTreeMap;
+use std::process::Command;
+
+use lopdf::content::{Content, Operation};
+use lopdf::{Document, Object, Stream, dictionary};
+use serde_json::json;
+
+use crate::pdf::{PdfError, prepare};
+
+fn ci() -> bool {
+    std::env::var("CI").as_deref() == Ok("true")
+}
+
+/// Runs a tool; `None` when it is not installed outside CI (under CI it must be).
+fn tool(name: &str, args: &[&str]) -> Option<String> {
+    match Command::new(name).args(args).output() {
+        Ok(o) => {
+            assert!(
+                o.status.success(),
+                "{name} {args:?}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            Some(String::from_utf8_lossy(&o.stdout).into_owned())
+        }
+        Err(e) if ci() => panic!("{name} is needed: {e}"),
+        Err(_) => None,
+    }
+}
+
+fn write(dir: &tempfile::TempDir, name: &str, bytes: &[u8]) -> String {
+    let p = dir.path().join(name);
+    std::fs::write(&p, bytes).unwrap();
+    p.to_string_lossy().into_owned()
+}
+
+/// A word as poppler sees it: `(text, page, x0, y0, x1, y1)`.
+type Word = (String, u32, f64, f64, f64, f64);
+
+/// Words of each page with their boxes, from poppler.
+fn words(pdf: &[u8]) -> Option<Vec<Word>> {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(&dir, "w.pdf", pdf);
+    let html = tool("pdftotext", &["-bbox", &path, "-"])?;
+    let mut out = Vec::new();
+    let mut page = 0;
+    for line in html.lines() {
+        let line = line.trim();
+        if line.starts_with("<page") {
+            page += 1;
+        }
+        let Some(rest) = line.strip_prefix("<word ") else {
+            continue;
+        };
+        let attr = |k: &str| -> f64 {
+            let i = rest.find(&format!("{k}=\"")).unwrap() + k.len() + 2;
+            rest[i..i + rest[i..].find('"').unwrap()].parse().unwrap()
+        };
+        let text = &rest[rest.find('>').unwrap() + 1..rest.rfind("</word>").unwrap()];
+        let text = text
+            .replace("&amp;", "&")
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&quot;", "\"");
+        out.push((
+            text,
+            page,
+            attr("xMin"),
+            attr("yMin"),
+            attr("xMax"),
+            attr("yMax"),
+        ));
+    }
+    Some(out)
+}
+
+fn text_of(pdf: &[u8]) -> Option<String> {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(&dir, "t.pdf", pdf);
+    tool("pdftotext", &[&path, "-"])
+}
+
+/// A PDF made by Typst, our own engine, from words with tags in them.
+fn typst_pdf() -> Vec<u8> {
+    let para = |t: &str| json!({"type": "paragraph", "content": [{"type": "text", "text": t}]});
+    let doc = signet_source::parse(
+        "source",
+        &json!({"type": "doc", "content": [
+            para("The tenant rents the studio for one year."),
+            para("Signed by {{Tenant sign;type=signature;role=tenant}} on the day. After words."),
+            para("Date: {{Date;type=date;role=tenant;width=90;height=18}} Closing words."),
+        ]}),
+    )
+    .unwrap();
+    signet_pdf::Renderer::new()
+        .render(&signet_pdf::RenderInput {
+            doc: &doc,
+            title: "Lease",
+            footer: "made by typst",
+            paper: signet_pdf::Paper::A4,
+            profile: signet_pdf::Profile::Contract,
+            test: false,
+            lang: "en",
+            values: &BTreeMap::new(),
+            seat_names: &BTreeMap::new(),
+            labels: signet_pdf::Labels::EN,
+        })
+        .unwrap()
+        .pdf
+}
+
+/// The checks every maker's file passes: each tag found where poppler sees it, its text gone
+/// from the result, and every other word exactly where it was.
+fn tags_come_out_and_the_rest_stays(pdf: &[u8], expect: &[(&str, &str)]) -> crate::pdf::Prepared {
+    let out = prepare(pdf, 50).unwrap_or_else(|e| panic!("{e}"));
+    let got: Vec<(&str, &str)> = out
+        .tags
+        .iter()
+        .map(|t| (t.tag.label.as_str(), t.tag.ty.as_str()))
+        .collect();
+    assert_eq!(got, expect, "{:?}", out.tags);
+    let (Some(before), Some(after), Some(text)) = (words(pdf), words(&out.pdf), text_of(&out.pdf))
+    else {
+        return out;
+    };
+    assert!(
+        !text.contains("{{") && !text.contains("}}") && !text.contains("type="),
+        "{text}"
+    );
+    // Every word that is not part of a tag is still there, in the same place.
+    let is_tag_word =
+        |w: &str| w.contains("{{") || w.contains("}}") || w.contains(";") || w.contains('=');
+    let kept: Vec<_> = before.iter().filter(|w| !is_tag_word(&w.0)).collect();
+    for w in &kept {
+        let same = after.iter().any(|a| {
+            a.0 == w.0 && a.1 == w.1 && (a.2 - w.2).abs() < 0.05 && (a.3 - w.3).abs() < 0.05
+        });
+        assert!(same, "{w:?} moved or went: {after:?}");
+    }
+    // Each tag's box starts where poppler saw its first word.
+    for t in &out.tags {
+        let first = before
+            .iter()
+            .find(|w| {
+                w.1 == t.page
+                    && w.0.starts_with("{{")
+                    && t.text.starts_with(&w.0[..w.0.len().min(6)])
+            })
+            .unwrap_or_else(|| panic!("{} not seen by poppler: {before:?}", t.text));
+        assert!((t.x - first.2).abs() < 1.5, "x {t:?} vs {first:?}");
+        assert!(
+            t.y < first.5 && t.y + t.height > first.3,
+            "y {t:?} vs {first:?}"
+        );
+    }
+    out
+}
+
+#[test]
+fn a_typst_pdf_gives_its_tags_with_their_boxes() {
+    let out = tags_come_out_and_the_rest_stays(
+        &typst_pdf(),
+        &[("Tenant sign", "signature"), ("Date", "date")],
+    );
+    assert_eq!(out.pages.len(), 1);
+    assert!((out.pages[0].0 - 595.28).abs() < 0.1);
+    let date = &out.tags[1];
+    assert_eq!((date.width, date.height), (90.0, 18.0));
+    assert_eq!(date.tag.role.as_deref(), Some("tenant"));
+}
+
+#[test]
+fn a_pdf_printed_by_cairo_gives_its_tags() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(&dir, "typst.pdf", &typst_pdf());
+    let dst = dir.path().join("cairo.pdf").to_string_lossy().into_owned();
+    if tool("pdftocairo", &["-pdf", &src, &dst]).is_none() {
+        return;
+    }
+    let pdf = std::fs::read(&dst).unwrap();
+    tags_come_out_and_the_rest_stays(&pdf, &[("Tenant sign", "signature"), ("Date", "date")]);
+}
+
+#[test]
+fn a_pdf_printed_by_chromium_gives_its_tags() {
+    let dir = tempfile::tempdir().unwrap();
+    let html = write(
+        &dir,
+        "page.html",
+        br#"<html><body style="font-family: sans-serif">
+        <h1>Order form</h1><p>Customer: <b>{{Customer;type=text;role=buyer}}</b> thanks.</p>
+        <p>Sign here {{Buyer signature;type=signature;role=buyer}} and date it.</p></body></html>"#,
+    );
+    let pdf = dir
+        .path()
+        .join("chromium.pdf")
+        .to_string_lossy()
+        .into_owned();
+    let printed = Command::new("chromium")
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-pdf-header-footer",
+            &format!("--print-to-pdf={pdf}"),
+        ])
+        .arg(format!("file://{html}"))
+        .output();
+    match printed {
+        Ok(o) => assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr)),
+        Err(e) if ci() => panic!("chromium is needed: {e}"),
+        Err(_) => return,
+    }
+    tags_come_out_and_the_rest_stays(
+        &std::fs::read(&pdf).unwrap(),
+        &[("Customer", "text"), ("Buyer signature", "signature")],
+    );
+}
+
+/// A page in the standard Helvetica, no widths, no ToUnicode: text in `Tj` and `'` with a tag
+/// between words in one string, as small generators write it.
+fn helvetica_pdf(extra: impl FnOnce(&mut Document, lopdf::ObjectId, lopdf::ObjectId)) -> Vec<u8> {
+    let mut doc = Document::with_version("1.7");
+    let pages_id = doc.new_object_id();
+    let font = doc.add_object(dictionary! {
+        "Type" => "Font", "Subtype" => "Type1", "BaseFont" => "Helvetica", "Encoding" => "WinAnsiEncoding",
+    });
+    let content = Content {
+        operations: vec![
+            Operation::new("BT", vec![]),
+            Operation::new("Tf", vec!["F1".into(), 12.into()]),
+            Operation::new("TL", vec![16.into()]),
+            Operation::new("Td", vec![72.into(), 720.into()]),
+            Operation::new(
+                "Tj",
+                vec![Object::string_literal(
+                    "Name: {{Full name;type=text;role=client}} end of line",
+                )],
+            ),
+            Operation::new(
+                "'",
+                vec![Object::string_literal(
+                    "Second line {{Sign;type=signature;role=client}}",
+                )],
+            ),
+            Operation::new("Tj", vec![Object::string_literal(" follows on")]),
+            Operation::new("ET", vec![]),
+        ],
+    };
+    let content_id = doc.add_object(Stream::new(dictionary! {}, content.encode().unwrap()));
+    let page_id = doc.add_object(dictionary! {
+        "Type" => "Page", "Parent" => pages_id, "Contents" => content_id,
+        "MediaBox" => vec![0.into(), 0.into(), 612.into(), 792.into()],
+        "Resources" => dictionary! { "Font" => dictionary! { "F1" => font } },
+    });
+    doc.objects.insert(
+        pages_id,
+        Object::Dictionary(
+            dictionary! { "Type" => "Pages", "Kids" => vec![page_id.into()], "Count" => 1 },
+        ),
+    );
+    let catalog = doc.add_object(dictionary! { "Type" => "Catalog", "Pages" => pages_id });
+    doc.trailer.set("Root", catalog);
+    extra(&mut doc, catalog, page_id);
+    let mut out = Vec::new();
+    doc.save_to(&mut out).unwrap();
+    out
+}
+
+#[test]
+fn a_standard_font_without_widths_is_cut_in_the_middle_of_a_string() {
+    let out = tags_come_out_and_the_rest_stays(
+        &helvetica_pdf(|_, _, _| {}),
+        &[("Full name", "text"), ("Sign", "signature")],
+    );
+    // Letter paper, top-left corner: the first line is 72 points from the top.
+    let t = &out.tags[0];
+    assert!((t.y + t.height - 72.0).abs() < 4.0 && t.y < 72.0, "{t:?}");
+    if let Some(text) = text_of(&out.pdf) {
+        assert!(
+            text.contains("Name:") && text.contains("end of line") && text.contains("follows on"),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn active_content_forms_and_signatures_are_removed_and_appearances_kept() {
+    let pdf = helvetica_pdf(|doc, catalog, page| {
+        let js = doc.add_object(
+            dictionary! { "S" => "JavaScript", "JS" => Object::string_literal("app.alert('x')") },
+        );
+        let appearance = doc.add_object(Stream::new(
+            dictionary! {
+                "Type" => "XObject", "Subtype" => "Form",
+                "BBox" => vec![0.into(), 0.into(), 100.into(), 20.into()],
+                "Resources" => dictionary! { "Font" => dictionary! { "F1" => dictionary! {
+                    "Type" => "Font", "Subtype" => "Type1", "BaseFont" => "Helvetica" } } },
+            },
+            b"BT /F1 10 Tf 2 6 Td (FilledValue) Tj ET".to_vec(),
+        ));
+        let field = doc.add_object(dictionary! {
+            "Type" => "Annot", "Subtype" => "Widget", "FT" => "Tx", "T" => Object::string_literal("name"),
+            "Rect" => vec![300.into(), 600.into(), 400.into(), 620.into()],
+            "AP" => dictionary! { "N" => appearance }, "AA" => dictionary! { "K" => js },
+        });
+        let sig = doc.add_object(dictionary! {
+            "Type" => "Annot", "Subtype" => "Widget", "FT" => "Sig", "T" => Object::string_literal("sig"),
+            "Rect" => vec![300.into(), 500.into(), 400.into(), 520.into()],
+            "AP" => dictionary! { "N" => appearance },
+        });
+        let link = doc.add_object(dictionary! {
+            "Type" => "Annot", "Subtype" => "Link",
+            "Rect" => vec![72.into(), 700.into(), 200.into(), 712.into()], "A" => js,
+        });
+        let file = doc.add_object(Stream::new(
+            dictionary! { "Type" => "EmbeddedFile" },
+            b"MZ evil".to_vec(),
+        ));
+        let p = doc.get_object_mut(page).unwrap().as_dict_mut().unwrap();
+        p.set("Annots", vec![field.into(), sig.into(), link.into()]);
+        p.set("AA", dictionary! { "O" => js });
+        let c = doc.get_object_mut(catalog).unwrap().as_dict_mut().unwrap();
+        c.set("OpenAction", js);
+        c.set("AcroForm", dictionary! { "Fields" => vec![field.into(), sig.into()], "XFA" => Object::string_literal("<xdp/>") });
+        c.set("Names", dictionary! {
+            "JavaScript" => dictionary! { "Names" => vec![Object::string_literal("a"), js.into()] },
+            "EmbeddedFiles" => dictionary! { "Names" => vec![Object::string_literal("evil.exe"), dictionary! { "EF" => dictionary! { "F" => file } }.into()] },
+        });
+    });
+    let out = prepare(&pdf, 50).unwrap();
+    for w in [
+        "the action run on opening removed",
+        "JavaScript, attachments and named destinations removed",
+        "an XFA form removed",
+        "existing signatures removed",
+        "links removed",
+        "page actions removed",
+        "form fields flattened",
+    ] {
+        assert!(
+            out.warnings.iter().any(|x| x == w),
+            "{w}: {:?}",
+            out.warnings
+        );
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(&dir, "in.pdf", &out.pdf);
+    let qdf = dir.path().join("qdf.pdf").to_string_lossy().into_owned();
+    if tool("qpdf", &["--qdf", "--object-streams=disable", &src, &qdf]).is_some() {
+        let raw = String::from_utf8_lossy(&std::fs::read(&qdf).unwrap()).into_owned();
+        for gone in [
+            "/JavaScript",
+            "/JS",
+            "/OpenAction",
+            "/EmbeddedFile",
+            "/AcroForm",
+            "/Annots",
+            "/AA",
+            "/XFA",
+            "MZ evil",
+        ] {
+            assert!(!raw.contains(gone), "{gone} left in the PDF");
+        }
+    }
+    // The form field's value is drawn into the page; the signature's is not.
+    if let Some(text) = text_of(&out.pdf) {
+        assert_eq!(text.matches("FilledValue").count(), 1, "{text}");
+    }
+}
+
+#[test]
+fn encrypted_and_broken_files_are_refused_with_a_reason() {
+    let plain = helvetica_pdf(|_, _, _| {});
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(&dir, "plain.pdf", &plain);
+    let enc = dir.path().join("enc.pdf").to_string_lossy().into_owned();
+    // Only an owner password (no password to open it), as "protected" PDFs often are.
+    if tool("qpdf", &["--encrypt", "", "owner", "256", "--", &src, &enc]).is_some() {
+        let e = prepare(&std::fs::read(&enc).unwrap(), 50).unwrap_err();
+        assert!(e.0.contains("encrypted"), "{e}");
+    }
+    assert_eq!(
+        prepare(b"hello", 50).unwrap_err(),
+        PdfError("is not a PDF".into())
+    );
+    let e = prepare(&plain, 0).unwrap_err();
+    assert!(e.0.contains("max_pages"), "{e}");
+}
