@@ -16,7 +16,9 @@ use std::collections::BTreeMap;
 use ego_tree::NodeRef;
 use scraper::{Html, Node};
 use serde_json::{Map, Value, json};
-use signet_source::tags::{self, Tag};
+use signet_source::tags;
+
+use crate::fields::{Written, field_attrs, short};
 
 /// The largest HTML taken, in bytes (the spec's "up to 2 MB").
 pub const MAX_HTML: usize = 2 * 1024 * 1024;
@@ -24,8 +26,6 @@ pub const MAX_HTML: usize = 2 * 1024 * 1024;
 const MAX_NESTING: usize = 12;
 /// Elements are walked at most this deep; text below is kept, its structure is not.
 const MAX_DEPTH: usize = 128;
-/// The seat of a tag that names none, when no tag names one.
-pub const DEFAULT_ROLE: &str = "signer";
 
 /// A page turned into the source model.
 #[derive(Debug)]
@@ -104,14 +104,6 @@ enum Piece {
     Break,
 }
 
-/// One tag as written, before the fields are named.
-struct Written {
-    tag: Tag,
-    /// Where, for messages: "paragraph 12".
-    place: String,
-    text: String,
-}
-
 struct Walker {
     warnings: BTreeMap<String, usize>,
     /// The tags in reading order; a `fieldTag` node holds `{"tag": n}` until `finish`.
@@ -161,7 +153,7 @@ pub fn convert(html: &str) -> Result<Converted, HtmlError> {
         return Err(e);
     }
     let mut content = flow.blocks;
-    let names = w.names()?;
+    let names = field_attrs(&w.tags).map_err(HtmlError)?;
     for b in &mut content {
         name_fields(b, &names);
     }
@@ -652,90 +644,6 @@ impl Walker {
             )));
         }
     }
-
-    /// Each tag's field attributes, once every tag is known: the seat of a tag without a
-    /// role is the first seat named; a label without a name is `Field N`; a label used by
-    /// several seats is named for each (`Signature (tenant)`); the same label and seat twice
-    /// must agree.
-    fn names(&self) -> Result<Vec<Value>, HtmlError> {
-        let default_role = self
-            .tags
-            .iter()
-            .find_map(|w| w.tag.role.as_deref())
-            .map(role_word)
-            .unwrap_or_else(|| DEFAULT_ROLE.to_string());
-        let role_of = |t: &Tag| {
-            t.role
-                .as_deref()
-                .map(role_word)
-                .unwrap_or_else(|| default_role.clone())
-        };
-        let mut seats_of: BTreeMap<String, Vec<String>> = BTreeMap::new();
-        for w in &self.tags {
-            let roles = seats_of.entry(w.tag.label.to_lowercase()).or_default();
-            let r = role_of(&w.tag);
-            if !roles.contains(&r) {
-                roles.push(r);
-            }
-        }
-        let mut out = Vec::with_capacity(self.tags.len());
-        for (i, w) in self.tags.iter().enumerate() {
-            for earlier in &self.tags[..i] {
-                let same_seat = role_of(&earlier.tag) == role_of(&w.tag);
-                if same_seat && earlier.tag.label == w.tag.label && !w.tag.label.is_empty() {
-                    tags::same_field(&earlier.tag, &w.tag).map_err(|why| {
-                        HtmlError(format!(
-                            "the text tag {} in {}: {why}",
-                            short(&w.text),
-                            w.place
-                        ))
-                    })?;
-                    return Err(HtmlError(format!(
-                        "the text tag {} in {} repeats the field '{}' of seat '{}' (first in {}); \
-                         one field shown in several places is not taken from HTML yet: give each \
-                         place its own label",
-                        short(&w.text),
-                        w.place,
-                        w.tag.label,
-                        role_of(&w.tag),
-                        earlier.place
-                    )));
-                }
-            }
-            let role = role_of(&w.tag);
-            let mut attrs = w.tag.attrs(&role);
-            attrs["role"] = json!(role);
-            let label = if w.tag.label.is_empty() {
-                format!("Field {}", i + 1)
-            } else if seats_of
-                .get(&w.tag.label.to_lowercase())
-                .is_some_and(|r| r.len() > 1)
-            {
-                format!("{} ({role})", w.tag.label)
-            } else {
-                w.tag.label.clone()
-            };
-            attrs["name"] = json!(label);
-            out.push(attrs);
-        }
-        Ok(out)
-    }
-}
-
-/// A role as a role word: DocuSeal's `First Party` is the seat `First_Party`.
-fn role_word(r: &str) -> String {
-    let mut s: String = r
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join("_")
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-')
-        .take(40)
-        .collect();
-    if s.is_empty() {
-        s = DEFAULT_ROLE.to_string();
-    }
-    s
 }
 
 fn name_fields(v: &mut Value, names: &[Value]) {
@@ -830,13 +738,4 @@ fn data_address(mime: &str, bytes: &[u8]) -> String {
         "data:{mime};base64,{}",
         base64::engine::general_purpose::STANDARD.encode(bytes)
     )
-}
-
-/// A tag's text for a message: at most 80 characters.
-fn short(t: &str) -> String {
-    let mut s: String = t.chars().take(80).collect();
-    if s.len() < t.len() {
-        s.push('…');
-    }
-    s
 }

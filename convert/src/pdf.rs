@@ -29,6 +29,8 @@ use lopdf::content::{Content, Operation};
 use lopdf::{Dictionary, Document, Object, ObjectId};
 use signet_source::tags::{self, Tag};
 
+use crate::fields::short;
+
 /// The most a page's content may decode to: a small stream that inflates past it is a bomb.
 const MAX_CONTENT: usize = 64 * 1024 * 1024;
 
@@ -826,10 +828,39 @@ fn flush(
     *pending = 0.0;
 }
 
-fn short(t: &str) -> String {
-    let mut s: String = t.chars().take(80).collect();
-    if s.len() < t.len() {
-        s.push('…');
-    }
-    s
+/// The source of a template made from a prepared PDF kept at `blob`: its pages, and a field
+/// at each tag's box (kept inside its page), named as every template's tags are.
+pub fn template_source(p: &Prepared, blob: &str) -> Result<serde_json::Value, PdfError> {
+    let written: Vec<crate::fields::Written> = p
+        .tags
+        .iter()
+        .map(|t| crate::fields::Written {
+            tag: t.tag.clone(),
+            place: format!("page {}", t.page),
+            text: t.text.clone(),
+        })
+        .collect();
+    let attrs = crate::fields::field_attrs(&written).map_err(PdfError)?;
+    let fields: Vec<serde_json::Value> = p
+        .tags
+        .iter()
+        .zip(attrs)
+        .map(|(t, mut a)| {
+            let (pw, ph) = p.pages[t.page as usize - 1];
+            let x = t.x.clamp(0.0, pw - 1.0);
+            let y = t.y.clamp(0.0, ph - 1.0);
+            a["page"] = serde_json::json!(t.page);
+            a["x"] = serde_json::json!(x);
+            a["y"] = serde_json::json!(y);
+            a["width"] = serde_json::json!(t.width.min(pw - x).max(1.0));
+            a["height"] = serde_json::json!(t.height.min(ph - y).max(1.0));
+            a
+        })
+        .collect();
+    let pages: Vec<[f64; 2]> = p.pages.iter().map(|(w, h)| [*w, *h]).collect();
+    Ok(serde_json::json!({
+        "type": "doc",
+        "content": [],
+        "file": {"blob": blob, "pages": pages, "fields": fields}
+    }))
 }

@@ -390,3 +390,19 @@ fn encrypted_and_broken_files_are_refused_with_a_reason() {
     let e = prepare(&plain, 0).unwrap_err();
     assert!(e.0.contains("max_pages"), "{e}");
 }
+
+#[test]
+fn a_prepared_pdf_is_a_source_the_model_takes() {
+    let out = prepare(&helvetica_pdf(|_, _, _| {}), 5).unwrap();
+    let source = crate::pdf::template_source(&out, "templates/tpl_1/v1.pdf").unwrap();
+    let doc = signet_source::parse("source", &source).unwrap_or_else(|p| panic!("{p:?}"));
+    let file = doc.file.as_ref().unwrap();
+    assert_eq!(file.fields.len(), 2);
+    assert_eq!(file.fields[0].field.name, "Full name");
+    assert_eq!(file.fields[0].field.role, "client");
+    assert_eq!(
+        (file.fields[0].x, file.fields[0].y),
+        (out.tags[0].x, out.tags[0].y)
+    );
+    assert_eq!(signet_source::walk::roles(&doc), vec!["client".to_string()]);
+}

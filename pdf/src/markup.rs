@@ -69,6 +69,14 @@ const PREAMBLE: &str = r##"#let d = json("/data.json")
     #place(horizon + left, dx: 3pt)[#text(size: 6.5pt, fill: rgb("#1e40af"), s(f.label))]
   ]
 }
+#let fldb(i) = {
+  let f = d.fields.at(i)
+  block(width: f.w * 1pt, height: f.h * 1pt, stroke: 0.6pt + rgb("#2563eb"),
+      fill: rgb("#eff6ff").transparentize(20%), radius: 1.5pt, clip: true)[
+    #place(top + left)[#metadata(i) <signet-field>]
+    #place(horizon + left, dx: 3pt)[#text(size: 6.5pt, fill: rgb("#1e40af"), s(f.label))]
+  ]
+}
 #let sigblock(sig, date, name, datelabel) = block(breakable: false, above: 2.2em, below: 1.6em)[
   #fld(sig)
   #v(-0.45em)
@@ -92,9 +100,14 @@ pub(crate) fn generate(input: &RenderInput<'_>) -> Generated {
         images: Vec::new(),
     };
     g.out.push_str(PREAMBLE);
-    g.setup();
-    let view = walk::signer_view(input.doc);
-    g.blocks(&view.content, "\n\n");
+    match &input.doc.file {
+        Some(file) => g.file_pages(file),
+        None => {
+            g.setup();
+            let view = walk::signer_view(input.doc);
+            g.blocks(&view.content, "\n\n");
+        }
+    }
     Generated {
         markup: g.out,
         data: Data {
@@ -116,6 +129,59 @@ impl Gen<'_> {
         self.strings.push(text.to_string());
         self.index.insert(text.to_string(), i);
         i
+    }
+
+    /// A file's pages as they are, each a picture of the page at its own size, with each field
+    /// placed exactly where it was found; the TEST stamp on top when asked.
+    fn file_pages(&mut self, file: &signet_source::FileDoc) {
+        let title = self.s(self.input.title);
+        let foreground = self.test_stamp().0;
+        let n = self.images.len();
+        if let Some(data) = &file.data {
+            self.images.push(data.clone());
+        }
+        let _ = write!(
+            self.out,
+            "#set document(title: s({title}))\n\
+             #set page(margin: 0pt, foreground: {foreground}, header: none, footer: none)\n\
+             #set text(font: {}, size: 10pt)\n",
+            crate::fonts::SANS_STACK
+        );
+        for (p, (w, h)) in file.pages.iter().enumerate() {
+            let _ = write!(
+                self.out,
+                "#page(width: {w:.3}pt, height: {h:.3}pt)[#place(top + left, image(\"/i/{n}\", \
+                 format: \"pdf\", page: {}, width: {w:.3}pt, height: {h:.3}pt))",
+                p + 1
+            );
+            for f in file.fields.iter().filter(|f| f.page as usize == p + 1) {
+                let b = self.field_box(f.field.clone(), f.width, f.height);
+                let _ = write!(
+                    self.out,
+                    "#place(top + left, dx: {:.3}pt, dy: {:.3}pt, fldb({b}))",
+                    f.x, f.y
+                );
+            }
+            self.out.push_str("]\n");
+        }
+    }
+
+    /// The TEST stamp and banner of a test document (`none` for others).
+    fn test_stamp(&mut self) -> (String, String) {
+        if !self.input.test {
+            return ("none".to_string(), "none".to_string());
+        }
+        let stamp = self.s("TEST");
+        let banner = self.s("TEST DOCUMENT: a practice run with no legal effect");
+        (
+            format!(
+                "place(center + horizon, rotate(-35deg, text(120pt, weight: \"bold\", \
+                 fill: rgb(220, 38, 38, 60), s({stamp}))))"
+            ),
+            format!(
+                "align(center, text(size: 8pt, weight: \"bold\", fill: rgb(220, 38, 38), s({banner})))"
+            ),
+        )
     }
 
     fn setup(&mut self) {
@@ -141,21 +207,7 @@ impl Gen<'_> {
         } else {
             "en"
         };
-        let (foreground, header) = if input.test {
-            let stamp = self.s("TEST");
-            let banner = self.s("TEST DOCUMENT: a practice run with no legal effect");
-            (
-                format!(
-                    "place(center + horizon, rotate(-35deg, text(120pt, weight: \"bold\", \
-                     fill: rgb(220, 38, 38, 60), s({stamp}))))"
-                ),
-                format!(
-                    "align(center, text(size: 8pt, weight: \"bold\", fill: rgb(220, 38, 38), s({banner})))"
-                ),
-            )
-        } else {
-            ("none".to_string(), "none".to_string())
-        };
+        let (foreground, header) = self.test_stamp();
         let _ = write!(
             self.out,
             "#set document(title: s({title}))\n\

@@ -570,3 +570,63 @@ fn pictures_quotes_code_rules_and_spanning_cells_are_printed() {
         );
     }
 }
+
+#[test]
+fn a_files_pages_are_printed_as_they_are_with_fields_exactly_in_place() {
+    let words = render(
+        &doc(json!([para("Original words of the uploaded file.")])),
+        &BTreeMap::new(),
+        false,
+        "en",
+    );
+    let (w, h) = words.pages[0];
+    let field = |name: &str, x: f64, y: f64| {
+        signet_source::PlacedField {
+        field: signet_source::parse(
+            "source",
+            &json!({"type": "doc", "content": [{"type": "paragraph", "content": [
+                {"type": "fieldTag", "attrs": {"name": name, "type": "signature", "role": "client"}}]}]}),
+        )
+        .map(|d| signet_source::walk::fields(&d).remove(0))
+        .unwrap(),
+        page: 1,
+        x,
+        y,
+        width: 120.0,
+        height: 30.0,
+    }
+    };
+    let file_doc = Doc {
+        content: vec![],
+        file: Some(signet_source::FileDoc {
+            blob: "templates/tpl_1/v1.pdf".into(),
+            pages: vec![(w, h)],
+            fields: vec![field("Sign", 100.0, 200.0), field("Sign 2", 300.5, 640.25)],
+            data: Some(words.pdf.clone().into()),
+        }),
+    };
+    let out = render_views(&file_doc, &[400]);
+    assert_eq!(out.pages.len(), 1);
+    assert!((out.pages[0].0 - w).abs() < 0.01 && (out.pages[0].1 - h).abs() < 0.01);
+    let rects: Vec<_> = out
+        .fields
+        .iter()
+        .map(|f| (f.page, f.x, f.y, f.width, f.height))
+        .collect();
+    assert_eq!(
+        rects,
+        vec![
+            (1, 100.0, 200.0, 120.0, 30.0),
+            (1, 300.5, 640.25, 120.0, 30.0)
+        ]
+    );
+    assert_eq!(out.views.len(), 1);
+    // The file's words are still words (the page is embedded, not pictured), once.
+    if let Some(text) = poppler("pdftotext", &out.pdf, &[]) {
+        assert_eq!(
+            text.matches("Original words of the uploaded file.").count(),
+            1,
+            "{text}"
+        );
+    }
+}

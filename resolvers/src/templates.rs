@@ -72,6 +72,31 @@ pub struct TemplateHtmlIn {
     pub external_id: Option<String>,
 }
 
+#[derive(Clone, Debug, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TemplateFileIn {
+    #[schema(min_length = 1, max_length = 200)]
+    pub name: String,
+    /// The file's name, kept for people; its kind is read from its bytes.
+    #[schema(min_length = 1, max_length = 255)]
+    pub file_name: String,
+    /// The file, base64: a PDF with text tags, up to 10 MB.
+    pub file: String,
+    #[serde(default)]
+    #[schema(value_type = Option<Object>)]
+    pub metadata: Option<serde_json::Value>,
+    #[serde(default)]
+    pub external_id: Option<String>,
+}
+
+/// The largest file taken by `POST /templates/file`, in bytes.
+pub const MAX_FILE: usize = 10 * 1024 * 1024;
+
+/// Where a file template's version keeps its PDF.
+pub fn file_blob(template_id: &str, version: i64) -> String {
+    format!("templates/{template_id}/v{version}.pdf")
+}
+
 /// What a document made from a template starts with.
 #[derive(
     Clone, Debug, Default, Deserialize, Serialize, utoipa::ToSchema, async_graphql::SimpleObject,
@@ -126,7 +151,7 @@ pub struct FieldAreaOut {
 #[serde(rename_all = "camelCase")]
 pub struct TemplateOut {
     pub id: String,
-    /// `source` (made from words) or `html`.
+    /// `source` (made from words), `html` or `pdf`.
     pub kind: String,
     pub name: String,
     pub external_id: Option<String>,
@@ -403,7 +428,16 @@ async fn insert(
     claim: Option<&Claim>,
     t: NewTemplate,
 ) -> Result<Made<TemplateOut>, DomainError> {
-    let id = ids::new_id("tpl");
+    insert_with_id(ctx, actor, claim, ids::new_id("tpl"), t).await
+}
+
+async fn insert_with_id(
+    ctx: &Ctx,
+    actor: &Actor,
+    claim: Option<&Claim>,
+    id: String,
+    t: NewTemplate,
+) -> Result<Made<TemplateOut>, DomainError> {
     let now = now_ms();
     let approved = !actor.draft_only;
     let txn = ctx.db.conn.begin().await?;
@@ -474,6 +508,156 @@ fn conversions() -> &'static tokio::sync::Semaphore {
                 .unwrap_or(2),
         )
     })
+}
+
+/// POST /templates/file: a PDF made safe, its text tags found and taken out, kept as the
+/// template's pages with a field at each tag's place.
+pub async fn create_file(
+    ctx: &Ctx,
+    actor: &Actor,
+    body: TemplateFileIn,
+    claim: Option<&Claim>,
+) -> Result<Made<TemplateOut>, DomainError> {
+    use base64::Engine;
+    actor.require(Scope::TemplatesWrite)?;
+    let name = input::line("name", &body.name, 200)?;
+    input::line("fileName", &body.file_name, 255)?;
+    let metadata = Metadata::parse(
+        "metadata",
+        body.metadata.as_ref().unwrap_or(&serde_json::Value::Null),
+    )?;
+    let external_id = input::opt_line("externalId", &body.external_id, 200)?;
+    if body.file.len() > MAX_FILE.div_ceil(3) * 4 + 4 {
+        return Err(DomainError::invalid(
+            "file",
+            format!("is larger than {MAX_FILE} bytes (10 MB)"),
+        ));
+    }
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(body.file.trim())
+        .map_err(|_| DomainError::invalid("file", "is not valid base64"))?;
+    drop(body.file);
+    use signet_convert::FileKind;
+    let office = "templates from Word, Excel and PowerPoint files are converted by LibreOffice, \
+                  which this installation does not run yet: save the file as PDF and send the PDF";
+    match FileKind::sniff(&bytes) {
+        FileKind::Pdf => {}
+        FileKind::Text => {
+            return Err(DomainError::invalid(
+                "file",
+                format!("is a word processor's file; {office}"),
+            ));
+        }
+        FileKind::Sheet => {
+            return Err(DomainError::invalid(
+                "file",
+                format!("is a spreadsheet; {office}"),
+            ));
+        }
+        FileKind::Slides => {
+            return Err(DomainError::invalid(
+                "file",
+                format!("is a presentation; {office}"),
+            ));
+        }
+        FileKind::OldOffice => {
+            return Err(DomainError::invalid(
+                "file",
+                format!("is an Office file of the old format; {office}"),
+            ));
+        }
+        FileKind::Picture => {
+            return Err(DomainError::invalid(
+                "file",
+                "is a picture; templates from pictures need tesseract to read their tags, \
+                 which this installation does not run yet: send a PDF",
+            ));
+        }
+        FileKind::Unknown => {
+            return Err(DomainError::invalid(
+                "file",
+                "is not a PDF, Word, Excel, PowerPoint or picture file (read from its bytes)",
+            ));
+        }
+    }
+    let facts = crate::documents::facts_for(ctx, actor, BTreeMap::new()).await?;
+    let id = ids::new_id("tpl");
+    let blob = file_blob(&id, 1);
+    let max_pages = ctx.max_pages;
+    let _turn = conversions()
+        .acquire()
+        .await
+        .map_err(|e| DomainError::Internal(format!("conversions: {e}")))?;
+    let key = blob.clone();
+    let work = move || -> Result<_, DomainError> {
+        let prepared = signet_convert::pdf::prepare(&bytes, max_pages)
+            .map_err(|e| DomainError::invalid("file", e.0))?;
+        drop(bytes);
+        let source = signet_convert::pdf::template_source(&prepared, &key)
+            .map_err(|e| DomainError::invalid("file", e.0))?;
+        let in_file =
+            |p: &[signet_source::Problem]| DomainError::invalid("file", p[0].message.clone());
+        let doc = signet_source::parse("source", &source).map_err(|p| in_file(&p))?;
+        let report = crate::documents::check_for_template(&doc, facts);
+        if !report.ok() {
+            return Err(in_file(&report.problems));
+        }
+        if report.roles.is_empty() {
+            return Err(DomainError::invalid(
+                "file",
+                "a template needs at least one seat: the PDF has no text tag such as \
+                 {{Signature;type=signature;role=client}}",
+            ));
+        }
+        Ok((prepared, source, doc, report))
+    };
+    let (prepared, source, doc, report) = tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| DomainError::Internal(format!("preparing a PDF: {e}")))??;
+    drop(_turn);
+    let fields: Vec<serde_json::Value> = doc
+        .file
+        .iter()
+        .flat_map(|f| &f.fields)
+        .map(|p| {
+            let f = &p.field;
+            json!({"name": f.name, "type": f.ty.as_str(), "role": f.role, "required": f.required,
+                   "areas": [FieldAreaOut { page: p.page as i64, x: p.x, y: p.y, width: p.width, height: p.height }]})
+        })
+        .collect();
+    // The file is kept before the row that names it is written; a failed write removes it.
+    ctx.blobs.put(&blob, prepared.pdf).await?;
+    let made = insert_with_id(
+        ctx,
+        actor,
+        claim,
+        id,
+        NewTemplate {
+            kind: "pdf",
+            name,
+            external_id,
+            metadata,
+            source: source.to_string(),
+            // The pages keep their own sizes; the paper says which the first one is.
+            paper: match prepared.pages.first() {
+                Some((w, h)) if (w - 595.28).abs() < 3.0 && (h - 841.89).abs() < 3.0 => "a4",
+                _ => "letter",
+            }
+            .into(),
+            profile: "plain".into(),
+            report,
+            fields,
+            warnings: prepared.warnings,
+            pages: Some(prepared.pages.len() as i64),
+        },
+    )
+    .await;
+    if made.is_err()
+        && let Err(e) = ctx.blobs.delete(&blob).await
+    {
+        tracing::warn!(blob, error = %e, "removing a failed template's file failed");
+    }
+    made
 }
 
 /// POST /templates/html: the page cleaned and turned into the source model, laid out once on

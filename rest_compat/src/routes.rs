@@ -87,6 +87,17 @@ pub const DEFAULT_BODY_LIMIT: usize = 2 * 1024 * 1024;
 /// may take six (a control character escaped as `\u0001`; Python's `json.dumps` writes an
 /// accented letter's two bytes as six), and room for the other fields. GraphQL takes the same
 /// page in its `input`, so its limit is this one too.
+/// GraphQL takes the bodies of the template mutations in its `input`: its limit is the
+/// largest of them.
+pub const GRAPHQL_BODY_LIMIT: usize = if FILE_BODY_LIMIT > HTML_BODY_LIMIT {
+    FILE_BODY_LIMIT
+} else {
+    HTML_BODY_LIMIT
+};
+/// The largest legal body of `POST /templates/file`: a 10 MB file in base64 (four bytes for
+/// every three) and room for the other fields.
+pub const FILE_BODY_LIMIT: usize =
+    signet_resolvers::templates::MAX_FILE.div_ceil(3) * 4 + 64 * 1024;
 pub const HTML_BODY_LIMIT: usize = 6 * signet_resolvers::templates::MAX_HTML + 64 * 1024;
 
 impl std::fmt::Debug for Route {
@@ -138,7 +149,7 @@ pub(crate) fn row(
         response: schema_of::<signet_resolvers::webhooks::TopicOut>,
         success: 200,
         statuses: &[],
-        body_limit: HTML_BODY_LIMIT,
+        body_limit: GRAPHQL_BODY_LIMIT,
         handler,
     }
 }
@@ -214,8 +225,8 @@ use signet_resolvers::documents::types::{
 };
 use signet_resolvers::signing::embed::{EmbedSessionIn, EmbedSessionOut};
 use signet_resolvers::templates::{
-    TemplateDefaults, TemplateDocumentIn, TemplateHtmlIn, TemplateOut, TemplatePageOut,
-    TemplateSendIn, TemplateSourceIn,
+    TemplateDefaults, TemplateDocumentIn, TemplateFileIn, TemplateHtmlIn, TemplateOut,
+    TemplatePageOut, TemplateSendIn, TemplateSourceIn,
 };
 
 const NOT_FOUND: (u16, &str) = (
@@ -359,6 +370,21 @@ pub static ROUTES: &[Route] = &[
         statuses: &[],
         body_limit: HTML_BODY_LIMIT,
         handler: crate::templates::create_html,
+    },
+    Route {
+        method: Method::POST,
+        path: "/templates/file",
+        operation_id: "v1.templates.createFile",
+        summary: "Make a template from a PDF with text tags: made safe, a field at each tag, the tags taken out of the page",
+        access: Access::Scope(Scope::TemplatesWrite),
+        idempotency: Idem::Required,
+        query: &[],
+        request: Some(schema_of::<TemplateFileIn>),
+        response: schema_of::<TemplateOut>,
+        success: 201,
+        statuses: &[],
+        body_limit: FILE_BODY_LIMIT,
+        handler: crate::templates::create_file,
     },
     Route {
         method: Method::GET,

@@ -7,7 +7,8 @@ use axum::{Extension, Json};
 use signet_resolvers::Actor;
 use signet_resolvers::answer::Claim;
 use signet_resolvers::templates::{
-    self, TemplateDefaults, TemplateDocumentIn, TemplateHtmlIn, TemplateSendIn, TemplateSourceIn,
+    self, TemplateDefaults, TemplateDocumentIn, TemplateFileIn, TemplateHtmlIn, TemplateSendIn,
+    TemplateSourceIn,
 };
 
 use crate::door::answered;
@@ -26,6 +27,20 @@ pub fn create_source() -> MethodRouter<AppState> {
             let claim = claim.as_ref().map(|c| &c.0);
             Ok::<_, ApiError>(answered(
                 templates::create_source(&s.ctx, &a, body, claim).await?,
+            ))
+        },
+    )
+}
+
+pub fn create_file() -> MethodRouter<AppState> {
+    post(
+        |State(s): State<AppState>,
+         Extension(a): Extension<Actor>,
+         claim: Option<Extension<Claim>>,
+         JsonIn(body): JsonIn<TemplateFileIn>| async move {
+            let claim = claim.as_ref().map(|c| &c.0);
+            Ok::<_, ApiError>(answered(
+                templates::create_file(&s.ctx, &a, body, claim).await?,
             ))
         },
     )

@@ -69,6 +69,21 @@ impl TemplatesMutation {
             .map_err(|e| e.extend())
     }
 
+    /// Makes a template from a PDF with text tags (templates:write); `input` is the body of
+    /// POST /api/v1/templates/file.
+    async fn create_template_from_file(
+        &self,
+        ctx: &Context<'_>,
+        input: Json<Value>,
+    ) -> async_graphql::Result<TemplateOut> {
+        let (c, a) = who(ctx)?;
+        let body = from_json("input", input.0).map_err(|e| e.extend())?;
+        templates::create_file(c, a, body, None)
+            .await
+            .map(|m| m.out)
+            .map_err(|e| e.extend())
+    }
+
     /// Saves what every later document of a template starts with (templates:write); `input`
     /// is the body of POST /api/v1/templates/{id}/defaults.
     async fn set_template_defaults(

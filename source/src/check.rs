@@ -153,7 +153,7 @@ pub fn check(doc: &Doc, input: &CheckInput<'_>) -> Report {
             ),
         );
     }
-    if view.content.is_empty() {
+    if view.content.is_empty() && view.file.is_none() {
         r.problem(
             format!("{root}.content"),
             "the document has nothing a signer would see",

@@ -6,6 +6,32 @@ use std::collections::BTreeMap;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Doc {
     pub content: Vec<Block>,
+    /// A document whose pages are a file's (a template made from a PDF): its pages and its
+    /// fields at their places. Its `content` is empty.
+    pub file: Option<FileDoc>,
+}
+
+/// Pages of a stored PDF with fields placed on them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FileDoc {
+    /// Where the PDF is kept: the blob of the template version it came from.
+    pub blob: String,
+    /// Each page's width and height in points.
+    pub pages: Vec<(f64, f64)>,
+    pub fields: Vec<PlacedField>,
+    /// The PDF's bytes, when the caller has read them for a render; never parsed from JSON.
+    pub data: Option<std::sync::Arc<[u8]>>,
+}
+
+/// A field at its place: page from 1, rectangle in points from the page's top-left corner.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlacedField {
+    pub field: Field,
+    pub page: u32,
+    pub x: f64,
+    pub y: f64,
+    pub width: f64,
+    pub height: f64,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -321,6 +347,9 @@ impl Doc {
     /// line and its text at least its length over the widest line. A document that must be
     /// longer than an installation allows is refused from this before any layout is done.
     pub fn min_pages(&self) -> usize {
+        if let Some(f) = &self.file {
+            return f.pages.len().max(1);
+        }
         fn inline_chars(content: &[Inline]) -> usize {
             content
                 .iter()

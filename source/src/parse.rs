@@ -95,13 +95,26 @@ impl Parser {
                 path,
                 "must be an object with type \"doc\" and a content array",
             );
-            return Doc { content: vec![] };
+            return Doc {
+                content: vec![],
+                file: None,
+            };
         };
         if obj.get("type").and_then(Value::as_str) != Some("doc") {
             self.err(&format!("{path}.type"), "must be \"doc\"");
         }
         let content = self.blocks(path, obj, 0);
-        Doc { content }
+        let file = match obj.get("file") {
+            None | Some(Value::Null) => None,
+            Some(f) => self.file(&format!("{path}.file"), f),
+        };
+        if file.is_some() && !content.is_empty() {
+            self.err(
+                &format!("{path}.content"),
+                "a document of a file's pages has no content of its own",
+            );
+        }
+        Doc { content, file }
     }
 
     fn children<'v>(&mut self, path: &str, obj: &'v Map<String, Value>) -> &'v [Value] {
@@ -471,6 +484,91 @@ impl Parser {
                 None
             }
         }
+    }
+
+    /// `file`: `{"blob", "pages": [[w, h]...], "fields": [fieldTag attributes with "page", "x",
+    /// "y", "width", "height"]}`. Only templates made from files write it.
+    fn file(&mut self, path: &str, v: &Value) -> Option<FileDoc> {
+        let blob = v.get("blob").and_then(Value::as_str);
+        let Some(blob) = blob.filter(|b| !b.is_empty() && b.len() <= 300) else {
+            self.err(&format!("{path}.blob"), "must name the file");
+            return None;
+        };
+        let mut pages = Vec::new();
+        for (i, p) in v
+            .get("pages")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            match (
+                p.get(0).and_then(Value::as_f64),
+                p.get(1).and_then(Value::as_f64),
+            ) {
+                (Some(w), Some(h))
+                    if (1.0..=14_400.0).contains(&w) && (1.0..=14_400.0).contains(&h) =>
+                {
+                    pages.push((w, h))
+                }
+                _ => self.err(
+                    &format!("{path}.pages[{i}]"),
+                    "must be [width, height] in points",
+                ),
+            }
+        }
+        if pages.is_empty() {
+            self.err(&format!("{path}.pages"), "must list the file's pages");
+        }
+        let mut fields = Vec::new();
+        for (i, f) in v
+            .get("fields")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            let fpath = format!("{path}.fields[{i}]");
+            if !self.count_node(&fpath) {
+                break;
+            }
+            let Some(obj) = f.as_object() else {
+                self.err(&fpath, "must be an object");
+                continue;
+            };
+            let num = |k: &str| obj.get(k).and_then(Value::as_f64);
+            let page = obj.get("page").and_then(Value::as_u64).unwrap_or(0) as usize;
+            let (Some(x), Some(y), Some(w), Some(h)) =
+                (num("x"), num("y"), num("width"), num("height"))
+            else {
+                self.err(&fpath, "needs page, x, y, width and height");
+                continue;
+            };
+            let Some(&(pw, ph)) = page.checked_sub(1).and_then(|p| pages.get(p)) else {
+                self.err(&format!("{fpath}.page"), "is not a page of the file");
+                continue;
+            };
+            if x < 0.0 || y < 0.0 || w <= 0.0 || h <= 0.0 || x + w > pw + 0.5 || y + h > ph + 0.5 {
+                self.err(&fpath, "is not inside its page");
+                continue;
+            }
+            if let Some(field) = self.field(&fpath, Some(obj)) {
+                fields.push(PlacedField {
+                    field,
+                    page: page as u32,
+                    x,
+                    y,
+                    width: w,
+                    height: h,
+                });
+            }
+        }
+        Some(FileDoc {
+            blob: blob.to_string(),
+            pages,
+            fields,
+            data: None,
+        })
     }
 
     /// An `image` node: `attrs.src` a `data:` address of a PNG, JPEG, GIF or WebP picture,

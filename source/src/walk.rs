@@ -9,6 +9,7 @@ use crate::model::*;
 pub fn signer_view(doc: &Doc) -> Doc {
     Doc {
         content: without_sender_sections(&doc.content),
+        file: doc.file.clone(),
     }
 }
 
@@ -139,7 +140,11 @@ pub fn signature_block_fields(role: &str, nth: usize, path: &str) -> [Field; 2] 
 
 /// Every field of `doc` in reading order, signature blocks expanded.
 pub fn fields(doc: &Doc) -> Vec<Field> {
-    let mut out = Vec::new();
+    let mut out: Vec<Field> = doc
+        .file
+        .iter()
+        .flat_map(|f| f.fields.iter().map(|p| p.field.clone()))
+        .collect();
     let mut blocks_per_role = std::collections::BTreeMap::<String, usize>::new();
     each_block(&doc.content, &mut |b| match b {
         Block::Heading { content, .. } | Block::Paragraph(content) => {

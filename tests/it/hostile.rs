@@ -174,10 +174,10 @@ async fn graphql_bodies_have_a_limit_and_only_json_is_taken() {
     let (_, key) = app.owner().await;
     // A body over the limit is refused from its declared length, before it is read: the
     // answer comes back while the client has sent only the headers.
-    // GraphQL's limit is the largest legal body of its mutations: an HTML template's page.
-    let a = declared_too_long(&app, "/graphql", &key, 13 << 20).await;
+    // GraphQL's limit is the largest legal body of its mutations: a template's 10 MB file.
+    let a = declared_too_long(&app, "/graphql", &key, 14 << 20).await;
     assert!(a.starts_with("HTTP/1.1 400"), "{a}");
-    assert!(a.contains("larger than the limit of 12648448 bytes"), "{a}");
+    assert!(a.contains("larger than the limit of 14046552 bytes"), "{a}");
     let multipart = app
         .client
         .post(format!("{}/graphql", app.base))

@@ -622,3 +622,165 @@ both_quiet!(a_template_from_html_is_cleaned_laid_out_and_sent, |app| {
         "the service fetched something the page named"
     );
 });
+
+/// A PDF with text tags, made by Typst from words.
+fn tagged_pdf() -> Vec<u8> {
+    let para = |t: &str| json!({"type": "paragraph", "content": [{"type": "text", "text": t}]});
+    let doc = signet_source::parse(
+        "source",
+        &json!({"type": "doc", "content": [
+            para("The tenant rents the studio for one year."),
+            para("Tenant: {{Tenant signature;type=signature;role=tenant;height=30}} Kept after."),
+            para("Landlord: {{Landlord signature;type=signature;role=landlord;height=30}}"),
+        ]}),
+    )
+    .unwrap();
+    signet_pdf::Renderer::new()
+        .render(&signet_pdf::RenderInput {
+            doc: &doc,
+            title: "Studio lease",
+            footer: "an uploaded file",
+            paper: signet_pdf::Paper::A4,
+            profile: signet_pdf::Profile::Contract,
+            test: false,
+            lang: "en",
+            values: &std::collections::BTreeMap::new(),
+            seat_names: &std::collections::BTreeMap::new(),
+            labels: signet_pdf::Labels::EN,
+        })
+        .unwrap()
+        .pdf
+}
+
+both_quiet!(a_template_from_a_pdf_keeps_its_pages_and_is_sent, |app| {
+    use base64::Engine;
+    let b64 = |b: &[u8]| base64::engine::general_purpose::STANDARD.encode(b);
+    let ws = app.workspace(Plan::Pro).await;
+    let scopes = [
+        "documents:read",
+        "documents:write",
+        "templates:read",
+        "templates:write",
+    ];
+    let key = app.key(&ws, Mode::Test, &scopes).await;
+    let (status, t) = post(
+        &app,
+        &key,
+        "/api/v1/templates/file",
+        json!({"name": "Studio lease", "fileName": "lease.pdf", "file": b64(&tagged_pdf())}),
+    )
+    .await;
+    assert_eq!(status, 201, "{t}");
+    assert_eq!(
+        (t["kind"].as_str(), t["pages"].as_i64(), t["paper"].as_str()),
+        (Some("pdf"), Some(1), Some("a4"))
+    );
+    assert_eq!(t["seats"], json!(["tenant", "landlord"]));
+    let area = &t["fields"][0]["areas"][0];
+    assert_eq!(area["page"], 1);
+    assert_eq!(area["height"], 30.0);
+    assert!(
+        area["x"].as_f64().unwrap() > 60.0 && area["y"].as_f64().unwrap() > 60.0,
+        "{area}"
+    );
+
+    // Files of other kinds are named, and what they need is said; the name is not believed.
+    let docx = b"PK\x03\x04\x14\x00\x00\x00\x08\x00word/document.xml....".to_vec();
+    let (status, e) = post(
+        &app,
+        &key,
+        "/api/v1/templates/file",
+        json!({"name": "W", "fileName": "a.pdf", "file": b64(&docx)}),
+    )
+    .await;
+    assert_eq!(status, 400, "{e}");
+    assert!(
+        e["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("LibreOffice"),
+        "{e}"
+    );
+    let (status, e) = post(
+        &app,
+        &key,
+        "/api/v1/templates/file",
+        json!({"name": "P", "fileName": "a.pdf", "file": b64(b"\x89PNG\r\n\x1a\nxxxx")}),
+    )
+    .await;
+    assert_eq!(status, 400, "{e}");
+    assert!(
+        e["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("tesseract"),
+        "{e}"
+    );
+    let (status, e) = post(
+        &app,
+        &key,
+        "/api/v1/templates/file",
+        json!({"name": "X", "fileName": "a.pdf", "file": "not base64!"}),
+    )
+    .await;
+    assert_eq!(status, 400, "{e}");
+
+    // Nobody names a file for a document's pages but its template.
+    let (status, e) = post(
+        &app,
+        &key,
+        "/api/v1/documents",
+        json!({"title": "Forged", "people": [{"name": "A", "email": "a@example.com", "role": "tenant"}],
+               "source": {"type": "doc", "content": [], "file": {"blob": format!("templates/{}/v1.pdf", t["id"].as_str().unwrap()),
+               "pages": [[595.28, 841.89]], "fields": [{"name": "S", "type": "signature", "role": "tenant", "page": 1, "x": 10, "y": 10, "width": 50, "height": 20}]}}}),
+    )
+    .await;
+    assert_eq!(status, 400, "{e}");
+    assert!(
+        e["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("through its template"),
+        "{e}"
+    );
+
+    // Sent, signed and sealed: the file's words are there, its tags are not.
+    let (status, d) = post(
+        &app,
+        &key,
+        "/api/v1/documents/send",
+        json!({"templateId": t["id"], "parties": parties(&["tenant", "landlord"])}),
+    )
+    .await;
+    assert_eq!(status, 201, "{d}");
+    let pdf = signed_by_all(
+        &app,
+        &key,
+        d["id"].as_str().unwrap(),
+        &["tenant", "landlord"],
+    )
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("signed.pdf");
+    std::fs::write(&path, &pdf).unwrap();
+    if let Ok(keep) = std::env::var("KEEP_PICTURES") {
+        std::fs::write(format!("{keep}/pdf-template.pdf"), &pdf).unwrap();
+    }
+    use crate::sealing::{run, tool, validate};
+    if let Some(pdftotext) = tool("pdftotext") {
+        let text = run(std::process::Command::new(&pdftotext).arg(&path).arg("-"));
+        assert!(
+            text.contains("The tenant rents the studio") && text.contains("Kept after."),
+            "{text}"
+        );
+        assert!(!text.contains("{{") && !text.contains("type="), "{text}");
+    }
+    if let Some(pyhanko) = tool("pyhanko") {
+        let (code, root, err) = app.cli(&["admin", "ca", "export", "--test"]);
+        assert_eq!(code, 0, "{err}");
+        let root_file = dir.path().join("root.pem");
+        std::fs::write(&root_file, root).unwrap();
+        let out = validate(&pyhanko, &root_file, &path);
+        assert!(out.contains("The signature is judged VALID."), "{out}");
+    }
+});

@@ -251,6 +251,19 @@ pub(crate) fn parse_draft(
 ) -> Result<Draft, DomainError> {
     let title = input::line("title", &body.title, 300)?;
     let doc = signet_source::parse("source", &body.source).map_err(|p| problems_error(&p))?;
+    // A document of a file's pages comes only from that file's template: its file is named
+    // by the template and version the document remembers, never by the caller.
+    if let Some(f) = &doc.file
+        && body
+            .from_template
+            .as_ref()
+            .is_none_or(|(t, v)| f.blob != crate::templates::file_blob(t, *v))
+    {
+        return Err(DomainError::invalid(
+            "source.file",
+            "a document's pages come from a file only through its template",
+        ));
+    }
     let mut people = input::people(&body.people).map_err(|p| problems_error(&p))?;
     input::embedded(&mut people, body.embedded.as_ref())?;
     let (paper, profile) =

@@ -9,6 +9,7 @@
 //! states the file's SHA-256; sealing renders first itself if it finds no file yet.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use sea_orm::{ConnectionTrait, Value};
 use serde_json::json;
@@ -76,6 +77,31 @@ async fn render_job_once(ctx: &Ctx, c: &jobs::Claimed) -> Result<(), DomainError
             jobs::retry_later(ctx, c).await
         }
     }
+}
+
+/// The bytes of the PDF a document's pages are (one made from a PDF template), read before
+/// its render; none for a document of words.
+async fn file_data(ctx: &Ctx, doc: &DocRow) -> Result<Option<Arc<[u8]>>, DomainError> {
+    if doc.template_id.is_none() || !doc.source.contains("\"file\"") {
+        return Ok(None);
+    }
+    let source: serde_json::Value = serde_json::from_str(&doc.source)
+        .map_err(|e| DomainError::Internal(format!("stored source of {}: {e}", doc.id)))?;
+    let Some(blob) = source["file"]["blob"].as_str() else {
+        return Ok(None);
+    };
+    let bytes = ctx.blobs.get(blob).await?.ok_or_else(|| {
+        DomainError::Internal(format!("the file {blob} of document {} is missing", doc.id))
+    })?;
+    Ok(Some(bytes.into()))
+}
+
+/// A draft with its file's bytes in place for the renderer.
+fn with_file(mut draft: Draft, data: Option<Arc<[u8]>>) -> Draft {
+    if let Some(f) = draft.doc.file.as_mut() {
+        f.data = data;
+    }
+    draft
 }
 
 /// What the renderer is given for a sent document: its words with every value merged, dated
@@ -161,8 +187,9 @@ pub async fn render_document(
     let renderer = ctx.renderer.clone();
     let max_pages = ctx.max_pages;
     let (row, name) = (doc.clone(), doc_id.to_string());
+    let data = file_data(ctx, &doc).await?;
     let work = move || {
-        let draft = send::draft_from(&row, &people)?;
+        let draft = with_file(send::draft_from(&row, &people)?, data);
         let rendered = renderer
             .render(&render_job(&row, &draft, max_pages))
             .map_err(|e| {
@@ -326,8 +353,9 @@ pub async fn make_views(ctx: &Ctx, doc: &DocRow, pdf_blob: &str) -> Result<bool,
     let _making = Making(doc.id.clone());
     let people = store::people(&ctx.db.conn, &ctx.db, &[&doc.id]).await?;
     let (renderer, max_pages, row) = (ctx.renderer.clone(), ctx.max_pages, doc.clone());
+    let data = file_data(ctx, doc).await?;
     let rendered = crate::render::in_background(move || {
-        let draft = send::draft_from(&row, &people)?;
+        let draft = with_file(send::draft_from(&row, &people)?, data);
         renderer
             .render(&render_job(&row, &draft, max_pages))
             .map_err(DomainError::Internal)

@@ -1,0 +1,106 @@
+//! Text tags to fields, the same for every kind of template: each tag's `fieldTag`
+//! attributes once all of a template's tags are known.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Value, json};
+use signet_source::tags::{self, Tag};
+
+/// The seat of a tag that names none, when no tag names one.
+pub const DEFAULT_ROLE: &str = "signer";
+
+/// One tag as written, before the fields are named.
+#[derive(Clone, Debug)]
+pub struct Written {
+    pub tag: Tag,
+    /// Where, for messages: "paragraph 12", "page 3".
+    pub place: String,
+    pub text: String,
+}
+
+/// Each tag's field attributes: the seat of a tag without a role is the first seat named; a
+/// label without a name is `Field N`; a label used by several seats is named for each
+/// (`Signature (tenant)`); the same label and seat twice must agree.
+pub fn field_attrs(written: &[Written]) -> Result<Vec<Value>, String> {
+    let default_role = written
+        .iter()
+        .find_map(|w| w.tag.role.as_deref())
+        .map(role_word)
+        .unwrap_or_else(|| DEFAULT_ROLE.to_string());
+    let role_of = |t: &Tag| {
+        t.role
+            .as_deref()
+            .map(role_word)
+            .unwrap_or_else(|| default_role.clone())
+    };
+    let mut seats_of: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for w in written {
+        let roles = seats_of.entry(w.tag.label.to_lowercase()).or_default();
+        let r = role_of(&w.tag);
+        if !roles.contains(&r) {
+            roles.push(r);
+        }
+    }
+    let mut out = Vec::with_capacity(written.len());
+    for (i, w) in written.iter().enumerate() {
+        for earlier in &written[..i] {
+            let same_seat = role_of(&earlier.tag) == role_of(&w.tag);
+            if same_seat && earlier.tag.label == w.tag.label && !w.tag.label.is_empty() {
+                tags::same_field(&earlier.tag, &w.tag).map_err(|why| {
+                    format!("the text tag {} in {}: {why}", short(&w.text), w.place)
+                })?;
+                return Err(format!(
+                    "the text tag {} in {} repeats the field '{}' of seat '{}' (first in {}); \
+                     one field shown in several places is not taken yet: give each place its \
+                     own label",
+                    short(&w.text),
+                    w.place,
+                    w.tag.label,
+                    role_of(&w.tag),
+                    earlier.place
+                ));
+            }
+        }
+        let role = role_of(&w.tag);
+        let mut attrs = w.tag.attrs(&role);
+        attrs["role"] = json!(role);
+        let label = if w.tag.label.is_empty() {
+            format!("Field {}", i + 1)
+        } else if seats_of
+            .get(&w.tag.label.to_lowercase())
+            .is_some_and(|r| r.len() > 1)
+        {
+            format!("{} ({role})", w.tag.label)
+        } else {
+            w.tag.label.clone()
+        };
+        attrs["name"] = json!(label);
+        out.push(attrs);
+    }
+    Ok(out)
+}
+
+/// A role as a role word: DocuSeal's `First Party` is the seat `First_Party`.
+pub fn role_word(r: &str) -> String {
+    let mut s: String = r
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join("_")
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-')
+        .take(40)
+        .collect();
+    if s.is_empty() {
+        s = DEFAULT_ROLE.to_string();
+    }
+    s
+}
+
+/// A tag's text for a message: at most 80 characters.
+pub fn short(t: &str) -> String {
+    let mut s: String = t.chars().take(80).collect();
+    if s.len() < t.len() {
+        s.push('…');
+    }
+    s
+}
