@@ -621,6 +621,15 @@ fn a_files_pages_are_printed_as_they_are_with_fields_exactly_in_place() {
         ]
     );
     assert_eq!(out.views.len(), 1);
+    // The signing page's picture shows the file's page: dark pixels where its words are.
+    let mut reader = png::Decoder::new(std::io::Cursor::new(&out.views[0].images[0]))
+        .read_info()
+        .unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let pixels = &buf[..info.buffer_size()];
+    let dark = pixels.iter().filter(|v| **v < 100).count();
+    assert!(dark > 200, "the page's words are drawn: {dark} dark samples");
     // The file's words are still words (the page is embedded, not pictured), once.
     if let Some(text) = poppler("pdftotext", &out.pdf, &[]) {
         assert_eq!(
