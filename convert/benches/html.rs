@@ -16,7 +16,7 @@ fn page() -> String {
          <style>p { margin: 0 0 8pt } h2 { font-size: 14pt }</style></head><body>\
          <h1>Services agreement</h1>",
     );
-    for s in 1..=20 {
+    for s in 1..=25 {
         h.push_str(&format!("<h2 style=\"color:#333\">{s}. Section {s}</h2>"));
         for p in 0..4 {
             h.push_str(&format!(

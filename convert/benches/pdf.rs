@@ -12,17 +12,20 @@ fn ten_pages() -> Vec<u8> {
     let mut content = Vec::new();
     for page in 1..=10 {
         content.push(json!({"type": "heading", "attrs": {"level": 2}, "content": [{"type": "text", "text": format!("Part {page}")}]}));
-        for p in 0..9 {
+        for p in 0..11 {
             content.push(json!({"type": "paragraph", "content": [{"type": "text", "text": format!(
                 "Clause {page}.{p}. The provider shall perform the services with reasonable care \
                  and skill, in accordance with good industry practice, and deliver each item by \
                  the date agreed in writing. The client shall pay each invoice within thirty days.")}]}));
         }
-        content.push(json!({"type": "paragraph", "content": [{"type": "text", "text": format!(
+        content.push(
+            json!({"type": "paragraph", "content": [{"type": "text", "text": format!(
             "Initials: {{{{Client initials {page};type=initials;role=client}}}} and \
-             {{{{Provider initials {page};type=initials;role=provider}}}}")}]}));
+             {{{{Provider initials {page};type=initials;role=provider}}}}")}]}),
+        );
     }
-    let doc = signet_source::parse("source", &json!({"type": "doc", "content": content})).unwrap();
+    let doc = signet_source::parse("source", &json!({"type": "doc", "content": content}))
+        .unwrap_or_else(|p| panic!("{p:?}"));
     signet_pdf::Renderer::new()
         .render(&signet_pdf::RenderInput {
             doc: &doc,
@@ -36,7 +39,7 @@ fn ten_pages() -> Vec<u8> {
             seat_names: &BTreeMap::new(),
             labels: signet_pdf::Labels::EN,
         })
-        .unwrap()
+        .unwrap_or_else(|e| panic!("{e}"))
         .pdf
 }
 
@@ -49,9 +52,10 @@ fn bench(c: &mut Criterion) {
         out.pages.len(),
         out.tags.len()
     );
-    c.bench_function("prepare a 10-page PDF template (made safe, tags found and cut)", |b| {
-        b.iter(|| signet_convert::pdf::prepare(&pdf, 100).unwrap_or_else(|e| panic!("{e}")))
-    });
+    c.bench_function(
+        "prepare a 10-page PDF template (made safe, tags found and cut)",
+        |b| b.iter(|| signet_convert::pdf::prepare(&pdf, 100).unwrap_or_else(|e| panic!("{e}"))),
+    );
 }
 
 criterion_group! {

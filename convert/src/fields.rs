@@ -8,6 +8,8 @@ use signet_source::tags::{self, Tag};
 
 /// The seat of a tag that names none, when no tag names one.
 pub const DEFAULT_ROLE: &str = "signer";
+/// The most tags a template takes.
+pub const MAX_TAGS: usize = 1_000;
 
 /// One tag as written, before the fields are named.
 #[derive(Clone, Debug)]
@@ -27,41 +29,52 @@ pub fn field_attrs(written: &[Written]) -> Result<Vec<Value>, String> {
         .find_map(|w| w.tag.role.as_deref())
         .map(role_word)
         .unwrap_or_else(|| DEFAULT_ROLE.to_string());
-    let role_of = |t: &Tag| {
-        t.role
-            .as_deref()
-            .map(role_word)
-            .unwrap_or_else(|| default_role.clone())
-    };
-    let mut seats_of: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for w in written {
-        let roles = seats_of.entry(w.tag.label.to_lowercase()).or_default();
-        let r = role_of(&w.tag);
-        if !roles.contains(&r) {
-            roles.push(r);
+    if written.len() > MAX_TAGS {
+        return Err(format!(
+            "has {} text tags; a template takes at most {MAX_TAGS}",
+            written.len()
+        ));
+    }
+    let roles: Vec<String> = written
+        .iter()
+        .map(|w| {
+            w.tag
+                .role
+                .as_deref()
+                .map(role_word)
+                .unwrap_or_else(|| default_role.clone())
+        })
+        .collect();
+    let mut seats_of: BTreeMap<String, Vec<&str>> = BTreeMap::new();
+    for (w, r) in written.iter().zip(&roles) {
+        let seats = seats_of.entry(w.tag.label.to_lowercase()).or_default();
+        if !seats.contains(&r.as_str()) {
+            seats.push(r);
         }
     }
+    // The first place of each label and seat.
+    let mut first: BTreeMap<(&str, &str), usize> = BTreeMap::new();
     let mut out = Vec::with_capacity(written.len());
     for (i, w) in written.iter().enumerate() {
-        for earlier in &written[..i] {
-            let same_seat = role_of(&earlier.tag) == role_of(&w.tag);
-            if same_seat && earlier.tag.label == w.tag.label && !w.tag.label.is_empty() {
-                tags::same_field(&earlier.tag, &w.tag).map_err(|why| {
-                    format!("the text tag {} in {}: {why}", short(&w.text), w.place)
-                })?;
-                return Err(format!(
-                    "the text tag {} in {} repeats the field '{}' of seat '{}' (first in {}); \
-                     one field shown in several places is not taken yet: give each place its \
-                     own label",
-                    short(&w.text),
-                    w.place,
-                    w.tag.label,
-                    role_of(&w.tag),
-                    earlier.place
-                ));
-            }
+        if !w.tag.label.is_empty()
+            && let Some(&e) = first.get(&(roles[i].as_str(), w.tag.label.as_str()))
+        {
+            let earlier = &written[e];
+            tags::same_field(&earlier.tag, &w.tag)
+                .map_err(|why| format!("the text tag {} in {}: {why}", short(&w.text), w.place))?;
+            return Err(format!(
+                "the text tag {} in {} repeats the field '{}' of seat '{}' (first in {}); \
+                 one field shown in several places is not taken yet: give each place its \
+                 own label",
+                short(&w.text),
+                w.place,
+                w.tag.label,
+                roles[i],
+                earlier.place
+            ));
         }
-        let role = role_of(&w.tag);
+        first.insert((roles[i].as_str(), w.tag.label.as_str()), i);
+        let role = roles[i].clone();
         let mut attrs = w.tag.attrs(&role);
         attrs["role"] = json!(role);
         let label = if w.tag.label.is_empty() {

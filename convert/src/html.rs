@@ -22,6 +22,9 @@ use crate::fields::{Written, field_attrs, short};
 
 /// The largest HTML taken, in bytes (the spec's "up to 2 MB").
 pub const MAX_HTML: usize = 2 * 1024 * 1024;
+/// Elements open at once, counted before parsing: a parser checks its open elements at each
+/// tag, so a page of hundreds of thousands of nested elements would cost it their square.
+const MAX_OPEN: usize = 2_000;
 /// Lists, tables and quotes nest at most this deep; deeper ones are read as paragraphs.
 const MAX_NESTING: usize = 12;
 /// Elements are walked at most this deep; text below is kept, its structure is not.
@@ -136,6 +139,11 @@ pub fn convert(html: &str) -> Result<Converted, HtmlError> {
         return Err(HtmlError(format!(
             "the HTML is {} bytes; at most {MAX_HTML} are taken",
             html.len()
+        )));
+    }
+    if let Some(depth) = too_deep(html) {
+        return Err(HtmlError(format!(
+            "the HTML nests elements {depth} deep; at most {MAX_OPEN} are taken"
         )));
     }
     let page = Html::parse_document(html);
@@ -298,9 +306,10 @@ impl Walker {
             "a" => match e.attr("href").map(str::trim) {
                 Some(h)
                     if (h.len() <= 2000)
-                        && ["https://", "http://", "mailto:"]
-                            .iter()
-                            .any(|p| h.len() > p.len() && h[..p.len()].eq_ignore_ascii_case(p)) =>
+                        && ["https://", "http://", "mailto:"].iter().any(|p| {
+                            h.len() > p.len()
+                                && h.get(..p.len()).is_some_and(|s| s.eq_ignore_ascii_case(p))
+                        }) =>
                 {
                     m.link = Some(h.to_string());
                 }
@@ -610,6 +619,15 @@ impl Walker {
         let text = whole[f.start..f.end].to_string();
         let place = format!("paragraph {}", self.blocks_seen);
         match &f.tag {
+            Ok(_) if self.tags.len() >= crate::fields::MAX_TAGS => {
+                if self.error.is_none() {
+                    self.error = Some(HtmlError(format!(
+                        "the page has more than {} text tags; a template takes at most that many",
+                        crate::fields::MAX_TAGS
+                    )));
+                }
+                json!({"type": "text", "text": ""})
+            }
             Ok(tag) => {
                 let n = self.tags.len();
                 self.tags.push(Written {
@@ -738,4 +756,51 @@ fn data_address(mime: &str, bytes: &[u8]) -> String {
         "data:{mime};base64,{}",
         base64::engine::general_purpose::STANDARD.encode(bytes)
     )
+}
+
+/// How deep the page's elements nest, when deeper than `MAX_OPEN`, from its tags alone.
+/// Elements that close themselves (`br`, `img`...) and those a parser closes when the next
+/// one starts (`p`, `li`, `td`...) are not counted, so sloppy but shallow pages pass.
+fn too_deep(html: &str) -> Option<usize> {
+    const SKIP: &[&str] = &[
+        "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
+        "track", "wbr", "p", "li", "dt", "dd", "tr", "td", "th", "option", "thead", "tbody",
+        "tfoot", "colgroup", "rb", "rt", "rp", "optgroup", "!doctype", "html", "head", "body",
+    ];
+    let b = html.as_bytes();
+    let mut depth: usize = 0;
+    let mut i = 0;
+    while let Some(at) = b[i..].iter().position(|c| *c == b'<') {
+        i += at + 1;
+        let closing = b.get(i) == Some(&b'/');
+        let start = if closing { i + 1 } else { i };
+        let end = b[start..]
+            .iter()
+            .position(|c| !(c.is_ascii_alphanumeric() || *c == b'-' || *c == b'!'))
+            .map_or(b.len(), |e| start + e);
+        if end == start {
+            continue;
+        }
+        let name = html[start..end].to_ascii_lowercase();
+        if SKIP.contains(&name.as_str()) {
+            continue;
+        }
+        if closing {
+            depth = depth.saturating_sub(1);
+        } else {
+            // A tag that closes itself (`<x/>`) opens nothing.
+            let close = b[end..]
+                .iter()
+                .position(|c| *c == b'>')
+                .map_or(b.len(), |e| end + e);
+            if close > end && b[close - 1] == b'/' {
+                continue;
+            }
+            depth += 1;
+            if depth > MAX_OPEN {
+                return Some(depth);
+            }
+        }
+    }
+    None
 }

@@ -32,7 +32,17 @@ use signet_source::tags::{self, Tag};
 use crate::fields::short;
 
 /// The most a page's content may decode to: a small stream that inflates past it is a bomb.
-const MAX_CONTENT: usize = 64 * 1024 * 1024;
+const MAX_CONTENT: usize = 32 * 1024 * 1024;
+/// Every stream but pictures, decoded, all together at most this; each at most `MAX_CONTENT`.
+const MAX_DECODED: usize = 128 * 1024 * 1024;
+/// Object streams (each at most 4 MB decoded when the file is read) a file may have.
+const MAX_OBJECT_STREAMS: usize = 256;
+/// A picture's pixels: what a page's render may decode.
+const MAX_PICTURE_PIXELS: u64 = 40_000_000;
+/// Drawings (form XObjects) drawn, counting each time one draws another.
+const MAX_FORM_USES: u64 = 20_000;
+/// Glyphs drawn in the whole file.
+const MAX_GLYPHS: usize = 2_000_000;
 
 /// Why a PDF cannot be a template, said to its sender.
 #[derive(Debug, PartialEq)]
@@ -88,14 +98,32 @@ pub fn prepare(bytes: &[u8], max_pages: usize) -> Result<Prepared, PdfError> {
             pages.len()
         )));
     }
+    flatten_tree(&mut doc)?;
     make_safe(&mut doc, &mut warnings)?;
+    // What was removed leaves the file, not only its references.
+    doc.prune_objects();
+    vet(&doc)?;
     let safe = save(&mut doc)?;
     // Where each glyph is, as a viewer draws it.
     let drawn = glyphs(&safe)?;
+    if drawn.len() != pages.len() {
+        return Err(err(
+            "the PDF's pages cannot be read the same way twice; save it again and send it",
+        ));
+    }
+    if drawn.iter().map(|p| p.glyphs.len()).sum::<usize>() >= MAX_GLYPHS {
+        return Err(err(format!("the PDF draws more than {MAX_GLYPHS} letters")));
+    }
     let mut placed = Vec::new();
     for (n, (&number, &page_id)) in pages.iter().enumerate() {
         let Some(page) = drawn.get(n) else { break };
         let found = find_tags(&page.glyphs, number)?;
+        if placed.len() + found.len() > crate::fields::MAX_TAGS {
+            return Err(err(format!(
+                "the PDF has more than {} text tags; a template takes at most that many",
+                crate::fields::MAX_TAGS
+            )));
+        }
         if found.is_empty() {
             continue;
         }
@@ -128,7 +156,13 @@ fn load(bytes: &[u8]) -> Result<Document, PdfError> {
     {
         return Err(err("is not a PDF"));
     }
-    let doc = Document::load_mem(bytes).map_err(|e| {
+    if bytes.windows(7).filter(|w| w == b"/ObjStm").count() > MAX_OBJECT_STREAMS {
+        return Err(err(format!(
+            "the PDF has more than {MAX_OBJECT_STREAMS} object streams"
+        )));
+    }
+    let options = lopdf::LoadOptions::with_max_decompressed_size(4 * 1024 * 1024);
+    let doc = Document::load_mem_with_options(bytes, options).map_err(|e| {
         let m = e.to_string();
         if m.to_ascii_lowercase().contains("decrypt") || m.to_ascii_lowercase().contains("password") {
             err("the PDF is encrypted: save it again without a password or restrictions, then send it")
@@ -142,6 +176,185 @@ fn load(bytes: &[u8]) -> Result<Document, PdfError> {
         ));
     }
     Ok(doc)
+}
+
+/// Makes the page tree one level: every page a child of one `Pages`, with what it inherited
+/// (resources, boxes, rotation) written on it. A tree that loops or fans out to more pages
+/// than it counts is read once, here, in the order lopdf finds the pages.
+fn flatten_tree(doc: &mut Document) -> Result<(), PdfError> {
+    let pages: Vec<ObjectId> = doc.get_pages().values().copied().collect();
+    for &page in &pages {
+        for key in [&b"Resources"[..], b"MediaBox", b"CropBox", b"Rotate"] {
+            let Ok(dict) = doc.get_dictionary(page) else {
+                continue;
+            };
+            if dict.has(key) {
+                continue;
+            }
+            let mut parent = dict.get(b"Parent").and_then(Object::as_reference).ok();
+            let mut found = None;
+            for _ in 0..64 {
+                let Some(pid) = parent else { break };
+                let Ok(p) = doc.get_dictionary(pid) else {
+                    break;
+                };
+                if let Ok(v) = p.get(key) {
+                    found = Some(v.clone());
+                    break;
+                }
+                parent = p.get(b"Parent").and_then(Object::as_reference).ok();
+            }
+            if let Some(v) = found
+                && let Ok(d) = doc.get_object_mut(page).and_then(Object::as_dict_mut)
+            {
+                d.set(key, v);
+            }
+        }
+    }
+    let root = doc.new_object_id();
+    for &page in &pages {
+        if let Ok(d) = doc.get_object_mut(page).and_then(Object::as_dict_mut) {
+            d.set("Parent", root);
+        }
+    }
+    let kids: Vec<Object> = pages.iter().map(|p| Object::Reference(*p)).collect();
+    let mut tree = Dictionary::new();
+    tree.set("Type", Object::Name(b"Pages".to_vec()));
+    tree.set("Count", pages.len() as i64);
+    tree.set("Kids", kids);
+    doc.objects.insert(root, Object::Dictionary(tree));
+    doc.catalog_mut()
+        .map_err(|e| err(format!("the PDF has no catalog: {e}")))?
+        .set("Pages", root);
+    Ok(())
+}
+
+/// Bounds what reading the file can cost, before anything draws it: every stream decodes
+/// within a shared budget (pictures are counted by their pixels instead), every drawing's
+/// instructions parse, and drawings drawing drawings stay few.
+fn vet(doc: &Document) -> Result<(), PdfError> {
+    let mut budget = MAX_DECODED;
+    let big = || {
+        err(format!(
+            "the PDF decodes to more than {} MB",
+            MAX_DECODED >> 20
+        ))
+    };
+    for obj in doc.objects.values() {
+        let Object::Stream(s) = obj else { continue };
+        let subtype = name_of(s.dict.get(b"Subtype").ok());
+        if subtype.as_deref() == Some("Image") {
+            let side = |k: &[u8]| s.dict.get(k).and_then(Object::as_i64).unwrap_or(0);
+            let (w, h) = (side(b"Width"), side(b"Height"));
+            if w <= 0 || h <= 0 || w as u64 * h as u64 > MAX_PICTURE_PIXELS {
+                return Err(err(format!(
+                    "a picture in the PDF is {w} × {h} pixels; at most {} million are taken",
+                    MAX_PICTURE_PIXELS / 1_000_000
+                )));
+            }
+            continue;
+        }
+        match s.decompressed_content_with_limit(budget.min(MAX_CONTENT)) {
+            Ok(data) => {
+                budget = budget.checked_sub(data.len()).ok_or_else(big)?;
+                if subtype.as_deref() == Some("Form") {
+                    Content::decode(&data)
+                        .map_err(|e| err(format!("a drawing in the PDF cannot be read: {e}")))?;
+                }
+            }
+            Err(lopdf::Error::Decompress(_)) => return Err(big()),
+            // A stream lopdf cannot decode (a filter it lacks) is left to the viewer.
+            Err(_) => {}
+        }
+    }
+    let mut uses = 0u64;
+    let mut memo = BTreeMap::new();
+    for (number, page) in doc.get_pages() {
+        let data = doc
+            .get_page_content_with_limit(page, MAX_CONTENT)
+            .map_err(|_| big())?;
+        let content = Content::decode(&data)
+            .map_err(|e| err(format!("page {number}'s content cannot be read: {e}")))?;
+        let resources = doc
+            .get_dictionary(page)
+            .ok()
+            .and_then(|d| d.get(b"Resources").ok());
+        uses += drawn_forms(
+            doc,
+            &content.operations,
+            resources,
+            &mut memo,
+            &mut Vec::new(),
+        )?;
+        if uses > MAX_FORM_USES {
+            return Err(err(format!(
+                "the PDF draws its drawings (form XObjects) more than {MAX_FORM_USES} times"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// How many drawings `ops` draws, counting the drawings they draw in turn.
+fn drawn_forms(
+    doc: &Document,
+    ops: &[Operation],
+    resources: Option<&Object>,
+    memo: &mut BTreeMap<ObjectId, u64>,
+    open: &mut Vec<ObjectId>,
+) -> Result<u64, PdfError> {
+    let forms = resources
+        .and_then(|r| doc.dereference(r).ok())
+        .and_then(|(_, r)| r.as_dict().ok())
+        .and_then(|r| r.get(b"XObject").ok())
+        .and_then(|x| doc.dereference(x).ok())
+        .and_then(|(_, x)| x.as_dict().ok());
+    let mut total = 0u64;
+    for op in ops.iter().filter(|o| o.operator == "Do") {
+        let Some(id) = op
+            .operands
+            .first()
+            .and_then(|n| n.as_name().ok())
+            .and_then(|n| forms?.get(n).ok())
+            .and_then(|r| r.as_reference().ok())
+        else {
+            continue;
+        };
+        let Ok(Object::Stream(s)) = doc.get_object(id) else {
+            continue;
+        };
+        if name_of(s.dict.get(b"Subtype").ok()).as_deref() != Some("Form") {
+            continue;
+        }
+        let inner = match memo.get(&id) {
+            Some(n) => *n,
+            None => {
+                if open.contains(&id) || open.len() >= 32 {
+                    return Err(err(
+                        "the PDF's drawings draw each other in a loop or too deep",
+                    ));
+                }
+                open.push(id);
+                let data = s
+                    .decompressed_content_with_limit(MAX_CONTENT)
+                    .map_err(|_| err("a drawing in the PDF cannot be read"))?;
+                let content = Content::decode(&data)
+                    .map_err(|e| err(format!("a drawing in the PDF cannot be read: {e}")))?;
+                let own = s.dict.get(b"Resources").ok().or(resources);
+                let n = drawn_forms(doc, &content.operations, own, memo, open)?;
+                open.pop();
+                memo.insert(id, n);
+                n
+            }
+        };
+        total = total.saturating_add(1).saturating_add(inner);
+        if total > MAX_FORM_USES {
+            return Err(err(format!(
+                "the PDF draws its drawings (form XObjects) more than {MAX_FORM_USES} times"
+            )));
+        }
+    }
+    Ok(total)
 }
 
 fn save(doc: &mut Document) -> Result<Vec<u8>, PdfError> {
@@ -173,6 +386,7 @@ fn make_safe(doc: &mut Document, w: &mut BTreeMap<String, usize>) -> Result<(), 
         (b"DSS", "existing signatures removed"),
         (b"URI", "document actions removed"),
         (b"Collection", "attachments removed"),
+        (b"AF", "attachments removed"),
     ] {
         if catalog.remove(key).is_some() {
             warn(w, what);
@@ -257,6 +471,9 @@ fn flatten_page(
             )
             * Affine::translate((-shown.x0, -shown.y0));
         let c = fit.as_coeffs();
+        if !c.iter().all(|v| v.is_finite()) {
+            continue;
+        }
         let name = format!("SignetFlat{i}");
         draws.push_str(&format!(
             "q {} {} {} {} {} {} cm /{name} Do Q\n",
@@ -342,7 +559,8 @@ fn rect_of(doc: &Document, o: Option<&Object>) -> Option<Rect> {
         .iter()
         .filter_map(|x| doc.dereference(x).ok()?.1.as_float().ok().map(f64::from))
         .collect();
-    (v.len() == 4).then(|| Rect::new(v[0], v[1], v[2], v[3]).abs())
+    (v.len() == 4 && v.iter().all(|x| x.is_finite()))
+        .then(|| Rect::new(v[0], v[1], v[2], v[3]).abs())
 }
 
 /// The normal appearance of an annotation (its current state's, for check boxes), with its
@@ -374,7 +592,7 @@ fn appearance(doc: &Document, annot: &Dictionary) -> Option<(ObjectId, Rect, Aff
                 .iter()
                 .filter_map(|x| x.as_float().ok().map(f64::from))
                 .collect();
-            if v.len() != 6 {
+            if v.len() != 6 || !v.iter().all(|x| x.is_finite()) {
                 return None;
             }
             Affine::new([v[0], v[1], v[2], v[3], v[4], v[5]])
@@ -423,6 +641,9 @@ impl<'a> Device<'a> for Collector {
         _: &Paint<'a>,
         mode: &GlyphDrawMode,
     ) {
+        if self.glyphs.len() >= MAX_GLYPHS {
+            return;
+        }
         let at = transform * glyph_transform;
         // Filled and stroked text is drawn twice; it is one glyph.
         if matches!(mode, GlyphDrawMode::Stroke(_))
@@ -580,6 +801,8 @@ struct Shown {
     start: usize,
     len: usize,
     text: String,
+    /// The one-byte code 32, which word spacing applies to.
+    space: bool,
     /// The text state it was shown with: size, character and word spacing.
     size: f64,
     tc: f64,
@@ -636,7 +859,15 @@ fn cut_tags(
     }
     // Per operator: which codes go, and the advance each leaves behind.
     let mut cuts: BTreeMap<usize, Vec<(usize, usize, usize, f64)>> = BTreeMap::new();
+    let bare = |t: &str| t.chars().filter(|c| !c.is_whitespace()).collect::<String>();
     for (f, o) in found.iter().zip(&ours) {
+        if bare(&f.placed.text) != bare(&text[o.start..o.end]) {
+            return Err(err(format!(
+                "the text tag {} on page {page} could not be taken out of its content: it is \
+                 drawn in a way that cannot be matched (inside a form, or as a clipping path)",
+                short(&f.placed.text)
+            )));
+        }
         let codes = span(&starts, o.start, o.end);
         let glyphs = &drawn[f.glyphs.clone()];
         let same_count = glyphs.len() == codes.len();
@@ -650,7 +881,7 @@ fn cut_tags(
                     short(&f.placed.text)
                 )));
             };
-            let space = s.len == 1 && s.text == " ";
+            let space = s.space;
             let adjust = if s.size.abs() > 1e-9 {
                 -(w0 + 1000.0 * (s.tc + if space { s.tw } else { 0.0 }) / s.size)
             } else {
@@ -746,6 +977,7 @@ fn show(
             start: at,
             len,
             text: font.text(&bytes[at..at + len]),
+            space: len == 1 && bytes[at] == b' ',
             size: st.size,
             tc: st.tc,
             tw: st.tw,

@@ -406,3 +406,71 @@ fn a_prepared_pdf_is_a_source_the_model_takes() {
     );
     assert_eq!(signet_source::walk::roles(&doc), vec!["client".to_string()]);
 }
+
+/// A page whose content is `content`, added to the Helvetica file by `extra`.
+fn with_content(doc: &mut Document, page: lopdf::ObjectId, content: Vec<u8>, compress: bool) {
+    let mut s = Stream::new(dictionary! {}, content);
+    if compress {
+        s.compress().unwrap();
+    }
+    let id = doc.add_object(s);
+    let p = doc.get_object_mut(page).unwrap().as_dict_mut().unwrap();
+    p.set("Contents", id);
+}
+
+#[test]
+fn hostile_structures_are_refused_before_anything_draws_them() {
+    // Content nested 200,000 deep (a parser that recursed would overflow its stack).
+    let deep = helvetica_pdf(|doc, _, page| with_content(doc, page, b"[".repeat(200_000), true));
+    let e = prepare(&deep, 5).unwrap_err();
+    assert!(e.0.contains("cannot be read"), "{e}");
+    // A small stream that inflates to 200 MB.
+    let bomb = helvetica_pdf(|doc, _, page| with_content(doc, page, vec![b' '; 200 << 20], true));
+    assert!(bomb.len() < 2 << 20, "{}", bomb.len());
+    let e = prepare(&bomb, 5).unwrap_err();
+    assert!(e.0.contains("decodes to more than"), "{e}");
+    // Drawings that draw each other ten times, six deep: a million drawings.
+    let fan = helvetica_pdf(|doc, _, page| {
+        let mut inner: Option<lopdf::ObjectId> = None;
+        for _ in 0..6 {
+            let (body, res) = match inner {
+                Some(id) => (
+                    b"/X Do ".repeat(10),
+                    dictionary! { "XObject" => dictionary! { "X" => id } },
+                ),
+                None => (b"0 0 1 1 re f".to_vec(), dictionary! {}),
+            };
+            inner = Some(doc.add_object(Stream::new(
+                dictionary! { "Type" => "XObject", "Subtype" => "Form",
+                "BBox" => vec![0.into(), 0.into(), 10.into(), 10.into()], "Resources" => res },
+                body,
+            )));
+        }
+        let p = doc.get_object_mut(page).unwrap().as_dict_mut().unwrap();
+        p.set(
+            "Resources",
+            dictionary! { "XObject" => dictionary! { "X" => inner.unwrap() } },
+        );
+        with_content(doc, page, b"/X Do".to_vec(), false);
+    });
+    let e = prepare(&fan, 5).unwrap_err();
+    assert!(e.0.contains("more than 20000 times"), "{e}");
+    // A page tree that holds itself: read once, as one page.
+    let looped = helvetica_pdf(|doc, catalog, _| {
+        let pages = doc
+            .get_dictionary(catalog)
+            .unwrap()
+            .get(b"Pages")
+            .unwrap()
+            .as_reference()
+            .unwrap();
+        let tree = doc.get_object_mut(pages).unwrap().as_dict_mut().unwrap();
+        let mut kids = tree.get(b"Kids").unwrap().as_array().unwrap().clone();
+        kids.push(pages.into());
+        tree.set("Kids", kids);
+    });
+    match prepare(&looped, 5) {
+        Ok(out) => assert_eq!(out.pages.len(), 1),
+        Err(e) => assert!(!e.0.is_empty()),
+    }
+}

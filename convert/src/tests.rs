@@ -191,6 +191,13 @@ fn labels_across_seats_are_named_per_seat_and_conflicts_refused() {
 }
 
 #[test]
+fn a_link_is_read_at_character_boundaries() {
+    let (b, warnings) = blocks("<p><a href=\"€€€\">x</a> {{S;type=signature}}</p>");
+    assert_eq!(texts(&b[0]), "x [F]");
+    assert!(warnings.iter().any(|w| w.contains("links")), "{warnings:?}");
+}
+
+#[test]
 fn merge_braces_that_are_not_tags_stay_words() {
     let (b, _) = blocks("<p>Hello {{org.name}} and {{Sign;type=signature}}</p>");
     assert_eq!(texts(&b[0]), "Hello {{org.name}} and [F]");
@@ -200,14 +207,35 @@ fn merge_braces_that_are_not_tags_stay_words() {
 fn too_large_or_too_deep_is_bounded() {
     let big = "a".repeat(crate::html::MAX_HTML + 1);
     assert!(matches!(convert(&big), Err(HtmlError(_))));
-    // 5,000 nested lists and divs: structure is capped, words are kept, the source parses.
+    // 600 nested lists and divs: structure is capped, words are kept, the source parses.
     let deep = format!(
         "{}deep{}<p>{{{{S;type=signature}}}}</p>",
-        "<ul><li><div>".repeat(5000),
-        "</div></li></ul>".repeat(5000)
+        "<ul><li><div>".repeat(600),
+        "</div></li></ul>".repeat(600)
     );
     let (b, _) = blocks(&deep);
     assert!(b.iter().map(texts).any(|t| t.contains("deep")));
+    // Past 2,000 elements open at once the page is refused before it is parsed.
+    let deeper = "<div>".repeat(200_000);
+    let e = convert(&deeper).unwrap_err();
+    assert!(e.0.contains("at most 2000"), "{e}");
+    // Sloppy but shallow pages pass: thousands of unclosed paragraphs and items.
+    let sloppy = format!(
+        "{}<p>{{{{S;type=signature}}}}",
+        "<p>words<li>item".repeat(5000)
+    );
+    blocks(&sloppy);
+    // Tags past the most a template takes are refused, and many braces cost one pass.
+    let many = "<p>{{S;type=text}}</p>".repeat(1001);
+    assert!(
+        convert(&many)
+            .unwrap_err()
+            .0
+            .contains("more than 1000 text tags")
+    );
+    let braces = format!("<p>{}}}}}</p>", "{".repeat(1_000_000));
+    let c = convert(&format!("{braces}<p>{{{{S;type=signature}}}}</p>")).unwrap();
+    assert_eq!(c.source["content"][1]["content"][0]["type"], "fieldTag");
 }
 
 #[test]

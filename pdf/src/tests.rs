@@ -629,7 +629,10 @@ fn a_files_pages_are_printed_as_they_are_with_fields_exactly_in_place() {
     let info = reader.next_frame(&mut buf).unwrap();
     let pixels = &buf[..info.buffer_size()];
     let dark = pixels.iter().filter(|v| **v < 100).count();
-    assert!(dark > 200, "the page's words are drawn: {dark} dark samples");
+    assert!(
+        dark > 200,
+        "the page's words are drawn: {dark} dark samples"
+    );
     // The file's words are still words (the page is embedded, not pictured), once.
     if let Some(text) = poppler("pdftotext", &out.pdf, &[]) {
         assert_eq!(

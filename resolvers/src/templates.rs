@@ -584,12 +584,13 @@ pub async fn create_file(
     let id = ids::new_id("tpl");
     let blob = file_blob(&id, 1);
     let max_pages = ctx.max_pages;
-    let _turn = conversions()
+    let turn = conversions()
         .acquire()
         .await
         .map_err(|e| DomainError::Internal(format!("conversions: {e}")))?;
     let key = blob.clone();
     let work = move || -> Result<_, DomainError> {
+        let _turn = turn;
         let prepared = signet_convert::pdf::prepare(&bytes, max_pages)
             .map_err(|e| DomainError::invalid("file", e.0))?;
         drop(bytes);
@@ -614,7 +615,6 @@ pub async fn create_file(
     let (prepared, source, doc, report) = tokio::task::spawn_blocking(work)
         .await
         .map_err(|e| DomainError::Internal(format!("preparing a PDF: {e}")))??;
-    drop(_turn);
     let fields: Vec<serde_json::Value> = doc
         .file
         .iter()
@@ -693,11 +693,14 @@ pub async fn create_html(
     let renderer = ctx.renderer.clone();
     let max_pages = ctx.max_pages;
     let (html, title, paper_for) = (body.html, name.clone(), paper.clone());
-    let _turn = conversions()
+    // The turn goes with the work: a caller who hangs up does not end the conversion, so
+    // it must not free a turn the conversion still takes.
+    let turn = conversions()
         .acquire()
         .await
         .map_err(|e| DomainError::Internal(format!("conversions: {e}")))?;
     let work = move || -> Result<_, DomainError> {
+        let _turn = turn;
         let converted =
             signet_convert::html::convert(&html).map_err(|e| DomainError::invalid("html", e.0))?;
         drop(html);
@@ -743,7 +746,6 @@ pub async fn create_html(
     let (converted, report, placed, pages) = tokio::task::spawn_blocking(work)
         .await
         .map_err(|e| DomainError::Internal(format!("converting HTML: {e}")))??;
-    drop(_turn);
     let fields: Vec<serde_json::Value> = report
         .fields
         .iter()

@@ -145,6 +145,9 @@ impl Cell {
     }
 }
 
+/// The widest grid counted: more than the 30 columns a table may have.
+const MAX_GRID: usize = 64;
+
 impl Table {
     /// The columns each row fills, its own cells and those spanning down into it from rows
     /// above counted, as a browser lays a table out.
@@ -158,7 +161,12 @@ impl Table {
                 while taken.get(col).is_some_and(|t| *t > 0) {
                     col += 1;
                 }
-                let span = cell.colspan.max(1) as usize;
+                // Past the widest grid allowed, the rest of the row is not counted: the table
+                // is refused as too wide anyway, and a row of wide spans costs no more.
+                let span = (cell.colspan.max(1) as usize).min(MAX_GRID.saturating_sub(col));
+                if span == 0 {
+                    break;
+                }
                 if taken.len() < col + span {
                     taken.resize(col + span, 0);
                 }

@@ -287,6 +287,9 @@ impl Parser {
         let mut header = false;
         for (r, row) in self.children(path, obj).iter().enumerate() {
             let rpath = format!("{path}.content[{r}]");
+            if !self.count_node(&rpath) {
+                break;
+            }
             let Some(ro) = row
                 .as_object()
                 .filter(|_| matches!(kind(row), Some("tableRow" | "table_row")))

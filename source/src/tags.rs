@@ -144,10 +144,20 @@ pub struct Found {
 pub fn find(text: &str) -> Vec<Found> {
     let mut out = Vec::new();
     let mut from = 0;
+    // The next `}}` at or after a place: the places only grow, so it is looked for again only
+    // once passed, and a text of many `{{` is read once, not once per brace.
+    let mut next_close: Option<usize> = None;
     while let Some(open) = text[from..].find("{{").map(|i| i + from) {
-        let Some(close) = text[open + 2..].find("}}").map(|i| i + open + 2) else {
+        if next_close.is_none_or(|c| c < open + 2) {
+            next_close = text[open + 2..].find("}}").map(|i| i + open + 2);
+        }
+        let Some(close) = next_close else {
             break;
         };
+        if close - (open + 2) > MAX_TAG {
+            from = open + 2;
+            continue;
+        }
         let inner = &text[open + 2..close];
         if inner.len() > MAX_TAG || inner.contains("{{") {
             from = open + 2;
