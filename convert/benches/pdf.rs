@@ -12,7 +12,7 @@ fn ten_pages() -> Vec<u8> {
     let mut content = Vec::new();
     for page in 1..=10 {
         content.push(json!({"type": "heading", "attrs": {"level": 2}, "content": [{"type": "text", "text": format!("Part {page}")}]}));
-        for p in 0..11 {
+        for p in 0..12 {
             content.push(json!({"type": "paragraph", "content": [{"type": "text", "text": format!(
                 "Clause {page}.{p}. The provider shall perform the services with reasonable care \
                  and skill, in accordance with good industry practice, and deliver each item by \
