@@ -79,6 +79,8 @@ pub struct Prepared {
     /// Each page's width and height in points, as shown.
     pub pages: Vec<(f64, f64)>,
     pub tags: Vec<PlacedTag>,
+    /// Each page's words as drawn, tags left out, in runs along their lines.
+    pub text: Vec<Vec<Run>>,
     /// What was removed or flattened, each said once with how many times.
     pub warnings: Vec<String>,
 }
@@ -115,9 +117,11 @@ pub fn prepare(bytes: &[u8], max_pages: usize) -> Result<Prepared, PdfError> {
         return Err(err(format!("the PDF draws more than {MAX_GLYPHS} letters")));
     }
     let mut placed = Vec::new();
+    let mut text = Vec::with_capacity(drawn.len());
     for (n, (&number, &page_id)) in pages.iter().enumerate() {
         let Some(page) = drawn.get(n) else { break };
         let found = find_tags(&page.glyphs, number)?;
+        text.push(runs(&page.glyphs, &found));
         if placed.len() + found.len() > crate::fields::MAX_TAGS {
             return Err(err(format!(
                 "the PDF has more than {} text tags; a template takes at most that many",
@@ -143,6 +147,7 @@ pub fn prepare(bytes: &[u8], max_pages: usize) -> Result<Prepared, PdfError> {
     Ok(Prepared {
         pdf,
         pages: drawn.iter().map(|p| p.size).collect(),
+        text,
         tags: placed,
         warnings: said,
     })
@@ -720,6 +725,82 @@ fn glyphs(pdf: &[u8]) -> Result<Vec<DrawnPage>, PdfError> {
     Ok(out)
 }
 
+/// A run of a page's text, in points from its top-left corner.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Run {
+    pub x: f64,
+    pub y: f64,
+    pub width: f64,
+    pub height: f64,
+    pub size: f64,
+    pub text: String,
+}
+
+/// A page's glyphs, tags left out, gathered into runs: a run goes on while the next glyph
+/// sits on the same line close after the last; a gap wider than a fifth of the size is a
+/// space.
+fn runs(glyphs: &[Drawn], tags: &[FoundTag]) -> Vec<Run> {
+    let mut tagged = vec![false; glyphs.len()];
+    for t in tags {
+        for i in t.glyphs.clone() {
+            tagged[i] = true;
+        }
+    }
+    let in_tag = |i: usize| tagged[i];
+    let mut out: Vec<Run> = Vec::new();
+    let mut last: Option<(f64, f64, f64)> = None; // baseline y, right edge, size
+    for (i, g) in glyphs.iter().enumerate() {
+        if in_tag(i) {
+            last = None;
+            continue;
+        }
+        let c = g.at.as_coeffs();
+        let size = (c[2] * c[2] + c[3] * c[3]).sqrt() * 1000.0;
+        let base = (g.at * Point::ORIGIN).y;
+        let same_line = last.is_some_and(|(b, right, s)| {
+            (b - base).abs() < 0.3 * s
+                && g.rect.x0 - right < 1.5 * s
+                && g.rect.x0 - right > -0.5 * s
+        });
+        if let (true, Some(run), Some((_, right, s))) = (same_line, out.last_mut(), last) {
+            if g.rect.x0 - right > 0.2 * s && !run.text.ends_with(' ') && g.text != " " {
+                run.text.push(' ');
+            }
+            run.text.push_str(&g.text);
+            let r = Rect::new(run.x, run.y, run.x + run.width, run.y + run.height).union(g.rect);
+            (run.x, run.y, run.width, run.height) = (r.x0, r.y0, r.width(), r.height());
+        } else if !g.text.trim().is_empty() {
+            out.push(Run {
+                x: g.rect.x0,
+                y: g.rect.y0,
+                width: g.rect.width(),
+                height: g.rect.height(),
+                size,
+                text: g.text.clone(),
+            });
+        } else {
+            last = None;
+            continue;
+        }
+        last = Some((base, g.rect.x1, size.max(1.0)));
+    }
+    for r in &mut out {
+        let round = |v: f64| (v * 100.0).round() / 100.0;
+        (r.x, r.y, r.width, r.height, r.size) = (
+            round(r.x),
+            round(r.y),
+            round(r.width),
+            round(r.height),
+            round(r.size),
+        );
+        r.text = r.text.trim_end().to_string();
+    }
+    out.retain(|r| {
+        r.x.is_finite() && r.y.is_finite() && r.width.is_finite() && r.height.is_finite()
+    });
+    out
+}
+
 /// A tag found in a page's drawn text: the glyphs it took and where.
 struct FoundTag {
     glyphs: std::ops::Range<usize>,
@@ -1090,9 +1171,18 @@ pub fn template_source(p: &Prepared, blob: &str) -> Result<serde_json::Value, Pd
         })
         .collect();
     let pages: Vec<[f64; 2]> = p.pages.iter().map(|(w, h)| [*w, *h]).collect();
+    let text: Vec<Vec<serde_json::Value>> = p
+        .text
+        .iter()
+        .map(|runs| {
+            runs.iter()
+                .map(|r| serde_json::json!({"x": r.x, "y": r.y, "width": r.width, "height": r.height, "size": r.size, "text": r.text}))
+                .collect()
+        })
+        .collect();
     Ok(serde_json::json!({
         "type": "doc",
         "content": [],
-        "file": {"blob": blob, "pages": pages, "fields": fields}
+        "file": {"blob": blob, "pages": pages, "fields": fields, "text": text}
     }))
 }

@@ -169,6 +169,21 @@ fn a_typst_pdf_gives_its_tags_with_their_boxes() {
     assert!((out.pages[0].0 - 595.28).abs() < 0.1);
     let date = &out.tags[1];
     assert_eq!((date.width, date.height), (90.0, 18.0));
+    // The page's words, tags left out, are its text layer: whole lines, in place.
+    let runs: Vec<&str> = out.text[0].iter().map(|r| r.text.as_str()).collect();
+    assert!(
+        runs.contains(&"The tenant rents the studio for one year."),
+        "{runs:?}"
+    );
+    assert!(runs.iter().any(|r| r.starts_with("Signed by")), "{runs:?}");
+    assert!(
+        runs.iter().any(|r| r.contains("on the day. After words.")),
+        "{runs:?}"
+    );
+    assert!(
+        !runs.iter().any(|r| r.contains("{{") || r.contains("type=")),
+        "{runs:?}"
+    );
     assert_eq!(date.tag.role.as_deref(), Some("tenant"));
 }
 

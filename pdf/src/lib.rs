@@ -201,11 +201,24 @@ impl Renderer {
             .collect();
         let fields = field_rects(&document, &generated.data.fields, &generated.fields)?;
         let pdf = export(&document, input.footer)?;
-        let views = if widths.is_empty() {
+        let mut views = if widths.is_empty() {
             Vec::new()
         } else {
             pages::page_views(&document, widths).map_err(RenderError::Compile)?
         };
+        // A file's pages are pictures to Typst: their words come from the file.
+        if let Some(file) = &input.doc.file {
+            for (view, runs) in views.iter_mut().zip(&file.text) {
+                view.text.extend(runs.iter().map(|r| pages::TextRun {
+                    x: r.x,
+                    y: r.y,
+                    width: r.width,
+                    height: r.height,
+                    size: r.size,
+                    text: r.text.clone(),
+                }));
+            }
+        }
         Ok(Rendered {
             pdf,
             pages,

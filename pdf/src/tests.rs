@@ -602,6 +602,14 @@ fn a_files_pages_are_printed_as_they_are_with_fields_exactly_in_place() {
             blob: "templates/tpl_1/v1.pdf".into(),
             pages: vec![(w, h)],
             fields: vec![field("Sign", 100.0, 200.0), field("Sign 2", 300.5, 640.25)],
+            text: vec![vec![signet_source::FileRun {
+                x: 65.0,
+                y: 100.0,
+                width: 200.0,
+                height: 12.0,
+                size: 10.0,
+                text: "Original words of the uploaded file.".into(),
+            }]],
             data: Some(words.pdf.clone().into()),
         }),
     };
@@ -621,6 +629,13 @@ fn a_files_pages_are_printed_as_they_are_with_fields_exactly_in_place() {
         ]
     );
     assert_eq!(out.views.len(), 1);
+    // The file's words are the page's text layer.
+    assert!(
+        out.views[0]
+            .text
+            .iter()
+            .any(|r| r.text == "Original words of the uploaded file.")
+    );
     // The signing page's picture shows the file's page: dark pixels where its words are.
     let mut reader = png::Decoder::new(std::io::Cursor::new(&out.views[0].images[0]))
         .read_info()

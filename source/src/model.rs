@@ -19,8 +19,22 @@ pub struct FileDoc {
     /// Each page's width and height in points.
     pub pages: Vec<(f64, f64)>,
     pub fields: Vec<PlacedField>,
+    /// Each page's words as drawn (tags taken out), for the signing page's text layer: screen
+    /// readers and find-in-page read a file's pages as they read pages from words.
+    pub text: Vec<Vec<FileRun>>,
     /// The PDF's bytes, when the caller has read them for a render; never parsed from JSON.
     pub data: Option<std::sync::Arc<[u8]>>,
+}
+
+/// A run of a file page's text: its box and size in points from the page's top-left corner.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FileRun {
+    pub x: f64,
+    pub y: f64,
+    pub width: f64,
+    pub height: f64,
+    pub size: f64,
+    pub text: String,
 }
 
 /// A field at its place: page from 1, rectangle in points from the page's top-left corner.

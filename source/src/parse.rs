@@ -566,10 +566,51 @@ impl Parser {
                 });
             }
         }
+        let mut text = Vec::new();
+        for (i, runs) in v
+            .get("text")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            let mut page = Vec::new();
+            for (k, r) in runs.as_array().into_iter().flatten().enumerate() {
+                let rpath = format!("{path}.text[{i}][{k}]");
+                if !self.count_node(&rpath) {
+                    break;
+                }
+                let num = |key: &str| r.get(key).and_then(Value::as_f64).filter(|n| n.is_finite());
+                match (
+                    num("x"),
+                    num("y"),
+                    num("width"),
+                    num("height"),
+                    num("size"),
+                    r.get("text").and_then(Value::as_str),
+                ) {
+                    (Some(x), Some(y), Some(width), Some(height), Some(size), Some(t))
+                        if t.len() <= 10_000 =>
+                    {
+                        page.push(FileRun {
+                            x,
+                            y,
+                            width,
+                            height,
+                            size,
+                            text: t.to_string(),
+                        })
+                    }
+                    _ => self.err(&rpath, "must be a run: x, y, width, height, size and text"),
+                }
+            }
+            text.push(page);
+        }
         Some(FileDoc {
             blob: blob.to_string(),
             pages,
             fields,
+            text,
             data: None,
         })
     }
