@@ -484,6 +484,48 @@ test("every screen at 1280 and 375 pixels wide, in English and in Arabic", async
 });
 
 /** A caller's page on its own origin: the loader, one <signet-signing>, its events kept. */
+test("a PDF template's document is the file's own page: its words are the text layer and its fields sit at their tags", async () => {
+  // A PDF printed by Chromium, with text tags in its words.
+  const maker = await browser.newPage();
+  await maker.setContent(`<html><body style="font-family: sans-serif; font-size: 14px">
+    <h1>Parking permit</h1><p>The holder may park one car in bay 12.</p>
+    <p style="margin-bottom: 48px">Holder: {{Holder signature;type=signature;role=client;height=40;width=180}}</p>
+    <p>Date: {{Permit date;type=date;role=client}}</p></body></html>`);
+  const pdf = await maker.pdf({ width: "8.5in", height: "11in", margin: { top: "1in", left: "1in", right: "1in", bottom: "1in" } });
+  await maker.close();
+  const template = await api("POST", "/api/v1/templates/file", { name: "Parking permit", fileName: "permit.pdf", file: Buffer.from(pdf).toString("base64") });
+  assert.equal(template.kind, "pdf");
+  const email = `pdf-${Date.now()}@example.com`;
+  await api("POST", "/api/v1/documents/send", { templateId: template.id, parties: [{ seat: "client", name: "Ada Holder", email }] });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(await linkFor(email));
+  await page.getByLabel("I agree to use electronic records and signatures.").check();
+  await page.getByRole("button", { name: "Continue" }).click();
+  await page.locator(".sheet img").first().waitFor();
+  await page.waitForFunction(() => document.querySelector(".sheet img")?.complete);
+  // The file's words are there to read and find; its tags are not.
+  assert.equal(await page.getByText("The holder may park one car in bay 12.").count(), 1);
+  assert.equal(await page.getByText(/type=|\{\{/).count(), 0);
+  // Each field's box is where its tag was written in the file (a letter page: 612 points).
+  const boxes = await page.evaluate(() =>
+    [...document.querySelectorAll(".field")].map((f) => {
+      const r = f.getBoundingClientRect();
+      const s = f.closest(".sheet").getBoundingClientRect();
+      return { left: r.left - s.left, top: r.top - s.top, width: r.width, sheet: s.width };
+    }),
+  );
+  assert.equal(boxes.length, template.fields.length);
+  for (const [i, f] of template.fields.entries()) {
+    const a = f.areas[0];
+    const scale = boxes[i].sheet / 612;
+    assert.ok(Math.abs(boxes[i].left - a.x * scale) < 1.5 && Math.abs(boxes[i].top - a.y * scale) < 1.5 && Math.abs(boxes[i].width - a.width * scale) < 1.5, `${f.name} at its tag: ${JSON.stringify([boxes[i], a])}`);
+  }
+  await axe(page, "document from a PDF template");
+  await shot(page, "10-pdf-template");
+  await context.close();
+});
+
 function hostPage(url, timeout) {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Acme app</title>
 <script src="${base}/embed/signing.js"></script></head>
