@@ -27,6 +27,7 @@ use hayro_interpret::{
 use kurbo::{Affine, BezPath, Point, Rect};
 use lopdf::content::{Content, Operation};
 use lopdf::{Dictionary, Document, Object, ObjectId};
+use signet_source::FileRun;
 use signet_source::tags::{self, Tag};
 
 use crate::fields::short;
@@ -80,7 +81,7 @@ pub struct Prepared {
     pub pages: Vec<(f64, f64)>,
     pub tags: Vec<PlacedTag>,
     /// Each page's words as drawn, tags left out, in runs along their lines.
-    pub text: Vec<Vec<Run>>,
+    pub text: Vec<Vec<FileRun>>,
     /// What was removed or flattened, each said once with how many times.
     pub warnings: Vec<String>,
 }
@@ -725,21 +726,10 @@ fn glyphs(pdf: &[u8]) -> Result<Vec<DrawnPage>, PdfError> {
     Ok(out)
 }
 
-/// A run of a page's text, in points from its top-left corner.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Run {
-    pub x: f64,
-    pub y: f64,
-    pub width: f64,
-    pub height: f64,
-    pub size: f64,
-    pub text: String,
-}
-
 /// A page's glyphs, tags left out, gathered into runs: a run goes on while the next glyph
 /// sits on the same line close after the last; a gap wider than a fifth of the size is a
 /// space.
-fn runs(glyphs: &[Drawn], tags: &[FoundTag]) -> Vec<Run> {
+fn runs(glyphs: &[Drawn], tags: &[FoundTag]) -> Vec<FileRun> {
     let mut tagged = vec![false; glyphs.len()];
     for t in tags {
         for i in t.glyphs.clone() {
@@ -747,7 +737,7 @@ fn runs(glyphs: &[Drawn], tags: &[FoundTag]) -> Vec<Run> {
         }
     }
     let in_tag = |i: usize| tagged[i];
-    let mut out: Vec<Run> = Vec::new();
+    let mut out: Vec<FileRun> = Vec::new();
     let mut last: Option<(f64, f64, f64)> = None; // baseline y, right edge, size
     for (i, g) in glyphs.iter().enumerate() {
         if in_tag(i) {
@@ -770,7 +760,7 @@ fn runs(glyphs: &[Drawn], tags: &[FoundTag]) -> Vec<Run> {
             let r = Rect::new(run.x, run.y, run.x + run.width, run.y + run.height).union(g.rect);
             (run.x, run.y, run.width, run.height) = (r.x0, r.y0, r.width(), r.height());
         } else if !g.text.trim().is_empty() {
-            out.push(Run {
+            out.push(FileRun {
                 x: g.rect.x0,
                 y: g.rect.y0,
                 width: g.rect.width(),

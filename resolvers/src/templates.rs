@@ -540,45 +540,24 @@ pub async fn create_file(
     use signet_convert::FileKind;
     let office = "templates from Word, Excel and PowerPoint files are converted by LibreOffice, \
                   which this installation does not run yet: save the file as PDF and send the PDF";
-    match FileKind::sniff(&bytes) {
-        FileKind::Pdf => {}
-        FileKind::Text => {
-            return Err(DomainError::invalid(
-                "file",
-                format!("is a word processor's file; {office}"),
-            ));
-        }
-        FileKind::Sheet => {
-            return Err(DomainError::invalid(
-                "file",
-                format!("is a spreadsheet; {office}"),
-            ));
-        }
-        FileKind::Slides => {
-            return Err(DomainError::invalid(
-                "file",
-                format!("is a presentation; {office}"),
-            ));
-        }
-        FileKind::OldOffice => {
-            return Err(DomainError::invalid(
-                "file",
-                format!("is an Office file of the old format; {office}"),
-            ));
-        }
-        FileKind::Picture => {
-            return Err(DomainError::invalid(
-                "file",
-                "is a picture; templates from pictures need tesseract to read their tags, \
-                 which this installation does not run yet: send a PDF",
-            ));
-        }
-        FileKind::Unknown => {
-            return Err(DomainError::invalid(
-                "file",
-                "is not a PDF, Word, Excel, PowerPoint or picture file (read from its bytes)",
-            ));
-        }
+    let needs = match FileKind::sniff(&bytes) {
+        FileKind::Pdf => None,
+        FileKind::Text => Some(format!("is a word processor's file; {office}")),
+        FileKind::Sheet => Some(format!("is a spreadsheet; {office}")),
+        FileKind::Slides => Some(format!("is a presentation; {office}")),
+        FileKind::OldOffice => Some(format!("is an Office file of the old format; {office}")),
+        FileKind::Picture => Some(
+            "is a picture; templates from pictures need tesseract to read their tags, \
+             which this installation does not run yet: send a PDF"
+                .to_string(),
+        ),
+        FileKind::Unknown => Some(
+            "is not a PDF, Word, Excel, PowerPoint or picture file (read from its bytes)"
+                .to_string(),
+        ),
+    };
+    if let Some(why) = needs {
+        return Err(DomainError::invalid("file", why));
     }
     let facts = crate::documents::facts_for(ctx, actor, BTreeMap::new()).await?;
     let id = ids::new_id("tpl");

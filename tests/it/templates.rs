@@ -416,6 +416,28 @@ both_quiet!(a_template_from_words_is_sent_to_its_parties, |app| {
     );
 });
 
+/// Checks a test document's sealed PDF with pyHanko against the test root, and answers its
+/// text (pdftotext); kept in `KEEP_PICTURES` as `<name>.pdf` when asked.
+fn sealed_and_valid(app: &TestApp, pdf: &[u8], name: &str) -> Option<String> {
+    use crate::sealing::{run, tool, validate};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("signed.pdf");
+    std::fs::write(&path, pdf).unwrap();
+    if let Ok(keep) = std::env::var("KEEP_PICTURES") {
+        std::fs::write(format!("{keep}/{name}.pdf"), pdf).unwrap();
+    }
+    if let Some(pyhanko) = tool("pyhanko") {
+        // A test document's seal chains to the test root.
+        let (code, root, err) = app.cli(&["admin", "ca", "export", "--test"]);
+        assert_eq!(code, 0, "{err}");
+        let root_file = dir.path().join("root.pem");
+        std::fs::write(&root_file, root).unwrap();
+        let out = validate(&pyhanko, &root_file, &path);
+        assert!(out.contains("The signature is judged VALID."), "{out}");
+    }
+    tool("pdftotext").map(|p| run(std::process::Command::new(&p).arg(&path).arg("-")))
+}
+
 /// A PNG of one colour, as a `data:` address.
 fn png(w: u32, h: u32) -> String {
     use base64::Engine;
@@ -577,15 +599,8 @@ both_quiet!(a_template_from_html_is_cleaned_laid_out_and_sent, |app| {
         &["client", "landlord"],
     )
     .await;
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("signed.pdf");
-    std::fs::write(&path, &pdf).unwrap();
-    if let Ok(keep) = std::env::var("KEEP_PICTURES") {
-        std::fs::write(format!("{keep}/html-template.pdf"), &pdf).unwrap();
-    }
-    use crate::sealing::{run, tool, validate};
-    if let Some(pdftotext) = tool("pdftotext") {
-        let text = run(std::process::Command::new(&pdftotext).arg(&path).arg("-"));
+    let text = sealed_and_valid(&app, &pdf, "html-template");
+    if let Some(text) = text {
         assert!(
             text.contains("Kept words") && text.contains("900 EUR"),
             "{text}"
@@ -593,15 +608,6 @@ both_quiet!(a_template_from_html_is_cleaned_laid_out_and_sent, |app| {
         for gone in ["{{", "}}", "type=", "hidden-value", "fetch("] {
             assert!(!text.contains(gone), "{gone} in {text}");
         }
-    }
-    if let Some(pyhanko) = tool("pyhanko") {
-        // A test document's seal chains to the test root.
-        let (code, root, err) = app.cli(&["admin", "ca", "export", "--test"]);
-        assert_eq!(code, 0, "{err}");
-        let root_file = dir.path().join("root.pem");
-        std::fs::write(&root_file, root).unwrap();
-        let out = validate(&pyhanko, &root_file, &path);
-        assert!(out.contains("The signature is judged VALID."), "{out}");
     }
 
     // GraphQL makes one through the same resolver.
@@ -760,27 +766,11 @@ both_quiet!(a_template_from_a_pdf_keeps_its_pages_and_is_sent, |app| {
         &["tenant", "landlord"],
     )
     .await;
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("signed.pdf");
-    std::fs::write(&path, &pdf).unwrap();
-    if let Ok(keep) = std::env::var("KEEP_PICTURES") {
-        std::fs::write(format!("{keep}/pdf-template.pdf"), &pdf).unwrap();
-    }
-    use crate::sealing::{run, tool, validate};
-    if let Some(pdftotext) = tool("pdftotext") {
-        let text = run(std::process::Command::new(&pdftotext).arg(&path).arg("-"));
+    if let Some(text) = sealed_and_valid(&app, &pdf, "pdf-template") {
         assert!(
             text.contains("The tenant rents the studio") && text.contains("Kept after."),
             "{text}"
         );
         assert!(!text.contains("{{") && !text.contains("type="), "{text}");
-    }
-    if let Some(pyhanko) = tool("pyhanko") {
-        let (code, root, err) = app.cli(&["admin", "ca", "export", "--test"]);
-        assert_eq!(code, 0, "{err}");
-        let root_file = dir.path().join("root.pem");
-        std::fs::write(&root_file, root).unwrap();
-        let out = validate(&pyhanko, &root_file, &path);
-        assert!(out.contains("The signature is judged VALID."), "{out}");
     }
 });
