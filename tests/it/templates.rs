@@ -766,6 +766,16 @@ both_quiet!(a_template_from_a_pdf_keeps_its_pages_and_is_sent, |app| {
         &["tenant", "landlord"],
     )
     .await;
+    // GraphQL makes one through the same resolver.
+    let q = json!({"query": "mutation($i: JSON!) { createTemplateFromFile(input: $i) { kind seats pages } }",
+        "variables": {"i": {"name": "From GraphQL", "fileName": "lease.pdf", "file": b64(&tagged_pdf())}}});
+    let g = app.post("/graphql", &key, &[], &q.to_string()).await;
+    assert_eq!(
+        g.body["data"]["createTemplateFromFile"],
+        json!({"kind": "pdf", "seats": ["tenant", "landlord"], "pages": 1}),
+        "{}",
+        g.body
+    );
     if let Some(text) = sealed_and_valid(&app, &pdf, "pdf-template") {
         assert!(
             text.contains("The tenant rents the studio") && text.contains("Kept after."),
