@@ -489,3 +489,66 @@ fn hostile_structures_are_refused_before_anything_draws_them() {
         Err(e) => assert!(!e.0.is_empty()),
     }
 }
+
+#[test]
+fn a_rotated_page_keeps_its_words_and_fields_where_they_are_shown() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(&dir, "typst.pdf", &typst_pdf());
+    let rotated = dir
+        .path()
+        .join("rotated.pdf")
+        .to_string_lossy()
+        .into_owned();
+    if tool("qpdf", &["--rotate=+90", &src, &rotated]).is_none() {
+        return;
+    }
+    let out = prepare(&std::fs::read(&rotated).unwrap(), 5).unwrap();
+    // Shown turned: the page is landscape and the tags' boxes are in its shown corner.
+    let (w, h) = out.pages[0];
+    assert!(w > h, "{:?}", out.pages);
+    let source = crate::pdf::template_source(&out, "templates/tpl_1/v1.pdf").unwrap();
+    let mut doc = signet_source::parse("source", &source).unwrap();
+    doc.file.as_mut().unwrap().data = Some(out.pdf.clone().into());
+    let rendered = signet_pdf::Renderer::new()
+        .render(&signet_pdf::RenderInput {
+            doc: &doc,
+            title: "Rotated",
+            footer: "",
+            paper: signet_pdf::Paper::A4,
+            profile: signet_pdf::Profile::Plain,
+            test: false,
+            lang: "en",
+            values: &BTreeMap::new(),
+            seat_names: &BTreeMap::new(),
+            labels: signet_pdf::Labels::EN,
+        })
+        .unwrap();
+    assert!(
+        (rendered.pages[0].0 - w).abs() < 0.5 && (rendered.pages[0].1 - h).abs() < 0.5,
+        "{:?} vs {:?}",
+        rendered.pages,
+        (w, h)
+    );
+    let (f, t) = (&rendered.fields[0], &out.tags[0]);
+    assert!(
+        (f.x - t.x).abs() < 0.01 && (f.y - t.y).abs() < 0.01,
+        "{f:?} vs {t:?}"
+    );
+    // The words of the document's page are where poppler shows them on the prepared file.
+    let (Some(before), Some(after)) = (words(&out.pdf), words(&rendered.pdf)) else {
+        return;
+    };
+    let find = |ws: &[Word], t: &str| {
+        ws.iter()
+            .find(|w| w.0 == t)
+            .cloned()
+            .unwrap_or_else(|| panic!("{t}: {ws:?}"))
+    };
+    for t in ["tenant", "After", "Closing"] {
+        let (a, b) = (find(&before, t), find(&after, t));
+        assert!(
+            (a.2 - b.2).abs() < 1.0 && (a.3 - b.3).abs() < 1.0,
+            "{t}: {a:?} vs {b:?}"
+        );
+    }
+}
