@@ -91,6 +91,7 @@ pub struct Prepared {
 pub fn prepare(bytes: &[u8], max_pages: usize) -> Result<Prepared, PdfError> {
     let mut warnings = BTreeMap::<String, usize>::new();
     let mut doc = load(bytes)?;
+    flatten_tree(&mut doc)?;
     let pages = doc.get_pages();
     if pages.is_empty() {
         return Err(err("the PDF has no pages"));
@@ -101,7 +102,6 @@ pub fn prepare(bytes: &[u8], max_pages: usize) -> Result<Prepared, PdfError> {
             pages.len()
         )));
     }
-    flatten_tree(&mut doc)?;
     make_safe(&mut doc, &mut warnings)?;
     // What was removed leaves the file, not only its references.
     doc.prune_objects();
@@ -118,6 +118,7 @@ pub fn prepare(bytes: &[u8], max_pages: usize) -> Result<Prepared, PdfError> {
         return Err(err(format!("the PDF draws more than {MAX_GLYPHS} letters")));
     }
     let mut placed = Vec::new();
+    let mut cuts = Cuts::new();
     let mut text = Vec::with_capacity(drawn.len());
     for (n, (&number, &page_id)) in pages.iter().enumerate() {
         let Some(page) = drawn.get(n) else { break };
@@ -132,9 +133,10 @@ pub fn prepare(bytes: &[u8], max_pages: usize) -> Result<Prepared, PdfError> {
         if found.is_empty() {
             continue;
         }
-        cut_tags(&mut doc, page_id, number, &found, &page.glyphs)?;
+        plan_cuts(&doc, page_id, number, &found, &page.glyphs, &mut cuts)?;
         placed.extend(found.into_iter().map(|f| f.placed));
     }
+    apply_cuts(&mut doc, cuts)?;
     let pdf = if placed.is_empty() {
         safe
     } else {
@@ -188,7 +190,14 @@ fn load(bytes: &[u8]) -> Result<Document, PdfError> {
 /// (resources, boxes, rotation) written on it. A tree that loops or fans out to more pages
 /// than it counts is read once, here, in the order lopdf finds the pages.
 fn flatten_tree(doc: &mut Document) -> Result<(), PdfError> {
-    let pages: Vec<ObjectId> = doc.get_pages().values().copied().collect();
+    // A page object listed twice (a tree that loops) is one page.
+    let mut pages: Vec<ObjectId> = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for id in doc.get_pages().into_values() {
+        if seen.insert(id) {
+            pages.push(id);
+        }
+    }
     for &page in &pages {
         for key in [&b"Resources"[..], b"MediaBox", b"CropBox", b"Rotate"] {
             let Ok(dict) = doc.get_dictionary(page) else {
@@ -864,8 +873,19 @@ impl FontInfo<'_> {
     }
 }
 
+/// Whose drawing instructions a code is in: the page's, or a form XObject's it draws.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Source {
+    Page(ObjectId),
+    Form(ObjectId),
+}
+
+/// The codes to cut, per source and operator: `(array item, byte start, length, adjustment)`.
+type Cuts = BTreeMap<Source, BTreeMap<usize, Vec<(usize, usize, usize, f64)>>>;
+
 /// One code shown by the page's content: where it is in which operator.
 struct Shown {
+    source: Source,
     op: usize,
     /// The array item of a `TJ` (0 for the others).
     item: usize,
@@ -880,7 +900,7 @@ struct Shown {
     tw: f64,
 }
 
-#[derive(Clone)]
+#[derive(Clone, Default)]
 struct TextState {
     font: Option<Vec<u8>>,
     size: f64,
@@ -895,47 +915,53 @@ fn font_info<'d>(doc: &'d Document, dict: &'d Dictionary) -> FontInfo<'d> {
     }
 }
 
-/// Cuts each found tag's codes out of the page's content, leaving an adjustment of their
-/// advance in their place.
-fn cut_tags(
-    doc: &mut Document,
+/// Finds each tag of a page in its drawing instructions (the page's and the forms it draws)
+/// and plans the cut of its codes, with the advance each leaves behind.
+fn plan_cuts(
+    doc: &Document,
     page_id: ObjectId,
     page: u32,
     found: &[FoundTag],
     drawn: &[Drawn],
+    cuts: &mut Cuts,
 ) -> Result<(), PdfError> {
     let data = doc
         .get_page_content_with_limit(page_id, MAX_CONTENT)
         .map_err(|e| err(format!("page {page}'s content cannot be read: {e}")))?;
-    let mut content = Content::decode(&data)
+    let content = Content::decode(&data)
         .map_err(|e| err(format!("page {page}'s content cannot be read: {e}")))?;
-    let shown = {
-        let fonts: BTreeMap<Vec<u8>, FontInfo<'_>> = doc
-            .get_page_fonts(page_id)
-            .map_err(|e| err(format!("page {page}'s fonts cannot be read: {e}")))?
-            .into_iter()
-            .map(|(name, dict)| (name, font_info(doc, dict)))
-            .collect();
-        walk(&content.operations, &fonts)
-    };
+    let resources = doc
+        .get_dictionary(page_id)
+        .ok()
+        .and_then(|d| d.get(b"Resources").ok())
+        .and_then(|r| doc.dereference(r).ok())
+        .and_then(|(_, r)| r.as_dict().ok());
+    let mut shown = Vec::new();
+    walk(
+        doc,
+        Source::Page(page_id),
+        &content.operations,
+        resources,
+        TextState::default(),
+        &mut shown,
+        0,
+    );
     let (text, starts) = joined(shown.iter().map(|s| s.text.as_str()));
     let ours: Vec<_> = tags::find(&text);
     if ours.len() != found.len() {
         return Err(err(format!(
             "the text tags on page {page} could not be taken out of its content: {} were seen \
-             and {} found in the drawing instructions (are some inside a form or a picture?)",
+             and {} found in the drawing instructions (is one part of a picture?)",
             found.len(),
             ours.len()
         )));
     }
-    // Per operator: which codes go, and the advance each leaves behind.
-    let mut cuts: BTreeMap<usize, Vec<(usize, usize, usize, f64)>> = BTreeMap::new();
     let bare = |t: &str| t.chars().filter(|c| !c.is_whitespace()).collect::<String>();
     for (f, o) in found.iter().zip(&ours) {
         if bare(&f.placed.text) != bare(&text[o.start..o.end]) {
             return Err(err(format!(
                 "the text tag {} on page {page} could not be taken out of its content: it is \
-                 drawn in a way that cannot be matched (inside a form, or as a clipping path)",
+                 drawn in a way that cannot be matched (as a clipping path, say)",
                 short(&f.placed.text)
             )));
         }
@@ -952,46 +978,99 @@ fn cut_tags(
                     short(&f.placed.text)
                 )));
             };
-            let space = s.space;
             let adjust = if s.size.abs() > 1e-9 {
-                -(w0 + 1000.0 * (s.tc + if space { s.tw } else { 0.0 }) / s.size)
+                -(w0 + 1000.0 * (s.tc + if s.space { s.tw } else { 0.0 }) / s.size)
             } else {
                 0.0
             };
-            cuts.entry(s.op)
-                .or_default()
-                .push((s.item, s.start, s.len, adjust));
+            let at = cuts.entry(s.source).or_default().entry(s.op).or_default();
+            // A form drawn twice shows its codes twice: they are cut once.
+            if !at.iter().any(|c| c.0 == s.item && c.1 == s.start) {
+                at.push((s.item, s.start, s.len, adjust));
+            }
         }
     }
-    let mut ops = Vec::with_capacity(content.operations.len() + cuts.len() * 3);
-    for (i, op) in content.operations.drain(..).enumerate() {
-        match cuts.get(&i) {
-            Some(c) => ops.extend(rewrite(op, c)),
-            None => ops.push(op),
-        }
-    }
-    content.operations = ops;
-    let bytes = content
-        .encode()
-        .map_err(|e| err(format!("page {page}'s content cannot be written: {e}")))?;
-    doc.change_page_content(page_id, bytes)
-        .map_err(|e| err(format!("page {page}'s content cannot be written: {e}")))?;
     Ok(())
 }
 
-/// Every code the content shows, in order, with its text and text state.
-fn walk(ops: &[Operation], fonts: &BTreeMap<Vec<u8>, FontInfo<'_>>) -> Vec<Shown> {
-    let mut out = Vec::new();
-    let mut st = TextState {
-        font: None,
-        size: 0.0,
-        tc: 0.0,
-        tw: 0.0,
+/// Cuts the planned codes out of each page's and form's drawing instructions.
+fn apply_cuts(doc: &mut Document, cuts: Cuts) -> Result<(), PdfError> {
+    let bad = |e: lopdf::Error| err(format!("a page's content cannot be rewritten: {e}"));
+    for (source, mut by_op) in cuts {
+        for c in by_op.values_mut() {
+            c.sort_by_key(|c| (c.0, c.1));
+        }
+        let data = match source {
+            Source::Page(id) => doc
+                .get_page_content_with_limit(id, MAX_CONTENT)
+                .map_err(bad)?,
+            Source::Form(id) => match doc.get_object(id) {
+                Ok(Object::Stream(s)) => s
+                    .decompressed_content_with_limit(MAX_CONTENT)
+                    .map_err(bad)?,
+                _ => continue,
+            },
+        };
+        let mut content = Content::decode(&data).map_err(bad)?;
+        let mut ops = Vec::with_capacity(content.operations.len() + by_op.len() * 3);
+        for (i, op) in content.operations.drain(..).enumerate() {
+            match by_op.get(&i) {
+                Some(c) => ops.extend(rewrite(op, c)),
+                None => ops.push(op),
+            }
+        }
+        content.operations = ops;
+        let bytes = content.encode().map_err(bad)?;
+        match source {
+            Source::Page(id) => doc.change_page_content(id, bytes).map_err(bad)?,
+            Source::Form(id) => {
+                if let Ok(Object::Stream(s)) = doc.get_object_mut(id) {
+                    s.set_plain_content(bytes);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The fonts a resource dictionary names.
+fn fonts_in<'d>(
+    doc: &'d Document,
+    resources: Option<&'d Dictionary>,
+) -> BTreeMap<Vec<u8>, FontInfo<'d>> {
+    let Some(fonts) = resources
+        .and_then(|r| r.get(b"Font").ok())
+        .and_then(|f| doc.dereference(f).ok())
+        .and_then(|(_, f)| f.as_dict().ok())
+    else {
+        return BTreeMap::new();
     };
+    fonts
+        .iter()
+        .filter_map(|(name, f)| {
+            let (_, f) = doc.dereference(f).ok()?;
+            Some((name.clone(), font_info(doc, f.as_dict().ok()?)))
+        })
+        .collect()
+}
+
+/// Every code the drawing instructions show, in order, with its text and text state; the
+/// forms they draw are walked where they are drawn, in the text state of that moment.
+fn walk(
+    doc: &Document,
+    source: Source,
+    ops: &[Operation],
+    resources: Option<&Dictionary>,
+    mut st: TextState,
+    out: &mut Vec<Shown>,
+    depth: usize,
+) {
+    let fonts = fonts_in(doc, resources);
     let mut saved: Vec<TextState> = Vec::new();
     let f = |o: Option<&Object>| o.and_then(|o| o.as_float().ok()).map(f64::from);
     for (i, op) in ops.iter().enumerate() {
         let a = &op.operands;
+        let at = |item| (source, i, item);
         match op.operator.as_str() {
             "q" => saved.push(st.clone()),
             "Q" => {
@@ -1005,29 +1084,75 @@ fn walk(ops: &[Operation], fonts: &BTreeMap<Vec<u8>, FontInfo<'_>>) -> Vec<Shown
             }
             "Tc" => st.tc = f(a.first()).unwrap_or(0.0),
             "Tw" => st.tw = f(a.first()).unwrap_or(0.0),
-            "Tj" | "'" => show(&mut out, i, 0, a.first(), &st, fonts),
+            "Tj" | "'" => show(out, at(0), a.first(), &st, &fonts),
             "\"" => {
                 st.tw = f(a.first()).unwrap_or(st.tw);
                 st.tc = f(a.get(1)).unwrap_or(st.tc);
-                show(&mut out, i, 0, a.get(2), &st, fonts);
+                show(out, at(0), a.get(2), &st, &fonts);
             }
             "TJ" => {
                 if let Some(Object::Array(items)) = a.first() {
                     for (k, item) in items.iter().enumerate() {
-                        show(&mut out, i, k, Some(item), &st, fonts);
+                        show(out, at(k), Some(item), &st, &fonts);
                     }
                 }
+            }
+            "Do" if depth < 16 => {
+                let Some((id, form)) = a
+                    .first()
+                    .and_then(|n| n.as_name().ok())
+                    .and_then(|n| {
+                        resources?
+                            .get(b"XObject")
+                            .ok()
+                            .and_then(|x| doc.dereference(x).ok())
+                            .and_then(|(_, x)| x.as_dict().ok())?
+                            .get(n)
+                            .ok()?
+                            .as_reference()
+                            .ok()
+                    })
+                    .and_then(|id| match doc.get_object(id) {
+                        Ok(Object::Stream(s)) => Some((id, s)),
+                        _ => None,
+                    })
+                else {
+                    continue;
+                };
+                if name_of(form.dict.get(b"Subtype").ok()).as_deref() != Some("Form") {
+                    continue;
+                }
+                let Ok(data) = form.decompressed_content_with_limit(MAX_CONTENT) else {
+                    continue;
+                };
+                let Ok(content) = Content::decode(&data) else {
+                    continue;
+                };
+                let own = form
+                    .dict
+                    .get(b"Resources")
+                    .ok()
+                    .and_then(|r| doc.dereference(r).ok())
+                    .and_then(|(_, r)| r.as_dict().ok())
+                    .or(resources);
+                walk(
+                    doc,
+                    Source::Form(id),
+                    &content.operations,
+                    own,
+                    st.clone(),
+                    out,
+                    depth + 1,
+                );
             }
             _ => {}
         }
     }
-    out
 }
 
 fn show(
     out: &mut Vec<Shown>,
-    op: usize,
-    item: usize,
+    (source, op, item): (Source, usize, usize),
     s: Option<&Object>,
     st: &TextState,
     fonts: &BTreeMap<Vec<u8>, FontInfo<'_>>,
@@ -1043,6 +1168,7 @@ fn show(
     while at < bytes.len() {
         let len = step.min(bytes.len() - at);
         out.push(Shown {
+            source,
             op,
             item,
             start: at,

@@ -552,3 +552,35 @@ fn a_rotated_page_keeps_its_words_and_fields_where_they_are_shown() {
         );
     }
 }
+
+#[test]
+fn a_tag_inside_a_drawing_the_page_draws_is_cut_there() {
+    let pdf = helvetica_pdf(|doc, _, page| {
+        let font = doc.add_object(dictionary! {
+            "Type" => "Font", "Subtype" => "Type1", "BaseFont" => "Helvetica", "Encoding" => "WinAnsiEncoding",
+        });
+        let form = doc.add_object(Stream::new(
+            dictionary! { "Type" => "XObject", "Subtype" => "Form",
+                "BBox" => vec![0.into(), 0.into(), 612.into(), 792.into()],
+                "Resources" => dictionary! { "Font" => dictionary! { "F2" => font } } },
+            b"BT /F2 11 Tf 72 600 Td (Form words {{Form sign;type=signature;role=client}} after it) Tj ET".to_vec(),
+        ));
+        let p = doc.get_object_mut(page).unwrap().as_dict_mut().unwrap();
+        let mut res = p.get(b"Resources").unwrap().as_dict().unwrap().clone();
+        res.set("XObject", dictionary! { "T" => form });
+        p.set("Resources", res);
+        with_content(
+            doc,
+            page,
+            b"BT /F1 12 Tf 72 720 Td (Name: {{Full name;type=text;role=client}} end of line) Tj ET q /T Do Q".to_vec(),
+            false,
+        );
+    });
+    let out = tags_come_out_and_the_rest_stays(
+        &pdf,
+        &[("Full name", "text"), ("Form sign", "signature")],
+    );
+    let t = &out.tags[1];
+    // 600 points up from the bottom of a letter page is 192 down from its top.
+    assert!(t.y < 192.0 && t.y + t.height > 190.0, "{t:?}");
+}
