@@ -121,6 +121,8 @@ struct Flow {
     pieces: Vec<Piece>,
     /// A heading's level while its words are gathered.
     heading: Option<u8>,
+    /// The `textAlign` of the paragraphs being written, from the nearest element that set one.
+    align: Option<&'static str>,
 }
 
 impl Flow {
@@ -129,6 +131,7 @@ impl Flow {
             blocks: Vec::new(),
             pieces: Vec::new(),
             heading: None,
+            align: None,
         }
     }
 }
@@ -323,10 +326,13 @@ impl Walker {
             }
             "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => {
                 self.flush(flow);
+                let outer = flow.align;
+                flow.align = align_of(e).or(outer);
                 let level = (name.as_bytes()[1] - b'0').min(4);
                 flow.heading = Some(level);
                 self.children(node, flow, m, nest, depth);
                 self.flush(flow);
+                flow.align = outer;
                 return;
             }
             "ul" | "ol" | "menu" if nest < MAX_NESTING => {
@@ -409,8 +415,11 @@ impl Walker {
         }
         if is_block(name) {
             self.flush(flow);
+            let outer = flow.align;
+            flow.align = align_of(e).or(outer);
             self.children(node, flow, m, nest, depth);
             self.flush(flow);
+            flow.align = outer;
         } else {
             self.children(node, flow, m, nest, depth);
         }
@@ -481,6 +490,7 @@ impl Walker {
                 }
                 all_th &= kind == "th";
                 let mut inner = Flow::new();
+                inner.align = align_of(ce);
                 w.children(cell, &mut inner, marks.clone(), nest + 1, depth + 2);
                 w.flush(&mut inner);
                 if inner.blocks.is_empty() {
@@ -559,12 +569,15 @@ impl Walker {
         }
         self.blocks_seen += 1;
         let content = self.inline(pieces);
-        let node = match heading {
+        let mut node = match heading {
             Some(level) => {
                 json!({"type": "heading", "attrs": {"level": level}, "content": content})
             }
             None => json!({"type": "paragraph", "content": content}),
         };
+        if let Some(a) = flow.align {
+            node["attrs"]["textAlign"] = json!(a);
+        }
         flow.blocks.push(node);
     }
 
@@ -712,6 +725,37 @@ fn raw_text(node: NodeRef<'_, Node>, out: &mut String, depth: usize) {
             _ => {}
         }
     }
+}
+
+/// Where an element sets its lines: `<center>`, an `align` attribute, or the one property of
+/// a `style` attribute that is read, `text-align`.
+fn align_of(e: &scraper::node::Element) -> Option<&'static str> {
+    let word = |v: &str| match v
+        .trim()
+        .trim_end_matches("!important")
+        .trim()
+        .to_ascii_lowercase()
+        .as_str()
+    {
+        "center" | "-webkit-center" => Some("center"),
+        "right" | "end" => Some("right"),
+        "left" | "start" => Some("left"),
+        "justify" => Some("justify"),
+        _ => None,
+    };
+    if e.name() == "center" {
+        return Some("center");
+    }
+    if let Some(a) = e.attr("align").and_then(word) {
+        return Some(a);
+    }
+    let style = e.attr("style")?;
+    style.split(';').find_map(|decl| {
+        let (k, v) = decl.split_once(':')?;
+        (k.trim().eq_ignore_ascii_case("text-align"))
+            .then(|| word(v))
+            .flatten()
+    })
 }
 
 /// Elements that stand on lines of their own: their words are a paragraph.

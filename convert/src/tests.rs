@@ -258,3 +258,36 @@ fn payment_tags_keep_their_amount_or_formula() {
         Some("Deposit * 2")
     );
 }
+
+#[test]
+fn centred_and_right_set_lines_stay_so() {
+    let (b, warnings) = blocks(
+        "<center><h1>AGREEMENT</h1></center><p align=right>Paris, 1 May</p>\
+         <div style=\"color: red; text-align: center\"><p>Between the parties</p></div>\
+         <p>Plain words {{S;type=signature}}</p>",
+    );
+    assert_eq!(b[0]["attrs"]["textAlign"], "center");
+    assert_eq!(b[1]["attrs"]["textAlign"], "right");
+    assert_eq!(b[2]["attrs"]["textAlign"], "center");
+    assert!(b[3]["attrs"].get("textAlign").is_none());
+    // Only text-align is read of a style; the rest is still said to be removed.
+    assert!(
+        warnings.iter().any(|w| w == "style attributes removed"),
+        "{warnings:?}"
+    );
+    let doc = signet_source::parse("source", &json!({"type": "doc", "content": b})).unwrap();
+    assert!(matches!(
+        &doc.content[0],
+        signet_source::Block::Heading {
+            align: signet_source::Align::Center,
+            ..
+        }
+    ));
+    assert!(matches!(
+        &doc.content[1],
+        signet_source::Block::Aligned {
+            align: signet_source::Align::End,
+            ..
+        }
+    ));
+}

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use serde::Serialize;
-use signet_source::{Block, Field, FieldType, Inline, Marks, walk};
+use signet_source::{Align, Block, Field, FieldType, Inline, Marks, walk};
 
 use crate::{Paper, Profile, RenderInput};
 
@@ -242,9 +242,31 @@ impl Gen<'_> {
 
     fn block(&mut self, b: &Block) {
         match b {
-            Block::Heading { level, content, .. } => {
-                let _ = write!(self.out, "#heading(level: {level})[");
+            Block::Heading {
+                level,
+                content,
+                align,
+                ..
+            } => {
+                let (open, close) = match align {
+                    Align::Start => ("", ""),
+                    Align::Center => ("#align(center)[", "]"),
+                    Align::End => ("#align(end)[", "]"),
+                };
+                let _ = write!(self.out, "{open}#heading(level: {level})[");
                 self.inlines(content);
+                self.out.push(']');
+                self.out.push_str(close);
+            }
+            Block::Aligned { align, content } => {
+                let at = match align {
+                    Align::Start => "start",
+                    Align::Center => "center",
+                    Align::End => "end",
+                };
+                // Centred and right-set lines are not justified.
+                let _ = writeln!(self.out, "#align({at})[#set par(justify: false)");
+                self.blocks(content, "#parbreak()");
                 self.out.push(']');
             }
             Block::Paragraph(content) => {

@@ -537,7 +537,8 @@ fn pictures_quotes_code_rules_and_spanning_cells_are_printed() {
             {"type": "tableRow", "content": [cell("left", json!({})), cell("right", json!({}))]},
             {"type": "tableRow", "content": [cell("short", json!({}))]}
         ]},
-        {"type": "paragraph", "content": [{"type": "fieldTag", "attrs": {"name": "Code", "type": "text", "role": "client", "width": 80, "height": 20}}]}
+        {"type": "paragraph", "content": [{"type": "fieldTag", "attrs": {"name": "Code", "type": "text", "role": "client", "width": 80, "height": 20}}]},
+        {"type": "paragraph", "attrs": {"textAlign": "center"}, "content": [{"type": "text", "text": "Centred line"}]}
     ]));
     let out = render_views(&d, &[400]);
     assert_eq!((out.fields[0].width, out.fields[0].height), (80.0, 20.0));
@@ -568,6 +569,19 @@ fn pictures_quotes_code_rules_and_spanning_cells_are_printed() {
             pdf.contains("/Subtype /Image"),
             "the logo is a picture of the PDF"
         );
+    }
+    // A centred paragraph sits in the middle of the text's width (A4: 595 points across).
+    if let Some(html) = poppler("pdftotext", &out.pdf, &["-bbox"]) {
+        let x = |word: &str, attr: &str| -> f64 {
+            let line = html
+                .lines()
+                .find(|l| l.contains(&format!(">{word}<")))
+                .unwrap();
+            let i = line.find(&format!("{attr}=\"")).unwrap() + attr.len() + 2;
+            line[i..i + line[i..].find('"').unwrap()].parse().unwrap()
+        };
+        let middle = (x("Centred", "xMin") + x("line", "xMax")) / 2.0;
+        assert!((middle - 595.28 / 2.0).abs() < 3.0, "{middle}");
     }
 }
 

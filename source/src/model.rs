@@ -55,9 +55,16 @@ pub enum Block {
         /// Sender-only: the heading and everything under it up to the next heading of the same
         /// or a higher level never reach a signer.
         sender_only: bool,
+        /// Where its lines sit: `textAlign` in the source.
+        align: Align,
         content: Vec<Inline>,
     },
     Paragraph(Vec<Inline>),
+    /// Paragraphs set centred or to the right (a paragraph's `textAlign`).
+    Aligned {
+        align: Align,
+        content: Vec<Block>,
+    },
     BulletList(Vec<ListItem>),
     OrderedList {
         start: u32,
@@ -78,6 +85,28 @@ pub enum Block {
     Rule,
     /// A picture carried inside the source as a `data:` address (`image`).
     Image(Image),
+}
+
+/// Where a paragraph's or heading's lines sit.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Align {
+    /// The start of the line, as the language writes (and justified where the profile is).
+    #[default]
+    Start,
+    Center,
+    End,
+}
+
+impl Align {
+    /// A source's `textAlign`: `left` and `justify` are the profile's own setting.
+    pub fn parse(s: &str) -> Option<Align> {
+        match s {
+            "left" | "start" | "justify" => Some(Align::Start),
+            "center" => Some(Align::Center),
+            "right" | "end" => Some(Align::End),
+            _ => None,
+        }
+    }
 }
 
 /// The picture kinds a source may carry, read from their bytes, never from what they claim.
@@ -403,7 +432,10 @@ impl Doc {
                         })
                         .sum(),
                     Block::SignatureBlock { .. } | Block::Rule | Block::Image(_) => 1,
-                    Block::Quote(blocks) => lines(blocks).max(1),
+                    Block::Quote(blocks)
+                    | Block::Aligned {
+                        content: blocks, ..
+                    } => lines(blocks).max(1),
                     Block::Code(text) => text
                         .lines()
                         .map(|l| l.chars().count().div_ceil(MAX_CHARS_PER_LINE).max(1))

@@ -190,14 +190,26 @@ impl Parser {
                         false
                     }
                 };
+                let align = self.align(path, attrs);
                 let content = self.inlines(path, obj);
                 Some(Block::Heading {
                     level,
                     sender_only,
+                    align,
                     content,
                 })
             }
-            Some("paragraph") => Some(Block::Paragraph(self.inlines(path, obj))),
+            Some("paragraph") => {
+                let align = self.align(path, attrs);
+                let p = Block::Paragraph(self.inlines(path, obj));
+                Some(match align {
+                    Align::Start => p,
+                    align => Block::Aligned {
+                        align,
+                        content: vec![p],
+                    },
+                })
+            }
             Some("bulletList" | "bullet_list") => {
                 Some(Block::BulletList(self.items(path, obj, depth)))
             }
@@ -485,6 +497,23 @@ impl Parser {
             _ => {
                 self.err(&format!("{path}.attrs.role"), "is required");
                 None
+            }
+        }
+    }
+
+    /// `attrs.textAlign`: `left`, `center`, `right` or `justify`.
+    fn align(&mut self, path: &str, attrs: Option<&Map<String, Value>>) -> Align {
+        match attrs.and_then(|a| a.get("textAlign")) {
+            None | Some(Value::Null) => Align::Start,
+            Some(Value::String(s)) if Align::parse(s).is_some() => {
+                Align::parse(s).unwrap_or_default()
+            }
+            Some(_) => {
+                self.err(
+                    &format!("{path}.attrs.textAlign"),
+                    "must be left, center, right or justify",
+                );
+                Align::Start
             }
         }
     }

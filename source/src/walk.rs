@@ -56,6 +56,10 @@ fn without_sender_sections(blocks: &[Block]) -> Vec<Block> {
                     .collect(),
             }),
             Block::Quote(blocks) => Block::Quote(without_sender_sections(blocks)),
+            Block::Aligned { align, content } => Block::Aligned {
+                align: *align,
+                content: without_sender_sections(content),
+            },
             other => other.clone(),
         });
     }
@@ -83,7 +87,10 @@ pub fn each_block<'d>(blocks: &'d [Block], f: &mut impl FnMut(&'d Block)) {
                     each_block(&c.content, f);
                 }
             }
-            Block::Quote(blocks) => each_block(blocks, f),
+            Block::Quote(blocks)
+            | Block::Aligned {
+                content: blocks, ..
+            } => each_block(blocks, f),
             _ => {}
         }
     }
