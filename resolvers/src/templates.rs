@@ -351,6 +351,63 @@ async fn load<C: ConnectionTrait>(
     from_row(&row)
 }
 
+/// What every way of making a template names: the name, metadata and externalId, checked.
+struct Named {
+    name: String,
+    metadata: Metadata,
+    external_id: Option<String>,
+}
+
+impl Named {
+    fn parse(
+        name: &str,
+        metadata: Option<&serde_json::Value>,
+        external_id: &Option<String>,
+    ) -> Result<Named, DomainError> {
+        Ok(Named {
+            name: input::line("name", name, 200)?,
+            metadata: Metadata::parse("metadata", metadata.unwrap_or(&serde_json::Value::Null))?,
+            external_id: input::opt_line("externalId", external_id, 200)?,
+        })
+    }
+}
+
+/// A template's source parsed and checked as a document's would be, with at least one seat.
+/// For `source` a problem keeps its path in the request; for a template made from a page or
+/// a file (`html`, `file`), whose source the caller never wrote, it is told against that
+/// field, and `no_seat` says what to write for a seat.
+fn checked(
+    field: &str,
+    source: &serde_json::Value,
+    facts: BTreeMap<String, String>,
+    no_seat: &str,
+) -> Result<(signet_source::Doc, signet_source::Report), DomainError> {
+    let told = |p: &[signet_source::Problem]| {
+        if field == "source" {
+            crate::documents::problems(p)
+        } else {
+            DomainError::invalid(field, p[0].message.clone())
+        }
+    };
+    let doc = signet_source::parse("source", source).map_err(|p| told(&p))?;
+    let report = crate::documents::check_for_template(&doc, facts);
+    if !report.ok() {
+        return Err(told(&report.problems));
+    }
+    if report.roles.is_empty() {
+        return Err(DomainError::invalid(
+            field,
+            format!("a template needs at least one seat: {no_seat}"),
+        ));
+    }
+    Ok((doc, report))
+}
+
+/// A field as a template version keeps it, with its places when it has them.
+fn field_json(f: &signet_source::Field, areas: &[FieldAreaOut]) -> serde_json::Value {
+    json!({"name": f.name, "type": f.ty.as_str(), "role": f.role, "required": f.required, "areas": areas})
+}
+
 /// POST /templates/source.
 pub async fn create_source(
     ctx: &Ctx,
@@ -359,40 +416,23 @@ pub async fn create_source(
     claim: Option<&Claim>,
 ) -> Result<Made<TemplateOut>, DomainError> {
     actor.require(Scope::TemplatesWrite)?;
-    let name = input::line("name", &body.name, 200)?;
+    let named = Named::parse(&body.name, body.metadata.as_ref(), &body.external_id)?;
     let (paper, profile) = input::paper_and_profile(body.paper, body.profile)?;
-    let metadata = Metadata::parse(
-        "metadata",
-        body.metadata.as_ref().unwrap_or(&serde_json::Value::Null),
-    )?;
-    let external_id = input::opt_line("externalId", &body.external_id, 200)?;
-    let doc =
-        signet_source::parse("source", &body.source).map_err(|p| crate::documents::problems(&p))?;
     let facts = crate::documents::facts_for(ctx, actor, BTreeMap::new()).await?;
-    let report = crate::documents::check_for_template(&doc, facts);
-    if !report.ok() {
-        return Err(crate::documents::problems(&report.problems));
-    }
-    if report.roles.is_empty() {
-        return Err(DomainError::invalid(
-            "source",
-            "a template needs at least one seat: a field or a signature block with a role",
-        ));
-    }
-    let fields: Vec<serde_json::Value> = report
-        .fields
-        .iter()
-        .map(|f| json!({"name": f.name, "type": f.ty.as_str(), "role": f.role, "required": f.required}))
-        .collect();
+    let (_, report) = checked(
+        "source",
+        &body.source,
+        facts,
+        "a field or a signature block with a role",
+    )?;
+    let fields: Vec<serde_json::Value> = report.fields.iter().map(|f| field_json(f, &[])).collect();
     insert(
         ctx,
         actor,
         claim,
         NewTemplate {
             kind: "source",
-            name,
-            external_id,
-            metadata,
+            named,
             source: body.source.to_string(),
             paper,
             profile,
@@ -408,9 +448,7 @@ pub async fn create_source(
 /// A template's first version, as checked.
 struct NewTemplate {
     kind: &'static str,
-    name: String,
-    external_id: Option<String>,
-    metadata: Metadata,
+    named: Named,
     source: String,
     paper: String,
     profile: String,
@@ -447,9 +485,9 @@ async fn insert_with_id(
         [
             Value::from(id.clone()),
             Value::from(actor.workspace_id.clone()),
-            Value::from(t.name),
-            Value::from(t.external_id),
-            Value::from(serde_json::to_string(&t.metadata.0).unwrap_or_else(|_| "{}".into())),
+            Value::from(t.named.name),
+            Value::from(t.named.external_id),
+            Value::from(serde_json::to_string(&t.named.metadata.0).unwrap_or_else(|_| "{}".into())),
             Value::from(approved),
             Value::from(actor.key_id.clone()),
             Value::from(now),
@@ -520,13 +558,8 @@ pub async fn create_file(
 ) -> Result<Made<TemplateOut>, DomainError> {
     use base64::Engine;
     actor.require(Scope::TemplatesWrite)?;
-    let name = input::line("name", &body.name, 200)?;
+    let named = Named::parse(&body.name, body.metadata.as_ref(), &body.external_id)?;
     input::line("fileName", &body.file_name, 255)?;
-    let metadata = Metadata::parse(
-        "metadata",
-        body.metadata.as_ref().unwrap_or(&serde_json::Value::Null),
-    )?;
-    let external_id = input::opt_line("externalId", &body.external_id, 200)?;
     if body.file.len() > MAX_FILE.div_ceil(3) * 4 + 4 {
         return Err(DomainError::invalid(
             "file",
@@ -575,20 +608,12 @@ pub async fn create_file(
         drop(bytes);
         let source = signet_convert::pdf::template_source(&prepared, &key)
             .map_err(|e| DomainError::invalid("file", e.0))?;
-        let in_file =
-            |p: &[signet_source::Problem]| DomainError::invalid("file", p[0].message.clone());
-        let doc = signet_source::parse("source", &source).map_err(|p| in_file(&p))?;
-        let report = crate::documents::check_for_template(&doc, facts);
-        if !report.ok() {
-            return Err(in_file(&report.problems));
-        }
-        if report.roles.is_empty() {
-            return Err(DomainError::invalid(
-                "file",
-                "a template needs at least one seat: the PDF has no text tag such as \
-                 {{Signature;type=signature;role=client}}",
-            ));
-        }
+        let (doc, report) = checked(
+            "file",
+            &source,
+            facts,
+            "the PDF has no text tag such as {{Signature;type=signature;role=client}}",
+        )?;
         Ok((prepared, source, doc, report))
     };
     let (prepared, source, doc, report) = tokio::task::spawn_blocking(work)
@@ -599,9 +624,14 @@ pub async fn create_file(
         .iter()
         .flat_map(|f| &f.fields)
         .map(|p| {
-            let f = &p.field;
-            json!({"name": f.name, "type": f.ty.as_str(), "role": f.role, "required": f.required,
-                   "areas": [FieldAreaOut { page: p.page as i64, x: p.x, y: p.y, width: p.width, height: p.height }]})
+            let area = FieldAreaOut {
+                page: p.page as i64,
+                x: p.x,
+                y: p.y,
+                width: p.width,
+                height: p.height,
+            };
+            field_json(&p.field, &[area])
         })
         .collect();
     // The file is kept before the row that names it is written; a failed write removes it.
@@ -613,9 +643,7 @@ pub async fn create_file(
         id,
         NewTemplate {
             kind: "pdf",
-            name,
-            external_id,
-            metadata,
+            named,
             source: source.to_string(),
             // The pages keep their own sizes; the paper says which the first one is.
             paper: match prepared.pages.first() {
@@ -648,13 +676,8 @@ pub async fn create_html(
     claim: Option<&Claim>,
 ) -> Result<Made<TemplateOut>, DomainError> {
     actor.require(Scope::TemplatesWrite)?;
-    let name = input::line("name", &body.name, 200)?;
+    let named = Named::parse(&body.name, body.metadata.as_ref(), &body.external_id)?;
     let (paper, _) = input::paper_and_profile(body.paper, None)?;
-    let metadata = Metadata::parse(
-        "metadata",
-        body.metadata.as_ref().unwrap_or(&serde_json::Value::Null),
-    )?;
-    let external_id = input::opt_line("externalId", &body.external_id, 200)?;
     let max = MAX_HTML;
     if body.html.len() > max {
         return Err(DomainError::invalid(
@@ -671,7 +694,7 @@ pub async fn create_html(
     let facts = crate::documents::facts_for(ctx, actor, BTreeMap::new()).await?;
     let renderer = ctx.renderer.clone();
     let max_pages = ctx.max_pages;
-    let (html, title, paper_for) = (body.html, name.clone(), paper.clone());
+    let (html, title, paper_for) = (body.html, named.name.clone(), paper.clone());
     // The turn goes with the work: a caller who hangs up does not end the conversion, so
     // it must not free a turn the conversion still takes.
     let turn = conversions()
@@ -683,22 +706,12 @@ pub async fn create_html(
         let converted =
             signet_convert::html::convert(&html).map_err(|e| DomainError::invalid("html", e.0))?;
         drop(html);
-        // What the converter makes, the source model takes; a problem here is what the page
-        // asked for (a field without options, say), told against the page.
-        let in_page =
-            |p: &[signet_source::Problem]| DomainError::invalid("html", p[0].message.clone());
-        let doc = signet_source::parse("source", &converted.source).map_err(|p| in_page(&p))?;
-        let report = crate::documents::check_for_template(&doc, facts);
-        if !report.ok() {
-            return Err(in_page(&report.problems));
-        }
-        if report.roles.is_empty() {
-            return Err(DomainError::invalid(
-                "html",
-                "a template needs at least one seat: write a text tag such as \
-                 {{Signature;type=signature;role=client}}",
-            ));
-        }
+        let (doc, report) = checked(
+            "html",
+            &converted.source,
+            facts,
+            "write a text tag such as {{Signature;type=signature;role=client}}",
+        )?;
         let rendered = renderer
             .render(&crate::render::RenderJob {
                 source: doc,
@@ -740,7 +753,7 @@ pub async fn create_html(
                     height: p.height,
                 })
                 .collect();
-            json!({"name": f.name, "type": f.ty.as_str(), "role": f.role, "required": f.required, "areas": areas})
+            field_json(f, &areas)
         })
         .collect();
     insert(
@@ -749,9 +762,7 @@ pub async fn create_html(
         claim,
         NewTemplate {
             kind: "html",
-            name,
-            external_id,
-            metadata,
+            named,
             source: converted.source.to_string(),
             paper,
             profile: "plain".into(),
