@@ -1,10 +1,11 @@
-//! Templates from what people already have: HTML pages today; PDF, office files and pictures
-//! as they come. Each turns into what the rest of Signet knows: the source model (for HTML),
+//! Templates from what people already have: HTML pages, PDFs, office files (through
+//! LibreOffice) and pictures. Each turns into what the rest of Signet knows: the source model (for HTML),
 //! printed by the same Typst engine as documents from words, so no browser runs and nothing
 //! is fetched.
 
 pub mod fields;
 pub mod html;
+pub mod office;
 pub mod pdf;
 
 #[cfg(test)]
@@ -12,6 +13,9 @@ mod tests;
 
 #[cfg(test)]
 mod pdf_tests;
+
+#[cfg(test)]
+mod office_tests;
 
 /// What kind of file a template is made from, read from its bytes (never from its name).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

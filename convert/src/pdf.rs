@@ -818,11 +818,7 @@ fn find_tags(glyphs: &[Drawn], page: u32) -> Result<Vec<FoundTag>, PdfError> {
             ))
         })?;
         let range = span(&starts, f.start, f.end);
-        let rect = glyphs[range.clone()]
-            .iter()
-            .map(|g| g.rect)
-            .reduce(|a, b| a.union(b))
-            .unwrap_or_default();
+        let rect = widest_line(&glyphs[range.clone()]);
         let round = |v: f64| (v * 100.0).round() / 100.0;
         out.push(FoundTag {
             glyphs: range,
@@ -838,6 +834,35 @@ fn find_tags(glyphs: &[Drawn], page: u32) -> Result<Vec<FoundTag>, PdfError> {
         });
     }
     Ok(out)
+}
+
+/// The box of a tag's glyphs on one line: a tag a word processor wrapped onto a second line
+/// takes the place of its widest piece, not a box over both lines and the text between.
+fn widest_line(glyphs: &[Drawn]) -> Rect {
+    let mut best = Rect::ZERO;
+    let mut line: Option<Rect> = None;
+    let mut last: Option<Rect> = None;
+    for g in glyphs {
+        let r = g.rect;
+        let new_line = last.is_some_and(|p| {
+            let h = p.height().max(r.height()).max(0.1);
+            (r.y0 - p.y0).abs() > h * 0.5 || r.x0 < p.x0 - h
+        });
+        if new_line
+            && let Some(l) = line.take()
+            && l.width() > best.width()
+        {
+            best = l;
+        }
+        line = Some(line.map_or(r, |l| l.union(r)));
+        last = Some(r);
+    }
+    if let Some(l) = line
+        && l.width() > best.width()
+    {
+        best = l;
+    }
+    best
 }
 
 /// The pieces joined, and where each starts in the whole.

@@ -11,12 +11,12 @@ use serde_json::json;
 
 use crate::pdf::{PdfError, prepare};
 
-fn ci() -> bool {
+pub(crate) fn ci() -> bool {
     std::env::var("CI").as_deref() == Ok("true")
 }
 
 /// Runs a tool; `None` when it is not installed outside CI (under CI it must be).
-fn tool(name: &str, args: &[&str]) -> Option<String> {
+pub(crate) fn tool(name: &str, args: &[&str]) -> Option<String> {
     match Command::new(name).args(args).output() {
         Ok(o) => {
             assert!(
@@ -31,17 +31,17 @@ fn tool(name: &str, args: &[&str]) -> Option<String> {
     }
 }
 
-fn write(dir: &tempfile::TempDir, name: &str, bytes: &[u8]) -> String {
+pub(crate) fn write(dir: &tempfile::TempDir, name: &str, bytes: &[u8]) -> String {
     let p = dir.path().join(name);
     std::fs::write(&p, bytes).unwrap();
     p.to_string_lossy().into_owned()
 }
 
 /// A word as poppler sees it: `(text, page, x0, y0, x1, y1)`.
-type Word = (String, u32, f64, f64, f64, f64);
+pub(crate) type Word = (String, u32, f64, f64, f64, f64);
 
 /// Words of each page with their boxes, from poppler.
-fn words(pdf: &[u8]) -> Option<Vec<Word>> {
+pub(crate) fn words(pdf: &[u8]) -> Option<Vec<Word>> {
     let dir = tempfile::tempdir().unwrap();
     let path = write(&dir, "w.pdf", pdf);
     let html = tool("pdftotext", &["-bbox", &path, "-"])?;
@@ -77,7 +77,7 @@ fn words(pdf: &[u8]) -> Option<Vec<Word>> {
     Some(out)
 }
 
-fn text_of(pdf: &[u8]) -> Option<String> {
+pub(crate) fn text_of(pdf: &[u8]) -> Option<String> {
     let dir = tempfile::tempdir().unwrap();
     let path = write(&dir, "t.pdf", pdf);
     tool("pdftotext", &[&path, "-"])
@@ -114,7 +114,10 @@ fn typst_pdf() -> Vec<u8> {
 
 /// The checks every maker's file passes: each tag found where poppler sees it, its text gone
 /// from the result, and every other word exactly where it was.
-fn tags_come_out_and_the_rest_stays(pdf: &[u8], expect: &[(&str, &str)]) -> crate::pdf::Prepared {
+pub(crate) fn tags_come_out_and_the_rest_stays(
+    pdf: &[u8],
+    expect: &[(&str, &str)],
+) -> crate::pdf::Prepared {
     let out = prepare(pdf, 50).unwrap_or_else(|e| panic!("{e}"));
     let got: Vec<(&str, &str)> = out
         .tags

@@ -151,7 +151,8 @@ pub struct FieldAreaOut {
 #[serde(rename_all = "camelCase")]
 pub struct TemplateOut {
     pub id: String,
-    /// `source` (made from words), `html` or `pdf`.
+    /// `source` (made from words), `html`, `pdf`, `office` (a Word, Excel or PowerPoint file,
+    /// kept as the PDF LibreOffice made of it) or `picture`.
     pub kind: String,
     pub name: String,
     pub external_id: Option<String>,
@@ -548,6 +549,52 @@ fn conversions() -> &'static tokio::sync::Semaphore {
     })
 }
 
+/// Conversions that run another program for seconds (LibreOffice): half the cores, so a
+/// burst of office files leaves the rest to every other request.
+fn slow_conversions() -> &'static tokio::sync::Semaphore {
+    static S: std::sync::OnceLock<tokio::sync::Semaphore> = std::sync::OnceLock::new();
+    S.get_or_init(|| {
+        tokio::sync::Semaphore::new(
+            std::thread::available_parallelism()
+                .map(|n| n.get() / 2)
+                .unwrap_or(1)
+                .max(1),
+        )
+    })
+}
+
+/// A workspace's one slow conversion at a time: a second, while the first runs or waits, is
+/// told to come back, so one workspace's burst never fills the queue another waits in.
+struct SlowTurn(String);
+
+impl SlowTurn {
+    fn busy() -> &'static std::sync::Mutex<std::collections::HashSet<String>> {
+        static B: std::sync::OnceLock<std::sync::Mutex<std::collections::HashSet<String>>> =
+            std::sync::OnceLock::new();
+        B.get_or_init(Default::default)
+    }
+
+    fn take(workspace: &str) -> Result<SlowTurn, DomainError> {
+        let mut busy = Self::busy().lock().unwrap_or_else(|p| p.into_inner());
+        if !busy.insert(workspace.to_string()) {
+            return Err(DomainError::RateLimited {
+                message: "another file of this workspace is being converted; send this one \
+                          when it is done (one at a time)"
+                    .into(),
+                retry_after_secs: 2,
+            });
+        }
+        Ok(SlowTurn(workspace.to_string()))
+    }
+}
+
+impl Drop for SlowTurn {
+    fn drop(&mut self) {
+        let mut busy = Self::busy().lock().unwrap_or_else(|p| p.into_inner());
+        busy.remove(&self.0);
+    }
+}
+
 /// POST /templates/file: a PDF made safe, its text tags found and taken out, kept as the
 /// template's pages with a field at each tag's place.
 pub async fn create_file(
@@ -571,48 +618,70 @@ pub async fn create_file(
         .map_err(|_| DomainError::invalid("file", "is not valid base64"))?;
     drop(body.file);
     use signet_convert::FileKind;
-    let office = "templates from Word, Excel and PowerPoint files are converted by LibreOffice, \
-                  which this installation does not run yet: save the file as PDF and send the PDF";
-    let needs = match FileKind::sniff(&bytes) {
+    let kind = FileKind::sniff(&bytes);
+    let office = match kind {
         FileKind::Pdf => None,
-        FileKind::Text => Some(format!("is a word processor's file; {office}")),
-        FileKind::Sheet => Some(format!("is a spreadsheet; {office}")),
-        FileKind::Slides => Some(format!("is a presentation; {office}")),
-        FileKind::OldOffice => Some(format!("is an Office file of the old format; {office}")),
-        FileKind::Picture => Some(
-            "is a picture; templates from pictures need tesseract to read their tags, \
-             which this installation does not run yet: send a PDF"
-                .to_string(),
+        FileKind::Text | FileKind::Sheet | FileKind::Slides | FileKind::OldOffice => Some(
+            signet_convert::office::Office::find().map_err(|e| DomainError::invalid("file", e))?,
         ),
-        FileKind::Unknown => Some(
-            "is not a PDF, Word, Excel, PowerPoint or picture file (read from its bytes)"
-                .to_string(),
-        ),
+        FileKind::Picture => {
+            return Err(DomainError::invalid(
+                "file",
+                "is a picture; templates from pictures need tesseract to read their tags, \
+                 which this installation does not run yet: send a PDF",
+            ));
+        }
+        FileKind::Unknown => {
+            return Err(DomainError::invalid(
+                "file",
+                "is not a PDF, Word, Excel, PowerPoint or picture file (read from its bytes)",
+            ));
+        }
     };
-    if let Some(why) = needs {
-        return Err(DomainError::invalid("file", why));
-    }
+    let from_office = office.is_some();
     let facts = crate::documents::facts_for(ctx, actor, BTreeMap::new()).await?;
     let id = ids::new_id("tpl");
     let blob = file_blob(&id, 1);
     let max_pages = ctx.max_pages;
-    let turn = conversions()
-        .acquire()
-        .await
-        .map_err(|e| DomainError::Internal(format!("conversions: {e}")))?;
+    // A slow conversion holds one of the workspace's turns and one of the process's; the
+    // turns go with the work, as for HTML.
+    let slow = match office {
+        Some(_) => Some(SlowTurn::take(&actor.workspace_id)?),
+        None => None,
+    };
+    let turn = match office {
+        Some(_) => slow_conversions().acquire().await,
+        None => conversions().acquire().await,
+    }
+    .map_err(|e| DomainError::Internal(format!("conversions: {e}")))?;
     let key = blob.clone();
     let work = move || -> Result<_, DomainError> {
-        let _turn = turn;
-        let prepared = signet_convert::pdf::prepare(&bytes, max_pages)
+        let (_turn, _slow) = (turn, slow);
+        let mut warnings = Vec::new();
+        let bytes = match office {
+            Some(office) => {
+                let cleaned = signet_convert::office::clean(&bytes)
+                    .map_err(|e| DomainError::invalid("file", e.0))?;
+                drop(bytes);
+                warnings = cleaned.warnings.clone();
+                office
+                    .to_pdf(&cleaned)
+                    .map_err(|e| DomainError::invalid("file", e.0))?
+            }
+            None => bytes,
+        };
+        let mut prepared = signet_convert::pdf::prepare(&bytes, max_pages)
             .map_err(|e| DomainError::invalid("file", e.0))?;
         drop(bytes);
+        warnings.append(&mut prepared.warnings);
+        prepared.warnings = warnings;
         let source = signet_convert::pdf::template_source(&prepared, &key)
             .map_err(|e| DomainError::invalid("file", e.0))?;
         let (doc, report) = checked(
             "file",
             &source,
             facts,
-            "the PDF has no text tag such as {{Signature;type=signature;role=client}}",
+            "the file has no text tag such as {{Signature;type=signature;role=client}}",
         )?;
         Ok((prepared, source, doc, report))
     };
@@ -642,7 +711,7 @@ pub async fn create_file(
         claim,
         id,
         NewTemplate {
-            kind: "pdf",
+            kind: if from_office { "office" } else { "pdf" },
             named,
             source: source.to_string(),
             // The pages keep their own sizes; the paper says which the first one is.
@@ -1089,4 +1158,24 @@ pub(crate) async fn decide(
     }
     txn.commit().await?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_workspace_converts_one_slow_file_at_a_time_and_others_are_not_held() {
+        let first = SlowTurn::take("ws_a").unwrap();
+        match SlowTurn::take("ws_a") {
+            Err(DomainError::RateLimited {
+                retry_after_secs, ..
+            }) => assert_eq!(retry_after_secs, 2),
+            other => panic!("{:?}", other.map(|_| ())),
+        }
+        let other = SlowTurn::take("ws_b").unwrap();
+        drop(first);
+        let again = SlowTurn::take("ws_a").unwrap();
+        drop((other, again));
+    }
 }
