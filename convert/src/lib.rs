@@ -7,6 +7,7 @@ pub mod fields;
 pub mod html;
 pub mod office;
 pub mod pdf;
+pub mod picture;
 
 #[cfg(test)]
 mod tests;

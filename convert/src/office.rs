@@ -652,7 +652,7 @@ impl Office {
     }
 }
 
-fn find_program(names: &[&str]) -> Option<PathBuf> {
+pub(crate) fn find_program(names: &[&str]) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
     names.iter().find_map(|n| {
         std::env::split_paths(&path)

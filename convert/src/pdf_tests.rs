@@ -84,7 +84,7 @@ pub(crate) fn text_of(pdf: &[u8]) -> Option<String> {
 }
 
 /// A PDF made by Typst, our own engine, from words with tags in them.
-fn typst_pdf() -> Vec<u8> {
+pub(crate) fn typst_pdf() -> Vec<u8> {
     let para = |t: &str| json!({"type": "paragraph", "content": [{"type": "text", "text": t}]});
     let doc = signet_source::parse(
         "source",

@@ -619,18 +619,20 @@ pub async fn create_file(
     drop(body.file);
     use signet_convert::FileKind;
     let kind = FileKind::sniff(&bytes);
-    let office = match kind {
-        FileKind::Pdf => None,
-        FileKind::Text | FileKind::Sheet | FileKind::Slides | FileKind::OldOffice => Some(
+    /// What makes the file a PDF first, when it is not one.
+    enum Maker {
+        Pdf,
+        Office(signet_convert::office::Office),
+        Picture(signet_convert::picture::Ocr),
+    }
+    let maker = match kind {
+        FileKind::Pdf => Maker::Pdf,
+        FileKind::Text | FileKind::Sheet | FileKind::Slides | FileKind::OldOffice => Maker::Office(
             signet_convert::office::Office::find().map_err(|e| DomainError::invalid("file", e))?,
         ),
-        FileKind::Picture => {
-            return Err(DomainError::invalid(
-                "file",
-                "is a picture; templates from pictures need tesseract to read their tags, \
-                 which this installation does not run yet: send a PDF",
-            ));
-        }
+        FileKind::Picture => Maker::Picture(
+            signet_convert::picture::Ocr::find().map_err(|e| DomainError::invalid("file", e))?,
+        ),
         FileKind::Unknown => {
             return Err(DomainError::invalid(
                 "file",
@@ -638,43 +640,47 @@ pub async fn create_file(
             ));
         }
     };
-    let from_office = office.is_some();
+    let template_kind = match maker {
+        Maker::Pdf => "pdf",
+        Maker::Office(_) => "office",
+        Maker::Picture(_) => "picture",
+    };
     let facts = crate::documents::facts_for(ctx, actor, BTreeMap::new()).await?;
     let id = ids::new_id("tpl");
     let blob = file_blob(&id, 1);
     let max_pages = ctx.max_pages;
     // A slow conversion holds one of the workspace's turns and one of the process's; the
     // turns go with the work, as for HTML.
-    let slow = match office {
-        Some(_) => Some(SlowTurn::take(&actor.workspace_id)?),
-        None => None,
+    let slow = match maker {
+        Maker::Pdf => None,
+        _ => Some(SlowTurn::take(&actor.workspace_id)?),
     };
-    let turn = match office {
-        Some(_) => slow_conversions().acquire().await,
-        None => conversions().acquire().await,
+    let turn = match maker {
+        Maker::Pdf => conversions().acquire().await,
+        _ => slow_conversions().acquire().await,
     }
     .map_err(|e| DomainError::Internal(format!("conversions: {e}")))?;
     let key = blob.clone();
     let work = move || -> Result<_, DomainError> {
         let (_turn, _slow) = (turn, slow);
-        let mut warnings = Vec::new();
-        let bytes = match office {
-            Some(office) => {
-                let cleaned = signet_convert::office::clean(&bytes)
-                    .map_err(|e| DomainError::invalid("file", e.0))?;
+        let invalid = |e: signet_convert::pdf::PdfError| DomainError::invalid("file", e.0);
+        let prepared = match maker {
+            Maker::Pdf => signet_convert::pdf::prepare(&bytes, max_pages).map_err(invalid)?,
+            Maker::Office(office) => {
+                let cleaned = signet_convert::office::clean(&bytes).map_err(invalid)?;
                 drop(bytes);
-                warnings = cleaned.warnings.clone();
-                office
-                    .to_pdf(&cleaned)
-                    .map_err(|e| DomainError::invalid("file", e.0))?
+                let pdf = office.to_pdf(&cleaned).map_err(invalid)?;
+                let mut prepared =
+                    signet_convert::pdf::prepare(&pdf, max_pages).map_err(invalid)?;
+                let mut warnings = cleaned.warnings;
+                warnings.append(&mut prepared.warnings);
+                prepared.warnings = warnings;
+                prepared
             }
-            None => bytes,
+            Maker::Picture(ocr) => {
+                signet_convert::picture::prepare(&bytes, &ocr).map_err(invalid)?
+            }
         };
-        let mut prepared = signet_convert::pdf::prepare(&bytes, max_pages)
-            .map_err(|e| DomainError::invalid("file", e.0))?;
-        drop(bytes);
-        warnings.append(&mut prepared.warnings);
-        prepared.warnings = warnings;
         let source = signet_convert::pdf::template_source(&prepared, &key)
             .map_err(|e| DomainError::invalid("file", e.0))?;
         let (doc, report) = checked(
@@ -711,7 +717,7 @@ pub async fn create_file(
         claim,
         id,
         NewTemplate {
-            kind: if from_office { "office" } else { "pdf" },
+            kind: template_kind,
             named,
             source: source.to_string(),
             // The pages keep their own sizes; the paper says which the first one is.

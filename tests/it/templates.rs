@@ -719,7 +719,7 @@ both_quiet!(a_template_from_a_pdf_keeps_its_pages_and_is_sent, |app| {
         e["error"]["message"]
             .as_str()
             .unwrap()
-            .contains("tesseract"),
+            .contains("could not be read as a picture"),
         "{e}"
     );
     let (status, e) = post(
@@ -907,5 +907,90 @@ both_quiet!(
             );
             assert!(!text.contains("{{") && !text.contains("type="), "{text}");
         }
+    }
+);
+
+/// The tagged PDF's page as a scanner gives it: 150 dpi, PNG; `None` outside CI without
+/// poppler.
+fn scanned_page() -> Option<Vec<u8>> {
+    let dir = tempfile::tempdir().unwrap();
+    let pdf = dir.path().join("p.pdf");
+    std::fs::write(&pdf, tagged_pdf()).unwrap();
+    let out = dir.path().join("page");
+    let made = std::process::Command::new("pdftoppm")
+        .args(["-r", "150", "-png", "-singlefile"])
+        .arg(&pdf)
+        .arg(&out)
+        .status();
+    match made {
+        Ok(s) if s.success() => Some(std::fs::read(out.with_extension("png")).unwrap()),
+        _ if std::env::var("CI").as_deref() == Ok("true") => panic!("pdftoppm is needed"),
+        _ => None,
+    }
+}
+
+both_quiet!(
+    a_template_from_a_scanned_page_is_read_by_tesseract_and_sent,
+    |app| {
+        use base64::Engine;
+        let b64 = |b: &[u8]| base64::engine::general_purpose::STANDARD.encode(b);
+        let Some(png) = scanned_page() else { return };
+        if signet_convert::picture::Ocr::find().is_err()
+            && std::env::var("CI").as_deref() != Ok("true")
+        {
+            return;
+        }
+        let ws = app.workspace(Plan::Pro).await;
+        let scopes = [
+            "documents:read",
+            "documents:write",
+            "templates:read",
+            "templates:write",
+        ];
+        let key = app.key(&ws, Mode::Test, &scopes).await;
+        let (status, t) = post(
+            &app,
+            &key,
+            "/api/v1/templates/file",
+            json!({"name": "Scanned lease", "fileName": "scan.png", "file": b64(&png)}),
+        )
+        .await;
+        assert_eq!(status, 201, "{t}");
+        assert_eq!(
+            (t["kind"].as_str(), t["pages"].as_i64(), t["paper"].as_str()),
+            (Some("picture"), Some(1), Some("a4")),
+            "{t}"
+        );
+        assert_eq!(t["seats"], json!(["tenant", "landlord"]));
+        // Where Typst drew the tags, to the scan's precision.
+        let drawn = signet_convert::pdf::prepare(&tagged_pdf(), 10)
+            .unwrap()
+            .tags;
+        for (f, d) in t["fields"].as_array().unwrap().iter().zip(&drawn) {
+            let a = &f["areas"][0];
+            assert!(
+                (a["x"].as_f64().unwrap() - d.x).abs() < 2.0
+                    && (a["y"].as_f64().unwrap() - d.y).abs() < 3.0,
+                "{a} vs {d:?}"
+            );
+            assert_eq!(a["height"], 30.0);
+        }
+        let (status, d) = post(
+            &app,
+            &key,
+            "/api/v1/documents/send",
+            json!({"templateId": t["id"], "parties": parties(&["tenant", "landlord"])}),
+        )
+        .await;
+        assert_eq!(status, 201, "{d}");
+        let pdf = signed_by_all(
+            &app,
+            &key,
+            d["id"].as_str().unwrap(),
+            &["tenant", "landlord"],
+        )
+        .await;
+        // The sealed file holds the page's picture; its seal is valid.
+        sealed_and_valid(&app, &pdf, "picture-template");
     }
 );
