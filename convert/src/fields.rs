@@ -52,6 +52,7 @@ pub fn field_attrs(written: &[Written]) -> Result<Vec<Value>, String> {
             seats.push(r);
         }
     }
+    check_formulas(written)?;
     // The first place of each label and seat.
     let mut first: BTreeMap<(&str, &str), usize> = BTreeMap::new();
     let mut out = Vec::with_capacity(written.len());
@@ -93,6 +94,57 @@ pub fn field_attrs(written: &[Written]) -> Result<Vec<Value>, String> {
     Ok(out)
 }
 
+/// Each payment formula's names are number fields of the template (a select or radio whose
+/// options are all numbers counts): what a payment will add up must be there to add.
+fn check_formulas(written: &[Written]) -> Result<(), String> {
+    use signet_source::FieldType;
+    let numeric = |t: &Tag| match t.ty {
+        FieldType::Number => true,
+        FieldType::Select | FieldType::Radio => {
+            t.options.iter().all(|o| o.trim().parse::<f64>().is_ok())
+        }
+        _ => false,
+    };
+    for w in written {
+        let Some(tags::PaymentAmount::Formula(f)) = &w.tag.payment else {
+            continue;
+        };
+        let expr = signet_source::formula::parse(f).map_err(|why| {
+            format!(
+                "the text tag {} in {}: the formula: {why}",
+                short(&w.text),
+                w.place
+            )
+        })?;
+        for name in expr.names() {
+            let found = written
+                .iter()
+                .find(|o| o.tag.label.eq_ignore_ascii_case(name));
+            match found {
+                Some(o) if numeric(&o.tag) => {}
+                Some(o) => {
+                    return Err(format!(
+                        "the text tag {} in {}: its formula reads '{name}', which is a {} \
+                         field; a formula reads number fields (type=number)",
+                        short(&w.text),
+                        w.place,
+                        o.tag.ty.as_str()
+                    ));
+                }
+                None => {
+                    return Err(format!(
+                        "the text tag {} in {}: its formula reads '{name}', which no tag of \
+                         the template names; add {{{{{name};type=number}}}} where it is filled in",
+                        short(&w.text),
+                        w.place
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// A role as a role word: DocuSeal's `First Party` is the seat `First_Party`.
 pub fn role_word(r: &str) -> String {
     let mut s: String = r
@@ -116,4 +168,48 @@ pub fn short(t: &str) -> String {
         s.push('…');
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn written(text: &str) -> Vec<Written> {
+        tags::find(text)
+            .into_iter()
+            .map(|f| Written {
+                tag: f.tag.unwrap(),
+                place: "page 1".into(),
+                text: text[f.start..f.end].to_string(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_payment_formula_reads_number_fields_of_the_template() {
+        let ok = written(
+            "{{Qty;type=number;role=client}} {{Plan;type=select;options=10,20;role=client}} \
+             {{Total;type=payment;formula=Qty * plan + 5;currency=EUR;role=client}}",
+        );
+        assert_eq!(field_attrs(&ok).unwrap().len(), 3);
+        let missing = written("{{Total;type=payment;formula=Qty * 2;role=client}}");
+        let why = field_attrs(&missing).unwrap_err();
+        assert!(
+            why.contains("reads 'Qty', which no tag of the template names")
+                && why.contains("{{Qty;type=number}}"),
+            "{why}"
+        );
+        let text = written(
+            "{{Qty;type=text;role=client}} {{Total;type=payment;formula=Qty * 2;role=client}}",
+        );
+        let why = field_attrs(&text).unwrap_err();
+        assert!(why.contains("'Qty', which is a text field"), "{why}");
+        // A formula that cannot be read is refused with the tag, before any name is looked at.
+        let bad = tags::find("{{Total;type=payment;formula=Qty * (2;role=client}}");
+        let why = bad[0].tag.clone().unwrap_err();
+        assert!(
+            why.contains("the formula 'Qty * (2': a '(' is not closed"),
+            "{why}"
+        );
+    }
 }

@@ -851,11 +851,17 @@ impl Parser {
                 }
             };
             let description = text("description", self);
+            let formula = text("formula", self);
+            if let Some(f) = &formula
+                && let Err(why) = crate::formula::parse(f)
+            {
+                self.err(&ap("formula"), format!("'{f}': {why}"));
+            }
             Some(Box::new(Payment {
                 amount_minor,
                 currency,
                 description,
-                formula: text("formula", self),
+                formula,
                 price: text("price", self),
                 link: text("link", self),
             }))

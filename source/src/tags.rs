@@ -347,6 +347,9 @@ pub fn read(inner: &str) -> Result<Tag, String> {
                 return Err(format!("amount must be a positive number, not '{a}'"));
             }
         }
+        if let Some(PaymentAmount::Formula(f)) = payment.first() {
+            crate::formula::parse(f).map_err(|why| format!("the formula '{f}': {why}"))?;
+        }
         tag.payment = payment.pop();
     } else if !payment.is_empty() || tag.currency.is_some() {
         return Err("amount, formula, price, link and currency belong to type=payment".into());
