@@ -95,7 +95,7 @@ pub fn field_attrs(written: &[Written]) -> Result<Vec<Value>, String> {
 }
 
 /// Each payment formula's names are number fields of the template (a select or radio whose
-/// options are all numbers counts): what a payment will add up must be there to add.
+/// options are all numbers counts, and a payment of a fixed amount): what a payment will add up must be there to add.
 fn check_formulas(written: &[Written]) -> Result<(), String> {
     use signet_source::FieldType;
     let numeric = |t: &Tag| match t.ty {
@@ -103,6 +103,8 @@ fn check_formulas(written: &[Written]) -> Result<(), String> {
         FieldType::Select | FieldType::Radio => {
             t.options.iter().all(|o| o.trim().parse::<f64>().is_ok())
         }
+        // Another payment's fixed amount (never another formula: no loops).
+        FieldType::Payment => matches!(t.payment, Some(tags::PaymentAmount::Amount(_))),
         _ => false,
     };
     for w in written {

@@ -69,6 +69,15 @@ pub fn clean(bytes: &[u8]) -> Result<Cleaned, PdfError> {
         return old_office(bytes);
     }
     if bytes.starts_with(b"{\\rtf") {
+        // RTF's fields are plain text: one that pulls in a file is refused (LibreOffice
+        // follows INCLUDEPICTURE whatever its profile says).
+        let text = String::from_utf8_lossy(bytes).to_ascii_uppercase();
+        if let Some(field) = PULLING_FIELDS[..3].iter().find(|f| text.contains(*f)) {
+            return Err(pulling_field("the RTF text", field));
+        }
+        if text.contains("\\OBJAUTLINK") {
+            return Err(pulling_field("the RTF text", "a linked object"));
+        }
         return Ok(Cleaned {
             bytes: bytes.to_vec(),
             ext: "rtf",
@@ -91,6 +100,14 @@ fn old_office(bytes: &[u8]) -> Result<Cleaned, PdfError> {
         return Err(err(
             "is protected by a password; save it without one (or as PDF) and send it again",
         ));
+    }
+    for field in &PULLING_FIELDS[..3] {
+        let ascii = bytes
+            .windows(field.len())
+            .any(|w| w.eq_ignore_ascii_case(field.as_bytes()));
+        if ascii || has(field) {
+            return Err(pulling_field("the Word text", field));
+        }
     }
     let ext = if has("WordDocument") {
         "doc"
@@ -219,22 +236,15 @@ fn clean_zip(bytes: &[u8]) -> Result<Cleaned, PdfError> {
                 MAX_UNPACKED >> 20
             )));
         }
-        if is_xml(&name) {
-            if declares_dtd(&data) {
-                return Err(err(format!(
-                    "has an XML part that declares a DTD ({}), which office files do not need \
-                     and which could make a reader expand entities or fetch",
-                    crate::fields::short(&name)
-                )));
-            }
-            let (kept, cut) = match family {
-                Family::Ooxml if name.ends_with(".rels") => drop_external_relationships(&data),
-                // The manifest names parts by full path, never by link; the removed macro
-                // parts leave it below.
-                Family::Odf if name == "META-INF/manifest.xml" => (data, 0),
-                Family::Odf => blank_outside_links(&data),
-                Family::Ooxml => (data, 0),
+        if looks_like_xml(&data) {
+            let rule = match family {
+                Family::Ooxml if name.ends_with(".rels") => Rule::Relationships,
+                Family::Ooxml => Rule::OoxmlPart,
+                // The manifest names parts by full path, never by link.
+                Family::Odf if name == "META-INF/manifest.xml" => Rule::Manifest,
+                Family::Odf => Rule::OdfPart,
             };
+            let (kept, cut) = clean_xml(&data, rule, &name)?;
             if cut > 0 {
                 *removed.entry("link to outside the file").or_default() += cut;
             }
@@ -243,13 +253,6 @@ fn clean_zip(bytes: &[u8]) -> Result<Cleaned, PdfError> {
         parts.push((name, data));
     }
     let ext = kind_of(family, &parts)?;
-    if family == Family::Odf {
-        for (name, data) in parts.iter_mut() {
-            if name == "META-INF/manifest.xml" {
-                *data = drop_manifest_entries(data, |path| macro_part(family, path).is_some());
-            }
-        }
-    }
     let mut out = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
     for (name, data) in &parts {
         // ODF wants its `mimetype` first and stored; it was first, and stays so.
@@ -317,120 +320,220 @@ fn macro_part(family: Family, name: &str) -> Option<&'static str> {
     }
 }
 
-fn is_xml(name: &str) -> bool {
-    let lower = name.to_ascii_lowercase();
-    lower.ends_with(".xml") || lower.ends_with(".rels") || lower.ends_with(".xcu")
+/// A part whose bytes start as XML does (after a byte-order mark and blanks), whatever its
+/// name: `.xml`, `.rels`, `.vml`, custom XML, or a main part renamed to hide.
+fn looks_like_xml(data: &[u8]) -> bool {
+    let d = data.strip_prefix(b"\xef\xbb\xbf").unwrap_or(data);
+    let utf16 = data.starts_with(b"\xff\xfe") || data.starts_with(b"\xfe\xff");
+    utf16
+        || d.iter()
+            .find(|b| !b.is_ascii_whitespace())
+            .is_some_and(|b| *b == b'<')
 }
 
-/// A `<!DOCTYPE` or `<!ENTITY` anywhere (XML allows them only in the prolog; a reader that
-/// meets one later fails anyway).
+/// What cleaning an XML part gets.
+#[derive(Clone, Copy, PartialEq)]
+enum Rule {
+    /// OOXML relationships: those to external targets go.
+    Relationships,
+    /// Other OOXML parts: field codes that pull in other files are refused.
+    OoxmlPart,
+    /// OpenDocument content: links that are not parts of the package are emptied.
+    OdfPart,
+    /// The OpenDocument manifest: the entries of removed macro parts go.
+    Manifest,
+}
+
+/// Field codes that make a word processor read another file or program when it lays out
+/// (the last, short one only inside a field's instruction).
+const PULLING_FIELDS: [&str; 4] = ["INCLUDEPICTURE", "INCLUDETEXT", "DDEAUTO", "DDE "];
+
+fn pulls(text: &str) -> Option<&'static str> {
+    let upper = text.to_ascii_uppercase();
+    PULLING_FIELDS
+        .iter()
+        .find(|f| upper.contains(*f))
+        .map(|f| f.trim_end())
+}
+
+fn pulling_field(name: &str, field: &str) -> PdfError {
+    err(format!(
+        "has a field that brings in another file or program ({field}, in {}): unlink the \
+         field (in Word: select all, then Ctrl+Shift+F9) or save as PDF, and send it again",
+        crate::fields::short(name)
+    ))
+}
+
+/// One element's start by `rule`: `None` to drop it (with what it holds), or the event to
+/// write, its outside links emptied.
+fn element<'a>(
+    e: quick_xml::events::BytesStart<'a>,
+    empty: bool,
+    rule: Rule,
+    name: &str,
+    cut: &mut usize,
+    in_instr: &mut bool,
+) -> Result<Option<quick_xml::events::Event<'a>>, PdfError> {
+    use quick_xml::events::{BytesStart, Event};
+    let wrap = |e: BytesStart<'a>| {
+        if empty {
+            Event::Empty(e)
+        } else {
+            Event::Start(e)
+        }
+    };
+    let local = e.local_name().as_ref().to_vec();
+    match rule {
+        Rule::Relationships if local == b"Relationship" => {
+            let external = e.attributes().with_checks(false).flatten().any(|a| {
+                a.key.local_name().as_ref() == b"TargetMode"
+                    && a.unescape_value()
+                        .is_ok_and(|v| v.trim().eq_ignore_ascii_case("External"))
+            });
+            if external {
+                *cut += 1;
+                return Ok(None);
+            }
+        }
+        Rule::OoxmlPart => {
+            *in_instr = !empty && local == b"instrText";
+            for a in e.attributes().with_checks(false).flatten() {
+                if a.key.local_name().as_ref() == b"instr"
+                    && let Ok(v) = a.unescape_value()
+                    && let Some(field) = pulls(&v)
+                {
+                    return Err(pulling_field(name, field));
+                }
+            }
+        }
+        Rule::Manifest if local == b"file-entry" => {
+            let gone = e.attributes().with_checks(false).flatten().any(|a| {
+                a.key.local_name().as_ref() == b"full-path"
+                    && a.unescape_value()
+                        .is_ok_and(|v| macro_part(Family::Odf, &v).is_some())
+            });
+            if gone {
+                return Ok(None);
+            }
+        }
+        Rule::OdfPart => {
+            let mut changed = false;
+            let mut fresh =
+                BytesStart::new(String::from_utf8_lossy(e.name().as_ref()).into_owned());
+            for a in e.attributes().with_checks(false).flatten() {
+                let key = a.key.as_ref();
+                let linkish = matches!(a.key.local_name().as_ref(), b"href" | b"image-data")
+                    && !key.starts_with(b"xmlns");
+                let outside = linkish && a.unescape_value().map_or(true, |v| !inside_package(&v));
+                if outside {
+                    changed = true;
+                    *cut += 1;
+                    fresh.push_attribute((key, &b""[..]));
+                } else {
+                    fresh.push_attribute((key, a.value.as_ref()));
+                }
+            }
+            if changed {
+                return Ok(Some(wrap(fresh)));
+            }
+        }
+        _ => {}
+    }
+    Ok(Some(wrap(e)))
+}
+
+/// A `<!DOCTYPE` or `<!ENTITY` anywhere, in any case (XML allows them only in the prolog;
+/// a reader that meets one later fails anyway).
 fn declares_dtd(data: &[u8]) -> bool {
-    let lower = |w: &[u8], pat: &[u8]| w.iter().zip(pat).all(|(a, b)| a.eq_ignore_ascii_case(b));
-    data.windows(9)
-        .any(|w| lower(w, b"<!DOCTYPE") || lower(&w[..8], b"<!ENTITY"))
+    let same = |w: &[u8], pat: &[u8]| w.iter().zip(pat).all(|(a, b)| a.eq_ignore_ascii_case(b));
+    memchr_all(data, b'<').any(|i| {
+        let w = &data[i..];
+        (w.len() >= 9 && same(&w[..9], b"<!DOCTYPE"))
+            || (w.len() >= 8 && same(&w[..8], b"<!ENTITY"))
+    })
 }
 
-/// Removes each `<Relationship>` whose `TargetMode` is `External`, and says how many.
-fn drop_external_relationships(data: &[u8]) -> (Vec<u8>, usize) {
-    let Ok(text) = std::str::from_utf8(data) else {
-        return (data.to_vec(), 0);
+fn memchr_all(data: &[u8], b: u8) -> impl Iterator<Item = usize> + '_ {
+    data.iter()
+        .enumerate()
+        .filter(move |(_, c)| **c == b)
+        .map(|(i, _)| i)
+}
+
+/// Reads an XML part with a real XML reader (so no spelling of an attribute escapes it) and
+/// writes it anew by `rule`; says how many links went. A part in UTF-16 or with a DTD is
+/// refused. A part that starts like XML but does not parse (an HTML chunk) is kept as it is
+/// once no DTD is in it.
+fn clean_xml(data: &[u8], rule: Rule, name: &str) -> Result<(Vec<u8>, usize), PdfError> {
+    use quick_xml::events::Event;
+    let dtd = || {
+        err(format!(
+            "has an XML part that declares a DTD ({}), which office files do not need and \
+             which could make a reader expand entities or fetch",
+            crate::fields::short(name)
+        ))
     };
-    let mut out = String::with_capacity(text.len());
+    let Ok(text) = std::str::from_utf8(data) else {
+        return Err(err(format!(
+            "has an XML part that is not UTF-8 ({}); office files write theirs in UTF-8",
+            crate::fields::short(name)
+        )));
+    };
+    if declares_dtd(data) {
+        return Err(dtd());
+    }
+    let mut reader = quick_xml::Reader::from_str(text);
+    reader.config_mut().check_end_names = false;
+    let mut writer = quick_xml::Writer::new(Vec::with_capacity(data.len()));
     let mut cut = 0;
-    let mut rest = text;
-    while let Some(at) = rest.find("<Relationship ") {
-        out.push_str(&rest[..at]);
-        let tail = &rest[at..];
-        // A relationship is an empty element; one with content ends at its closing tag.
-        let end = match (tail.find("/>"), tail.find('>')) {
-            (Some(slash), Some(gt)) if slash + 1 == gt => gt + 1,
-            (_, Some(gt)) => tail[gt..]
-                .find("</Relationship>")
-                .map(|c| gt + c + "</Relationship>".len())
-                .unwrap_or(gt + 1),
-            _ => tail.len(),
+    // Inside an element being dropped: how deep.
+    let mut skipping = 0usize;
+    // Inside a Word field instruction.
+    let mut in_instr = false;
+    loop {
+        let event = match reader.read_event() {
+            Ok(Event::Eof) => break,
+            Ok(e) => e,
+            Err(_) => return Ok((data.to_vec(), 0)),
         };
-        let element = &tail[..end];
-        let head_end = element.find('>').unwrap_or(element.len());
-        let head = &element[..head_end];
-        if head.contains("TargetMode=\"External\"") || head.contains("TargetMode='External'") {
-            cut += 1;
-        } else {
-            out.push_str(element);
-        }
-        rest = &tail[end..];
-    }
-    out.push_str(rest);
-    (out.into_bytes(), cut)
-}
-
-/// Removes the manifest's `<manifest:file-entry>` elements of parts that were removed, so
-/// the package stays whole.
-fn drop_manifest_entries(data: &[u8], gone: impl Fn(&str) -> bool) -> Vec<u8> {
-    let Ok(text) = std::str::from_utf8(data) else {
-        return data.to_vec();
-    };
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(at) = rest.find("<manifest:file-entry") {
-        out.push_str(&rest[..at]);
-        let tail = &rest[at..];
-        let end = match (tail.find("/>"), tail.find('>')) {
-            (Some(slash), Some(gt)) if slash + 1 == gt => gt + 1,
-            (_, Some(gt)) => tail[gt..]
-                .find("</manifest:file-entry>")
-                .map(|c| gt + c + "</manifest:file-entry>".len())
-                .unwrap_or(gt + 1),
-            _ => tail.len(),
-        };
-        let element = &tail[..end];
-        let path = element
-            .split("manifest:full-path=\"")
-            .nth(1)
-            .and_then(|v| v.split('"').next())
-            .unwrap_or("");
-        if path.is_empty() || !gone(path) {
-            out.push_str(element);
-        }
-        rest = &tail[end..];
-    }
-    out.push_str(rest);
-    out.into_bytes()
-}
-
-/// Empties each `xlink:href` (and `draw:...` `href`) value that is not a part of the package
-/// or a place in the document: a scheme, an absolute path or a climb out (`..`) goes.
-fn blank_outside_links(data: &[u8]) -> (Vec<u8>, usize) {
-    let Ok(text) = std::str::from_utf8(data) else {
-        return (data.to_vec(), 0);
-    };
-    let mut out = String::with_capacity(text.len());
-    let mut cut = 0;
-    let mut rest = text;
-    while let Some(at) = rest.find("href=") {
-        let (before, tail) = rest.split_at(at + "href=".len());
-        out.push_str(before);
-        let quote = tail.chars().next();
-        let Some(q @ ('"' | '\'')) = quote else {
-            rest = tail;
+        if skipping > 0 {
+            match event {
+                Event::Start(_) => skipping += 1,
+                Event::End(_) => skipping -= 1,
+                _ => {}
+            }
             continue;
-        };
-        let Some(close) = tail[1..].find(q) else {
-            rest = tail;
-            continue;
-        };
-        let value = &tail[1..1 + close];
-        if inside_package(value) {
-            out.push_str(&tail[..close + 2]);
-        } else {
-            cut += 1;
-            out.push(q);
-            out.push(q);
         }
-        rest = &tail[close + 2..];
+        let out = match event {
+            Event::DocType(_) => return Err(dtd()),
+            Event::Start(e) => match element(e, false, rule, name, &mut cut, &mut in_instr)? {
+                Some(ev) => ev,
+                None => {
+                    skipping = 1;
+                    continue;
+                }
+            },
+            Event::Empty(e) => match element(e, true, rule, name, &mut cut, &mut in_instr)? {
+                Some(ev) => ev,
+                None => continue,
+            },
+            Event::End(e) => {
+                in_instr = false;
+                Event::End(e)
+            }
+            Event::Text(t) if in_instr => {
+                if let Some(field) = pulls(&String::from_utf8_lossy(t.as_ref())) {
+                    return Err(pulling_field(name, field));
+                }
+                Event::Text(t)
+            }
+            other => other,
+        };
+        writer
+            .write_event(out)
+            .map_err(|e| err(format!("could not be written anew: {e}")))?;
     }
-    out.push_str(rest);
-    (out.into_bytes(), cut)
+    Ok((writer.into_inner(), cut))
 }
 
 fn inside_package(href: &str) -> bool {
@@ -542,16 +645,15 @@ impl Office {
             .prefix("signet-office-")
             .tempdir()
             .map_err(|e| err(format!("could not be converted (a working folder: {e})")))?;
+        // `w` is what the sandbox sees (its file read-only); the log stays outside it.
         let root = work.path();
+        let w = root.join("w");
         let setup = || -> std::io::Result<()> {
-            std::fs::create_dir_all(root.join("in"))?;
-            std::fs::create_dir_all(root.join("out"))?;
-            std::fs::create_dir_all(root.join("profile/user"))?;
-            std::fs::write(root.join("profile/user/registrymodifications.xcu"), PROFILE)?;
-            std::fs::write(
-                root.join("in").join(format!("file.{}", file.ext)),
-                &file.bytes,
-            )?;
+            std::fs::create_dir_all(w.join("in"))?;
+            std::fs::create_dir_all(w.join("out"))?;
+            std::fs::create_dir_all(w.join("profile/user"))?;
+            std::fs::write(w.join("profile/user/registrymodifications.xcu"), PROFILE)?;
+            std::fs::write(w.join("in").join(format!("file.{}", file.ext)), &file.bytes)?;
             std::fs::write(root.join("log"), b"")
         };
         setup().map_err(|e| err(format!("could not be converted (a working folder: {e})")))?;
@@ -562,7 +664,7 @@ impl Office {
         let log2 = log
             .try_clone()
             .map_err(|e| err(format!("could not be converted (its log: {e})")))?;
-        let mut cmd = self.command(root, file.ext);
+        let mut cmd = self.command(&w, file.ext);
         cmd.stdin(Stdio::null())
             .stdout(Stdio::from(log))
             .stderr(Stdio::from(log2));
@@ -591,9 +693,14 @@ impl Office {
                 }
             }
         };
-        let pdf = root.join("out/file.pdf");
-        let size = std::fs::metadata(&pdf).map(|m| m.len()).unwrap_or(0);
-        if !status.success() || size == 0 {
+        // What the sandbox left is read without following links: it could have planted a
+        // link to a host file where its PDF should be.
+        let pdf = w.join("out/file.pdf");
+        let plain = std::fs::symlink_metadata(&pdf).ok().filter(|m| {
+            use std::os::unix::fs::MetadataExt;
+            m.file_type().is_file() && m.nlink() == 1 && m.len() > 0 && m.len() <= MAX_WRITTEN
+        });
+        if !status.success() || plain.is_none() {
             let said = std::fs::read(root.join("log")).unwrap_or_default();
             let said =
                 String::from_utf8_lossy(&said[said.len().saturating_sub(600)..]).into_owned();
@@ -628,6 +735,9 @@ impl Office {
             .arg("--bind")
             .arg(root)
             .arg("/w")
+            .arg("--ro-bind")
+            .arg(root.join("in"))
+            .arg("/w/in")
             .args(["--chdir", "/w", "--clearenv"])
             .args(["--setenv", "PATH", "/usr/bin", "--setenv", "HOME", "/w"])
             .args(["--setenv", "LANG", "C.UTF-8", "--setenv", "TMPDIR", "/tmp"])

@@ -410,3 +410,102 @@ fn a_linked_picture_is_neither_fetched_nor_read_from_disk() {
     office.to_pdf(&raw).unwrap();
     assert!(listener.accept().is_err());
 }
+
+#[test]
+fn every_spelling_of_an_outside_link_is_caught_by_reading_the_xml() {
+    let spellings = [
+        r#"<Relationship Id="a" Type="t" Target="http://127.0.0.1:9/a.png" TargetMode = "External"/>"#,
+        "<Relationship\n Id=\"b\" Type=\"t\" Target=\"file:///etc/hostname\" TargetMode=\"External\"/>",
+        r#"<r:Relationship Id="c" Type="t" Target="http://127.0.0.1:9/c.png" TargetMode="&#69;xternal"></r:Relationship>"#,
+        r#"<Relationship Id="d" Type="t" Target="http://127.0.0.1:9/d.png" TargetMode='External' />"#,
+    ];
+    let doc_rels = rels(&spellings.concat());
+    let c = clean(&docx(&["x"], "", &doc_rels, &[])).unwrap();
+    let kept = String::from_utf8(parts_of(&c.bytes)[3].1.clone()).unwrap();
+    assert!(
+        !kept.contains("127.0.0.1") && !kept.contains("hostname"),
+        "{kept}"
+    );
+    assert!(
+        c.warnings.join(" ").contains("4 of: link to outside"),
+        "{:?}",
+        c.warnings
+    );
+
+    // UTF-16 hides nothing: it is refused.
+    let wide: Vec<u8> = [0xff, 0xfe]
+        .into_iter()
+        .chain(doc_rels.encode_utf16().flat_map(|u| u.to_le_bytes()))
+        .collect();
+    let why = refused(&docx(
+        &["x"],
+        "",
+        "",
+        &[("word/_rels/settings.xml.rels", &wide)],
+    ));
+    assert!(why.contains("not UTF-8"), "{why}");
+
+    // A DTD in a part not named .xml is found by its bytes.
+    let vml = b"<?xml version=\"1.0\"?><!DOCTYPE v [<!ENTITY e SYSTEM \"file:///etc/passwd\">]><v>&e;</v>";
+    let why = refused(&docx(&["x"], "", &rels(""), &[("word/drawing1.vml", vml)]));
+    assert!(why.contains("DTD") && why.contains("drawing1.vml"), "{why}");
+
+    // A part that only looks like relationships but does not parse is no way around: a
+    // megabyte of unclosed elements is kept as it is, in one pass.
+    let junk = "<Relationship ".repeat(70_000);
+    let c = clean(&docx(
+        &["x"],
+        "",
+        &rels(""),
+        &[("word/_rels/x.xml.rels", junk.as_bytes())],
+    ))
+    .unwrap();
+    assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+
+    // OpenDocument: spaces around '=', other prefixes, and form pictures.
+    let content = r#"<office:document-content xmlns:office="o" xmlns:xlink="x" xmlns:l="x" xmlns:form="f"><a xlink:href = "http://127.0.0.1:9/a"/><b l:href="file:///etc/passwd"/><c form:image-data="http://127.0.0.1:9/c"/><d xlink:href="Pictures/d.png"/></office:document-content>"#;
+    let odt = zip_of(&[
+        ("mimetype", b"application/vnd.oasis.opendocument.text"),
+        ("content.xml", content.as_bytes()),
+    ]);
+    let c = clean(&odt).unwrap();
+    let kept = String::from_utf8(parts_of(&c.bytes)[1].1.clone()).unwrap();
+    assert!(
+        !kept.contains("127.0.0.1") && !kept.contains("passwd"),
+        "{kept}"
+    );
+    assert!(kept.contains(r#"xlink:href="Pictures/d.png""#), "{kept}");
+}
+
+#[test]
+fn fields_that_pull_in_other_files_are_refused_in_word_rtf_and_old_files() {
+    let field = r#"<w:p><w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText xml:space="preserve"> INCLUDEPICTURE "file:///etc/hostname" \d </w:instrText></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r></w:p>"#;
+    let why = refused(&docx(&["x"], field, &rels(""), &[]));
+    assert!(
+        why.contains("INCLUDEPICTURE") && why.contains("Ctrl+Shift+F9"),
+        "{why}"
+    );
+    let simple = r#"<w:p><w:fldSimple w:instr=" INCLUDETEXT &quot;/etc/hostname&quot; "><w:r><w:t>x</w:t></w:r></w:fldSimple></w:p>"#;
+    assert!(refused(&docx(&["x"], simple, &rels(""), &[])).contains("INCLUDETEXT"));
+    // The word in the text itself is only a word.
+    let c = clean(&docx(
+        &["We never use INCLUDEPICTURE here."],
+        "",
+        &rels(""),
+        &[],
+    ))
+    .unwrap();
+    assert!(c.warnings.is_empty());
+    let rtf = br#"{\rtf1\ansi {\field{\*\fldinst INCLUDEPICTURE "file:///usr/share/pixmaps/debian-logo.png" \\d}{\fldrslt x}}}"#;
+    assert!(refused(rtf).contains("INCLUDEPICTURE"));
+    assert_eq!(
+        clean(br"{\rtf1\ansi Sign {{S;type=signature}}}")
+            .unwrap()
+            .ext,
+        "rtf"
+    );
+    let mut doc = vec![0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
+    doc.extend("WordDocument".encode_utf16().flat_map(|u| u.to_le_bytes()));
+    doc.extend(b" INCLUDETEXT \"c:\\\\secret.txt\" ");
+    assert!(refused(&doc).contains("INCLUDETEXT"));
+}

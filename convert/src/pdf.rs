@@ -1301,8 +1301,8 @@ pub fn template_source(p: &Prepared, blob: &str) -> Result<serde_json::Value, Pd
         .zip(attrs)
         .map(|(t, mut a)| {
             let (pw, ph) = p.pages[t.page as usize - 1];
-            let x = t.x.clamp(0.0, pw - 1.0);
-            let y = t.y.clamp(0.0, ph - 1.0);
+            let x = t.x.clamp(0.0, (pw - 1.0).max(0.0));
+            let y = t.y.clamp(0.0, (ph - 1.0).max(0.0));
             a["page"] = serde_json::json!(t.page);
             a["x"] = serde_json::json!(x);
             a["y"] = serde_json::json!(y);

@@ -213,6 +213,9 @@ fn decode(bytes: &[u8]) -> Result<Picture, PdfError> {
             "is a picture of a kind not taken: send PNG, JPEG, TIFF or WebP",
         ));
     }
+    if format == Some(image::ImageFormat::Tiff) {
+        tiff_check(bytes)?;
+    }
     let mut decoder = reader
         .into_decoder()
         .map_err(|e| err(format!("could not be read as a picture: {e}")))?;
@@ -232,12 +235,89 @@ fn decode(bytes: &[u8]) -> Result<Picture, PdfError> {
     let stated = stated_dpi(bytes).filter(|d| (MIN_DPI..=MAX_DPI).contains(d));
     let rgb = image.to_rgb8();
     let dpi = stated.unwrap_or_else(|| (f64::from(rgb.width()) / PAGE_WIDTH_IN).max(72.0));
+    // A page at least an inch and at most 200 inches (PDF's largest) each way.
+    let (w_in, h_in) = (f64::from(rgb.width()) / dpi, f64::from(rgb.height()) / dpi);
+    if w_in < 1.0 || h_in < 1.0 || w_in > 200.0 || h_in > 200.0 {
+        return Err(err(format!(
+            "makes a page of {w_in:.2} × {h_in:.2} inches at {} dpi; a page is 1 to 200 inches \
+             each way",
+            dpi.round()
+        )));
+    }
     Ok(Picture {
         rgb,
         dpi,
         jpeg,
         stated: stated.is_some(),
     })
+}
+
+/// TIFF compressions taken: none, LZW, Deflate (both codes) and PackBits. JPEG inside TIFF is
+/// refused: each strip is a JPEG of its own size, decoded whatever the TIFF says its pixels
+/// are, so a small file could make the decoder work for hours.
+const TIFF_COMPRESSIONS: [u16; 5] = [1, 5, 8, 32946, 32773];
+/// Strips or tiles a TIFF may have.
+const MAX_TIFF_PIECES: u32 = 65_536;
+
+/// Reads the first directory of a classic TIFF and refuses what could cost more than its
+/// pixels: another compression than those taken, or too many strips or tiles.
+fn tiff_check(bytes: &[u8]) -> Result<(), PdfError> {
+    let little = bytes.starts_with(b"II");
+    let u16_at = |i: usize| -> Option<u16> {
+        let b: [u8; 2] = bytes.get(i..i + 2)?.try_into().ok()?;
+        Some(if little {
+            u16::from_le_bytes(b)
+        } else {
+            u16::from_be_bytes(b)
+        })
+    };
+    let u32_at = |i: usize| -> Option<u32> {
+        let b: [u8; 4] = bytes.get(i..i + 4)?.try_into().ok()?;
+        Some(if little {
+            u32::from_le_bytes(b)
+        } else {
+            u32::from_be_bytes(b)
+        })
+    };
+    let unreadable = || err("is a TIFF whose first page cannot be read: send it as PNG or JPEG");
+    if u16_at(2) != Some(42) {
+        return Err(err("is a BigTIFF or not a TIFF: send it as PNG or JPEG"));
+    }
+    let ifd = u32_at(4).ok_or_else(unreadable)? as usize;
+    let count = u16_at(ifd).ok_or_else(unreadable)? as usize;
+    for n in 0..count {
+        let at = ifd + 2 + n * 12;
+        let tag = u16_at(at).ok_or_else(unreadable)?;
+        let kind = u16_at(at + 2).ok_or_else(unreadable)?;
+        let values = u32_at(at + 4).ok_or_else(unreadable)?;
+        match tag {
+            259 => {
+                let c = if kind == 3 {
+                    u16_at(at + 8)
+                } else {
+                    u32_at(at + 8).map(|v| v as u16)
+                }
+                .ok_or_else(unreadable)?;
+                if !TIFF_COMPRESSIONS.contains(&c) {
+                    return Err(err(format!(
+                        "is a TIFF compressed in a way not taken ({}): send it as PNG or JPEG",
+                        if matches!(c, 6 | 7) {
+                            "JPEG".to_string()
+                        } else {
+                            format!("kind {c}")
+                        }
+                    )));
+                }
+            }
+            273 | 324 if values > MAX_TIFF_PIECES => {
+                return Err(err(format!(
+                    "is a TIFF of {values} strips or tiles; at most {MAX_TIFF_PIECES} are taken"
+                )));
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 /// The resolution a PNG (`pHYs`) or JPEG (JFIF) states, in dots per inch.
@@ -335,7 +415,10 @@ fn find_tags(words: &[Word], pt: f64) -> Result<Vec<Found>, PdfError> {
         let mut text = String::new();
         let mut spans = Vec::new();
         for w in para {
-            if !text.is_empty() {
+            // OCR often reads a tag's braces apart (`{ {Name` … `} }`): they join.
+            let joins = (text.ends_with('{') && w.text.starts_with('{'))
+                || (text.ends_with('}') && w.text.starts_with('}'));
+            if !text.is_empty() && !joins {
                 text.push(' ');
             }
             spans.push(text.len()..text.len() + w.text.len());
@@ -390,19 +473,21 @@ fn find_tags(words: &[Word], pt: f64) -> Result<Vec<Found>, PdfError> {
     Ok(out)
 }
 
-/// Paints a box (in pixels), a little larger than the letters, with the colour most common
-/// on its edge: the paper's, where the tag was written on it.
+/// Paints a box (in pixels), a little larger than the letters, with the median colour of its
+/// edge: the paper's, where the tag was written on it.
 fn cover(rgb: &mut RgbImage, (x0, y0, x1, y1): (f64, f64, f64, f64)) {
     let (w, h) = rgb.dimensions();
     let pad = ((y1 - y0) * 0.15).max(2.0);
     let clamp = |v: f64, max: u32| v.round().clamp(0.0, f64::from(max.saturating_sub(1))) as u32;
     let (x0, y0) = (clamp(x0 - pad, w), clamp(y0 - pad, h));
     let (x1, y1) = (clamp(x1 + pad, w), clamp(y1 + pad, h));
-    let mut counts: BTreeMap<[u8; 3], usize> = BTreeMap::new();
+    // The median of the edge's pixels, channel by channel: the paper's colour where most of
+    // the edge is paper, unmoved by grain or by a letter that crosses the edge.
+    let mut channels: [Vec<u8>; 3] = Default::default();
     let mut edge = |x: u32, y: u32| {
-        let p = rgb.get_pixel(x, y).0;
-        // Near colours count as one, so a photograph's grain does not split the paper.
-        *counts.entry(p.map(|c| c & 0xf8)).or_default() += 1;
+        for (c, v) in channels.iter_mut().zip(rgb.get_pixel(x, y).0) {
+            c.push(v);
+        }
     };
     for x in x0..=x1 {
         edge(x, y0);
@@ -412,11 +497,10 @@ fn cover(rgb: &mut RgbImage, (x0, y0, x1, y1): (f64, f64, f64, f64)) {
         edge(x0, y);
         edge(x1, y);
     }
-    let paper = counts
-        .into_iter()
-        .max_by_key(|(_, n)| *n)
-        .map(|(c, _)| c.map(|v| v | 0x04))
-        .unwrap_or([255, 255, 255]);
+    let paper = channels.map(|mut c| {
+        c.sort_unstable();
+        c.get(c.len() / 2).copied().unwrap_or(255)
+    });
     for y in y0..=y1 {
         for x in x0..=x1 {
             rgb.put_pixel(x, y, Rgb(paper));

@@ -230,3 +230,77 @@ fn tesseract_words_are_read_from_its_tsv() {
         (120.5, 127.5, 57.5)
     );
 }
+
+#[test]
+fn a_tiff_of_jpeg_strips_and_a_page_under_an_inch_are_refused() {
+    let Some(ocr) = ocr() else { return };
+    // A little-endian TIFF, 16 × 16, one strip, compression 7 (JPEG).
+    let mut tiff = b"II*\0\x08\0\0\0".to_vec();
+    let entries: [(u16, u16, u32, u32); 5] = [
+        (256, 3, 1, 16),
+        (257, 3, 1, 16),
+        (259, 3, 1, 7),
+        (273, 4, 1, 200),
+        (279, 4, 1, 10),
+    ];
+    tiff.extend((entries.len() as u16).to_le_bytes());
+    for (tag, kind, count, value) in entries {
+        tiff.extend(tag.to_le_bytes());
+        tiff.extend(kind.to_le_bytes());
+        tiff.extend(count.to_le_bytes());
+        tiff.extend(value.to_le_bytes());
+    }
+    tiff.extend(0u32.to_le_bytes());
+    tiff.resize(300, 0);
+    let why = prepare(&tiff, &ocr).unwrap_err().0;
+    assert!(
+        why.contains("TIFF compressed in a way not taken (JPEG)"),
+        "{why}"
+    );
+    // A strip of a picture stating 1200 dpi is a page a hundredth of an inch high.
+    let mut png = Vec::new();
+    image::RgbImage::from_pixel(600, 16, image::Rgb([255, 255, 255]))
+        .write_to(&mut Cursor::new(&mut png), image::ImageFormat::Png)
+        .unwrap();
+    let mut phys = b"pHYs".to_vec();
+    phys.extend(47_244u32.to_be_bytes());
+    phys.extend(47_244u32.to_be_bytes());
+    phys.push(1);
+    let mut chunk = 9u32.to_be_bytes().to_vec();
+    chunk.extend(&phys);
+    chunk.extend(crc32(&phys).to_be_bytes());
+    let at = 8 + 25; // after the signature and IHDR
+    png.splice(at..at, chunk);
+    assert_eq!(stated_dpi(&png).map(f64::round), Some(1200.0));
+    let why = prepare(&png, &ocr).unwrap_err().0;
+    assert!(why.contains("a page is 1 to 200 inches"), "{why}");
+}
+
+#[test]
+fn braces_tesseract_reads_apart_still_make_a_tag() {
+    // As tesseract 5 reads a serif page: `{ {Holder … } }`.
+    let words: Vec<Word> = [
+        "Holder:",
+        "{",
+        "{Holder",
+        "signature;type=signature;role=client;width=180",
+        "}",
+        "}",
+    ]
+    .iter()
+    .enumerate()
+    .map(|(i, t)| Word {
+        line: (1, 1, 1),
+        left: 100.0 * i as f64,
+        top: 10.0,
+        width: 90.0,
+        height: 20.0,
+        confidence: 90.0,
+        text: t.to_string(),
+    })
+    .collect();
+    let found = find_tags(&words, 1.0).unwrap();
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].placed.tag.label, "Holder signature");
+    assert_eq!((found[0].placed.x, found[0].placed.width), (100.0, 180.0));
+}

@@ -8,7 +8,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, mkdirSync, existsSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync, mkdirSync, existsSync, rmSync } from "node:fs";
 import { tmpdir, homedir } from "node:os";
 import { join } from "node:path";
 import { createServer } from "node:net";
@@ -523,6 +523,81 @@ test("a PDF template's document is the file's own page: its words are the text l
   }
   await axe(page, "document from a PDF template");
   await shot(page, "10-pdf-template");
+  await context.close();
+});
+
+/** Opens a template's document for `email`'s seat `client` and checks what a signer of a
+ * converted file relies on: the file's words to read (tags gone) and each box at its tag. */
+async function openConverted(template, email, words, within) {
+  await api("POST", "/api/v1/documents/send", { templateId: template.id, parties: [{ seat: "client", name: "Ada Holder", email }] });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(await linkFor(email));
+  await page.getByLabel("I agree to use electronic records and signatures.").check();
+  await page.getByRole("button", { name: "Continue" }).click();
+  await page.locator(".sheet img").first().waitFor();
+  await page.waitForFunction(() => document.querySelector(".sheet img")?.complete);
+  assert.equal(await page.getByText(words).count(), 1, `the page's words: ${words}`);
+  assert.equal(await page.getByText(/type=|\{\{/).count(), 0);
+  const boxes = await page.evaluate(() =>
+    [...document.querySelectorAll(".field")].map((f) => {
+      const r = f.getBoundingClientRect();
+      const s = f.closest(".sheet").getBoundingClientRect();
+      return { left: r.left - s.left, top: r.top - s.top, width: r.width, sheet: s.width };
+    }),
+  );
+  assert.equal(boxes.length, template.fields.length);
+  const pageWidth = template.paper === "a4" ? 595.28 : 612;
+  for (const [i, f] of template.fields.entries()) {
+    const a = f.areas[0];
+    const scale = boxes[i].sheet / pageWidth;
+    assert.ok(Math.abs(boxes[i].left - a.x * scale) < within && Math.abs(boxes[i].top - a.y * scale) < within, `${f.name} at its tag: ${JSON.stringify([boxes[i], a])}`);
+  }
+  return { context, page };
+}
+
+test("a Word file's template is LibreOffice's pages, its words the text layer and its fields at their tags", async () => {
+  // A Word file written by python-docx, a Word-compatible writer.
+  const dir = mkdtempSync(join(tmpdir(), "signet-docx-"));
+  execFileSync("python3", ["-c", `
+import docx
+from docx.shared import Pt
+d = docx.Document()
+d.add_heading('Parking permit', 1)
+d.add_paragraph('The holder may park one car in bay 12 on working days.')
+p = d.add_paragraph('Holder: ')
+p.add_run('{{Holder signature;type=signature;role=client;height=40;width=180}}')
+p.paragraph_format.space_after = Pt(36)
+d.add_paragraph('Date: {{Permit date;type=date;role=client}}')
+d.save('permit.docx')
+`], { cwd: dir });
+  const file = readFileSync(join(dir, "permit.docx")).toString("base64");
+  rmSync(dir, { recursive: true, force: true });
+  const template = await api("POST", "/api/v1/templates/file", { name: "Parking permit (Word)", fileName: "permit.docx", file });
+  assert.equal(template.kind, "office");
+  const { context, page } = await openConverted(template, `office-${Date.now()}@example.com`, "The holder may park one car in bay 12 on working days.", 1.5);
+  await axe(page, "document from a Word template");
+  await shot(page, "11-office-template");
+  await context.close();
+});
+
+test("a photographed page's template is the picture, its tags covered, read by tesseract into the text layer", async () => {
+  // A page as a phone would give it: tinted paper, no stated resolution (a PNG screenshot).
+  const maker = await browser.newPage({ viewport: { width: 816, height: 1056 }, deviceScaleFactor: 1.5 });
+  await maker.setContent(`<html><body style="margin: 0; background: #efe9dc; font-family: serif; font-size: 19px; color: #222">
+    <div style="padding: 90px 96px"><h1 style="font-size: 34px">Parking permit</h1>
+    <p>The holder may park one car in bay 12 on working days.</p>
+    <p style="margin: 56px 0">Holder: {{Holder signature;type=signature;role=client;height=40;width=180}}</p>
+    <p>Date: {{Permit date;type=date;role=client}}</p></div></body></html>`);
+  const png = await maker.screenshot({ fullPage: false });
+  if (process.env.KEEP_PICTURES) writeFileSync(join(process.env.KEEP_PICTURES, "photo.png"), png);
+  await maker.close();
+  const template = await api("POST", "/api/v1/templates/file", { name: "Parking permit (photo)", fileName: "permit.png", file: Buffer.from(png).toString("base64") });
+  assert.equal(template.kind, "picture");
+  assert.ok(template.warnings.some((w) => w.includes("does not state its resolution")), JSON.stringify(template.warnings));
+  const { context, page } = await openConverted(template, `picture-${Date.now()}@example.com`, /The holder may park one car in bay 12/, 2.5);
+  await axe(page, "document from a picture template");
+  await shot(page, "12-picture-template");
   await context.close();
 });
 

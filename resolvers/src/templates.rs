@@ -549,6 +549,9 @@ fn conversions() -> &'static tokio::sync::Semaphore {
     })
 }
 
+/// How long a slow file waits for its turn before the caller is told to come back.
+const SLOW_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
+
 /// Conversions that run another program for seconds (LibreOffice): half the cores, so a
 /// burst of office files leaves the rest to every other request.
 fn slow_conversions() -> &'static tokio::sync::Semaphore {
@@ -627,12 +630,19 @@ pub async fn create_file(
     }
     let maker = match kind {
         FileKind::Pdf => Maker::Pdf,
-        FileKind::Text | FileKind::Sheet | FileKind::Slides | FileKind::OldOffice => Maker::Office(
-            signet_convert::office::Office::find().map_err(|e| DomainError::invalid("file", e))?,
-        ),
-        FileKind::Picture => Maker::Picture(
-            signet_convert::picture::Ocr::find().map_err(|e| DomainError::invalid("file", e))?,
-        ),
+        FileKind::Text | FileKind::Sheet | FileKind::Slides | FileKind::OldOffice => {
+            // Looked for once per process: the answer is the machine's.
+            static FOUND: std::sync::OnceLock<Result<signet_convert::office::Office, String>> =
+                std::sync::OnceLock::new();
+            let found = FOUND.get_or_init(signet_convert::office::Office::find);
+            Maker::Office(found.clone().map_err(|e| DomainError::invalid("file", e))?)
+        }
+        FileKind::Picture => {
+            static FOUND: std::sync::OnceLock<Result<signet_convert::picture::Ocr, String>> =
+                std::sync::OnceLock::new();
+            let found = FOUND.get_or_init(signet_convert::picture::Ocr::find);
+            Maker::Picture(found.clone().map_err(|e| DomainError::invalid("file", e))?)
+        }
         FileKind::Unknown => {
             return Err(DomainError::invalid(
                 "file",
@@ -657,7 +667,14 @@ pub async fn create_file(
     };
     let turn = match maker {
         Maker::Pdf => conversions().acquire().await,
-        _ => slow_conversions().acquire().await,
+        // Waiting is bounded too: past it the caller is told to come back, rather than
+        // holding a connection behind other workspaces' files.
+        _ => tokio::time::timeout(SLOW_WAIT, slow_conversions().acquire())
+            .await
+            .map_err(|_| DomainError::RateLimited {
+                message: "the server is converting other files; send this one again shortly".into(),
+                retry_after_secs: 5,
+            })?,
     }
     .map_err(|e| DomainError::Internal(format!("conversions: {e}")))?;
     let key = blob.clone();
