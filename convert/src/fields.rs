@@ -22,7 +22,8 @@ pub struct Written {
 
 /// Each tag's field attributes: the seat of a tag without a role is the first seat named; a
 /// label without a name is `Field N`; a label used by several seats is named for each
-/// (`Signature (tenant)`); the same label and seat twice must agree.
+/// (`Signature (tenant)`); the same label and seat twice is one field in two places, and
+/// the two must agree.
 pub fn field_attrs(written: &[Written]) -> Result<Vec<Value>, String> {
     let default_role = written
         .iter()
@@ -55,24 +56,38 @@ pub fn field_attrs(written: &[Written]) -> Result<Vec<Value>, String> {
     check_formulas(written)?;
     // The first place of each label and seat.
     let mut first: BTreeMap<(&str, &str), usize> = BTreeMap::new();
-    let mut out = Vec::with_capacity(written.len());
+    let mut out: Vec<Value> = Vec::with_capacity(written.len());
     for (i, w) in written.iter().enumerate() {
         if !w.tag.label.is_empty()
             && let Some(&e) = first.get(&(roles[i].as_str(), w.tag.label.as_str()))
         {
+            // The same label and seat again: one field shown in another place, so the two
+            // must agree on everything but their place and size.
             let earlier = &written[e];
             tags::same_field(&earlier.tag, &w.tag)
                 .map_err(|why| format!("the text tag {} in {}: {why}", short(&w.text), w.place))?;
-            return Err(format!(
-                "the text tag {} in {} repeats the field '{}' of seat '{}' (first in {}); \
-                 one field shown in several places is not taken yet: give each place its \
-                 own label",
-                short(&w.text),
-                w.place,
-                w.tag.label,
-                roles[i],
-                earlier.place
-            ));
+            if w.tag.ty == signet_source::FieldType::Payment {
+                return Err(format!(
+                    "the text tag {} in {} repeats the payment '{}' (first in {}); a payment \
+                     is shown in one place",
+                    short(&w.text),
+                    w.place,
+                    w.tag.label,
+                    earlier.place
+                ));
+            }
+            let mut again: Value = out[e].clone();
+            if let Some(o) = again.as_object_mut() {
+                // Each place keeps its own size.
+                for (key, v) in [("width", w.tag.width), ("height", w.tag.height)] {
+                    match v {
+                        Some(v) => o.insert(key.into(), json!(v)),
+                        None => o.remove(key),
+                    };
+                }
+            }
+            out.push(again);
+            continue;
         }
         first.insert((roles[i].as_str(), w.tag.label.as_str()), i);
         let role = roles[i].clone();

@@ -601,6 +601,48 @@ test("a photographed page's template is the picture, its tags covered, read by t
   await context.close();
 });
 
+test("initials written on every page are one field: signed once, they show in each place", async () => {
+  const maker = await browser.newPage();
+  await maker.setContent(`<html><body style="font-family: sans-serif; font-size: 14px">
+    <h1>House rules</h1><p>Quiet hours are from ten at night to seven in the morning.</p>
+    <p>Initials: {{Initials;type=initials;role=client;width=60;height=28}}</p>
+    <p style="break-before: page">Bins go out on Thursday evenings.</p>
+    <p>Initials: {{Initials;type=initials;role=client;width=60;height=28}}</p></body></html>`);
+  const pdf = await maker.pdf({ width: "8.5in", height: "11in", margin: { top: "1in", left: "1in", right: "1in", bottom: "1in" } });
+  await maker.close();
+  const template = await api("POST", "/api/v1/templates/file", { name: "House rules", fileName: "rules.pdf", file: Buffer.from(pdf).toString("base64") });
+  assert.equal(template.fields.length, 1);
+  assert.deepEqual(template.fields[0].areas.map((a) => a.page), [1, 2]);
+  const email = `rules-${Date.now()}@example.com`;
+  await api("POST", "/api/v1/documents/send", { templateId: template.id, parties: [{ seat: "client", name: "Ada Holder", email }] });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(await linkFor(email));
+  await page.getByLabel("I agree to use electronic records and signatures.").check();
+  await page.getByRole("button", { name: "Continue" }).click();
+  await page.locator(".sheet img").first().waitFor();
+  assert.equal(await page.locator(".field").count(), 2, "one box on each page");
+  assert.equal(await page.locator(".field.copy").count(), 1);
+  // Signing the copy on page 2 opens the pad for the one field.
+  await page.locator(".field.copy button").click();
+  const pad = page.locator("canvas.surface");
+  await pad.waitFor();
+  const box = await pad.boundingBox();
+  await page.mouse.move(box.x + 20, box.y + box.height * 0.6);
+  await page.mouse.down();
+  for (let i = 1; i <= 12; i++) await page.mouse.move(box.x + 20 + i * (box.width / 16), box.y + box.height * (0.5 + 0.25 * Math.sin(i / 2)));
+  await page.mouse.up();
+  await page.locator("dialog.pad button.primary").click();
+  await page.locator(".field:not(.copy) .sign-here.done svg").waitFor();
+  assert.equal(await page.locator(".field.copy .sign-here.done svg").count(), 1, "the copy shows the same initials");
+  await axe(page, "initials on every page");
+  await page.locator(".field.copy").scrollIntoViewIfNeeded();
+  await shot(page, "13-repeated-initials");
+  await page.getByRole("button", { name: "Finish" }).click();
+  await page.getByRole("heading", { name: /signed/i }).first().waitFor({ timeout: 30000 });
+  await context.close();
+});
+
 function hostPage(url, timeout) {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Acme app</title>
 <script src="${base}/embed/signing.js"></script></head>

@@ -711,19 +711,25 @@ pub async fn create_file(
     let (prepared, source, doc, report) = tokio::task::spawn_blocking(work)
         .await
         .map_err(|e| DomainError::Internal(format!("preparing a PDF: {e}")))??;
-    let fields: Vec<serde_json::Value> = doc
-        .file
+    // Each field once, with every place its tags gave it.
+    let placed: Vec<&signet_source::PlacedField> =
+        doc.file.iter().flat_map(|f| &f.fields).collect();
+    let fields: Vec<serde_json::Value> = report
+        .fields
         .iter()
-        .flat_map(|f| &f.fields)
-        .map(|p| {
-            let area = FieldAreaOut {
-                page: p.page as i64,
-                x: p.x,
-                y: p.y,
-                width: p.width,
-                height: p.height,
-            };
-            field_json(&p.field, &[area])
+        .map(|f| {
+            let areas: Vec<FieldAreaOut> = placed
+                .iter()
+                .filter(|p| p.field.name == f.name)
+                .map(|p| FieldAreaOut {
+                    page: p.page as i64,
+                    x: p.x,
+                    y: p.y,
+                    width: p.width,
+                    height: p.height,
+                })
+                .collect();
+            field_json(f, &areas)
         })
         .collect();
     // The file is kept before the row that names it is written; a failed write removes it.

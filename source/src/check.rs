@@ -169,21 +169,53 @@ pub fn check(doc: &Doc, input: &CheckInput<'_>) -> Report {
 fn check_fields(r: &mut Report, root: &str) {
     let mut names = BTreeMap::<String, String>::new();
     let mut payments = 0;
-    let fields = r.fields.clone();
+    let places = std::mem::take(&mut r.fields);
+    // A name written again is the same field shown in another place when everything but its
+    // place and size agree; the report keeps each field once.
+    let mut fields: Vec<Field> = Vec::with_capacity(places.len());
+    for f in places {
+        let at = if f.path.is_empty() {
+            format!("{root}.content")
+        } else {
+            f.path.clone()
+        };
+        let Some(first) = names.get(&f.name.to_lowercase()) else {
+            names.insert(f.name.to_lowercase(), at);
+            fields.push(f);
+            continue;
+        };
+        let earlier = fields.iter().find(|g| g.name.eq_ignore_ascii_case(&f.name));
+        match earlier.map(|e| walk::differs(e, &f)) {
+            Some(None) if f.ty == FieldType::Payment => r.problem(
+                format!("{at}.attrs.name"),
+                format!(
+                    "payment field '{}' is written twice (first at {first}); a payment is \
+                     shown in one place",
+                    f.name
+                ),
+            ),
+            Some(None) => {}
+            Some(Some(what)) => r.problem(
+                format!("{at}.attrs.name"),
+                format!(
+                    "field '{}' is written again with another {what} (first at {first}); the \
+                     same name in several places is one field, so they must agree",
+                    f.name
+                ),
+            ),
+            None => r.problem(
+                format!("{at}.attrs.name"),
+                format!("duplicate field name '{}' (first used at {first})", f.name),
+            ),
+        }
+    }
+    r.fields = fields.clone();
     for f in &fields {
         let at = if f.path.is_empty() {
             format!("{root}.content")
         } else {
             f.path.clone()
         };
-        if let Some(first) = names.get(&f.name.to_lowercase()) {
-            r.problem(
-                format!("{at}.attrs.name"),
-                format!("duplicate field name '{}' (first used at {first})", f.name),
-            );
-        } else {
-            names.insert(f.name.to_lowercase(), at.clone());
-        }
         if f.ty.has_options() {
             if f.options.len() < 2 {
                 r.problem(

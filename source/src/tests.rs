@@ -173,8 +173,23 @@ fn chips_duplicates_and_payments_are_checked() {
         e.starts_with("source.content[0].content[1].attrs.name: unknown chip 'weather.today'")
     }));
     assert!(m.iter().any(|e| {
-        e.starts_with("source.content[0].content[4].attrs.name: duplicate field name 'sig'")
+        e.starts_with("source.content[0].content[4].attrs.name: field 'sig' is written again with another type")
     }));
+    // The same field written twice is one field in two places; a payment is in one place.
+    let again = json!({"type": "doc", "content": [
+        para(json!([field("Initials", "initials", "a")])),
+        para(json!([field("initials", "initials", "a"), field("Pay", "payment", "a"), field("Pay", "payment", "a")])),
+    ]});
+    let r = run(again, &[person("a", 0)]);
+    let names: Vec<&str> = r.fields.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(names, ["Initials", "Pay"]);
+    let m = messages(&r.problems);
+    assert!(
+        m.iter()
+            .any(|e| e.contains("payment field 'Pay' is written twice")),
+        "{m:?}"
+    );
+    assert!(!m.iter().any(|e| e.contains("Initials")), "{m:?}");
     assert!(m.iter().any(
         |e| e == "source.content[0].content[5].attrs.amount: payment field 'Pay' has no amount"
     ));

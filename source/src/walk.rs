@@ -171,6 +171,43 @@ pub fn fields(doc: &Doc) -> Vec<Field> {
     out
 }
 
+/// Each field once, at its first place: a name written in several places is one field.
+pub fn unique_fields(doc: &Doc) -> Vec<Field> {
+    let mut out: Vec<Field> = Vec::new();
+    for f in fields(doc) {
+        if !out.iter().any(|g| g.name.eq_ignore_ascii_case(&f.name)) {
+            out.push(f);
+        }
+    }
+    out
+}
+
+/// What differs between two places of a field of one name, beyond place and size: `None`
+/// when they are one field.
+pub fn differs(a: &Field, b: &Field) -> Option<&'static str> {
+    Some(if a.ty != b.ty {
+        "type"
+    } else if a.role != b.role {
+        "role"
+    } else if a.required != b.required {
+        "required"
+    } else if a.autofill != b.autofill {
+        "autofill"
+    } else if a.editable != b.editable || a.locked != b.locked {
+        "readonly"
+    } else if a.options != b.options {
+        "options"
+    } else if a.default != b.default {
+        "default"
+    } else if a.placeholder != b.placeholder || a.tooltip != b.tooltip {
+        "placeholder or description"
+    } else if a.payment != b.payment {
+        "payment"
+    } else {
+        return None;
+    })
+}
+
 /// The names of the merge chips of `doc`, each once, in first-seen order.
 pub fn chips(doc: &Doc) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();

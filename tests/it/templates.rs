@@ -994,3 +994,109 @@ both_quiet!(
         sealed_and_valid(&app, &pdf, "picture-template");
     }
 );
+
+/// A PDF whose tags write one field in two places (a company name twice, initials on one
+/// page and a signature), made by Typst.
+fn repeated_tags_pdf(conflict: bool) -> Vec<u8> {
+    let para = |t: &str| json!({"type": "paragraph", "content": [{"type": "text", "text": t}]});
+    let second = if conflict {
+        "Again: {{Company;type=text;role=tenant}} and that is all."
+    } else {
+        "Again: {{Company;type=company;role=tenant}} and {{Init;type=initials;role=tenant}}."
+    };
+    let doc = signet_source::parse(
+        "source",
+        &json!({"type": "doc", "content": [
+            para("The tenant named below rents the studio."),
+            para("Company: {{Company;type=company;role=tenant}} Init: {{Init;type=initials;role=tenant}}"),
+            para(second),
+            para("Tenant: {{Tenant signature;type=signature;role=tenant;height=30}}"),
+        ]}),
+    )
+    .unwrap();
+    signet_pdf::Renderer::new()
+        .render(&signet_pdf::RenderInput {
+            doc: &doc,
+            title: "Studio lease",
+            footer: "an uploaded file",
+            paper: signet_pdf::Paper::A4,
+            profile: signet_pdf::Profile::Contract,
+            test: false,
+            lang: "en",
+            values: &std::collections::BTreeMap::new(),
+            seat_names: &std::collections::BTreeMap::new(),
+            labels: signet_pdf::Labels::EN,
+        })
+        .unwrap()
+        .pdf
+}
+
+both_quiet!(
+    one_field_written_in_several_places_is_filled_once_and_shown_in_each,
+    |app| {
+        use base64::Engine;
+        let b64 = |b: &[u8]| base64::engine::general_purpose::STANDARD.encode(b);
+        let ws = app.workspace(Plan::Pro).await;
+        let scopes = [
+            "documents:read",
+            "documents:write",
+            "templates:read",
+            "templates:write",
+        ];
+        let key = app.key(&ws, Mode::Test, &scopes).await;
+        let (status, t) = post(
+        &app,
+        &key,
+        "/api/v1/templates/file",
+        json!({"name": "Lease", "fileName": "lease.pdf", "file": b64(&repeated_tags_pdf(false))}),
+    )
+    .await;
+        assert_eq!(status, 201, "{t}");
+        let names: Vec<&str> = t["fields"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, ["Company", "Init", "Tenant signature"]);
+        assert_eq!(t["fields"][0]["areas"].as_array().unwrap().len(), 2, "{t}");
+        assert_eq!(t["fields"][1]["areas"].as_array().unwrap().len(), 2, "{t}");
+        let (a, b) = (&t["fields"][0]["areas"][0], &t["fields"][0]["areas"][1]);
+        assert!(
+            b["y"].as_f64().unwrap() > a["y"].as_f64().unwrap() + 5.0,
+            "{a} {b}"
+        );
+
+        // The same label and seat with another type is refused, naming the tag.
+        let (status, e) = post(
+        &app,
+        &key,
+        "/api/v1/templates/file",
+        json!({"name": "Lease", "fileName": "lease.pdf", "file": b64(&repeated_tags_pdf(true))}),
+    )
+    .await;
+        assert_eq!(status, 400, "{e}");
+        let m = e["error"]["message"].as_str().unwrap();
+        assert!(
+            m.contains("{{Company;type=text;role=tenant}}") && m.contains("different attributes"),
+            "{m}"
+        );
+
+        // Sent and signed: one value, in both places of the sealed file.
+        let (status, d) = post(
+            &app,
+            &key,
+            "/api/v1/documents/send",
+            json!({"templateId": t["id"], "parties": parties(&["tenant"])}),
+        )
+        .await;
+        assert_eq!(status, 201, "{d}");
+        let pdf = signed_by_all(&app, &key, d["id"].as_str().unwrap(), &["tenant"]).await;
+        if let Some(text) = sealed_and_valid(&app, &pdf, "repeated-fields") {
+            // The page before the certificate: the value (wrapped in its narrow box) twice.
+            let page = text.split("Certificate").next().unwrap_or(&text);
+            assert_eq!(page.matches("Test").count(), 2, "{text}");
+            assert!(!page.contains("{{"), "{text}");
+        }
+    }
+);

@@ -10,7 +10,10 @@ export interface FieldView {
   page: number; x: number; y: number; width: number; height: number;
   placeholder: string | null; tooltip: string | null; options: string[];
   value: string | null; editable: boolean;
+  /** The field's other places: one value, shown in each. */
+  areas: Area[];
 }
+export interface Area { page: number; x: number; y: number; width: number; height: number }
 export interface View {
   stage: Stage;
   document: { title: string; test: boolean; language: string; dir: "ltr" | "rtl"; sender: string; pages: PageOut[] | null; sealed: boolean };

@@ -3,7 +3,7 @@
 import { render } from "preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { signal } from "@preact/signals";
-import { api, embedded, Failed, keepPass, say, start, tell, whenPassEnds, type FieldView, type Gate, type PageOut, type View } from "./api";
+import { api, embedded, Failed, keepPass, say, start, tell, whenPassEnds, type Area, type FieldView, type Gate, type PageOut, type View } from "./api";
 import { Pad, pathOf, type SignatureValue } from "./pad";
 import { outlinePath } from "./trace";
 import "./sign.css";
@@ -382,6 +382,7 @@ function Signing({ v }: { v: View }) {
             total={pages.length}
             words={w}
             fields={v.fields.filter((f) => f.page === i + 1)}
+            copies={v.fields.flatMap((f) => f.areas.filter((a) => a.page === i + 1).map((a) => ({ f, a })))}
             values={values}
             onSeen={i === 0 ? seen : undefined}
             onChange={set}
@@ -440,12 +441,12 @@ function useNarrow(): boolean {
 
 interface PageProps {
   page: PageOut; n: number; total: number; words: Record<string, string>;
-  fields: FieldView[]; values: Record<string, Value>;
+  fields: FieldView[]; copies: { f: FieldView; a: Area }[]; values: Record<string, Value>;
   onSeen?: () => void; onChange: (id: string, v: Value) => void; onPad: (f: FieldView) => void; onFocusField: (id: string) => void;
   compact: boolean; onPick: (id: string) => void;
 }
 
-function Page({ page, n, total, words, fields, values, onSeen, onChange, onPad, onFocusField, compact, onPick }: PageProps) {
+function Page({ page, n, total, words, fields, copies, values, onSeen, onChange, onPad, onFocusField, compact, onPick }: PageProps) {
   const box = useRef<HTMLDivElement>(null);
   const [scale, setScale] = useState(0);
   useEffect(() => {
@@ -488,8 +489,48 @@ function Page({ page, n, total, words, fields, values, onSeen, onChange, onPad, 
             )}
           </div>
         ))}
+        {copies.map(({ f, a }) => (
+          <div
+            class={`field copy type-${f.type}${f.required ? " required" : ""}`}
+            style={{ left: pct(a.x, page.width), top: pct(a.y, page.height), width: pct(a.width, page.width), height: pct(a.height, page.height) }}
+          >
+            <Copy f={f} value={values[f.id] ?? null} words={words} onPad={onPad} onPick={() => onPick(f.id)} />
+          </div>
+        ))}
       </div>
     </section>
+  );
+}
+
+/** Another place of a field written several times (initials on every page): it shows the
+ * field's one value; choosing it opens the pad, or goes to the field, to change that value. */
+function Copy({ f, value, words, onPad, onPick }: { f: FieldView; value: Value; words: Record<string, string>; onPad: (f: FieldView) => void; onPick: () => void }) {
+  const sign = f.type === "signature" || f.type === "initials";
+  const s = sign ? (value as SignatureValue | null) : null;
+  const shown = sign ? "" : value === true ? "✓" : value === false || value === null ? "" : String(value);
+  const label = `${f.name}${f.required ? ` (${say(words, "required")})` : ""}${shown ? `: ${shown}` : ""}`;
+  return (
+    <button type="button" class={`${sign ? "sign-here" : "pick"}${filled(f, value) ? " done" : ""}`} aria-label={label} disabled={!f.editable} onClick={() => (sign ? onPad(f) : onPick())}>
+      {sign && !s && say(words, f.type === "initials" ? "add_initials" : "add_signature")}
+      {s && <SignatureMark s={s} />}
+      {!sign && <span aria-hidden="true">{shown}</span>}
+    </button>
+  );
+}
+
+/** A signature or initials as signed: typed, traced or drawn. */
+function SignatureMark({ s }: { s: SignatureValue }) {
+  if (s.kind === "typed") return <span class="typed">{s.text}</span>;
+  if (s.kind === "traced")
+    return (
+      <svg viewBox={`0 0 ${s.width} ${s.height}`} preserveAspectRatio="xMidYMid meet" aria-hidden="true">
+        <path d={outlinePath(s.paths)} fill="#10213a" fill-rule="evenodd" />
+      </svg>
+    );
+  return (
+    <svg viewBox={`0 0 ${s.width} ${s.height}`} preserveAspectRatio="xMidYMid meet" aria-hidden="true">
+      <path d={pathOf(s.strokes)} fill="none" stroke="#10213a" stroke-width="4" stroke-linecap="round" stroke-linejoin="round" />
+    </svg>
   );
 }
 
@@ -514,17 +555,7 @@ function Field({ f, value, words, onChange, onPad, onFocus }: { f: FieldView; va
           onClick={() => onPad(f)}
         >
           {!s && say(words, f.type === "initials" ? "add_initials" : "add_signature")}
-          {s?.kind === "typed" && <span class="typed">{s.text}</span>}
-          {s?.kind === "traced" && (
-            <svg viewBox={`0 0 ${s.width} ${s.height}`} preserveAspectRatio="xMidYMid meet" aria-hidden="true">
-              <path d={outlinePath(s.paths)} fill="#10213a" fill-rule="evenodd" />
-            </svg>
-          )}
-          {s?.kind === "drawn" && (
-            <svg viewBox={`0 0 ${s.width} ${s.height}`} preserveAspectRatio="xMidYMid meet" aria-hidden="true">
-              <path d={pathOf(s.strokes)} fill="none" stroke="#10213a" stroke-width="4" stroke-linecap="round" stroke-linejoin="round" />
-            </svg>
-          )}
+          {s && <SignatureMark s={s} />}
         </button>
       );
     }

@@ -200,9 +200,10 @@ pub async fn render_document(
                     DomainError::Internal(format!("rendering {name}: {e}"))
                 }
             })?;
-        let same = stored.len() == rendered.fields.len()
-            && stored.iter().zip(&rendered.fields).enumerate().all(
-                |(i, ((position, field, ty), p))| {
+        let places = places_of(&rendered.fields);
+        let same = stored.len() == places.len()
+            && stored.iter().zip(&places).enumerate().all(
+                |(i, ((position, field, ty), (p, _)))| {
                     *position == i as i32 && *field == p.field.name && ty == p.field.ty.as_str()
                 },
             );
@@ -260,23 +261,36 @@ pub async fn render_document(
                 return Ok::<_, DomainError>(false);
             }
             if !rendered.fields.is_empty() {
-                // One statement for every rectangle: `VALUES` rows joined on the position.
-                let mut sql = String::from("UPDATE fields SET page = v.column2, x = v.column3, y = v.column4, width = v.column5, height = v.column6 FROM (VALUES ");
+                // One statement for every field: `VALUES` rows joined on the position. A
+                // field shown in several places keeps its first in its columns and the
+                // others in `areas`.
+                let places = places_of(&rendered.fields);
+                let mut sql = String::from("UPDATE fields SET page = v.column2, x = v.column3, y = v.column4, width = v.column5, height = v.column6, areas = v.column7 FROM (VALUES ");
                 let mut values = vec![Value::from(id.clone())];
-                for (i, p) in rendered.fields.iter().enumerate() {
+                for (i, (p, more)) in places.iter().enumerate() {
                     if i > 0 {
                         sql.push_str(", ");
                     }
                     let n = values.len();
                     sql.push_str(&format!(
-                        "(${}, ${}, ${}, ${}, ${}, ${})",
+                        "(${}, ${}, ${}, ${}, ${}, ${}, ${})",
                         n + 1,
                         n + 2,
                         n + 3,
                         n + 4,
                         n + 5,
-                        n + 6
+                        n + 6,
+                        n + 7
                     ));
+                    let areas = (!more.is_empty()).then(|| {
+                        serde_json::to_string(
+                            &more
+                                .iter()
+                                .map(|a| json!({"page": a.page, "x": a.x, "y": a.y, "width": a.width, "height": a.height}))
+                                .collect::<Vec<_>>(),
+                        )
+                        .unwrap_or_default()
+                    });
                     values.extend([
                         Value::from(i as i32),
                         Value::from(p.page as i32),
@@ -284,6 +298,7 @@ pub async fn render_document(
                         Value::from(p.y),
                         Value::from(p.width),
                         Value::from(p.height),
+                        Value::from(areas),
                     ]);
                 }
                 sql.push_str(") AS v WHERE fields.document_id = $1 AND fields.position = v.column1");
@@ -406,4 +421,24 @@ async fn store_views(
         )
         .await?;
     Ok(())
+}
+
+/// The rendered boxes as fields: each field once, at its first place, with its other places
+/// (a name written in several places is one field), in the order the fields were stored.
+fn places_of(
+    boxes: &[crate::render::Placement],
+) -> Vec<(&crate::render::Placement, Vec<&crate::render::Placement>)> {
+    let mut out: Vec<(&crate::render::Placement, Vec<&crate::render::Placement>)> = Vec::new();
+    let mut at = BTreeMap::<String, usize>::new();
+    for b in boxes {
+        let key = b.field.name.to_lowercase();
+        match at.get(&key) {
+            Some(&i) => out[i].1.push(b),
+            None => {
+                at.insert(key, out.len());
+                out.push((b, Vec::new()));
+            }
+        }
+    }
+    out
 }

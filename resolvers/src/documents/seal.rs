@@ -282,7 +282,7 @@ async fn value_marks(
         .db
         .conn
         .query_all_raw(ctx.db.stmt(
-            "SELECT seat, field_type, page, x, y, width, height, value FROM fields \
+            "SELECT seat, field_type, page, x, y, width, height, areas, value FROM fields \
              WHERE document_id = $1 AND value IS NOT NULL ORDER BY position",
             [Value::from(doc_id.to_string())],
         ))
@@ -318,7 +318,7 @@ async fn value_marks(
         if !people.iter().any(|p| p.seat == seat) {
             continue;
         }
-        out.push(ValueMark {
+        let mark = ValueMark {
             page: r.try_get::<i32>("", "page")? as u32,
             x: r.try_get("", "x")?,
             y: r.try_get("", "y")?,
@@ -327,7 +327,20 @@ async fn value_marks(
             kind,
             text,
             drawing,
-        });
+        };
+        // A field shown in several places carries its value to each.
+        let more = crate::signing::values::areas_of(r.try_get::<Option<String>>("", "areas")?);
+        for a in more {
+            out.push(ValueMark {
+                page: a.page as u32,
+                x: a.x,
+                y: a.y,
+                width: a.width,
+                height: a.height,
+                ..mark.clone()
+            });
+        }
+        out.push(mark);
     }
     Ok(out)
 }

@@ -277,7 +277,8 @@ impl Sent {
 /// The rows of the fields a signer sees, in the order the renderer places them; their
 /// rectangles are filled in when the render job has run. Built before the send's transaction.
 pub(crate) fn field_rows(doc_id: &str, draft: &Draft) -> Vec<Vec<Value>> {
-    let fields = signet_source::walk::fields(&signet_source::walk::signer_view(&draft.doc));
+    // A field written in several places is one row; the render gives it its places.
+    let fields = signet_source::walk::unique_fields(&signet_source::walk::signer_view(&draft.doc));
     let mut rows = Vec::with_capacity(fields.len());
     for (i, f) in fields.iter().enumerate() {
         let spec = json!({

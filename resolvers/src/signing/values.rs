@@ -38,6 +38,18 @@ pub struct FieldRow {
     pub y: f64,
     pub width: f64,
     pub height: f64,
+    /// Its other places, when it is shown in several.
+    pub areas: Vec<Area>,
+}
+
+/// Another place of a field, in points from its page's top-left corner.
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+pub struct Area {
+    pub page: i64,
+    pub x: f64,
+    pub y: f64,
+    pub width: f64,
+    pub height: f64,
 }
 
 /// A field as the page shows it.
@@ -63,6 +75,9 @@ pub struct FieldView {
     pub value: Option<String>,
     /// The person may change `value`.
     pub editable: bool,
+    /// Its other places, each showing the same value: one field written in several places
+    /// (initials on every page) is filled once.
+    pub areas: Vec<Area>,
 }
 
 pub(crate) async fn rows(
@@ -74,7 +89,7 @@ pub(crate) async fn rows(
         .db
         .conn
         .query_all_raw(ctx.db.stmt(
-            "SELECT id, name, field_type, required, spec, page, x, y, width, height FROM fields \
+            "SELECT id, name, field_type, required, spec, page, x, y, width, height, areas FROM fields \
              WHERE document_id = $1 AND seat = $2 ORDER BY position",
             [
                 Value::from(doc.id.clone()),
@@ -95,9 +110,17 @@ pub(crate) async fn rows(
                 y: r.try_get("", "y")?,
                 width: r.try_get("", "width")?,
                 height: r.try_get("", "height")?,
+                areas: areas_of(r.try_get::<Option<String>>("", "areas")?),
             })
         })
         .collect()
+}
+
+/// A field's other places as stored (`null` when it has one).
+pub(crate) fn areas_of(stored: Option<String>) -> Vec<Area> {
+    stored
+        .and_then(|s| serde_json::from_str(&s).ok())
+        .unwrap_or_default()
 }
 
 fn spec_str(spec: &serde_json::Value, key: &str) -> Option<String> {
@@ -163,6 +186,7 @@ pub async fn fields(
             y: f.y,
             width: f.width,
             height: f.height,
+            areas: f.areas,
         })
         .collect())
 }
@@ -468,6 +492,7 @@ mod tests {
             y: 0.0,
             width: 100.0,
             height: 20.0,
+            areas: Vec::new(),
         }
     }
 

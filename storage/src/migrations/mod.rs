@@ -58,6 +58,7 @@ mod m0009_identity;
 mod m0010_embedding;
 mod m0011_templates;
 mod m0012_template_pages;
+mod m0013_field_areas;
 
 pub struct Migrator;
 
@@ -77,6 +78,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0010_embedding::Migration),
             Box::new(m0011_templates::Migration),
             Box::new(m0012_template_pages::Migration),
+            Box::new(m0013_field_areas::Migration),
         ]
     }
 }
