@@ -192,6 +192,9 @@ const NOT_SETTINGS: &[&str] = &[
     "BASE_URL",
     "LOG",
     "SEAL_PKCS12_PASSWORD",
+    // The test suite's own (signet-testkit), never a setting.
+    "TEST_SKIP",
+    "TEST_SKIPPED",
 ];
 
 impl Config {

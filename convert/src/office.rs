@@ -674,25 +674,15 @@ impl Office {
                 "could not be converted (starting LibreOffice: {e})"
             ))
         })?;
-        let status = loop {
-            match child.try_wait() {
-                Ok(Some(status)) => break status,
-                Ok(None) if started.elapsed() >= TIMEOUT => {
-                    // bubblewrap dies, and with it (--die-with-parent) its namespace.
-                    let _ = child.kill();
-                    let _ = child.wait();
-                    return Err(err(format!(
-                        "took LibreOffice more than {} s to convert; it was stopped",
-                        TIMEOUT.as_secs()
-                    )));
-                }
-                Ok(None) => std::thread::sleep(Duration::from_millis(20)),
-                Err(e) => {
-                    let _ = child.kill();
-                    return Err(err(format!("could not be converted (waiting: {e})")));
-                }
-            }
-        };
+        // bubblewrap is what is killed at the deadline, and with it (--die-with-parent) its
+        // namespace and everything in it.
+        let status = wait_for(&mut child, started, TIMEOUT).map_err(|e| match e {
+            None => err(format!(
+                "took LibreOffice more than {} s to convert; it was stopped",
+                TIMEOUT.as_secs()
+            )),
+            Some(e) => err(format!("could not be converted (waiting: {e})")),
+        })?;
         // What the sandbox left is read without following links: it could have planted a
         // link to a host file where its PDF should be.
         let pdf = w.join("out/file.pdf");
@@ -759,6 +749,30 @@ impl Office {
             ])
             .arg(format!("/w/in/file.{ext}"));
         cmd
+    }
+}
+
+/// Waits for a child until `limit` after `started`, then kills it: the error is `None` at the
+/// deadline, or what waiting failed with.
+pub(crate) fn wait_for(
+    child: &mut std::process::Child,
+    started: Instant,
+    limit: Duration,
+) -> Result<std::process::ExitStatus, Option<std::io::Error>> {
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) => return Ok(status),
+            Ok(None) if started.elapsed() >= limit => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(None);
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(20)),
+            Err(e) => {
+                let _ = child.kill();
+                return Err(Some(e));
+            }
+        }
     }
 }
 

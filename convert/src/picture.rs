@@ -122,24 +122,14 @@ impl Ocr {
             .spawn()
             .map_err(|e| err(format!("could not be read (starting tesseract: {e})")))?;
         let started = Instant::now();
-        let status = loop {
-            match child.try_wait() {
-                Ok(Some(s)) => break s,
-                Ok(None) if started.elapsed() >= TIMEOUT => {
-                    let _ = child.kill();
-                    let _ = child.wait();
-                    return Err(err(format!(
-                        "took tesseract more than {} s to read; it was stopped",
-                        TIMEOUT.as_secs()
-                    )));
-                }
-                Ok(None) => std::thread::sleep(Duration::from_millis(20)),
-                Err(e) => {
-                    let _ = child.kill();
-                    return Err(err(format!("could not be read (waiting: {e})")));
-                }
-            }
-        };
+        let status =
+            crate::office::wait_for(&mut child, started, TIMEOUT).map_err(|e| match e {
+                None => err(format!(
+                    "took tesseract more than {} s to read; it was stopped",
+                    TIMEOUT.as_secs()
+                )),
+                Some(e) => err(format!("could not be read (waiting: {e})")),
+            })?;
         let tsv = std::fs::read_to_string(out.with_extension("tsv")).unwrap_or_default();
         if !status.success() || tsv.is_empty() {
             tracing::warn!(code = ?status.code(), "tesseract did not read a picture");

@@ -3,13 +3,15 @@
 //! pictures refused before they are decoded.
 
 use super::*;
-use crate::pdf_tests::{ci, tool, typst_pdf, write};
+use crate::pdf_tests::{tool, typst_pdf, write};
 
 fn ocr() -> Option<Ocr> {
     match Ocr::find() {
         Ok(o) => Some(o),
-        Err(e) if ci() => panic!("{e}"),
-        Err(_) => None,
+        Err(e) => {
+            signet_testkit::part("ocr", Some(e));
+            None
+        }
     }
 }
 

@@ -63,8 +63,10 @@ fn uncompressed(pdf: &[u8]) -> Option<String> {
         .status()
     {
         Ok(s) => assert!(s.success()),
-        Err(e) if std::env::var("CI").as_deref() == Ok("true") => panic!("qpdf is needed: {e}"),
-        Err(_) => return None,
+        Err(e) => {
+            signet_testkit::part("poppler", Some(format!("qpdf is needed: {e}")));
+            return None;
+        }
     }
     Some(String::from_utf8_lossy(&std::fs::read(&out).unwrap()).into_owned())
 }
@@ -80,8 +82,10 @@ fn poppler(tool: &str, pdf: &[u8], args: &[&str]) -> Option<String> {
     }
     let out = match cmd.output() {
         Ok(o) => o,
-        Err(e) if std::env::var("CI").as_deref() == Ok("true") => panic!("{tool} is needed: {e}"),
-        Err(_) => return None,
+        Err(e) => {
+            signet_testkit::part("poppler", Some(format!("{tool} is needed: {e}")));
+            return None;
+        }
     };
     assert!(
         out.status.success(),

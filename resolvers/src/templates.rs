@@ -409,6 +409,28 @@ fn field_json(f: &signet_source::Field, areas: &[FieldAreaOut]) -> serde_json::V
     json!({"name": f.name, "type": f.ty.as_str(), "role": f.role, "required": f.required, "areas": areas})
 }
 
+/// Each field once, with every place the layout or the tags gave it (a field written in
+/// several places has several areas), as a template version keeps them.
+fn fields_placed<'a>(
+    fields: &[signet_source::Field],
+    places: impl Iterator<Item = (&'a str, (u32, f64, f64, f64, f64))>,
+) -> Vec<serde_json::Value> {
+    let mut areas: BTreeMap<&str, Vec<FieldAreaOut>> = BTreeMap::new();
+    for (name, (page, x, y, width, height)) in places {
+        areas.entry(name).or_default().push(FieldAreaOut {
+            page: page as i64,
+            x,
+            y,
+            width,
+            height,
+        });
+    }
+    fields
+        .iter()
+        .map(|f| field_json(f, areas.get(f.name.as_str()).map_or(&[], |a| a.as_slice())))
+        .collect()
+}
+
 /// POST /templates/source.
 pub async fn create_source(
     ctx: &Ctx,
@@ -711,27 +733,13 @@ pub async fn create_file(
     let (prepared, source, doc, report) = tokio::task::spawn_blocking(work)
         .await
         .map_err(|e| DomainError::Internal(format!("preparing a PDF: {e}")))??;
-    // Each field once, with every place its tags gave it.
-    let placed: Vec<&signet_source::PlacedField> =
-        doc.file.iter().flat_map(|f| &f.fields).collect();
-    let fields: Vec<serde_json::Value> = report
-        .fields
-        .iter()
-        .map(|f| {
-            let areas: Vec<FieldAreaOut> = placed
-                .iter()
-                .filter(|p| p.field.name == f.name)
-                .map(|p| FieldAreaOut {
-                    page: p.page as i64,
-                    x: p.x,
-                    y: p.y,
-                    width: p.width,
-                    height: p.height,
-                })
-                .collect();
-            field_json(f, &areas)
-        })
-        .collect();
+    let fields = fields_placed(
+        &report.fields,
+        doc.file
+            .iter()
+            .flat_map(|f| &f.fields)
+            .map(|p| (p.field.name.as_str(), (p.page, p.x, p.y, p.width, p.height))),
+    );
     // The file is kept before the row that names it is written; a failed write removes it.
     ctx.blobs.put(&blob, prepared.pdf).await?;
     let made = insert_with_id(
@@ -836,24 +844,12 @@ pub async fn create_html(
     let (converted, report, placed, pages) = tokio::task::spawn_blocking(work)
         .await
         .map_err(|e| DomainError::Internal(format!("converting HTML: {e}")))??;
-    let fields: Vec<serde_json::Value> = report
-        .fields
-        .iter()
-        .map(|f| {
-            let areas: Vec<FieldAreaOut> = placed
-                .iter()
-                .filter(|p| p.field.name == f.name)
-                .map(|p| FieldAreaOut {
-                    page: p.page as i64,
-                    x: p.x,
-                    y: p.y,
-                    width: p.width,
-                    height: p.height,
-                })
-                .collect();
-            field_json(f, &areas)
-        })
-        .collect();
+    let fields = fields_placed(
+        &report.fields,
+        placed
+            .iter()
+            .map(|p| (p.field.name.as_str(), (p.page, p.x, p.y, p.width, p.height))),
+    );
     insert(
         ctx,
         actor,

@@ -42,21 +42,9 @@ pub(crate) fn tiny_pdf(text: &str) -> Vec<u8> {
     out
 }
 
-/// The verifier on PATH; under `CI=true` its absence fails the test.
+/// The verifier on PATH; missing, the test fails unless `verifiers` was skipped by name.
 pub(crate) fn tool(name: &str) -> Option<PathBuf> {
-    let found = std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths)
-            .map(|d| d.join(name))
-            .find(|p| p.is_file())
-    });
-    if found.is_none() {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "{name} is not installed; .ci/run installs it"
-        );
-        eprintln!("skipping: {name} is not installed");
-    }
-    found
+    signet_testkit::program(name, "verifiers", "scripts/test installs it")
 }
 
 fn run(cmd: &mut Command) -> (bool, String) {

@@ -180,16 +180,16 @@ fn chips_duplicates_and_payments_are_checked() {
         para(json!([field("Initials", "initials", "a")])),
         para(json!([field("initials", "initials", "a"), field("Pay", "payment", "a"), field("Pay", "payment", "a")])),
     ]});
-    let r = run(again, &[person("a", 0)]);
-    let names: Vec<&str> = r.fields.iter().map(|f| f.name.as_str()).collect();
+    let twice = run(again, &[person("a", 0)]);
+    let names: Vec<&str> = twice.fields.iter().map(|f| f.name.as_str()).collect();
     assert_eq!(names, ["Initials", "Pay"]);
-    let m = messages(&r.problems);
+    let said = messages(&twice.problems);
     assert!(
-        m.iter()
+        said.iter()
             .any(|e| e.contains("payment field 'Pay' is written twice")),
-        "{m:?}"
+        "{said:?}"
     );
-    assert!(!m.iter().any(|e| e.contains("Initials")), "{m:?}");
+    assert!(!said.iter().any(|e| e.contains("Initials")), "{said:?}");
     assert!(m.iter().any(
         |e| e == "source.content[0].content[5].attrs.amount: payment field 'Pay' has no amount"
     ));

@@ -200,11 +200,11 @@ pub fn external() -> Option<&'static External> {
     });
     match got {
         Ok(e) => Some(e),
-        Err(why) if std::env::var("CI").as_deref() == Ok("true") => {
-            panic!("CI=true: PostgreSQL and Redis are required and could not be started: {why}")
-        }
         Err(why) => {
-            eprintln!("SKIPPED the PostgreSQL+Redis half: {why}");
+            signet_testkit::part(
+                "postgres",
+                Some(format!("PostgreSQL and Redis could not be started: {why}")),
+            );
             None
         }
     }

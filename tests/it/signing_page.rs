@@ -562,10 +562,9 @@ both_quiet!(a_person_opens_consents_fills_every_field_and_signs, |app| {
             );
             assert!(text.contains("AT"), "the typed initials: {text}");
         }
-        Err(e) => assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "pdftotext: {e}"
-        ),
+        Err(e) => {
+            signet_testkit::part("poppler", Some(format!("pdftotext: {e}")));
+        }
     }
     // And the seal still verifies with the vector signature in: pyHanko and qpdf.
     use crate::sealing::{run, tool, validate};

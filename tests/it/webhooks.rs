@@ -42,11 +42,12 @@ fn python_with_standardwebhooks() -> bool {
         .status()
         .map(|s| s.success())
         .unwrap_or(false);
-    assert!(
-        ok || std::env::var("CI").as_deref() != Ok("true"),
-        "CI=true: python3 with standardwebhooks is required (pip install standardwebhooks)"
-    );
-    ok
+    signet_testkit::part(
+        "verifiers",
+        (!ok).then(|| {
+            "python3 with standardwebhooks is required (pip install standardwebhooks)".to_string()
+        }),
+    )
 }
 
 impl Receiver {
