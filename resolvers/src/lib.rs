@@ -7,6 +7,7 @@ pub mod ctx;
 pub mod documents;
 pub mod email;
 pub mod error;
+pub mod health;
 pub mod ids;
 pub mod installation;
 pub mod keys;

@@ -5,6 +5,7 @@ pub mod error;
 pub mod extract;
 pub mod graphql;
 mod handlers;
+mod health;
 mod hooks;
 mod mail;
 pub mod openapi;
@@ -32,6 +33,8 @@ pub struct AppStateInner {
     pub ctx: Ctx,
     pub config: HttpConfig,
     pub schema: signet_schema::SignetSchema,
+    /// The last readiness answer and when it was worked out (`/readyz`).
+    pub readiness: health::Cache,
 }
 
 impl std::ops::Deref for AppState {
@@ -61,6 +64,7 @@ impl AppState {
             schema: signet_schema::build(ctx.clone()),
             ctx,
             config,
+            readiness: health::Cache::default(),
         }))
     }
 }
@@ -79,6 +83,7 @@ pub fn router(state: AppState, extra: &'static [Route]) -> Router {
             .merge(personal::router(&state))
             .merge(page::router(&state))
             .merge(mail::router(&state))
+            .merge(health::router())
             .fallback(door::not_found),
         state,
     )

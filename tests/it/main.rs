@@ -18,6 +18,7 @@ mod email;
 mod embedding;
 mod feedback;
 mod graphql;
+mod health;
 mod hostile;
 mod idempotency;
 mod leaks;

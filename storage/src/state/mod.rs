@@ -35,6 +35,13 @@ impl RedisState {
         })
     }
 
+    /// Whether Redis answers.
+    pub async fn ping(&self) -> Result<(), crate::StorageError> {
+        let mut conn = self.conn.clone();
+        redis::cmd("PING").query_async::<String>(&mut conn).await?;
+        Ok(())
+    }
+
     pub(crate) fn key(&self, parts: &[&str]) -> String {
         let mut k = self.prefix.clone();
         for p in parts {

@@ -1,0 +1,73 @@
+//! Probes for load balancers and orchestrators: `GET /healthz` (the process is up) and
+//! `GET /readyz` (its database, Redis and file store answer; 503 naming what is down). They
+//! take no key and spend no address's budget: `/healthz` does no work, and `/readyz` is
+//! worked out at most once a second per process.
+
+use axum::Router;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use serde_json::json;
+
+use crate::AppState;
+use crate::door::RequestId;
+use crate::error::ErrorKind;
+
+pub(crate) const PATHS: [&str; 2] = ["/healthz", "/readyz"];
+
+/// How long a readiness answer is reused.
+const FRESH: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// The last readiness answer of this process's application, and when it was worked out.
+#[derive(Default)]
+pub struct Cache(
+    tokio::sync::Mutex<Option<(std::time::Instant, signet_resolvers::health::Readiness)>>,
+);
+
+pub(crate) fn router() -> Router<AppState> {
+    Router::new()
+        .route(
+            "/healthz",
+            get(|| async { axum::Json(json!({"status": "up"})) }),
+        )
+        .route("/readyz", get(ready))
+}
+
+async fn ready(State(s): State<AppState>, id: Option<axum::Extension<RequestId>>) -> Response {
+    // One probe at a time works it out; the others wait for its answer.
+    let r = {
+        let mut last = s.readiness.0.lock().await;
+        match last.as_ref() {
+            Some((at, r)) if at.elapsed() < FRESH => r.clone(),
+            _ => {
+                let r = signet_resolvers::health::readiness(&s.ctx).await;
+                *last = Some((std::time::Instant::now(), r.clone()));
+                r
+            }
+        }
+    };
+    if r.ready {
+        return axum::Json(json!({"status": "ready", "checks": r.checks})).into_response();
+    }
+    let down: Vec<String> = r
+        .checks
+        .iter()
+        .filter(|(_, v)| v.starts_with("down"))
+        .map(|(k, v)| format!("{k} is {v}"))
+        .collect();
+    let request_id = id.map(|e| e.0.0.to_string()).unwrap_or_default();
+    // The spec's error shape, with each part's state beside it.
+    let body = json!({
+        "error": {
+            "kind": "dependency",
+            "message": format!("not ready: {}", down.join("; ")),
+            "requestId": request_id,
+            "retryable": true,
+        },
+        "checks": r.checks,
+    });
+    let mut res = (StatusCode::SERVICE_UNAVAILABLE, axum::Json(body)).into_response();
+    res.extensions_mut().insert(ErrorKind("dependency"));
+    res
+}
