@@ -108,6 +108,9 @@ pub struct Config {
     /// notifications and abuse reports (`message/rfc822`). Unset, the route is off.
     #[serde(serialize_with = "hide", default)]
     pub email_feedback_secret: Option<SecretString>,
+    /// The bearer token Prometheus sends to `GET /metrics`. Unset, the route is off.
+    #[serde(serialize_with = "hide", default)]
+    pub metrics_token: Option<SecretString>,
     pub plans: Plans,
 }
 
@@ -178,6 +181,7 @@ impl Default for Config {
             smtp_connections: 8,
             mail_lease_secs: 300,
             email_feedback_secret: None,
+            metrics_token: None,
             plans: Plans::default(),
         }
     }
@@ -240,6 +244,9 @@ impl Config {
         config.email_feedback_secret = config
             .email_feedback_secret
             .filter(|u| !u.expose_secret().is_empty());
+        config.metrics_token = config
+            .metrics_token
+            .filter(|u| !u.expose_secret().is_empty());
         config.validate()?;
         Ok(config)
     }
@@ -265,6 +272,11 @@ impl Config {
             && s.expose_secret().len() < 32
         {
             anyhow::bail!("secret_key (SIGNET_SECRET_KEY): must be at least 32 characters");
+        }
+        if let Some(s) = &self.metrics_token
+            && s.expose_secret().len() < 24
+        {
+            anyhow::bail!("metrics_token (SIGNET_METRICS_TOKEN): must be at least 24 characters");
         }
         if let Some(s) = &self.email_feedback_secret
             && s.expose_secret().len() < 24

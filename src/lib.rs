@@ -229,6 +229,7 @@ pub async fn start(config: &Config, extra: &'static [Route]) -> anyhow::Result<S
                 lifetime: Duration::from_secs(config.socket_lifetime_secs),
             },
             email_feedback_secret: config.email_feedback_secret.clone(),
+            metrics_token: config.metrics_token.clone(),
         },
     );
     let app = signet_rest::router(state, extra);

@@ -14,6 +14,7 @@ pub mod keys;
 pub mod limits;
 pub mod live;
 pub mod metadata;
+pub mod metrics;
 pub mod outbox;
 pub mod pacing;
 pub mod page;

@@ -232,6 +232,14 @@ async fn outer(State(state): State<AppState>, mut req: Request, next: Next) -> R
     );
     // A probe a second would fill the API log with nothing a caller did.
     if !probe {
+        if entry.status == 429 {
+            signet_resolvers::metrics::rate_limited();
+        }
+        signet_resolvers::metrics::request(
+            &entry.route,
+            entry.status,
+            entry.duration_us as f64 / 1e6,
+        );
         state.ctx.api_log.record(entry);
     }
     res

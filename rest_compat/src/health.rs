@@ -1,7 +1,8 @@
 //! Probes for load balancers and orchestrators: `GET /healthz` (the process is up) and
 //! `GET /readyz` (its database, Redis and file store answer; 503 naming what is down). They
 //! take no key and spend no address's budget: `/healthz` does no work, and `/readyz` is
-//! worked out at most once a second per process.
+//! worked out at most once a second per process. `GET /metrics` is Prometheus' scrape, with
+//! the bearer `metrics_token` (off without one).
 
 use axum::Router;
 use axum::extract::State;
@@ -14,7 +15,7 @@ use crate::AppState;
 use crate::door::RequestId;
 use crate::error::ErrorKind;
 
-pub(crate) const PATHS: [&str; 2] = ["/healthz", "/readyz"];
+pub(crate) const PATHS: [&str; 3] = ["/healthz", "/readyz", "/metrics"];
 
 /// How long a readiness answer is reused.
 const FRESH: std::time::Duration = std::time::Duration::from_secs(1);
@@ -32,6 +33,35 @@ pub(crate) fn router() -> Router<AppState> {
             get(|| async { axum::Json(json!({"status": "up"})) }),
         )
         .route("/readyz", get(ready))
+        .route("/metrics", get(metrics))
+}
+
+async fn metrics(State(s): State<AppState>, headers: axum::http::HeaderMap) -> Response {
+    use secrecy::ExposeSecret as _;
+    use signet_resolvers::DomainError;
+    let Some(token) = &s.config.metrics_token else {
+        return crate::ApiError::from(DomainError::NotFound(
+            "metrics are off: set metrics_token (SIGNET_METRICS_TOKEN)".into(),
+        ))
+        .into_response();
+    };
+    let given = headers
+        .get(axum::http::header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .unwrap_or_default();
+    if !crate::mail::same_secret(given, token.expose_secret()) {
+        return crate::ApiError::from(DomainError::Unauthenticated).into_response();
+    }
+    let text = signet_resolvers::metrics::render(&s.ctx).await;
+    (
+        [(
+            axum::http::header::CONTENT_TYPE,
+            "text/plain; version=0.0.4; charset=utf-8",
+        )],
+        text,
+    )
+        .into_response()
 }
 
 async fn ready(State(s): State<AppState>, id: Option<axum::Extension<RequestId>>) -> Response {

@@ -56,6 +56,8 @@ pub struct HttpConfig {
     pub sockets: graphql::SocketLimits,
     /// The bearer secret of `POST /hooks/email`; `None` turns the route off.
     pub email_feedback_secret: Option<secrecy::SecretString>,
+    /// The bearer token of `GET /metrics`; `None` turns the route off.
+    pub metrics_token: Option<secrecy::SecretString>,
 }
 
 impl AppState {

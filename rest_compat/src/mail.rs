@@ -101,7 +101,7 @@ pub(crate) fn router(state: &AppState) -> axum::Router<AppState> {
 }
 
 /// Whether `given` is the secret, compared in constant time (as keyed hashes).
-fn same_secret(given: &str, secret: &str) -> bool {
+pub(crate) fn same_secret(given: &str, secret: &str) -> bool {
     use ring::hmac;
     let key = hmac::Key::new(hmac::HMAC_SHA256, b"signet email feedback");
     let want = hmac::sign(&key, secret.as_bytes());

@@ -33,6 +33,22 @@ pub struct Db {
     pub inline: Option<std::sync::Arc<crate::inline::InlineSqlite>>,
 }
 
+impl Db {
+    /// The connection pool's open and idle connections (`/metrics`).
+    pub fn pool_use(&self) -> (u32, usize) {
+        match self.backend {
+            Backend::Postgres => {
+                let p = self.conn.get_postgres_connection_pool();
+                (p.size(), p.num_idle())
+            }
+            Backend::Sqlite => {
+                let p = self.conn.get_sqlite_connection_pool();
+                (p.size(), p.num_idle())
+            }
+        }
+    }
+}
+
 /// The file of a `sqlite:PATH` (or `sqlite://PATH?…`) URL; `None` for other databases.
 pub fn sqlite_path(url: &str) -> Option<std::path::PathBuf> {
     let rest = url.strip_prefix("sqlite:")?;

@@ -86,6 +86,8 @@ pub struct Options {
     pub mail_from: Option<String>,
     /// `email_feedback_secret`: turns `POST /hooks/email` on.
     pub email_feedback_secret: Option<String>,
+    /// `metrics_token`: turns `GET /metrics` on.
+    pub metrics_token: Option<String>,
 }
 
 impl TestApp {
@@ -167,6 +169,7 @@ impl TestApp {
         }
         config.mail_from = opts.mail_from;
         config.email_feedback_secret = opts.email_feedback_secret.map(SecretString::from);
+        config.metrics_token = opts.metrics_token.map(SecretString::from);
         let server = signet::start(&config, crate::probe::ROUTES)
             .await
             .expect("server starts");

@@ -53,3 +53,142 @@ both_quiet!(probes_say_up_and_ready_and_name_what_is_down, |app| {
     // Up is still up: the process runs.
     assert_eq!(app.get("/healthz", None).await.status, 200);
 });
+
+const TOKEN: &str = "metrics-token-for-the-tests-0123";
+
+/// `/metrics` with Prometheus' bearer token, parsed as Prometheus parses it.
+async fn scrape(app: &crate::harness::TestApp) -> prometheus_parse::Scrape {
+    let res = app
+        .client
+        .get(format!("{}/metrics", app.base))
+        .bearer_auth(TOKEN)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200);
+    assert!(
+        res.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/plain; version=0.0.4")
+    );
+    let text = res.text().await.unwrap();
+    prometheus_parse::Scrape::parse(text.lines().map(|l| Ok(l.to_string()))).unwrap()
+}
+
+fn value(s: &prometheus_parse::Scrape, name: &str, labels: &[(&str, &str)]) -> Option<f64> {
+    s.samples
+        .iter()
+        .find(|x| x.metric == name && labels.iter().all(|(k, v)| x.labels.get(k) == Some(*v)))
+        .map(|x| match x.value {
+            prometheus_parse::Value::Counter(v)
+            | prometheus_parse::Value::Gauge(v)
+            | prometheus_parse::Value::Untyped(v) => v,
+            _ => f64::NAN,
+        })
+}
+
+async fn metrics_count_requests_jobs_and_the_pool(kind: crate::harness::Kind) {
+    use signet_resolvers::Mode;
+    use signet_resolvers::plans::Plan;
+    let opts = crate::harness::Options {
+        no_worker: true,
+        metrics_token: Some(TOKEN.into()),
+        ..Default::default()
+    };
+    let Some(app) = crate::harness::TestApp::start_with(kind, opts).await else {
+        return;
+    };
+    // Without the token, or with another, nothing is told.
+    let bare = app.get("/metrics", None).await;
+    assert_eq!(bare.status, 401, "{}", bare.body);
+    assert_eq!(app.get("/metrics", Some("not-the-token")).await.status, 401);
+
+    let ws = app.workspace(Plan::Pro).await;
+    let key = app
+        .key(&ws, Mode::Test, &["documents:read", "documents:write"])
+        .await;
+    let before = scrape(&app).await;
+    let made = crate::documents::create(&app, &key, serde_json::json!({"sendNow": true})).await;
+    assert_eq!(made.status, 201, "{}", made.body);
+    assert_eq!(app.get("/api/v1/documents", Some(&key)).await.status, 200);
+    let after = scrape(&app).await;
+
+    let created = |s: &prometheus_parse::Scrape| {
+        value(
+            s,
+            "signet_requests_total",
+            &[("operation", "v1.documents.create"), ("status", "201")],
+        )
+        .unwrap_or(0.0)
+    };
+    assert!(created(&after) >= created(&before) + 1.0);
+    // The latency histogram of an operation: buckets never fall, and +Inf is the count.
+    let buckets: Vec<f64> = after
+        .samples
+        .iter()
+        .filter(|x| {
+            x.metric == "signet_request_duration_seconds"
+                && x.labels.get("operation") == Some("v1.documents.list")
+        })
+        .flat_map(|x| match &x.value {
+            prometheus_parse::Value::Histogram(h) => h.iter().map(|b| b.count).collect(),
+            _ => Vec::new(),
+        })
+        .collect();
+    assert!(buckets.len() >= 13, "{buckets:?}");
+    assert!(buckets.windows(2).all(|w| w[0] <= w[1]), "{buckets:?}");
+    assert!(buckets.last().copied().unwrap_or(0.0) >= 1.0);
+    // No worker runs here: the sent document's render job waits, and its age shows.
+    assert!(
+        value(
+            &after,
+            "signet_jobs",
+            &[("kind", "render"), ("state", "queued")]
+        )
+        .unwrap_or(0.0)
+            >= 1.0
+    );
+    assert!(
+        value(
+            &after,
+            "signet_jobs_oldest_due_seconds",
+            &[("kind", "render")]
+        )
+        .is_some()
+    );
+    assert!(value(&after, "signet_db_connections", &[("state", "open")]).unwrap_or(0.0) >= 1.0);
+    for name in [
+        "signet_rate_limited_total",
+        "signet_webhook_deliveries_total",
+        "signet_emails_total",
+        "signet_seals_total",
+    ] {
+        assert!(after.samples.iter().any(|x| x.metric == name), "{name}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn metrics_count_requests_jobs_and_the_pool_sqlite() {
+    metrics_count_requests_jobs_and_the_pool(crate::harness::Kind::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn metrics_count_requests_jobs_and_the_pool_postgres_redis() {
+    metrics_count_requests_jobs_and_the_pool(crate::harness::Kind::PostgresRedis).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn metrics_are_off_without_a_token() {
+    let app = crate::harness::TestApp::start_without_workers(crate::harness::Kind::Sqlite)
+        .await
+        .unwrap();
+    let off = app.get("/metrics", Some(TOKEN)).await;
+    assert_eq!(off.status, 404, "{}", off.body);
+    assert!(
+        off.body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("metrics_token")
+    );
+}

@@ -37,6 +37,7 @@ pub async fn run_seals(ctx: &Ctx, claimed: Vec<jobs::Claimed>) -> Result<usize, 
         match seal_one(ctx, &c.job, &doc_id).await {
             Ok(true) => {
                 sealed += 1;
+                crate::metrics::outcome(crate::metrics::Outcome::SealDone, 1);
                 // An earlier try may have left its sealed file, or a render its own.
                 if c.attempts > 0
                     && let Err(e) = jobs::remove_leftovers(ctx, &doc_id, jobs::Leftovers::All).await
@@ -47,6 +48,7 @@ pub async fn run_seals(ctx: &Ctx, claimed: Vec<jobs::Claimed>) -> Result<usize, 
             Ok(false) => {}
             Err(e) => {
                 tracing::error!(document = %doc_id, attempts = c.attempts + 1, error = %e, "sealing failed; will retry");
+                crate::metrics::outcome(crate::metrics::Outcome::SealRetried, 1);
                 jobs::retry_later(ctx, &c).await?;
             }
         }

@@ -274,6 +274,7 @@ async fn decide(
         Err(Skip::Drop(why)) => {
             tracing::debug!(job = %c.job, why, "an email is no longer wanted");
             // A row an earlier try left (waiting for the allowance or the server) says why.
+            crate::metrics::outcome(crate::metrics::Outcome::EmailFailed, 1);
             set_status(ctx, &id, "failed", Some(&format!("not sent: {why}"))).await?;
             jobs::done(ctx, &c.job).await?;
             return Ok(None);
@@ -332,6 +333,7 @@ async fn deliver<'a>(
         }
         Err(SendError::Temporary(why)) if c.attempts + 1 >= jobs::MAX_ATTEMPTS => {
             let reason = format!("gave up after {} tries: {why}", c.attempts + 1);
+            crate::metrics::outcome(crate::metrics::Outcome::EmailFailed, 1);
             set_status(ctx, &id, "failed", Some(&reason)).await?;
             jobs::give_up(ctx, c).await.map(|_| None)
         }
@@ -378,6 +380,7 @@ async fn record_sent(ctx: &Ctx, sent: &[(&str, String)]) -> Result<(), DomainErr
         .await?;
     }
     txn.commit().await?;
+    crate::metrics::outcome(crate::metrics::Outcome::EmailSent, sent.len() as u64);
     Ok(())
 }
 

@@ -338,6 +338,7 @@ pub async fn record(ctx: &Ctx, done: &[Done]) -> Result<(), DomainError> {
             Value::from(d.at),
         ]);
         if d.outcome.succeeded {
+            crate::metrics::outcome(crate::metrics::Outcome::WebhookDelivered, 1);
             delivered.push(Value::from(m.id.clone()));
             healthy.insert(m.endpoint_id.clone());
             continue;
@@ -347,7 +348,16 @@ pub async fn record(ctx: &Ctx, done: &[Done]) -> Result<(), DomainError> {
         } else {
             failing.insert(m.endpoint_id.clone());
         }
-        match next_try(tries, &d.outcome, now) {
+        let next = next_try(tries, &d.outcome, now);
+        crate::metrics::outcome(
+            if next.is_some() {
+                crate::metrics::Outcome::WebhookRetried
+            } else {
+                crate::metrics::Outcome::WebhookFailed
+            },
+            1,
+        );
+        match next {
             Some(at) => txn.execute_raw(ctx.db.stmt(
                 "UPDATE webhook_messages SET attempts = $2, state = 'pending', next_attempt_at = $3 WHERE id = $1 AND state = 'sending'",
                 [Value::from(m.id.clone()), Value::from(tries), Value::from(at)],

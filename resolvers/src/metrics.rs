@@ -1,0 +1,250 @@
+//! What `GET /metrics` tells Prometheus, in its text format: requests by operation and status
+//! with latency histograms, rate-limit refusals, webhook deliveries, emails and seals by
+//! outcome (counted by this process since it started), and, read from the database when
+//! scraped, the job queues' depth and oldest age per kind and the database pool's use.
+//!
+//! Labels come from closed sets (the route table's operation ids, HTTP statuses, job kinds,
+//! fixed outcome names), so no caller can grow the series.
+
+use std::collections::HashMap;
+use std::fmt::Write;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{LazyLock, Mutex};
+
+use sea_orm::{ConnectionTrait, Value};
+
+use crate::Ctx;
+
+/// Latency buckets in seconds.
+const BUCKETS: [f64; 12] = [
+    0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0,
+];
+
+/// Outcomes counted by the workers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    WebhookDelivered,
+    WebhookRetried,
+    WebhookFailed,
+    EmailSent,
+    EmailFailed,
+    SealDone,
+    SealRetried,
+}
+
+impl Outcome {
+    const ALL: [Outcome; 7] = [
+        Outcome::WebhookDelivered,
+        Outcome::WebhookRetried,
+        Outcome::WebhookFailed,
+        Outcome::EmailSent,
+        Outcome::EmailFailed,
+        Outcome::SealDone,
+        Outcome::SealRetried,
+    ];
+
+    fn series(self) -> (&'static str, &'static str) {
+        match self {
+            Outcome::WebhookDelivered => ("signet_webhook_deliveries_total", "delivered"),
+            Outcome::WebhookRetried => ("signet_webhook_deliveries_total", "retried"),
+            Outcome::WebhookFailed => ("signet_webhook_deliveries_total", "failed"),
+            Outcome::EmailSent => ("signet_emails_total", "sent"),
+            Outcome::EmailFailed => ("signet_emails_total", "failed"),
+            Outcome::SealDone => ("signet_seals_total", "sealed"),
+            Outcome::SealRetried => ("signet_seals_total", "retried"),
+        }
+    }
+}
+
+#[derive(Default)]
+struct Histogram {
+    buckets: [u64; BUCKETS.len()],
+    count: u64,
+    sum: f64,
+}
+
+#[derive(Default)]
+struct Registry {
+    requests: Mutex<HashMap<(String, u16), u64>>,
+    latency: Mutex<HashMap<String, Histogram>>,
+    outcomes: [AtomicU64; 7],
+    rate_limited: AtomicU64,
+}
+
+static REGISTRY: LazyLock<Registry> = LazyLock::new(Registry::default);
+
+/// One answered request: its operation id (or `(no route)`), status and time taken.
+pub fn request(operation: &str, status: u16, seconds: f64) {
+    let r = &*REGISTRY;
+    *r.requests
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .entry((operation.to_string(), status))
+        .or_default() += 1;
+    let mut latency = r.latency.lock().unwrap_or_else(|p| p.into_inner());
+    let h = latency.entry(operation.to_string()).or_default();
+    for (i, le) in BUCKETS.iter().enumerate() {
+        if seconds <= *le {
+            h.buckets[i] += 1;
+        }
+    }
+    h.count += 1;
+    h.sum += seconds;
+}
+
+/// `n` outcomes of one kind.
+pub fn outcome(o: Outcome, n: u64) {
+    let i = Outcome::ALL.iter().position(|x| *x == o).unwrap_or(0);
+    REGISTRY.outcomes[i].fetch_add(n, Ordering::Relaxed);
+}
+
+/// A request refused for being over a rate budget or daily limit.
+pub fn rate_limited() {
+    REGISTRY.rate_limited.fetch_add(1, Ordering::Relaxed);
+}
+
+fn label(v: &str) -> String {
+    v.replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace('\n', "\\n")
+}
+
+/// The whole exposition.
+pub async fn render(ctx: &Ctx) -> String {
+    let r = &*REGISTRY;
+    let mut out = String::with_capacity(8192);
+    out.push_str(
+        "# HELP signet_requests_total Requests answered, by operation and status.\n\
+         # TYPE signet_requests_total counter\n",
+    );
+    {
+        let requests = r.requests.lock().unwrap_or_else(|p| p.into_inner());
+        let mut rows: Vec<_> = requests.iter().collect();
+        rows.sort();
+        for ((op, status), n) in rows {
+            let _ = writeln!(
+                out,
+                "signet_requests_total{{operation=\"{}\",status=\"{status}\"}} {n}",
+                label(op)
+            );
+        }
+    }
+    out.push_str(
+        "# HELP signet_request_duration_seconds Time to answer a request, by operation.\n\
+         # TYPE signet_request_duration_seconds histogram\n",
+    );
+    {
+        let latency = r.latency.lock().unwrap_or_else(|p| p.into_inner());
+        let mut rows: Vec<_> = latency.iter().collect();
+        rows.sort_by(|a, b| a.0.cmp(b.0));
+        for (op, h) in rows {
+            let op = label(op);
+            for (i, le) in BUCKETS.iter().enumerate() {
+                let _ = writeln!(
+                    out,
+                    "signet_request_duration_seconds_bucket{{operation=\"{op}\",le=\"{le}\"}} {}",
+                    h.buckets[i]
+                );
+            }
+            let _ = writeln!(
+                out,
+                "signet_request_duration_seconds_bucket{{operation=\"{op}\",le=\"+Inf\"}} {}\n\
+                 signet_request_duration_seconds_sum{{operation=\"{op}\"}} {}\n\
+                 signet_request_duration_seconds_count{{operation=\"{op}\"}} {}",
+                h.count, h.sum, h.count
+            );
+        }
+    }
+    let _ = writeln!(
+        out,
+        "# HELP signet_rate_limited_total Requests refused for a rate budget or daily limit.\n\
+         # TYPE signet_rate_limited_total counter\n\
+         signet_rate_limited_total {}",
+        r.rate_limited.load(Ordering::Relaxed)
+    );
+    let mut last = "";
+    for (i, o) in Outcome::ALL.iter().enumerate() {
+        let (name, outcome) = o.series();
+        if name != last {
+            let _ = writeln!(
+                out,
+                "# HELP {name} Outcomes this process's workers reached, by outcome.\n\
+                 # TYPE {name} counter"
+            );
+            last = name;
+        }
+        let _ = writeln!(
+            out,
+            "{name}{{outcome=\"{outcome}\"}} {}",
+            r.outcomes[i].load(Ordering::Relaxed)
+        );
+    }
+    queues(ctx, &mut out).await;
+    pool(ctx, &mut out);
+    out
+}
+
+/// Jobs waiting (due or not), running and failed, and the oldest due job's age, per kind.
+async fn queues(ctx: &Ctx, out: &mut String) {
+    let now = signet_storage::now_ms();
+    let rows = ctx
+        .db
+        .conn
+        .query_all_raw(ctx.db.stmt(
+            "SELECT kind, state, COUNT(*) AS n, MIN(CASE WHEN run_at <= $1 THEN run_at END) AS oldest \
+             FROM outbox WHERE state IN ('queued', 'running', 'failed') GROUP BY kind, state",
+            [Value::from(now)],
+        ))
+        .await;
+    let Ok(rows) = rows else {
+        return;
+    };
+    out.push_str(
+        "# HELP signet_jobs Jobs in the queue, by kind and state.\n# TYPE signet_jobs gauge\n",
+    );
+    let mut oldest: Vec<(String, i64)> = Vec::new();
+    for row in &rows {
+        let (Ok(kind), Ok(state), Ok(n)) = (
+            row.try_get::<String>("", "kind"),
+            row.try_get::<String>("", "state"),
+            row.try_get::<i64>("", "n"),
+        ) else {
+            continue;
+        };
+        let _ = writeln!(
+            out,
+            "signet_jobs{{kind=\"{}\",state=\"{}\"}} {n}",
+            label(&kind),
+            label(&state)
+        );
+        if state == "queued"
+            && let Ok(Some(at)) = row.try_get::<Option<i64>>("", "oldest")
+        {
+            oldest.push((kind, at));
+        }
+    }
+    out.push_str(
+        "# HELP signet_jobs_oldest_due_seconds How long the oldest due job of a kind has waited.\n\
+         # TYPE signet_jobs_oldest_due_seconds gauge\n",
+    );
+    for (kind, at) in oldest {
+        let _ = writeln!(
+            out,
+            "signet_jobs_oldest_due_seconds{{kind=\"{}\"}} {}",
+            label(&kind),
+            ((now - at).max(0) as f64) / 1000.0
+        );
+    }
+}
+
+/// The database pool's connections, open and idle.
+fn pool(ctx: &Ctx, out: &mut String) {
+    let (size, idle) = ctx.db.pool_use();
+    let _ = writeln!(
+        out,
+        "# HELP signet_db_connections Database pool connections, by state.\n\
+         # TYPE signet_db_connections gauge\n\
+         signet_db_connections{{state=\"open\"}} {size}\n\
+         signet_db_connections{{state=\"idle\"}} {idle}"
+    );
+}
