@@ -108,6 +108,9 @@ pub struct Config {
     /// notifications and abuse reports (`message/rfc822`). Unset, the route is off.
     #[serde(serialize_with = "hide", default)]
     pub email_feedback_secret: Option<SecretString>,
+    /// How long a stopping process (SIGTERM) may take: requests in flight finish, job runners
+    /// finish their pass; past it what is left is given back to the queue.
+    pub shutdown_timeout_secs: u64,
     /// The bearer token Prometheus sends to `GET /metrics`. Unset, the route is off.
     #[serde(serialize_with = "hide", default)]
     pub metrics_token: Option<SecretString>,
@@ -182,6 +185,7 @@ impl Default for Config {
             mail_lease_secs: 300,
             email_feedback_secret: None,
             metrics_token: None,
+            shutdown_timeout_secs: 30,
             plans: Plans::default(),
         }
     }
@@ -272,6 +276,9 @@ impl Config {
             && s.expose_secret().len() < 32
         {
             anyhow::bail!("secret_key (SIGNET_SECRET_KEY): must be at least 32 characters");
+        }
+        if !(1..=600).contains(&self.shutdown_timeout_secs) {
+            anyhow::bail!("shutdown_timeout_secs (SIGNET_SHUTDOWN_TIMEOUT_SECS): must be 1 to 600");
         }
         if let Some(s) = &self.metrics_token
             && s.expose_secret().len() < 24

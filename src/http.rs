@@ -28,6 +28,8 @@ pub struct Limits {
     /// The longest a write may wait on a client that does not read: past it the connection
     /// (or the websocket upgraded from it) is closed.
     pub write_timeout: Duration,
+    /// How long a stopping server waits for requests in flight (`shutdown_timeout_secs`).
+    pub drain: Duration,
 }
 
 /// Resolves when the server is told to stop (or the server is gone).
@@ -38,9 +40,6 @@ async fn stopping(stop: &mut watch::Receiver<bool>) {
         }
     }
 }
-
-/// How long a stopping server waits for requests in flight.
-const DRAIN: Duration = Duration::from_secs(30);
 
 /// The process's open-file limit, less room for the database, blobs and outgoing
 /// connections: more connections than that would fail at `accept` instead of waiting.
@@ -64,6 +63,7 @@ pub async fn serve(
         .header_read_timeout(limits.header_timeout)
         .max_headers(100);
     tokio::pin!(shutdown);
+    let drain = limits.drain;
     loop {
         let permit = tokio::select! {
             p = slots.clone().acquire_owned() => match p {
@@ -114,7 +114,7 @@ pub async fn serve(
     let _ = stop_tx.send(true);
     // Every connection gives its slot back when it ends.
     let all = limits.max_connections as u32;
-    let _ = tokio::time::timeout(DRAIN, slots.acquire_many(all)).await;
+    let _ = tokio::time::timeout(drain, slots.acquire_many(all)).await;
     Ok(())
 }
 

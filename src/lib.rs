@@ -236,17 +236,27 @@ pub async fn start(config: &Config, extra: &'static [Route]) -> anyhow::Result<S
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
     let key_watch = tokio::spawn(signet_resolvers::keys::watch(ctx.clone()));
     let background = signet_workers::spawn(&ctx, settings(config, config.workers));
+    let grace = Duration::from_secs(config.shutdown_timeout_secs);
     let limits = http::Limits {
         max_connections: http::fitting(config.max_connections),
         header_timeout: Duration::from_secs(config.header_timeout_secs),
         write_timeout: Duration::from_secs(config.body_timeout_secs),
+        drain: grace,
     };
+    let stopping_ctx = ctx.clone();
     let task = tokio::spawn(async move {
+        // One deadline for everything from the moment the stop is asked: the requests in
+        // flight finish, the job runners finish their pass, then what is left is given back.
+        let begun = std::sync::OnceLock::new();
         let served = http::serve(listener, app, limits, async {
             let _ = rx.await;
+            let _ = begun.set(tokio::time::Instant::now());
+            background.stopping();
         })
         .await;
-        stop_all(background.into_iter().chain([key_watch])).await;
+        let deadline = *begun.get_or_init(tokio::time::Instant::now) + grace;
+        background.stop(&stopping_ctx, deadline).await;
+        stop_all([key_watch]).await;
         log_writer.stop().await;
         drop(serving);
         served.map_err(Into::into)
@@ -325,7 +335,8 @@ pub async fn work(
     let Services { ctx, log_writer } = services(config).await?;
     let background = signet_workers::spawn(&ctx, settings(config, true));
     stop.await;
-    stop_all(background).await;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(config.shutdown_timeout_secs);
+    background.stop(&ctx, deadline).await;
     log_writer.stop().await;
     Ok(())
 }

@@ -50,6 +50,7 @@ pub(crate) fn backoff(attempts: i32) -> i64 {
 
 /// A job this worker holds until `lease`: the runner (`signet-workers`) claims a pass of them
 /// and hands them to the kind's `run_*`, which ends each one (done, a later try, given up).
+#[derive(Clone, Debug)]
 pub struct Claimed {
     pub job: String,
     pub workspace_id: String,
@@ -184,6 +185,27 @@ pub async fn claim(
             Ok::<_, DomainError>(out)
         })
         .await
+}
+
+/// Gives back the leases of claimed jobs that never ran (a stopping worker's): each is queued
+/// again at once, its try not counted, while the lease is still ours.
+pub async fn give_back(ctx: &Ctx, jobs: &[Claimed]) -> Result<usize, DomainError> {
+    let mut given = 0;
+    for c in jobs {
+        given += ctx
+            .db
+            .write(ctx.db.stmt(
+                "UPDATE outbox SET state = 'queued', attempts = attempts - 1, run_at = $2 \
+                 WHERE id = $1 AND state = 'running' AND run_at = $3",
+                [
+                    Value::from(c.job.clone()),
+                    Value::from(now_ms()),
+                    Value::from(c.lease),
+                ],
+            ))
+            .await? as usize;
+    }
+    Ok(given)
 }
 
 /// Puts a failed try back in the queue after its back-off, only while the lease is still

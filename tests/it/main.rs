@@ -27,6 +27,7 @@ mod live;
 mod reads;
 mod schemathesis;
 mod sealing;
+mod shutdown;
 mod signing_page;
 mod snapshots;
 mod storage;

@@ -8,10 +8,11 @@ use std::time::Duration;
 
 use signet_resolvers::Ctx;
 use signet_resolvers::webhooks::deliver::WorkerConfig;
+use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 pub use jobs::{Email, Render, Seal};
-pub use runner::{Job, pass, run};
+pub use runner::{Held, Job, pass, run};
 
 /// What the background work of a process is told.
 #[derive(Clone)]
@@ -25,17 +26,92 @@ pub struct Settings {
     pub api_log_days: u64,
 }
 
-/// Starts a process's background work. Dropping the handles does not stop them: abort each
-/// (`src/lib.rs` does, then waits for it).
-pub fn spawn(ctx: &Ctx, settings: Settings) -> Vec<JoinHandle<()>> {
-    let mut tasks = scheduler::spawn(ctx, &settings);
+/// A process's background work, running.
+pub struct Workers {
+    /// The job runners: told to stop, they finish the pass under way.
+    runners: Vec<(JoinHandle<()>, runner::Held)>,
+    /// The scheduler, the webhook deliverer and the like: stopped at once.
+    others: Vec<JoinHandle<()>>,
+    stop: watch::Sender<bool>,
+}
+
+/// Starts a process's background work.
+pub fn spawn(ctx: &Ctx, settings: Settings) -> Workers {
+    let (stop, watching) = watch::channel(false);
+    let mut others = scheduler::spawn(ctx, &settings);
+    let mut runners = Vec::new();
     if settings.jobs {
-        tasks.push(tokio::spawn(runner::run::<jobs::Render>(ctx.clone())));
-        tasks.push(tokio::spawn(runner::run::<jobs::Seal>(ctx.clone())));
-        tasks.push(tokio::spawn(runner::run::<jobs::Email>(ctx.clone())));
-        tasks.push(tokio::spawn(jobs::deliver(ctx.clone(), settings.delivery)));
+        let held = || runner::Held::default();
+        let (r, s, e) = (held(), held(), held());
+        runners.push((
+            tokio::spawn(runner::run::<jobs::Render>(
+                ctx.clone(),
+                watching.clone(),
+                r.clone(),
+            )),
+            r,
+        ));
+        runners.push((
+            tokio::spawn(runner::run::<jobs::Seal>(
+                ctx.clone(),
+                watching.clone(),
+                s.clone(),
+            )),
+            s,
+        ));
+        runners.push((
+            tokio::spawn(runner::run::<jobs::Email>(
+                ctx.clone(),
+                watching.clone(),
+                e.clone(),
+            )),
+            e,
+        ));
+        // A delivery interrupted by a stop is made again when its lease runs out
+        // (`webhook_lease_secs`): deliveries are at least once.
+        others.push(tokio::spawn(jobs::deliver(ctx.clone(), settings.delivery)));
     }
-    tasks
+    Workers {
+        runners,
+        others,
+        stop,
+    }
+}
+
+impl Workers {
+    /// Says stop: no runner claims another pass. Returns at once.
+    pub fn stopping(&self) {
+        let _ = self.stop.send(true);
+    }
+
+    /// Stops the background work: the scheduler and the deliverer at once, the job runners
+    /// once the pass under way ends, or at `deadline`, when what they still hold is given back
+    /// to the queue (so another worker takes it at once, not when the lease runs out).
+    pub async fn stop(self, ctx: &Ctx, deadline: tokio::time::Instant) {
+        let _ = self.stop.send(true);
+        for t in self.others {
+            t.abort();
+            let _ = t.await;
+        }
+        for (mut task, held) in self.runners {
+            if tokio::time::timeout_at(deadline, &mut task).await.is_err() {
+                task.abort();
+                let _ = task.await;
+            }
+            let left: Vec<_> = std::mem::take(&mut *held.lock().unwrap_or_else(|p| p.into_inner()));
+            if !left.is_empty() {
+                match signet_resolvers::outbox::give_back(ctx, &left).await {
+                    Ok(n) => tracing::info!(
+                        given_back = n,
+                        "stopping: leases of jobs not finished given back"
+                    ),
+                    Err(e) => {
+                        tracing::warn!(error = %e, "stopping: giving back leases failed; they run out instead")
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// Runs every job that is due (renders, seals, emails, webhook deliveries) until none is, as the

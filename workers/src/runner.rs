@@ -8,7 +8,10 @@
 //! commit in this process that queued such a job) or the poll interval (jobs other processes
 //! queued, retries coming due, leases running out).
 
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
+
+use tokio::sync::watch;
 
 use signet_resolvers::outbox::{self, Claimed, JobKind};
 use signet_resolvers::{Ctx, DomainError};
@@ -38,20 +41,37 @@ pub trait Job: Send + Sync + 'static {
 
 /// Claims and runs one pass of `J`'s due jobs. Answers how many it took.
 pub async fn pass<J: Job>(ctx: &Ctx) -> Result<usize, DomainError> {
+    held_pass::<J>(ctx, &Held::default()).await
+}
+
+/// The jobs a runner holds while a pass runs them: given back if the pass is cut short.
+pub type Held = Arc<Mutex<Vec<Claimed>>>;
+
+async fn held_pass<J: Job>(ctx: &Ctx, held: &Held) -> Result<usize, DomainError> {
     let claimed = outbox::claim(ctx, J::KIND, J::BATCH, J::lease_ms(ctx)).await?;
     let taken = claimed.len();
     if taken > 0 {
-        J::run(ctx, claimed).await?;
+        *held.lock().unwrap_or_else(|p| p.into_inner()) = claimed.clone();
+        let ran = J::run(ctx, claimed).await;
+        held.lock().unwrap_or_else(|p| p.into_inner()).clear();
+        ran?;
     }
     Ok(taken)
 }
 
-/// Runs passes of `J` until the task is aborted. A pass that fails is logged; its jobs come
-/// back when their leases run out.
-pub async fn run<J: Job>(ctx: Ctx) {
+/// Runs passes of `J` until `stop` turns true (then the pass under way finishes and the loop
+/// ends) or the task is aborted (then what `held` still names is given back by whoever
+/// aborted it). A pass that fails is logged; its jobs come back when their leases run out.
+pub async fn run<J: Job>(ctx: Ctx, mut stop: watch::Receiver<bool>, held: Held) {
     loop {
-        J::before(&ctx).await;
-        match pass::<J>(&ctx).await {
+        if *stop.borrow() {
+            return;
+        }
+        tokio::select! {
+            _ = J::before(&ctx) => {}
+            _ = stop.changed() => return,
+        }
+        match held_pass::<J>(&ctx, &held).await {
             Ok(n) if n as i64 >= J::BATCH => continue,
             Ok(_) => {}
             Err(e) => tracing::warn!(job = J::KIND.as_str(), error = %e, "a pass failed"),
@@ -59,6 +79,7 @@ pub async fn run<J: Job>(ctx: Ctx) {
         tokio::select! {
             _ = J::wake(&ctx).notified() => {}
             _ = tokio::time::sleep(J::POLL) => {}
+            _ = stop.changed() => return,
         }
     }
 }

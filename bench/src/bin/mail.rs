@@ -227,7 +227,13 @@ async fn main() {
         made.elapsed().as_secs_f64()
     );
     let started = Instant::now();
-    let worker = tokio::spawn(signet_workers::run::<signet_workers::Email>(ctx.clone()));
+    // The runner stops when told through `_stop`, kept alive for the whole run.
+    let (_stop, watching) = tokio::sync::watch::channel(false);
+    let worker = tokio::spawn(signet_workers::run::<signet_workers::Email>(
+        ctx.clone(),
+        watching,
+        signet_workers::Held::default(),
+    ));
     while count.load(Ordering::Relaxed) < expected {
         assert!(
             started.elapsed() < Duration::from_secs(900),
