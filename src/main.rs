@@ -37,7 +37,8 @@ struct Cli {
 enum Command {
     /// Serve the API, GraphQL and the pages.
     Serve,
-    /// Run only the background work: webhook delivery and the scheduler.
+    /// Run only the background work: rendering, sealing, email, webhook delivery and the
+    /// scheduler (beside API-only `serve` processes).
     Worker,
     /// Forward a relay endpoint's deliveries to a local receiver.
     Listen(listen::ListenArgs),

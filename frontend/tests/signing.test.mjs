@@ -495,32 +495,9 @@ test("a PDF template's document is the file's own page: its words are the text l
   await maker.close();
   const template = await api("POST", "/api/v1/templates/file", { name: "Parking permit", fileName: "permit.pdf", file: Buffer.from(pdf).toString("base64") });
   assert.equal(template.kind, "pdf");
-  const email = `pdf-${Date.now()}@example.com`;
-  await api("POST", "/api/v1/documents/send", { templateId: template.id, parties: [{ seat: "client", name: "Ada Holder", email }] });
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const page = await context.newPage();
-  await page.goto(await linkFor(email));
-  await page.getByLabel("I agree to use electronic records and signatures.").check();
-  await page.getByRole("button", { name: "Continue" }).click();
-  await page.locator(".sheet img").first().waitFor();
-  await page.waitForFunction(() => document.querySelector(".sheet img")?.complete);
-  // The file's words are there to read and find; its tags are not.
-  assert.equal(await page.getByText("The holder may park one car in bay 12.").count(), 1);
-  assert.equal(await page.getByText(/type=|\{\{/).count(), 0);
-  // Each field's box is where its tag was written in the file (a letter page: 612 points).
-  const boxes = await page.evaluate(() =>
-    [...document.querySelectorAll(".field")].map((f) => {
-      const r = f.getBoundingClientRect();
-      const s = f.closest(".sheet").getBoundingClientRect();
-      return { left: r.left - s.left, top: r.top - s.top, width: r.width, sheet: s.width };
-    }),
-  );
-  assert.equal(boxes.length, template.fields.length);
-  for (const [i, f] of template.fields.entries()) {
-    const a = f.areas[0];
-    const scale = boxes[i].sheet / 612;
-    assert.ok(Math.abs(boxes[i].left - a.x * scale) < 1.5 && Math.abs(boxes[i].top - a.y * scale) < 1.5 && Math.abs(boxes[i].width - a.width * scale) < 1.5, `${f.name} at its tag: ${JSON.stringify([boxes[i], a])}`);
-  }
+  // The file's words are there to read and find, its tags are not, and each field's box is
+  // where its tag was written in the file.
+  const { context, page } = await openConverted(template, `pdf-${Date.now()}@example.com`, "The holder may park one car in bay 12.", 1.5);
   await axe(page, "document from a PDF template");
   await shot(page, "10-pdf-template");
   await context.close();
@@ -528,7 +505,9 @@ test("a PDF template's document is the file's own page: its words are the text l
 
 /** Opens a template's document for `email`'s seat `client` and checks what a signer of a
  * converted file relies on: the file's words to read (tags gone) and each box at its tag. */
-async function openConverted(template, email, words, within) {
+/** Sends a template to `email` for its seat `client` and opens the signing page past the
+ * consent, its first page drawn. */
+async function openFor(template, email) {
   await api("POST", "/api/v1/documents/send", { templateId: template.id, parties: [{ seat: "client", name: "Ada Holder", email }] });
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
@@ -537,6 +516,11 @@ async function openConverted(template, email, words, within) {
   await page.getByRole("button", { name: "Continue" }).click();
   await page.locator(".sheet img").first().waitFor();
   await page.waitForFunction(() => document.querySelector(".sheet img")?.complete);
+  return { context, page };
+}
+
+async function openConverted(template, email, words, within) {
+  const { context, page } = await openFor(template, email);
   assert.equal(await page.getByText(words).count(), 1, `the page's words: ${words}`);
   assert.equal(await page.getByText(/type=|\{\{/).count(), 0);
   const boxes = await page.evaluate(() =>
@@ -551,7 +535,7 @@ async function openConverted(template, email, words, within) {
   for (const [i, f] of template.fields.entries()) {
     const a = f.areas[0];
     const scale = boxes[i].sheet / pageWidth;
-    assert.ok(Math.abs(boxes[i].left - a.x * scale) < within && Math.abs(boxes[i].top - a.y * scale) < within, `${f.name} at its tag: ${JSON.stringify([boxes[i], a])}`);
+    assert.ok(Math.abs(boxes[i].left - a.x * scale) < within && Math.abs(boxes[i].top - a.y * scale) < within && Math.abs(boxes[i].width - a.width * scale) < within, `${f.name} at its tag: ${JSON.stringify([boxes[i], a])}`);
   }
   return { context, page };
 }
@@ -613,14 +597,7 @@ test("initials written on every page are one field: signed once, they show in ea
   const template = await api("POST", "/api/v1/templates/file", { name: "House rules", fileName: "rules.pdf", file: Buffer.from(pdf).toString("base64") });
   assert.equal(template.fields.length, 1);
   assert.deepEqual(template.fields[0].areas.map((a) => a.page), [1, 2]);
-  const email = `rules-${Date.now()}@example.com`;
-  await api("POST", "/api/v1/documents/send", { templateId: template.id, parties: [{ seat: "client", name: "Ada Holder", email }] });
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const page = await context.newPage();
-  await page.goto(await linkFor(email));
-  await page.getByLabel("I agree to use electronic records and signatures.").check();
-  await page.getByRole("button", { name: "Continue" }).click();
-  await page.locator(".sheet img").first().waitFor();
+  const { context, page } = await openFor(template, `rules-${Date.now()}@example.com`);
   assert.equal(await page.locator(".field").count(), 2, "one box on each page");
   assert.equal(await page.locator(".field.copy").count(), 1);
   // Signing the copy on page 2 opens the pad for the one field.
