@@ -63,6 +63,19 @@ enum Admin {
     /// The certificate authority that seals documents.
     #[command(subcommand)]
     Ca(CaCmd),
+    /// A consistent copy of the embedded default (database, files, authority) while it
+    /// serves, into a new or empty folder. PostgreSQL: see docs/deploy.md.
+    Backup {
+        /// The folder to write the backup into.
+        #[arg(long)]
+        to: std::path::PathBuf,
+    },
+    /// Brings a backup back into an installation without a database yet.
+    Restore {
+        /// The folder a backup was written into.
+        #[arg(long)]
+        from: std::path::PathBuf,
+    },
     /// Email: delivery feedback from the mail server.
     #[command(subcommand)]
     Email(EmailCmd),
@@ -360,6 +373,61 @@ async fn run(command: Command, config: Config) -> Result<(), Failure> {
             eprintln!("signet: migrations applied");
             Ok(())
         }
+        Command::Admin(cmd @ (Admin::Backup { .. } | Admin::Restore { .. })) => {
+            // Files only: no database connection, no migration (a restore has no database).
+            let Some(database) = signet_storage::db::sqlite_path(&config.database_url()) else {
+                return Err(Failure {
+                    message: "backup and restore are for the embedded default; back up \
+                              PostgreSQL with pg_dump and the files with them (docs/deploy.md)"
+                        .into(),
+                    json: false,
+                    code: 1,
+                });
+            };
+            let blobs = config.data_dir.join("blobs");
+            let ca_dir = config.ca_dir();
+            let secret = config.data_dir.join("secret.key");
+            let parts = signet_storage::backup::Parts {
+                database: &database,
+                blobs: &blobs,
+                ca_dir: &ca_dir,
+                secret_key: config.secret_key.is_none().then_some(secret.as_path()),
+            };
+            let fail = |message: String| Failure {
+                message,
+                json: false,
+                code: 1,
+            };
+            match cmd {
+                Admin::Backup { to } => {
+                    let m = signet_storage::backup::backup(&parts, &to).map_err(fail)?;
+                    eprintln!(
+                        "signet: backed up {} documents and {} files into {}",
+                        m.documents,
+                        m.files,
+                        to.display()
+                    );
+                    if !m.missing.is_empty() {
+                        eprintln!(
+                            "signet: {} files the database names were removed while copying: {}",
+                            m.missing.len(),
+                            m.missing.join(", ")
+                        );
+                    }
+                }
+                Admin::Restore { from } => {
+                    let m = signet_storage::backup::restore(&from, &parts).map_err(fail)?;
+                    eprintln!(
+                        "signet: restored {} documents and {} files from {}",
+                        m.documents,
+                        m.files,
+                        from.display()
+                    );
+                }
+                _ => unreachable!(),
+            }
+            Ok(())
+        }
         Command::Admin(Admin::Ca(CaCmd::Export { test })) => {
             // Needs only the authority's folder: no database.
             let authority = signet::authority(&config).or_fail(false)?;
@@ -451,7 +519,7 @@ fn admin_json(cmd: &Admin) -> bool {
         | Admin::ApiLog { json, .. }
         | Admin::Email(EmailCmd::Feedback { json })
         | Admin::Email(EmailCmd::Unsuppress { json, .. }) => *json,
-        Admin::Ca(_) => false,
+        Admin::Ca(_) | Admin::Backup { .. } | Admin::Restore { .. } => false,
     }
 }
 
@@ -752,6 +820,8 @@ async fn admin(ctx: &signet_resolvers::Ctx, cmd: Admin) -> anyhow::Result<()> {
         }
         Admin::Ca(CaCmd::Export { test: false }) => print!("{}", ctx.authority.root_pem()),
         Admin::Ca(CaCmd::Export { test: true }) => print!("{}", ctx.authority.test_root_pem()),
+        // Handled before any database is opened.
+        Admin::Backup { .. } | Admin::Restore { .. } => {}
     }
     Ok(())
 }

@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+pub mod backup;
 pub mod blobs;
 pub mod db;
 pub mod entities;

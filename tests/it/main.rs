@@ -10,6 +10,7 @@ mod servers;
 mod sink;
 
 mod auth;
+mod backup;
 mod browser;
 mod cli;
 mod daily;

@@ -50,7 +50,7 @@ async fn sigterm_during_a_burst_keeps_every_answered_send_and_leaves_no_job_leas
             let res = client
                 .post(format!("{base}/api/v1/documents"))
                 .bearer_auth(&key)
-                .header("idempotency-key", format!("burst-{i}"))
+                .header("idempotency-key", format!("burst-send-{i}"))
                 .header("content-type", "application/json")
                 .body(crate::documents::body(serde_json::json!({"sendNow": true})))
                 .send()
@@ -60,9 +60,14 @@ async fn sigterm_during_a_burst_keeps_every_answered_send_and_leaves_no_job_leas
                     let v: serde_json::Value = r.json().await.unwrap();
                     Some(v["id"].as_str().unwrap().to_string())
                 }
-                // Refused once the process stops listening, or cut when it is gone: the
-                // caller was told nothing was done, or retries with the same key.
-                _ => None,
+                Ok(r) => panic!(
+                    "a send answered {}: {}",
+                    r.status(),
+                    r.text().await.unwrap()
+                ),
+                // Refused once the process stops listening: the caller was told nothing was
+                // done, and retries with the same key.
+                Err(_) => None,
             }
         });
     }
