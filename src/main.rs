@@ -36,7 +36,12 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Serve the API, GraphQL and the pages.
-    Serve,
+    Serve {
+        /// `all` (the default, or the `workers` setting): the API and the job workers; `api`:
+        /// the API only, beside `signet worker` processes.
+        #[arg(long, value_enum)]
+        role: Option<Role>,
+    },
     /// Run only the background work: rendering, sealing, email, webhook delivery and the
     /// scheduler (beside API-only `serve` processes).
     Worker,
@@ -47,6 +52,15 @@ enum Command {
     /// Administer workspaces, keys, teams and the API log.
     #[command(subcommand)]
     Admin(Admin),
+}
+
+/// What a `serve` process runs.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum Role {
+    /// The API and the job workers.
+    All,
+    /// The API only.
+    Api,
 }
 
 #[derive(Subcommand)]
@@ -360,7 +374,15 @@ fn out(json: bool, value: Value, text: String) {
 
 async fn run(command: Command, config: Config) -> Result<(), Failure> {
     match command {
-        Command::Serve => serve(config).await.or_fail(false),
+        Command::Serve { role } => {
+            let mut config = config;
+            match role {
+                Some(Role::Api) => config.workers = false,
+                Some(Role::All) => config.workers = true,
+                None => {}
+            }
+            serve(config).await.or_fail(false)
+        }
         Command::Worker => signet::work(&config, shutdown_signal())
             .await
             .or_fail(false),

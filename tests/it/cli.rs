@@ -249,3 +249,17 @@ async fn a_second_serve_on_the_same_sqlite_file_is_refused() {
     let a = app.get("/api/v1/usage", Some(&key)).await;
     assert_eq!(a.status, 200, "the first still serves");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn serve_takes_a_role_and_names_the_roles_it_takes() {
+    let app = TestApp::start_without_workers(Kind::Sqlite).await.unwrap();
+    let (code, _, err) = app.cli(&["serve", "--role", "everything"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("possible values: all, api"), "{err}");
+    let (code, out, _) = app.cli(&["serve", "--help"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("--role <ROLE>") && out.contains("The API only"),
+        "{out}"
+    );
+}
