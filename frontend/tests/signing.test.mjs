@@ -507,13 +507,16 @@ test("a PDF template's document is the file's own page: its words are the text l
  * converted file relies on: the file's words to read (tags gone) and each box at its tag. */
 /** Sends a template to `email` for its seat `client` and opens the signing page past the
  * consent, its first page drawn. */
-async function openFor(template, email) {
-  await api("POST", "/api/v1/documents/send", { templateId: template.id, parties: [{ seat: "client", name: "Ada Holder", email }] });
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+async function openFor(template, email, { locale = "en", width = 1280 } = {}) {
+  const name = locale === "ar" ? "ليلى حداد" : "Ada Holder";
+  await api("POST", "/api/v1/documents/send", { templateId: template.id, parties: [{ seat: "client", name, email, locale }] });
+  const context = await browser.newContext(width === 375
+    ? { viewport: { width: 375, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true }
+    : { viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   await page.goto(await linkFor(email));
-  await page.getByLabel("I agree to use electronic records and signatures.").check();
-  await page.getByRole("button", { name: "Continue" }).click();
+  await page.locator("label.check input").check();
+  await page.locator("form button.primary").click();
   await page.locator(".sheet img").first().waitFor();
   await page.waitForFunction(() => document.querySelector(".sheet img")?.complete);
   return { context, page };
@@ -597,27 +600,37 @@ test("initials written on every page are one field: signed once, they show in ea
   const template = await api("POST", "/api/v1/templates/file", { name: "House rules", fileName: "rules.pdf", file: Buffer.from(pdf).toString("base64") });
   assert.equal(template.fields.length, 1);
   assert.deepEqual(template.fields[0].areas.map((a) => a.page), [1, 2]);
-  const { context, page } = await openFor(template, `rules-${Date.now()}@example.com`);
-  assert.equal(await page.locator(".field").count(), 2, "one box on each page");
-  assert.equal(await page.locator(".field.copy").count(), 1);
-  // Signing the copy on page 2 opens the pad for the one field.
-  await page.locator(".field.copy button").click();
-  const pad = page.locator("canvas.surface");
-  await pad.waitFor();
-  const box = await pad.boundingBox();
-  await page.mouse.move(box.x + 20, box.y + box.height * 0.6);
-  await page.mouse.down();
-  for (let i = 1; i <= 12; i++) await page.mouse.move(box.x + 20 + i * (box.width / 16), box.y + box.height * (0.5 + 0.25 * Math.sin(i / 2)));
-  await page.mouse.up();
-  await page.locator("dialog.pad button.primary").click();
-  await page.locator(".field:not(.copy) .sign-here.done svg").waitFor();
-  assert.equal(await page.locator(".field.copy .sign-here.done svg").count(), 1, "the copy shows the same initials");
-  await axe(page, "initials on every page");
-  await page.locator(".field.copy").scrollIntoViewIfNeeded();
-  await shot(page, "13-repeated-initials");
-  await page.getByRole("button", { name: "Finish" }).click();
-  await page.getByRole("heading", { name: /signed/i }).first().waitFor({ timeout: 30000 });
-  await context.close();
+  for (const locale of ["en", "ar"]) {
+    for (const width of [1280, 375]) {
+      const tag = `${locale}-${width}`;
+      const { context, page } = await openFor(template, `rules-${tag}-${Date.now()}@example.com`, { locale, width });
+      assert.equal(await page.locator(".field").count(), 2, "one box on each page");
+      assert.equal(await page.locator(".field.copy").count(), 1);
+      // Signing the copy on page 2 opens the pad for the one field.
+      await page.locator(".field.copy").scrollIntoViewIfNeeded();
+      await page.locator(".field.copy button").click();
+      const pad = page.locator("canvas.surface");
+      await pad.waitFor();
+      await pad.scrollIntoViewIfNeeded();
+      const box = await pad.boundingBox();
+      await page.mouse.move(box.x + 20, box.y + box.height * 0.6);
+      await page.mouse.down();
+      for (let i = 1; i <= 12; i++) await page.mouse.move(box.x + 20 + i * (box.width / 16), box.y + box.height * (0.5 + 0.25 * Math.sin(i / 2)));
+      await page.mouse.up();
+      await page.locator("dialog.pad button.primary").click();
+      await page.locator(".field:not(.copy) .sign-here.done svg").waitFor();
+      assert.equal(await page.locator(".field.copy .sign-here.done svg").count(), 1, "the copy shows the same initials");
+      await axe(page, `initials on every page ${tag}`);
+      // In the middle of the screen: clear of the bar fixed at the bottom.
+      await page.locator(".field.copy").evaluate((e) => e.scrollIntoView({ block: "center" }));
+      await shot(page, locale === "en" && width === 1280 ? "13-repeated-initials" : `13-repeated-initials-${tag}`);
+      if (tag === "en-1280") {
+        await page.getByRole("button", { name: "Finish" }).click();
+        await page.getByRole("heading", { name: /signed/i }).first().waitFor({ timeout: 30000 });
+      }
+      await context.close();
+    }
+  }
 });
 
 function hostPage(url, timeout) {
