@@ -415,14 +415,9 @@ async fn run(command: Command, config: Config) -> Result<(), Failure> {
                 ca_dir: &ca_dir,
                 secret_key: config.secret_key.is_none().then_some(secret.as_path()),
             };
-            let fail = |message: String| Failure {
-                message,
-                json: false,
-                code: 1,
-            };
             match cmd {
                 Admin::Backup { to } => {
-                    let m = signet_storage::backup::backup(&parts, &to).map_err(fail)?;
+                    let m = signet_storage::backup::backup(&parts, &to).or_fail(false)?;
                     eprintln!(
                         "signet: backed up {} documents and {} files into {}",
                         m.documents,
@@ -438,7 +433,7 @@ async fn run(command: Command, config: Config) -> Result<(), Failure> {
                     }
                 }
                 Admin::Restore { from } => {
-                    let m = signet_storage::backup::restore(&from, &parts).map_err(fail)?;
+                    let m = signet_storage::backup::restore(&from, &parts).or_fail(false)?;
                     eprintln!(
                         "signet: restored {} documents and {} files from {}",
                         m.documents,

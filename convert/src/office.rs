@@ -25,17 +25,17 @@ use std::time::{Duration, Instant};
 use crate::pdf::PdfError;
 
 /// Parts an office archive may have.
-pub const MAX_PARTS: usize = 4_000;
+const MAX_PARTS: usize = 4_000;
 /// One part unpacked.
-pub const MAX_PART: u64 = 64 * 1024 * 1024;
+const MAX_PART: u64 = 64 * 1024 * 1024;
 /// All parts unpacked together.
-pub const MAX_UNPACKED: u64 = 256 * 1024 * 1024;
+const MAX_UNPACKED: u64 = 256 * 1024 * 1024;
 /// Unpacked over packed, for a part over `RATIO_FROM` bytes unpacked. Office XML packs 5 to
 /// 30 times; a bomb packs a thousand times and more.
-pub const MAX_RATIO: u64 = 200;
+const MAX_RATIO: u64 = 200;
 const RATIO_FROM: u64 = 1024 * 1024;
 /// How long LibreOffice may take over one file.
-pub const TIMEOUT: Duration = Duration::from_secs(60);
+const TIMEOUT: Duration = Duration::from_secs(60);
 /// LibreOffice's address space (it maps much it never touches).
 const ADDRESS_SPACE: u64 = 4 * 1024 * 1024 * 1024;
 /// CPU seconds, a backstop for the deadline.
@@ -602,7 +602,7 @@ pub struct Office {
 }
 
 /// What a machine lacks to convert office files, said to the sender.
-pub const MISSING: &str = "templates from Word, Excel and PowerPoint files are converted by \
+const MISSING: &str = "templates from Word, Excel and PowerPoint files are converted by \
 LibreOffice in a bubblewrap sandbox, and this installation has";
 
 impl Office {

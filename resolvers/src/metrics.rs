@@ -63,26 +63,32 @@ struct Histogram {
     sum: f64,
 }
 
+/// One operation's answers: counts by status, and the latency histogram.
+#[derive(Default)]
+struct Operation {
+    statuses: HashMap<u16, u64>,
+    latency: Histogram,
+}
+
 #[derive(Default)]
 struct Registry {
-    requests: Mutex<HashMap<(String, u16), u64>>,
-    latency: Mutex<HashMap<String, Histogram>>,
-    outcomes: [AtomicU64; 7],
+    /// By operation id: one lock and no allocation per request once an operation is seen.
+    operations: Mutex<HashMap<&'static str, Operation>>,
+    outcomes: [AtomicU64; Outcome::ALL.len()],
     rate_limited: AtomicU64,
 }
 
 static REGISTRY: LazyLock<Registry> = LazyLock::new(Registry::default);
 
 /// One answered request: its operation id (or `(no route)`), status and time taken.
-pub fn request(operation: &str, status: u16, seconds: f64) {
-    let r = &*REGISTRY;
-    *r.requests
+pub fn request(operation: &'static str, status: u16, seconds: f64) {
+    let mut ops = REGISTRY
+        .operations
         .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .entry((operation.to_string(), status))
-        .or_default() += 1;
-    let mut latency = r.latency.lock().unwrap_or_else(|p| p.into_inner());
-    let h = latency.entry(operation.to_string()).or_default();
+        .unwrap_or_else(|p| p.into_inner());
+    let op = ops.entry(operation).or_default();
+    *op.statuses.entry(status).or_default() += 1;
+    let h = &mut op.latency;
     for (i, le) in BUCKETS.iter().enumerate() {
         if seconds <= *le {
             h.buckets[i] += 1;
@@ -94,8 +100,7 @@ pub fn request(operation: &str, status: u16, seconds: f64) {
 
 /// `n` outcomes of one kind.
 pub fn outcome(o: Outcome, n: u64) {
-    let i = Outcome::ALL.iter().position(|x| *x == o).unwrap_or(0);
-    REGISTRY.outcomes[i].fetch_add(n, Ordering::Relaxed);
+    REGISTRY.outcomes[o as usize].fetch_add(n, Ordering::Relaxed);
 }
 
 /// A request refused for being over a rate budget or daily limit.
@@ -113,48 +118,7 @@ fn label(v: &str) -> String {
 pub async fn render(ctx: &Ctx) -> String {
     let r = &*REGISTRY;
     let mut out = String::with_capacity(8192);
-    out.push_str(
-        "# HELP signet_requests_total Requests answered, by operation and status.\n\
-         # TYPE signet_requests_total counter\n",
-    );
-    {
-        let requests = r.requests.lock().unwrap_or_else(|p| p.into_inner());
-        let mut rows: Vec<_> = requests.iter().collect();
-        rows.sort();
-        for ((op, status), n) in rows {
-            let _ = writeln!(
-                out,
-                "signet_requests_total{{operation=\"{}\",status=\"{status}\"}} {n}",
-                label(op)
-            );
-        }
-    }
-    out.push_str(
-        "# HELP signet_request_duration_seconds Time to answer a request, by operation.\n\
-         # TYPE signet_request_duration_seconds histogram\n",
-    );
-    {
-        let latency = r.latency.lock().unwrap_or_else(|p| p.into_inner());
-        let mut rows: Vec<_> = latency.iter().collect();
-        rows.sort_by(|a, b| a.0.cmp(b.0));
-        for (op, h) in rows {
-            let op = label(op);
-            for (i, le) in BUCKETS.iter().enumerate() {
-                let _ = writeln!(
-                    out,
-                    "signet_request_duration_seconds_bucket{{operation=\"{op}\",le=\"{le}\"}} {}",
-                    h.buckets[i]
-                );
-            }
-            let _ = writeln!(
-                out,
-                "signet_request_duration_seconds_bucket{{operation=\"{op}\",le=\"+Inf\"}} {}\n\
-                 signet_request_duration_seconds_sum{{operation=\"{op}\"}} {}\n\
-                 signet_request_duration_seconds_count{{operation=\"{op}\"}} {}",
-                h.count, h.sum, h.count
-            );
-        }
-    }
+    requests(&mut out);
     let _ = writeln!(
         out,
         "# HELP signet_rate_limited_total Requests refused for a rate budget or daily limit.\n\
@@ -182,6 +146,52 @@ pub async fn render(ctx: &Ctx) -> String {
     queues(ctx, &mut out).await;
     pool(ctx, &mut out);
     out
+}
+
+/// The requests' counts and histograms, by operation.
+fn requests(out: &mut String) {
+    out.push_str(
+        "# HELP signet_requests_total Requests answered, by operation and status.\n\
+         # TYPE signet_requests_total counter\n",
+    );
+    let ops = REGISTRY
+        .operations
+        .lock()
+        .unwrap_or_else(|p| p.into_inner());
+    let mut rows: Vec<_> = ops.iter().collect();
+    rows.sort_by(|a, b| a.0.cmp(b.0));
+    for (op, o) in &rows {
+        let mut statuses: Vec<_> = o.statuses.iter().collect();
+        statuses.sort();
+        for (status, n) in statuses {
+            let _ = writeln!(
+                out,
+                "signet_requests_total{{operation=\"{}\",status=\"{status}\"}} {n}",
+                label(op)
+            );
+        }
+    }
+    out.push_str(
+        "# HELP signet_request_duration_seconds Time to answer a request, by operation.\n\
+         # TYPE signet_request_duration_seconds histogram\n",
+    );
+    for (op, o) in &rows {
+        let (op, h) = (label(op), &o.latency);
+        for (i, le) in BUCKETS.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "signet_request_duration_seconds_bucket{{operation=\"{op}\",le=\"{le}\"}} {}",
+                h.buckets[i]
+            );
+        }
+        let _ = writeln!(
+            out,
+            "signet_request_duration_seconds_bucket{{operation=\"{op}\",le=\"+Inf\"}} {}\n\
+                 signet_request_duration_seconds_sum{{operation=\"{op}\"}} {}\n\
+                 signet_request_duration_seconds_count{{operation=\"{op}\"}} {}",
+            h.count, h.sum, h.count
+        );
+    }
 }
 
 /// Jobs waiting (due or not), running and failed, and the oldest due job's age, per kind.

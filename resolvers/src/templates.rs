@@ -415,19 +415,30 @@ fn fields_placed<'a>(
     fields: &[signet_source::Field],
     places: impl Iterator<Item = (&'a str, (u32, f64, f64, f64, f64))>,
 ) -> Vec<serde_json::Value> {
-    let mut areas: BTreeMap<&str, Vec<FieldAreaOut>> = BTreeMap::new();
+    // Names are one field whatever their case, as the source's check decides.
+    let mut areas: BTreeMap<String, Vec<FieldAreaOut>> = BTreeMap::new();
     for (name, (page, x, y, width, height)) in places {
-        areas.entry(name).or_default().push(FieldAreaOut {
-            page: page as i64,
-            x,
-            y,
-            width,
-            height,
-        });
+        areas
+            .entry(name.to_lowercase())
+            .or_default()
+            .push(FieldAreaOut {
+                page: page as i64,
+                x,
+                y,
+                width,
+                height,
+            });
     }
     fields
         .iter()
-        .map(|f| field_json(f, areas.get(f.name.as_str()).map_or(&[], |a| a.as_slice())))
+        .map(|f| {
+            field_json(
+                f,
+                areas
+                    .get(&f.name.to_lowercase())
+                    .map_or(&[], |a| a.as_slice()),
+            )
+        })
         .collect()
 }
 

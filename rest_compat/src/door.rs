@@ -207,12 +207,13 @@ async fn outer(State(state): State<AppState>, mut req: Request, next: Next) -> R
     h.insert("service-version", HeaderValue::from_static(SERVICE_VERSION));
 
     let info = res.extensions_mut().remove::<LogInfo>();
+    let operation: &'static str = info.as_ref().map(|i| i.route).unwrap_or("(no route)");
     let entry = ApiLogEntry {
         request_id: request_id.to_string(),
         key_id: info.as_ref().and_then(|i| i.key_id.clone()),
         workspace_id: info.as_ref().and_then(|i| i.workspace_id.clone()),
         method,
-        route: info.map(|i| i.route).unwrap_or("(no route)").to_string(),
+        route: operation.to_string(),
         status: res.status().as_u16(),
         error_kind: res.extensions().get::<ErrorKind>().map(|k| k.0.to_string()),
         duration_us: started.elapsed().as_micros() as u64,
@@ -235,11 +236,7 @@ async fn outer(State(state): State<AppState>, mut req: Request, next: Next) -> R
         if entry.status == 429 {
             signet_resolvers::metrics::rate_limited();
         }
-        signet_resolvers::metrics::request(
-            &entry.route,
-            entry.status,
-            entry.duration_us as f64 / 1e6,
-        );
+        signet_resolvers::metrics::request(operation, entry.status, entry.duration_us as f64 / 1e6);
         state.ctx.api_log.record(entry);
     }
     res

@@ -662,16 +662,20 @@ both_quiet!(a_template_from_html_is_cleaned_laid_out_and_sent, |app| {
 
 /// A PDF with text tags, made by Typst from words.
 fn tagged_pdf() -> Vec<u8> {
-    let para = |t: &str| json!({"type": "paragraph", "content": [{"type": "text", "text": t}]});
-    let doc = signet_source::parse(
-        "source",
-        &json!({"type": "doc", "content": [
-            para("The tenant rents the studio for one year."),
-            para("Tenant: {{Tenant signature;type=signature;role=tenant;height=30}} Kept after."),
-            para("Landlord: {{Landlord signature;type=signature;role=landlord;height=30}}"),
-        ]}),
-    )
-    .unwrap();
+    typst_file(&[
+        "The tenant rents the studio for one year.",
+        "Tenant: {{Tenant signature;type=signature;role=tenant;height=30}} Kept after.",
+        "Landlord: {{Landlord signature;type=signature;role=landlord;height=30}}",
+    ])
+}
+
+/// An A4 PDF of `paragraphs`, made by Typst as a lease a sender uploads.
+fn typst_file(paragraphs: &[&str]) -> Vec<u8> {
+    let content: Vec<Value> = paragraphs
+        .iter()
+        .map(|t| json!({"type": "paragraph", "content": [{"type": "text", "text": t}]}))
+        .collect();
+    let doc = signet_source::parse("source", &json!({"type": "doc", "content": content})).unwrap();
     signet_pdf::Renderer::new()
         .render(&signet_pdf::RenderInput {
             doc: &doc,
@@ -968,37 +972,17 @@ both_quiet!(
 /// A PDF whose tags write one field in two places (a company name twice, initials on one
 /// page and a signature), made by Typst.
 fn repeated_tags_pdf(conflict: bool) -> Vec<u8> {
-    let para = |t: &str| json!({"type": "paragraph", "content": [{"type": "text", "text": t}]});
     let second = if conflict {
         "Again: {{Company;type=text;role=tenant}} and that is all."
     } else {
         "Again: {{Company;type=company;role=tenant}} and {{Init;type=initials;role=tenant}}."
     };
-    let doc = signet_source::parse(
-        "source",
-        &json!({"type": "doc", "content": [
-            para("The tenant named below rents the studio."),
-            para("Company: {{Company;type=company;role=tenant}} Init: {{Init;type=initials;role=tenant}}"),
-            para(second),
-            para("Tenant: {{Tenant signature;type=signature;role=tenant;height=30}}"),
-        ]}),
-    )
-    .unwrap();
-    signet_pdf::Renderer::new()
-        .render(&signet_pdf::RenderInput {
-            doc: &doc,
-            title: "Studio lease",
-            footer: "an uploaded file",
-            paper: signet_pdf::Paper::A4,
-            profile: signet_pdf::Profile::Contract,
-            test: false,
-            lang: "en",
-            values: &std::collections::BTreeMap::new(),
-            seat_names: &std::collections::BTreeMap::new(),
-            labels: signet_pdf::Labels::EN,
-        })
-        .unwrap()
-        .pdf
+    typst_file(&[
+        "The tenant named below rents the studio.",
+        "Company: {{Company;type=company;role=tenant}} Init: {{Init;type=initials;role=tenant}}",
+        second,
+        "Tenant: {{Tenant signature;type=signature;role=tenant;height=30}}",
+    ])
 }
 
 both_quiet!(

@@ -41,32 +41,9 @@ pub fn spawn(ctx: &Ctx, settings: Settings) -> Workers {
     let mut others = scheduler::spawn(ctx, &settings);
     let mut runners = Vec::new();
     if settings.jobs {
-        let held = || runner::Held::default();
-        let (r, s, e) = (held(), held(), held());
-        runners.push((
-            tokio::spawn(runner::run::<jobs::Render>(
-                ctx.clone(),
-                watching.clone(),
-                r.clone(),
-            )),
-            r,
-        ));
-        runners.push((
-            tokio::spawn(runner::run::<jobs::Seal>(
-                ctx.clone(),
-                watching.clone(),
-                s.clone(),
-            )),
-            s,
-        ));
-        runners.push((
-            tokio::spawn(runner::run::<jobs::Email>(
-                ctx.clone(),
-                watching.clone(),
-                e.clone(),
-            )),
-            e,
-        ));
+        runners.push(start::<jobs::Render>(ctx, &watching));
+        runners.push(start::<jobs::Seal>(ctx, &watching));
+        runners.push(start::<jobs::Email>(ctx, &watching));
         // A delivery interrupted by a stop is made again when its lease runs out
         // (`webhook_lease_secs`): deliveries are at least once.
         others.push(tokio::spawn(jobs::deliver(ctx.clone(), settings.delivery)));
@@ -76,6 +53,16 @@ pub fn spawn(ctx: &Ctx, settings: Settings) -> Workers {
         others,
         stop,
     }
+}
+
+/// One job runner, with what it holds while a pass runs.
+fn start<J: runner::Job>(
+    ctx: &Ctx,
+    stop: &watch::Receiver<bool>,
+) -> (JoinHandle<()>, runner::Held) {
+    let held = runner::Held::default();
+    let task = tokio::spawn(runner::run::<J>(ctx.clone(), stop.clone(), held.clone()));
+    (task, held)
 }
 
 impl Workers {

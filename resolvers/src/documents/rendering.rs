@@ -286,7 +286,13 @@ pub async fn render_document(
                         serde_json::to_string(
                             &more
                                 .iter()
-                                .map(|a| json!({"page": a.page, "x": a.x, "y": a.y, "width": a.width, "height": a.height}))
+                                .map(|a| crate::signing::values::Area {
+                                    page: a.page as i64,
+                                    x: a.x,
+                                    y: a.y,
+                                    width: a.width,
+                                    height: a.height,
+                                })
                                 .collect::<Vec<_>>(),
                         )
                         .unwrap_or_default()
