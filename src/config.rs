@@ -54,6 +54,21 @@ pub struct Config {
     /// When set before the first start, the certificates the built-in authority issues name
     /// `<public_url>/ca/root.crl` as where their revocation list is served.
     pub public_url: Option<String>,
+    /// An S3-compatible bucket for rendered and sealed PDFs, template files and page pictures:
+    /// `s3://bucket` or `s3://bucket/prefix`. Unset, they stay in `<data_dir>/blobs`. Every
+    /// process of an installation on several machines must name the same bucket.
+    pub blob_url: Option<String>,
+    /// The bucket's S3 API when it is not AWS (`https://s3.example.com`, or
+    /// `http://127.0.0.1:8333` for a store on this machine); requests are path-style.
+    pub blob_endpoint: Option<String>,
+    /// The bucket's region (AWS's `us-east-1` unless `AWS_REGION` or this says otherwise).
+    pub blob_region: Option<String>,
+    /// The bucket's access key id. Unset, the AWS variables (`AWS_ACCESS_KEY_ID`, ...) or the
+    /// machine's instance profile are used.
+    pub blob_access_key_id: Option<String>,
+    /// The secret that goes with `blob_access_key_id`.
+    #[serde(serialize_with = "hide", default)]
+    pub blob_secret_access_key: Option<SecretString>,
     /// Folder of the certificate authority (root, sealing and time-stamping keys); defaults to
     /// `<data_dir>/ca`. Scale-out processes must share it so that they seal with one key.
     pub ca_dir: Option<PathBuf>,
@@ -164,6 +179,11 @@ impl Default for Config {
             webhook_lease_secs: 60,
             workers: true,
             public_url: None,
+            blob_url: None,
+            blob_endpoint: None,
+            blob_region: None,
+            blob_access_key_id: None,
+            blob_secret_access_key: None,
             ca_dir: None,
             seal_pkcs12: None,
             seal_pkcs12_password: None,
@@ -251,6 +271,17 @@ impl Config {
         config.metrics_token = config
             .metrics_token
             .filter(|u| !u.expose_secret().is_empty());
+        for value in [
+            &mut config.blob_url,
+            &mut config.blob_endpoint,
+            &mut config.blob_region,
+            &mut config.blob_access_key_id,
+        ] {
+            *value = value.take().filter(|v| !v.trim().is_empty());
+        }
+        config.blob_secret_access_key = config
+            .blob_secret_access_key
+            .filter(|u| !u.expose_secret().is_empty());
         config.validate()?;
         Ok(config)
     }
@@ -291,6 +322,30 @@ impl Config {
             anyhow::bail!(
                 "email_feedback_secret (SIGNET_EMAIL_FEEDBACK_SECRET): must be at least 24 characters"
             );
+        }
+        if self.blob_url.is_none()
+            && (self.blob_endpoint.is_some() || self.blob_access_key_id.is_some())
+        {
+            anyhow::bail!(
+                "blob_endpoint and blob_access_key_id (SIGNET_BLOB_*) need blob_url \
+                 (SIGNET_BLOB_URL), such as s3://bucket"
+            );
+        }
+        if let Some(endpoint) = &self.blob_endpoint
+            && !(endpoint.starts_with("https://") || endpoint.starts_with("http://"))
+        {
+            anyhow::bail!(
+                "blob_endpoint (SIGNET_BLOB_ENDPOINT): must be an http:// or https:// address, got {endpoint:?}"
+            );
+        }
+        if self.blob_access_key_id.is_some() != self.blob_secret_access_key.is_some() {
+            anyhow::bail!(
+                "blob_access_key_id and blob_secret_access_key (SIGNET_BLOB_ACCESS_KEY_ID, \
+                 SIGNET_BLOB_SECRET_ACCESS_KEY): set both or neither"
+            );
+        }
+        if let Err(e) = self.blobs() {
+            anyhow::bail!("blob_url (SIGNET_BLOB_URL): {e}");
         }
         if self.is_postgres() && self.secret_key.is_none() {
             anyhow::bail!(
@@ -427,6 +482,24 @@ impl Config {
                 .unwrap_or_else(|| "localhost.localdomain".into());
             format!("Signet <signet@{host}>")
         })
+    }
+
+    /// Where blobs are kept: the bucket of `blob_url`, or `<data_dir>/blobs`.
+    pub fn blobs(&self) -> Result<signet_storage::Blobs, signet_storage::StorageError> {
+        crate::crypto();
+        match &self.blob_url {
+            None => Ok(signet_storage::Blobs::local(self.data_dir.join("blobs"))),
+            Some(url) => signet_storage::Blobs::bucket(&signet_storage::blobs::BucketSettings {
+                url: url.clone(),
+                endpoint: self.blob_endpoint.clone(),
+                region: self.blob_region.clone(),
+                access_key_id: self.blob_access_key_id.clone(),
+                secret_access_key: self
+                    .blob_secret_access_key
+                    .as_ref()
+                    .map(|s| s.expose_secret().to_string()),
+            }),
+        }
     }
 
     pub fn ca_dir(&self) -> PathBuf {

@@ -1,6 +1,7 @@
 //! The `signet` binary's library half: configuration, wiring of the layers, and the server
 //! start-up shared by `signet serve` and the test suite.
 
+pub mod authority;
 pub mod config;
 mod http;
 pub mod mail;
@@ -70,11 +71,22 @@ pub async fn services(config: &Config) -> anyhow::Result<Services> {
         ),
         None => None,
     };
+    let secret = config.secret()?;
+    let blobs = config.blobs()?;
+    if blobs.folder().is_none() {
+        blobs.check().await.with_context(|| {
+            format!(
+                "blob_url (SIGNET_BLOB_URL): cannot use {}; check the bucket exists and \
+                 blob_endpoint, blob_region and the credentials",
+                blobs.describe()
+            )
+        })?;
+    }
     let documents = signet_resolvers::ctx::DocumentServices {
         renderer: std::sync::Arc::new(render::PdfRenderer::default()),
-        blobs: signet_storage::Blobs::local(config.data_dir.join("blobs")),
+        blobs,
         live: signet_resolvers::live::StatusBus::new(pubsub),
-        authority: std::sync::Arc::new(authority(config)?),
+        authority: std::sync::Arc::new(authority::load(config, &db, &secret).await?),
         stamping: match &config.tsa_url {
             Some(url) => signet_resolvers::stamping::Stamping::external(
                 url.clone(),
@@ -87,7 +99,6 @@ pub async fn services(config: &Config) -> anyhow::Result<Services> {
         max_pages: config.max_pages,
     };
     let (api_log, log_writer) = ApiLogSink::spawn(db.clone());
-    let secret = config.secret()?;
     let transport = mail::transport(config)?;
     let ctx = Ctx::new(
         db,
@@ -107,8 +118,7 @@ pub async fn services(config: &Config) -> anyhow::Result<Services> {
         lease_ms: config.mail_lease_secs as i64 * 1000,
         ..signet_resolvers::email::send::Mail::new(transport, &config.public_url())
     });
-    let root = ring::digest::digest(&ring::digest::SHA256, ctx.authority.root_der());
-    let root: String = root.as_ref().iter().map(|b| format!("{b:02x}")).collect();
+    let root = hex_sha256(ctx.authority.root_der());
     if let Some(recorded) = signet_resolvers::installation::agree(&ctx.db, "ca_root_sha256", &root)
         .await
         .context("recording the certificate authority")?
@@ -119,12 +129,7 @@ pub async fn services(config: &Config) -> anyhow::Result<Services> {
              must share one ca_dir: copy it from the first host"
         );
     }
-    let test_root = ring::digest::digest(&ring::digest::SHA256, ctx.authority.test_root_der());
-    let test_root: String = test_root
-        .as_ref()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let test_root = hex_sha256(ctx.authority.test_root_der());
     if let Some(recorded) =
         signet_resolvers::installation::agree(&ctx.db, "ca_test_root_sha256", &test_root)
             .await
@@ -139,44 +144,21 @@ pub async fn services(config: &Config) -> anyhow::Result<Services> {
     Ok(Services { ctx, log_writer })
 }
 
-/// The certificate authority in `ca_dir`, made on the first start.
+/// Makes ring the TLS clients' crypto provider (the one backend; see DESIGN), before any
+/// client is built: webhooks, SMTP and the bucket's. Called again, it does nothing.
+pub fn crypto() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+}
+
+/// SHA-256 in lowercase hex.
+pub(crate) fn hex_sha256(data: &[u8]) -> String {
+    let digest = ring::digest::digest(&ring::digest::SHA256, data);
+    digest.as_ref().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The certificate authority of the embedded default, in `ca_dir` (see [`authority`]).
 pub fn authority(config: &Config) -> anyhow::Result<signet_seal::Authority> {
-    let dir = config.ca_dir();
-    signet_seal::Authority::load_or_create(
-        &dir,
-        &signet_seal::NewAuthority {
-            organisation: String::new(),
-            crl_url: config
-                .public_url
-                .as_ref()
-                .map(|u| format!("{u}/ca/root.crl")),
-        },
-    )
-    .with_context(|| format!("ca_dir (SIGNET_CA_DIR): {}", dir.display()))
-    .and_then(|authority| match &config.seal_pkcs12 {
-        None => Ok(authority),
-        Some(file) => {
-            use secrecy::ExposeSecret;
-            let data = std::fs::read(file).with_context(|| {
-                format!(
-                    "seal_pkcs12 (SIGNET_SEAL_PKCS12): cannot read {}",
-                    file.display()
-                )
-            })?;
-            let password = config
-                .seal_pkcs12_password
-                .as_ref()
-                .map(|p| p.expose_secret())
-                .unwrap_or_default();
-            authority.with_pkcs12(&data, password).with_context(|| {
-                format!(
-                    "seal_pkcs12 (SIGNET_SEAL_PKCS12) with seal_pkcs12_password \
-                     (SIGNET_SEAL_PKCS12_PASSWORD): {}",
-                    file.display()
-                )
-            })
-        }
-    })
+    authority::from_folder(config)
 }
 
 async fn pending_migrations(

@@ -281,6 +281,7 @@ enum TeamCmd {
 }
 
 fn main() -> ExitCode {
+    signet::crypto();
     let cli = Cli::parse();
     let config = match Config::load(cli.config.as_deref()) {
         Ok(c) => c,
@@ -406,6 +407,16 @@ async fn run(command: Command, config: Config) -> Result<(), Failure> {
                     code: 1,
                 });
             };
+            if config.blob_url.is_some() {
+                return Err(Failure {
+                    message: "backup and restore copy the files of <data_dir>/blobs; with \
+                              blob_url the files are in the bucket: back it up with its own \
+                              tools (docs/deploy.md)"
+                        .into(),
+                    json: false,
+                    code: 1,
+                });
+            }
             let blobs = config.data_dir.join("blobs");
             let ca_dir = config.ca_dir();
             let secret = config.data_dir.join("secret.key");
@@ -446,8 +457,20 @@ async fn run(command: Command, config: Config) -> Result<(), Failure> {
             Ok(())
         }
         Command::Admin(Admin::Ca(CaCmd::Export { test })) => {
-            // Needs only the authority's folder: no database.
-            let authority = signet::authority(&config).or_fail(false)?;
+            // The embedded default needs only the authority's folder; with PostgreSQL the
+            // authority is in the database.
+            let authority = if config.is_postgres() {
+                let db = signet_storage::Db::connect(&config.database_url())
+                    .await
+                    .map_err(anyhow::Error::from)
+                    .or_fail(false)?;
+                let secret = config.secret().or_fail(false)?;
+                signet::authority::load(&config, &db, &secret)
+                    .await
+                    .or_fail(false)?
+            } else {
+                signet::authority(&config).or_fail(false)?
+            };
             print!(
                 "{}",
                 if test {

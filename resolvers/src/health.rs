@@ -36,13 +36,7 @@ pub async fn readiness(ctx: &Ctx) -> Readiness {
             signet_storage::state::Budget::InProcess(_) => None,
         }
     };
-    let blobs = check(async {
-        ctx.blobs
-            .get("health/probe")
-            .await
-            .map(|_| ())
-            .map_err(|e| e.to_string())
-    });
+    let blobs = check(async { ctx.blobs.check().await.map_err(|e| e.to_string()) });
     let (database, redis, blobs) = tokio::join!(database, redis, blobs);
     let mut checks = BTreeMap::new();
     checks.insert("database", database);

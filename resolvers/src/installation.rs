@@ -33,3 +33,16 @@ pub async fn agree(db: &Db, name: &str, value: &str) -> Result<Option<String>, D
         .try_get("", "value")?;
     Ok((recorded != value).then_some(recorded))
 }
+
+/// The value recorded under `name`, if any.
+pub async fn recorded(db: &Db, name: &str) -> Result<Option<String>, DomainError> {
+    Ok(db
+        .conn
+        .query_one_raw(db.stmt(
+            "SELECT value FROM installation WHERE name = $1",
+            [Value::from(name.to_string())],
+        ))
+        .await?
+        .map(|row| row.try_get::<String>("", "value"))
+        .transpose()?)
+}

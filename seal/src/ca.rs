@@ -7,6 +7,10 @@
 //! The folder is made under a temporary name, every file synced, and renamed into place, so
 //! two processes starting at once cannot mix their keys (the loser of the rename loads the
 //! winner's) and a crash during the first start leaves no half-made authority.
+//!
+//! Processes on several machines keep no folder: the same files ([`AuthorityFiles`]) are made
+//! in memory ([`Authority::generate`]) and stored, encrypted, in the shared database by the
+//! binary; every process loads them from there ([`Authority::from_files`]).
 
 use std::fs;
 use std::io::Write;
@@ -30,6 +34,10 @@ use crate::tsa::Tsa;
 const FILES: [&str; 6] = ["root", "seal", "tsa", "test-root", "seal-test", "tsa-test"];
 /// The test chain's files, as an older authority (without one) gains them.
 const TEST_FILES: [&str; 3] = ["test-root", "seal-test", "tsa-test"];
+
+/// An authority's files by name (`root.crt`, `root.key`, `seal.crt`, ...), PEM text: what a
+/// folder holds, or what the database stores for processes on several machines.
+pub type AuthorityFiles = std::collections::BTreeMap<String, String>;
 
 /// Who signs what. Live and test documents are sealed and time-stamped under two roots, so
 /// a verifier that trusts the live root never accepts a test seal: any test key can have a
@@ -85,11 +93,44 @@ impl Authority {
     }
 
     pub fn load(dir: &Path) -> Result<Authority, SealError> {
+        Authority::from_files(&Authority::read_files(dir)?)
+    }
+
+    /// The files of the authority in `dir`.
+    pub fn read_files(dir: &Path) -> Result<AuthorityFiles, SealError> {
+        let mut files = AuthorityFiles::new();
+        for name in FILES {
+            for ext in ["crt", "key"] {
+                let path = dir.join(format!("{name}.{ext}"));
+                let pem = fs::read_to_string(&path)
+                    .map_err(|e| SealError::Key(format!("{}: {e}", path.display())))?;
+                files.insert(format!("{name}.{ext}"), pem);
+            }
+        }
+        Ok(files)
+    }
+
+    /// A new authority's files, made in memory and written nowhere.
+    pub fn generate(new: &NewAuthority) -> Result<AuthorityFiles, SealError> {
+        let [root, seal, tsa] = chain(new, false)?;
+        let [test_root, test_seal, test_tsa] = chain(new, true)?;
+        let made = [root, seal, tsa, test_root, test_seal, test_tsa];
+        let mut files = AuthorityFiles::new();
+        for (name, (cert, key)) in FILES.iter().zip(made) {
+            files.insert(format!("{name}.crt"), cert);
+            files.insert(format!("{name}.key"), key);
+        }
+        Ok(files)
+    }
+
+    /// The authority of `files` (see [`AuthorityFiles`]).
+    pub fn from_files(files: &AuthorityFiles) -> Result<Authority, SealError> {
         let read = |name: &str, ext: &str, label: &str| -> Result<Vec<u8>, SealError> {
-            let path = dir.join(format!("{name}.{ext}"));
-            let pem = fs::read_to_string(&path)
-                .map_err(|e| SealError::Key(format!("{}: {e}", path.display())))?;
-            asn1::pem_to_der(&pem, label)
+            let file = format!("{name}.{ext}");
+            let pem = files
+                .get(&file)
+                .ok_or_else(|| SealError::Key(format!("{file} is missing")))?;
+            asn1::pem_to_der(pem, label)
         };
         let cert = |name: &str| read(name, "crt", "CERTIFICATE");
         let key = |name: &str| read(name, "key", "PRIVATE KEY");

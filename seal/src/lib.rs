@@ -10,7 +10,7 @@ pub mod remote;
 mod stamp;
 mod tsa;
 
-pub use ca::{Authority, NewAuthority};
+pub use ca::{Authority, AuthorityFiles, NewAuthority};
 pub use pades::seal;
 pub use stamp::stamp;
 pub use tsa::Tsa;

@@ -1,6 +1,10 @@
-//! Blob store for rendered and sealed PDFs. The embedded default keeps them in a local folder
-//! (`<data_dir>/blobs`); each write goes to a temporary file first and is renamed into place,
-//! so a reader never sees half a file and a crash leaves no torn blob.
+//! Blob store for rendered and sealed PDFs, template files and page pictures. The embedded
+//! default keeps them in a local folder (`<data_dir>/blobs`); several machines share an
+//! S3-compatible bucket instead (`blob_url = "s3://bucket/prefix"`, see [`Bucket`]).
+//!
+//! In the folder, each write goes to a temporary file first and is renamed into place, so a
+//! reader never sees half a file and a crash leaves no torn blob. In a bucket, a PUT is whole
+//! or absent by the protocol, and answered once the store has it.
 //!
 //! A write is on the disk before `put` returns: the file's bytes are synced before the rename,
 //! then its folder and that folder's parent (and the parent of every folder the write
@@ -10,45 +14,110 @@
 //! people signed.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use crate::StorageError;
 
+mod bucket;
+pub use bucket::BucketSettings;
+
 #[derive(Clone, Debug)]
 pub struct Blobs {
-    root: PathBuf,
+    store: Store,
+}
+
+#[derive(Clone, Debug)]
+enum Store {
+    Local(PathBuf),
+    Bucket(Arc<bucket::Bucket>),
+}
+
+/// Checks a key before either store sees it: relative, no empty, `.` or `..` part.
+fn valid(key: &str) -> Result<(), StorageError> {
+    if key.is_empty()
+        || key.starts_with('/')
+        || key
+            .split('/')
+            .any(|p| p.is_empty() || p == "." || p == "..")
+    {
+        return Err(StorageError::Corrupt(format!(
+            "blob key '{key}' is not valid"
+        )));
+    }
+    Ok(())
+}
+
+/// A valid key's file in the folder `root`.
+fn in_folder(root: &std::path::Path, key: &str) -> Result<PathBuf, StorageError> {
+    valid(key)?;
+    Ok(root.join(key))
 }
 
 impl Blobs {
     pub fn local(root: PathBuf) -> Blobs {
-        Blobs { root }
-    }
-
-    fn path(&self, key: &str) -> Result<PathBuf, StorageError> {
-        if key.is_empty()
-            || key.starts_with('/')
-            || key
-                .split('/')
-                .any(|p| p.is_empty() || p == "." || p == "..")
-        {
-            return Err(StorageError::Corrupt(format!(
-                "blob key '{key}' is not valid"
-            )));
+        Blobs {
+            store: Store::Local(root),
         }
-        Ok(self.root.join(key))
     }
 
-    /// Writes a blob, durably (see the module's comment), on a blocking thread.
+    /// An S3-compatible bucket; nothing is asked of it until [`Blobs::check`] or a first use.
+    pub fn bucket(settings: &BucketSettings) -> Result<Blobs, StorageError> {
+        Ok(Blobs {
+            store: Store::Bucket(Arc::new(bucket::Bucket::new(settings)?)),
+        })
+    }
+
+    /// Where the blobs are, for messages: a folder or `s3://bucket/prefix`.
+    pub fn describe(&self) -> String {
+        match &self.store {
+            Store::Local(root) => root.display().to_string(),
+            Store::Bucket(b) => b.describe(),
+        }
+    }
+
+    /// The local folder, when the blobs are in one (backups copy it).
+    pub fn folder(&self) -> Option<&std::path::Path> {
+        match &self.store {
+            Store::Local(root) => Some(root),
+            Store::Bucket(_) => None,
+        }
+    }
+
+    /// Answers whether the store can be read: the folder's listing, or the bucket's (which
+    /// fails when the bucket is missing or the credentials are refused).
+    pub async fn check(&self) -> Result<(), StorageError> {
+        match &self.store {
+            Store::Local(_) => self.get("health/probe").await.map(|_| ()),
+            Store::Bucket(b) => b.check().await,
+        }
+    }
+
+    /// Writes a blob, durably (see the module's comment); the folder's on a blocking thread.
     pub async fn put(&self, key: &str, bytes: Vec<u8>) -> Result<(), StorageError> {
-        let (blobs, key) = (self.clone(), key.to_string());
-        tokio::task::spawn_blocking(move || blobs.put_sync(&key, &bytes))
-            .await
-            .map_err(|e| StorageError::Corrupt(format!("writing a blob: {e}")))?
+        match &self.store {
+            Store::Local(_) => {
+                let (blobs, key) = (self.clone(), key.to_string());
+                tokio::task::spawn_blocking(move || blobs.put_sync(&key, &bytes))
+                    .await
+                    .map_err(|e| StorageError::Corrupt(format!("writing a blob: {e}")))?
+            }
+            Store::Bucket(b) => {
+                valid(key)?;
+                b.put(key, bytes).await
+            }
+        }
     }
 
-    /// `put` on the calling thread, which it blocks until the disk has the blob.
+    /// `put` on the calling thread, which it blocks until the disk has the blob. Local
+    /// folders only: a bucket is written with `put`.
     pub fn put_sync(&self, key: &str, bytes: &[u8]) -> Result<(), StorageError> {
         use std::io::Write;
-        let path = self.path(key)?;
+        let Store::Local(root) = &self.store else {
+            return Err(StorageError::Bucket(
+                "a bucket cannot be written from a blocking thread".into(),
+            ));
+        };
+        let path = in_folder(root, key)?;
         let io = |e: std::io::Error| StorageError::Corrupt(format!("blob {key}: {e}"));
         let dir = path
             .parent()
@@ -81,7 +150,14 @@ impl Blobs {
     }
 
     pub async fn get(&self, key: &str) -> Result<Option<Vec<u8>>, StorageError> {
-        match tokio::fs::read(self.path(key)?).await {
+        let root = match &self.store {
+            Store::Local(root) => root,
+            Store::Bucket(b) => {
+                valid(key)?;
+                return b.get(key).await;
+            }
+        };
+        match tokio::fs::read(in_folder(root, key)?).await {
             Ok(b) => Ok(Some(b)),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
             Err(e) => Err(StorageError::Corrupt(format!("blob {key}: {e}"))),
@@ -91,7 +167,14 @@ impl Blobs {
     /// The keys of the blobs directly in `folder` (a key prefix without its trailing `/`),
     /// sorted; none when the folder does not exist.
     pub async fn list(&self, folder: &str) -> Result<Vec<String>, StorageError> {
-        let dir = self.path(folder)?;
+        let root = match &self.store {
+            Store::Local(root) => root,
+            Store::Bucket(b) => {
+                valid(folder)?;
+                return b.list(folder).await;
+            }
+        };
+        let dir = in_folder(root, folder)?;
         let folder = folder.to_string();
         tokio::task::spawn_blocking(move || {
             let io =
@@ -125,7 +208,14 @@ impl Blobs {
 
     /// Removes a blob; a missing one is not an error.
     pub async fn delete(&self, key: &str) -> Result<(), StorageError> {
-        match tokio::fs::remove_file(self.path(key)?).await {
+        let root = match &self.store {
+            Store::Local(root) => root,
+            Store::Bucket(b) => {
+                valid(key)?;
+                return b.delete(key).await;
+            }
+        };
+        match tokio::fs::remove_file(in_folder(root, key)?).await {
             Ok(()) => Ok(()),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
             Err(e) => Err(StorageError::Corrupt(format!("blob {key}: {e}"))),

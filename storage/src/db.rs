@@ -17,6 +17,9 @@ pub enum StorageError {
     Redis(#[from] redis::RedisError),
     #[error("stored data is not readable: {0}")]
     Corrupt(String),
+    /// The bucket did not answer, or refused.
+    #[error("file store: {0}")]
+    Bucket(String),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

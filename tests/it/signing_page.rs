@@ -208,7 +208,7 @@ fn assert_reads(page: &Value) {
     );
 }
 
-fn values_for(fields: &Value) -> Value {
+pub(crate) fn values_for(fields: &Value) -> Value {
     let mut v = serde_json::Map::new();
     for f in fields.as_array().unwrap() {
         if !f["editable"].as_bool().unwrap() {

@@ -441,3 +441,102 @@ async fn postgres_transactions_commit_held_writes_whole_or_not_at_all() {
     );
     assert_eq!(exists(db.clone(), &["ws_e"]).await, [false]);
 }
+
+/// The bucket keeps blobs as the folder does: a blob reads back whole, a second write
+/// replaces it, a folder lists the keys directly in it (sorted, not those further down), a
+/// missing blob reads as none and deleting it is no error, and a key that would leave the
+/// prefix is refused. Wrong credentials, or a bucket that does not exist, fail the check.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bucket_keeps_blobs_as_the_folder_does() {
+    use signet_storage::blobs::BucketSettings;
+    let Some(ext) = crate::servers::external() else {
+        return;
+    };
+    let prefix = signet_resolvers::ids::new_id("b").to_lowercase();
+    let settings = BucketSettings {
+        url: format!("s3://{}/{prefix}/", ext.s3.bucket),
+        endpoint: Some(ext.s3.endpoint.clone()),
+        region: Some("us-east-1".into()),
+        access_key_id: Some(ext.s3.access_key_id.into()),
+        secret_access_key: Some(ext.s3.secret_access_key.into()),
+    };
+    let blobs = signet_storage::Blobs::bucket(&settings).unwrap();
+    assert_eq!(blobs.describe(), format!("s3://{}/{prefix}", ext.s3.bucket));
+    blobs.check().await.unwrap();
+    let pdf = b"%PDF-1.7 a sealed document".repeat(40_000);
+    blobs
+        .put("documents/doc_1/a.pdf", pdf.clone())
+        .await
+        .unwrap();
+    blobs
+        .put("documents/doc_1/b.pdf", b"b".to_vec())
+        .await
+        .unwrap();
+    blobs
+        .put("documents/doc_1/deeper/c.pdf", b"c".to_vec())
+        .await
+        .unwrap();
+    blobs
+        .put("documents/doc_10/a.pdf", b"x".to_vec())
+        .await
+        .unwrap();
+    assert_eq!(
+        blobs.get("documents/doc_1/a.pdf").await.unwrap().unwrap(),
+        pdf
+    );
+    blobs
+        .put("documents/doc_1/a.pdf", b"second".to_vec())
+        .await
+        .unwrap();
+    assert_eq!(
+        blobs.get("documents/doc_1/a.pdf").await.unwrap().unwrap(),
+        b"second"
+    );
+    assert_eq!(
+        blobs.list("documents/doc_1").await.unwrap(),
+        ["documents/doc_1/a.pdf", "documents/doc_1/b.pdf"]
+    );
+    assert!(blobs.list("documents/none").await.unwrap().is_empty());
+    assert_eq!(blobs.get("documents/doc_1/none.pdf").await.unwrap(), None);
+    blobs.delete("documents/doc_1/b.pdf").await.unwrap();
+    blobs.delete("documents/doc_1/b.pdf").await.unwrap();
+    assert_eq!(blobs.get("documents/doc_1/b.pdf").await.unwrap(), None);
+    for bad in ["../escape.pdf", "/abs.pdf", "documents//x.pdf", ""] {
+        assert!(
+            blobs.put(bad, b"x".to_vec()).await.is_err(),
+            "{bad:?} was accepted"
+        );
+    }
+    // Another prefix of the same bucket sees none of it.
+    let other = signet_storage::Blobs::bucket(&BucketSettings {
+        url: format!("s3://{}/{prefix}-other", ext.s3.bucket),
+        ..settings.clone()
+    })
+    .unwrap();
+    assert_eq!(other.get("documents/doc_1/a.pdf").await.unwrap(), None);
+
+    let refused = signet_storage::Blobs::bucket(&BucketSettings {
+        secret_access_key: Some("not-the-secret-not-the-secret-00".into()),
+        ..settings.clone()
+    })
+    .unwrap();
+    let err = refused.check().await.unwrap_err().to_string();
+    assert!(err.starts_with("file store: s3://"), "{err}");
+    assert!(refused.get("documents/doc_1/a.pdf").await.is_err());
+    let missing = signet_storage::Blobs::bucket(&BucketSettings {
+        url: "s3://no-such-bucket-here".into(),
+        ..settings.clone()
+    })
+    .unwrap();
+    assert!(missing.check().await.is_err());
+    for bad in ["bucket", "s3://", "s3://b/../x", "https://b"] {
+        assert!(
+            signet_storage::Blobs::bucket(&BucketSettings {
+                url: bad.into(),
+                ..settings.clone()
+            })
+            .is_err(),
+            "{bad}"
+        );
+    }
+}
