@@ -4,7 +4,10 @@
 
 async fn probes_say_up_and_ready_and_name_what_is_down(kind: crate::harness::Kind) {
     // On PostgreSQL+Redis the files are in a bucket of the test's own, which it removes.
-    let bucket = signet_resolvers::ids::new_id("h").to_lowercase();
+    // S3 bucket names are lowercase letters, digits and hyphens.
+    let bucket = signet_resolvers::ids::new_id("h")
+        .to_lowercase()
+        .replace('_', "-");
     let opts = crate::harness::Options {
         no_worker: true,
         own_bucket: Some(bucket.clone()),

@@ -12,14 +12,16 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use clap::Parser;
-use http_body_util::Empty;
-use hyper::body::Bytes;
 use secrecy::SecretString;
 use serde_json::json;
 use signet::Config;
 use signet_resolvers::webhooks::{self, deliver, types::WebhookCreateIn};
 use signet_resolvers::{Actor, Mode, actor::Scopes, plans::Plan, workspaces};
 use signet_storage::sea_orm::{ConnectionTrait, Value};
+
+#[path = "../receiver.rs"]
+mod receiver;
+use receiver::receiver;
 
 #[derive(Parser)]
 struct Args {
@@ -35,36 +37,6 @@ struct Args {
     warm: bool,
     #[arg(long, default_value = "512")]
     concurrency: usize,
-}
-
-async fn receiver(count: Arc<AtomicU64>) -> u16 {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .unwrap_or_else(|e| panic!("bind: {e}"));
-    let port = listener.local_addr().map(|a| a.port()).unwrap_or_default();
-    tokio::spawn(async move {
-        loop {
-            let Ok((stream, _)) = listener.accept().await else {
-                continue;
-            };
-            let count = count.clone();
-            tokio::spawn(async move {
-                let svc = hyper::service::service_fn(move |_req| {
-                    count.fetch_add(1, Ordering::Relaxed);
-                    async move {
-                        hyper::Response::builder()
-                            .status(204)
-                            .body(Empty::<Bytes>::new())
-                    }
-                });
-                let io = hyper_util::rt::TokioIo::new(stream);
-                let _ = hyper::server::conn::http1::Builder::new()
-                    .serve_connection(io, svc)
-                    .await;
-            });
-        }
-    });
-    port
 }
 
 /// Writes `n` queued `documents.document.sent` events into the outbox, as a send would.
