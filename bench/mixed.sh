@@ -4,12 +4,14 @@
 # one `signet worker`, each with an empty data folder of its own. Two runs on fresh
 # databases: a steady one, and one where the first API process is killed (SIGKILL) half-way.
 # Prints the tables for bench/RESULTS.md.
-#   bash bench/mixed.sh [seconds, default 600] [clients, default 32]
+#   bash bench/mixed.sh [seconds, default 600] [clients, default 32] [rate, default 100]
+# The rate is requests due a second over all clients (open loop); 0 runs closed loop.
 # BENCH_PROFILE=debug runs the debug build, to try the script quickly (figures mean nothing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER_RUN=${1:-600}
 CLIENTS=${2:-32}
+RATE=${3:-100}
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/signet-target}"
 PROFILE=${BENCH_PROFILE:-release}
 if [ "$PROFILE" = release ]; then cargo build --release -q -p signet -p signet-bench; else cargo build -q -p signet -p signet-bench; fi
@@ -62,7 +64,8 @@ run() { # name, kill-at seconds or empty
     SIGNET_BLOB_URL="s3://$db" SIGNET_BLOB_ENDPOINT="http://127.0.0.1:${P[6]}"
     SIGNET_BLOB_ACCESS_KEY_ID=bench-key SIGNET_BLOB_SECRET_ACCESS_KEY=bench-secret-0123456789abcdef
     SIGNET_WEBHOOKS_ALLOW_PRIVATE=true SIGNET_WEBHOOKS_ALLOW_HTTP=true
-    SIGNET_METRICS_TOKEN=bench-metrics-token-0123456789 SIGNET_LOG=warn)
+    SIGNET_METRICS_TOKEN=bench-metrics-token-0123456789 SIGNET_LOG=warn
+    SIGNET_PLANS__PRO__TEST_SENDS_PER_DAY=1000000000)
   env "${env[@]}" SIGNET_DATA_DIR="$WORK/$db-admin" "$SIGNET" migrate >/dev/null
   local apis=() pids=()
   for i in 1 2; do
@@ -79,11 +82,13 @@ run() { # name, kill-at seconds or empty
   key=$(env "${env[@]}" SIGNET_DATA_DIR="$WORK/$db-admin" "$SIGNET" admin key create --workspace "$ws" --mode test \
     --scopes documents:read,documents:write,webhooks:read,webhooks:write --per-minute 1000000000 --json \
     | python3 -c 'import json,sys; print(json.load(sys.stdin)["key"])')
+  local rate=()
+  if [ "$RATE" != 0 ]; then rate=(--rate "$RATE"); fi
   local kill=()
   if [ -n "$kill_at" ]; then kill=(--kill-pid "${pids[0]}" --kill-at "$kill_at"); fi
   echo "## $name"
   "$MIXED" "${apis[@]}" --key "$key" --body bench/create-send.json --metrics-token bench-metrics-token-0123456789 \
-    --seconds "$SECONDS_PER_RUN" --clients "$CLIENTS" "${kill[@]}"
+    --seconds "$SECONDS_PER_RUN" --clients "$CLIENTS" "${kill[@]}" "${rate[@]}"
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
 }
 

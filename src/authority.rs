@@ -49,16 +49,22 @@ pub async fn load(config: &Config, db: &Db, secret: &[u8]) -> anyhow::Result<Aut
     let key = key(secret)?;
     let files = match signet_resolvers::installation::recorded(db, STORED).await? {
         Some(stored) => open(&key, &stored)?,
-        None => {
-            let files = first_files(config, db).await?;
-            let stored = seal(&key, &files)?;
-            // Another process storing its own at the same moment: the first one stays, and
-            // this process loads it.
-            match signet_resolvers::installation::agree(db, STORED, &stored).await? {
-                None => files,
-                Some(theirs) => open(&key, &theirs)?,
+        None => match first_files(config, db).await {
+            Ok(files) => {
+                let stored = seal(&key, &files)?;
+                // Another process storing its own at the same moment: the first one stays,
+                // and this process loads it.
+                match signet_resolvers::installation::agree(db, STORED, &stored).await? {
+                    None => files,
+                    Some(theirs) => open(&key, &theirs)?,
+                }
             }
-        }
+            // Refused here, but another process (with the folder) may have stored it since.
+            Err(e) => match signet_resolvers::installation::recorded(db, STORED).await? {
+                Some(stored) => open(&key, &stored)?,
+                None => return Err(e),
+            },
+        },
     };
     let authority = Authority::from_files(&files).context("the stored certificate authority")?;
     with_operator_key(authority, config)
@@ -73,15 +79,28 @@ async fn first_files(config: &Config, db: &Db) -> anyhow::Result<AuthorityFiles>
     if dir.join("root.crt").exists() {
         let files = Authority::read_files(&dir)
             .with_context(|| format!("ca_dir (SIGNET_CA_DIR): {}", dir.display()))?;
-        let root = crate::hex_sha256(Authority::from_files(&files)?.root_der());
-        // Stored, a wrong authority would stay: it is checked first.
-        if let Some(recorded) = recorded.filter(|r| *r != root) {
-            anyhow::bail!(
-                "ca_dir (SIGNET_CA_DIR): the authority in {} (root SHA-256 {root}) is not the one \
-                 this database's documents are sealed under (SHA-256 {recorded}); name the \
-                 first host's authority folder",
-                dir.display()
-            );
+        let authority = Authority::from_files(&files)?;
+        // Stored, a wrong authority would stay: both roots are checked first.
+        for (fact, what, der) in [
+            ("ca_root_sha256", "root", authority.root_der()),
+            (
+                "ca_test_root_sha256",
+                "test root",
+                authority.test_root_der(),
+            ),
+        ] {
+            let mine = crate::hex_sha256(der);
+            if let Some(theirs) = signet_resolvers::installation::recorded(db, fact)
+                .await?
+                .filter(|r| *r != mine)
+            {
+                anyhow::bail!(
+                    "ca_dir (SIGNET_CA_DIR): the authority in {} ({what} SHA-256 {mine}) is not \
+                     the one this database's documents are sealed under (SHA-256 {theirs}); \
+                     name the first host's authority folder",
+                    dir.display()
+                );
+            }
         }
         return Ok(files);
     }

@@ -324,11 +324,13 @@ impl Config {
             );
         }
         if self.blob_url.is_none()
-            && (self.blob_endpoint.is_some() || self.blob_access_key_id.is_some())
+            && (self.blob_endpoint.is_some()
+                || self.blob_region.is_some()
+                || self.blob_access_key_id.is_some())
         {
             anyhow::bail!(
-                "blob_endpoint and blob_access_key_id (SIGNET_BLOB_*) need blob_url \
-                 (SIGNET_BLOB_URL), such as s3://bucket"
+                "blob_endpoint, blob_region and blob_access_key_id (SIGNET_BLOB_*) need \
+                 blob_url (SIGNET_BLOB_URL), such as s3://bucket"
             );
         }
         if let Some(endpoint) = &self.blob_endpoint

@@ -118,6 +118,15 @@ pub async fn services(config: &Config) -> anyhow::Result<Services> {
         lease_ms: config.mail_lease_secs as i64 * 1000,
         ..signet_resolvers::email::send::Mail::new(transport, &config.public_url())
     });
+    // Embedded, each process reads the folder; with PostgreSQL the database holds the
+    // authority, so a mismatch means it was changed by hand.
+    let remedy = match ctx.db.backend {
+        Backend::Sqlite => "every process must share one ca_dir: copy it from the first host",
+        Backend::Postgres => {
+            "the authority stored in the database (installation.ca_authority) is not the one \
+             the installation began with: restore that row from a backup"
+        }
+    };
     let root = hex_sha256(ctx.authority.root_der());
     if let Some(recorded) = signet_resolvers::installation::agree(&ctx.db, "ca_root_sha256", &root)
         .await
@@ -125,8 +134,7 @@ pub async fn services(config: &Config) -> anyhow::Result<Services> {
     {
         anyhow::bail!(
             "ca_dir (SIGNET_CA_DIR): this process's root certificate (SHA-256 {root}) is not the \
-             one this database's documents are sealed under (SHA-256 {recorded}); every process \
-             must share one ca_dir: copy it from the first host"
+             one this database's documents are sealed under (SHA-256 {recorded}); {remedy}"
         );
     }
     let test_root = hex_sha256(ctx.authority.test_root_der());
@@ -138,7 +146,7 @@ pub async fn services(config: &Config) -> anyhow::Result<Services> {
         anyhow::bail!(
             "ca_dir (SIGNET_CA_DIR): this process's test root certificate (SHA-256 {test_root}) \
              is not the one this installation seals test documents under (SHA-256 {recorded}); \
-             every process must share one ca_dir: copy it from the first host"
+             {remedy}"
         );
     }
     Ok(Services { ctx, log_writer })

@@ -311,7 +311,16 @@ async fn two_api_processes_and_two_workers_lose_nothing_when_one_of_each_is_kill
             Ok((status, d)) => panic!("a send answered {status}: {d}"),
             Err(_) => None,
         };
-        let (status, d) = send(&two, &key, i).await.unwrap();
+        // The first try may hold the idempotency key still (it died mid-request): the
+        // survivor answers 409 and Retry-After until the hold runs out, as the spec says.
+        let deadline = Instant::now() + Duration::from_secs(120);
+        let (status, d) = loop {
+            let (status, d) = send(&two, &key, i).await.unwrap();
+            if status != 409 || Instant::now() > deadline {
+                break (status, d);
+            }
+            tokio::time::sleep(Duration::from_millis(500)).await;
+        };
         assert_eq!(status, 201, "{d}");
         let id = d["id"].as_str().unwrap().to_string();
         if let Some(first) = first_id {
@@ -320,6 +329,11 @@ async fn two_api_processes_and_two_workers_lose_nothing_when_one_of_each_is_kill
         ids.push(id);
     }
     assert_eq!(ids.iter().collect::<BTreeSet<_>>().len(), 8);
+    // And none was made twice: the workspace holds exactly these eight.
+    let (status, list) = get(&two, &key, "/api/v1/documents?limit=100").await;
+    assert_eq!(status, 200);
+    let list: Value = serde_json::from_slice(&list).unwrap();
+    assert_eq!(list["data"].as_array().unwrap().len(), 8, "{list}");
 
     // Everything else through the survivors.
     for i in 2..8 {

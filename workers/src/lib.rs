@@ -30,7 +30,9 @@ pub struct Settings {
 pub struct Workers {
     /// The job runners: told to stop, they finish the pass under way.
     runners: Vec<(JoinHandle<()>, runner::Held)>,
-    /// The scheduler, the webhook deliverer and the like: stopped at once.
+    /// The webhook deliverer: told to stop, it lets the deliveries in flight end.
+    deliverer: Option<(JoinHandle<()>, signet_resolvers::webhooks::deliver::Leased)>,
+    /// The scheduler and the like: stopped at once.
     others: Vec<JoinHandle<()>>,
     stop: watch::Sender<bool>,
 }
@@ -38,18 +40,27 @@ pub struct Workers {
 /// Starts a process's background work.
 pub fn spawn(ctx: &Ctx, settings: Settings) -> Workers {
     let (stop, watching) = watch::channel(false);
-    let mut others = scheduler::spawn(ctx, &settings);
+    let others = scheduler::spawn(ctx, &settings);
     let mut runners = Vec::new();
+    let mut deliverer = None;
     if settings.jobs {
         runners.push(start::<jobs::Render>(ctx, &watching));
         runners.push(start::<jobs::Seal>(ctx, &watching));
         runners.push(start::<jobs::Email>(ctx, &watching));
-        // A delivery interrupted by a stop is made again when its lease runs out
-        // (`webhook_lease_secs`): deliveries are at least once.
-        others.push(tokio::spawn(jobs::deliver(ctx.clone(), settings.delivery)));
+        let leased = signet_resolvers::webhooks::deliver::Leased::default();
+        deliverer = Some((
+            tokio::spawn(jobs::deliver(
+                ctx.clone(),
+                settings.delivery,
+                watching.clone(),
+                leased.clone(),
+            )),
+            leased,
+        ));
     }
     Workers {
         runners,
+        deliverer,
         others,
         stop,
     }
@@ -71,14 +82,31 @@ impl Workers {
         let _ = self.stop.send(true);
     }
 
-    /// Stops the background work: the scheduler and the deliverer at once, the job runners
-    /// once the pass under way ends, or at `deadline`, when what they still hold is given back
-    /// to the queue (so another worker takes it at once, not when the lease runs out).
+    /// Stops the background work: the scheduler at once, the job runners once the pass under
+    /// way ends and the webhook deliverer once its deliveries in flight end, or at `deadline`,
+    /// when what they still hold is given back to the queue (so another worker takes it at
+    /// once, not when the lease runs out).
     pub async fn stop(self, ctx: &Ctx, deadline: tokio::time::Instant) {
         let _ = self.stop.send(true);
         for t in self.others {
             t.abort();
             let _ = t.await;
+        }
+        if let Some((mut task, leased)) = self.deliverer {
+            if tokio::time::timeout_at(deadline, &mut task).await.is_err() {
+                task.abort();
+                let _ = task.await;
+            }
+            match signet_resolvers::webhooks::deliver::give_back(ctx, &leased).await {
+                Ok(0) => {}
+                Ok(n) => tracing::info!(
+                    given_back = n,
+                    "stopping: leases of webhook deliveries not finished given back"
+                ),
+                Err(e) => {
+                    tracing::warn!(error = %e, "stopping: giving back webhook leases failed; they run out instead")
+                }
+            }
         }
         for (mut task, held) in self.runners {
             if tokio::time::timeout_at(deadline, &mut task).await.is_err() {

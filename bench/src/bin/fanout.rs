@@ -162,9 +162,16 @@ async fn main() {
         concurrency: args.concurrency,
         ..Default::default()
     };
+    // Never told to stop: the worker is dropped at the end.
+    let (_stop, never) = tokio::sync::watch::channel(false);
     let (base, worker, started) = if args.warm {
         // One round first, so the worker, its connections and the database are warm.
-        let worker = tokio::spawn(deliver::run(ctx.clone(), config));
+        let worker = tokio::spawn(deliver::run(
+            ctx.clone(),
+            config,
+            never.clone(),
+            Default::default(),
+        ));
         for ws in &spaces {
             emit(&ctx, ws, 1).await;
         }
@@ -182,7 +189,16 @@ async fn main() {
             emit(&ctx, ws, args.events).await;
         }
         let started = Instant::now();
-        (0, tokio::spawn(deliver::run(ctx.clone(), config)), started)
+        (
+            0,
+            tokio::spawn(deliver::run(
+                ctx.clone(),
+                config,
+                never.clone(),
+                Default::default(),
+            )),
+            started,
+        )
     };
     let expected = (args.events * args.endpoints) as u64;
     while count.load(Ordering::Relaxed) - base < expected {

@@ -43,6 +43,11 @@ struct Args {
     seconds: u64,
     #[arg(long, default_value_t = 32)]
     clients: usize,
+    /// Requests due a second over all clients (open loop: each client sends on its own
+    /// schedule, and a latency counts from when its request was due). Without it, closed
+    /// loop: each client sends as soon as its last answer came, which saturates the machine.
+    #[arg(long)]
+    rate: Option<f64>,
     /// Kill this process (SIGKILL) at `--kill-at` seconds.
     #[arg(long)]
     kill_pid: Option<u32>,
@@ -225,6 +230,7 @@ async fn main() {
     let mut tasks = Vec::new();
     for n in 0..args.clients {
         let (apis, body) = (apis.clone(), body.clone());
+        let (rate, clients) = (args.rate, args.clients);
         let (shared, samples) = (shared.clone(), samples.clone());
         tasks.push(tokio::spawn(async move {
             let mut rng =
@@ -232,7 +238,17 @@ async fn main() {
             let mut mine = Vec::new();
             let mut turn = n;
             let mut seq = 0u64;
+            // Open loop: this client's requests are due every `every`, starting staggered.
+            let every = rate.map(|r| Duration::from_secs_f64(clients as f64 / r));
+            let mut due = start
+                + every
+                    .map(|e| e.mul_f64(n as f64 / clients as f64))
+                    .unwrap_or_default();
             while Instant::now() < stop {
+                if let Some(every) = every {
+                    tokio::time::sleep_until(due.into()).await;
+                    due += every;
+                }
                 turn += 1;
                 let roll = next(&mut rng) % 100;
                 let sign = if roll < 25 {
@@ -251,7 +267,13 @@ async fn main() {
                 } else {
                     None
                 };
-                let began = Instant::now();
+                // Open loop counts from when the request was due, so a server that falls behind
+                // shows it (no coordinated omission).
+                let began = if every.is_some() {
+                    due - every.unwrap_or_default()
+                } else {
+                    Instant::now()
+                };
                 let (op, (status, answer, retried)) = if let Some((id, seat)) = &sign {
                     let b = Bytes::from(json!({ "seat": seat }).to_string());
                     let idem = format!("mixed-sign-{id}-{seat}");
@@ -344,9 +366,12 @@ async fn main() {
     let kill_ms = args.kill_at.map(|s| s * 1000);
     let in_kill = |at: u64| kill_ms.is_some_and(|k| at >= k && at < k + 10_000);
     println!(
-        "mixed load: {:.0} s, {} clients, {} API processes",
+        "mixed load: {:.0} s, {} clients, {}, {} API processes",
         ran,
         args.clients,
+        args.rate
+            .map(|r| format!("open loop at {r}/s"))
+            .unwrap_or_else(|| "closed loop".into()),
         apis.bases.len()
     );
     println!(

@@ -174,6 +174,9 @@ pub struct Claimed {
     pub topic: String,
     pub payload: String,
     pub attempts: i32,
+    /// When this lease runs out (`next_attempt_at` as leased): while it is unchanged, the
+    /// message is still this worker's.
+    pub lease_until: i64,
 }
 
 /// Leases up to `n` due messages for `lease_ms`, none of the endpoints in `full` (those whose
@@ -276,6 +279,7 @@ pub async fn claim(
                 topic: r.try_get("", "topic")?,
                 payload: r.try_get("", "payload")?,
                 attempts: r.try_get("", "attempts")?,
+                lease_until: now + lease_ms,
             })
         })
         .collect()
@@ -671,10 +675,59 @@ pub async fn pass(ctx: &Ctx, cfg: WorkerConfig) -> Result<usize, DomainError> {
     }
 }
 
-/// The delivery worker: runs until the task is dropped.
-pub async fn run(ctx: Ctx, cfg: WorkerConfig) {
+/// The messages a delivery worker is posting and has not yet recorded, with when each lease
+/// runs out: what it gives back if it is stopped before they end.
+pub type Leased = Arc<std::sync::Mutex<BTreeMap<String, i64>>>;
+
+/// Gives back the leases of messages a stopped worker still held, due again at once. Only a
+/// lease still this worker's is given back: a message recorded meanwhile, or whose lease ran
+/// out and was taken by another worker, is left alone. Answers how many were given back.
+pub async fn give_back(ctx: &Ctx, leased: &Leased) -> Result<u64, DomainError> {
+    let held = std::mem::take(
+        &mut *leased
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner),
+    );
+    let mut by_lease: BTreeMap<i64, Vec<String>> = BTreeMap::new();
+    for (id, until) in held {
+        by_lease.entry(until).or_default().push(id);
+    }
+    let mut given = 0;
+    for (until, ids) in by_lease {
+        for chunk in ids.chunks(BATCH) {
+            let mut v = vec![Value::from(now_ms()), Value::from(until)];
+            v.extend(chunk.iter().cloned().map(Value::from));
+            given += ctx
+                .db
+                .conn
+                .execute_raw(ctx.db.stmt(
+                    &format!(
+                        "UPDATE webhook_messages SET state = 'pending', next_attempt_at = $1 \
+                         WHERE state = 'sending' AND next_attempt_at = $2 AND id IN ({})",
+                        marks(3, chunk.len())
+                    ),
+                    v,
+                ))
+                .await?
+                .rows_affected();
+        }
+    }
+    Ok(given)
+}
+
+/// The delivery worker: runs until `stop` says so (or the task is dropped). Told to stop,
+/// it leases nothing more, lets the deliveries in flight end (each within the receiver's 15
+/// seconds) and records them, then returns. `leased` holds what it has leased and not yet
+/// recorded, for [`give_back`] when it is cut short.
+pub async fn run(
+    ctx: Ctx,
+    cfg: WorkerConfig,
+    mut stop: tokio::sync::watch::Receiver<bool>,
+    leased: Leased,
+) {
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Done>();
     let writer_ctx = ctx.clone();
+    let recorded = leased.clone();
     let writer = tokio::spawn(async move {
         let mut buf = Vec::with_capacity(1000);
         while rx.recv_many(&mut buf, 1000).await > 0 {
@@ -682,10 +735,17 @@ pub async fn run(ctx: Ctx, cfg: WorkerConfig) {
                 // The leases run out and the messages are tried again: nothing is lost.
                 tracing::warn!(error = %e, n = buf.len(), "recording webhook attempts failed");
             }
+            let mut held = recorded
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            for d in &buf {
+                held.remove(&d.message.id);
+            }
+            drop(held);
             buf.clear();
         }
     });
-    let _writer = AbortOnDrop(writer);
+    let mut writer = AbortOnDrop(writer);
     let slots = Arc::new(tokio::sync::Semaphore::new(cfg.concurrency));
     // Slots are refilled in batches of this many, so a busy queue is leased in few statements.
     let refill = (cfg.concurrency / 4).clamp(1, BATCH);
@@ -698,7 +758,13 @@ pub async fn run(ctx: Ctx, cfg: WorkerConfig) {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .skip(per_workspace)
     };
-    loop {
+    // The deliveries in flight: dropped with this task, they end with it.
+    let mut posts = tokio::task::JoinSet::new();
+    // Stopped: told so, or the sender is gone.
+    let stopped =
+        |stop: &tokio::sync::watch::Receiver<bool>| *stop.borrow() || stop.has_changed().is_err();
+    while !stopped(&stop) {
+        while posts.try_join_next().is_some() {}
         let fanned = match fan_out(&ctx).await {
             Ok(n) => n,
             Err(e) => {
@@ -708,7 +774,7 @@ pub async fn run(ctx: Ctx, cfg: WorkerConfig) {
         };
         let free = slots.available_permits().min(BATCH);
         let skip = lock(&in_flight);
-        let mut claimed = if free > 0 {
+        let mut claimed = if free > 0 && !stopped(&stop) {
             match claim(&ctx, free, lease_ms, &skip).await {
                 Ok(c) => c,
                 Err(e) => {
@@ -724,6 +790,7 @@ pub async fn run(ctx: Ctx, cfg: WorkerConfig) {
             Ok(e) => e,
             Err(e) => {
                 tracing::warn!(error = %e, "reading webhook endpoints failed");
+                // Their leases run out and they are taken again: nothing is lost.
                 claimed.clear();
                 BTreeMap::new()
             }
@@ -755,7 +822,11 @@ pub async fn run(ctx: Ctx, cfg: WorkerConfig) {
             let tx = tx.clone();
             let returned = returned.clone();
             let in_flight = in_flight.clone();
-            tokio::spawn(async move {
+            leased
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .insert(m.id.clone(), m.lease_until);
+            posts.spawn(async move {
                 let outcome = post_one(&hooks, &url, &secrets, &m).await;
                 in_flight
                     .lock()
@@ -790,6 +861,7 @@ pub async fn run(ctx: Ctx, cfg: WorkerConfig) {
             // deliveries ends, when new work is queued (at most ten times a second: each look
             // reads past all of their queue), or in half a second.
             tokio::select! {
+                _ = stop.changed() => {}
                 _ = returned.notified() => {}
                 // Another workspace's new work is looked at soon, at most ten times a second.
                 _ = ctx.hooks.deliver_wake.notified() => {
@@ -800,13 +872,19 @@ pub async fn run(ctx: Ctx, cfg: WorkerConfig) {
         } else if fanned < BATCH {
             // The queue is drained: wait for new work, or look again shortly (retries come
             // due, other processes fan out).
-            let _ = tokio::time::timeout(
-                Duration::from_millis(100),
-                ctx.hooks.deliver_wake.notified(),
-            )
-            .await;
+            tokio::select! {
+                _ = stop.changed() => {}
+                _ = tokio::time::timeout(
+                    Duration::from_millis(100),
+                    ctx.hooks.deliver_wake.notified(),
+                ) => {}
+            }
         }
     }
+    // Stopping: the deliveries in flight end and are recorded.
+    while posts.join_next().await.is_some() {}
+    drop(tx);
+    let _ = (&mut writer.0).await;
 }
 
 struct AbortOnDrop(tokio::task::JoinHandle<()>);

@@ -2,8 +2,9 @@
 //! object_store. Keys live under the URL's prefix; a missing object reads as `None`, and
 //! deleting one is not an error, as in the local folder.
 //!
-//! Requests are bounded: 5 s to connect, 30 s a request, and at most 3 retries within 15 s
-//! (object_store's default would retry for three minutes while an API request waits).
+//! Requests are bounded: 5 s to connect, 30 s a request, and no retry started after 15 s,
+//! at most 3 (object_store's default would retry for three minutes while an API request
+//! waits). One call can thus take about 45 s at worst.
 
 use std::time::Duration;
 
@@ -15,7 +16,7 @@ use crate::StorageError;
 
 /// How to reach the bucket. Credentials not given here are taken as the AWS SDKs take them
 /// (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, `AWS_SESSION_TOKEN`, an instance profile).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Default)]
 pub struct BucketSettings {
     /// `s3://bucket` or `s3://bucket/prefix`.
     pub url: String,
@@ -24,6 +25,18 @@ pub struct BucketSettings {
     pub region: Option<String>,
     pub access_key_id: Option<String>,
     pub secret_access_key: Option<String>,
+}
+
+impl std::fmt::Debug for BucketSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The secret is never printed.
+        f.debug_struct("BucketSettings")
+            .field("url", &self.url)
+            .field("endpoint", &self.endpoint)
+            .field("region", &self.region)
+            .field("access_key_id", &self.access_key_id)
+            .finish_non_exhaustive()
+    }
 }
 
 #[derive(Debug)]
@@ -53,7 +66,14 @@ impl Bucket {
         if !prefix.is_empty() {
             super::valid(prefix).map_err(|_| bad("its prefix has an empty, . or .. part"))?;
         }
-        let mut builder = AmazonS3Builder::from_env()
+        // Keys given in the settings are the whole story; without them, the environment's
+        // (and an instance profile) are used as the AWS tools use them.
+        let base = if settings.access_key_id.is_some() {
+            AmazonS3Builder::new()
+        } else {
+            AmazonS3Builder::from_env()
+        };
+        let mut builder = base
             .with_bucket_name(name)
             .with_client_options(
                 ClientOptions::new()
@@ -110,14 +130,24 @@ impl Bucket {
     }
 
     /// Lists the `health/` folder: an error when the bucket is missing, the credentials are
-    /// refused or the store does not answer.
+    /// refused or the store does not answer. The error says which in a few words: it is shown
+    /// by `/readyz` to anyone, and a store's own answer can carry request details (an AWS
+    /// signature mismatch echoes the key id and the string signed). The whole error is logged.
     pub async fn check(&self) -> Result<(), StorageError> {
         let at = self.location("health")?;
-        self.store
-            .list_with_delimiter(Some(&at))
-            .await
-            .map(|_| ())
-            .map_err(|e| err(&self.describe(), e))
+        match self.store.list_with_delimiter(Some(&at)).await {
+            Ok(_) => Ok(()),
+            Err(e) => {
+                tracing::warn!(bucket = %self.describe(), error = %e, "the bucket cannot be listed");
+                let why = match e {
+                    object_store::Error::NotFound { .. } => "the bucket does not exist",
+                    object_store::Error::PermissionDenied { .. }
+                    | object_store::Error::Unauthenticated { .. } => "access is refused",
+                    _ => "it does not answer as an S3 store",
+                };
+                Err(StorageError::Bucket(format!("{}: {why}", self.describe())))
+            }
+        }
     }
 
     pub async fn put(&self, key: &str, bytes: Vec<u8>) -> Result<(), StorageError> {
@@ -135,7 +165,12 @@ impl Bucket {
                 .await
                 .map(|b| Some(b.to_vec()))
                 .map_err(|e| err(key, e)),
-            Err(object_store::Error::NotFound { .. }) => Ok(None),
+            // A 404 is also what a bucket that is gone answers: a missing file is told
+            // apart from a missing store, which must not read as "no such file".
+            Err(object_store::Error::NotFound { .. }) => {
+                self.check().await?;
+                Ok(None)
+            }
             Err(e) => Err(err(key, e)),
         }
     }

@@ -6,6 +6,11 @@
 use signet_resolvers::Ctx;
 use signet_resolvers::webhooks::deliver::{self, WorkerConfig};
 
-pub async fn deliver(ctx: Ctx, config: WorkerConfig) {
-    deliver::run(ctx, config).await;
+pub async fn deliver(
+    ctx: Ctx,
+    config: WorkerConfig,
+    stop: tokio::sync::watch::Receiver<bool>,
+    leased: deliver::Leased,
+) {
+    deliver::run(ctx, config, stop, leased).await;
 }
