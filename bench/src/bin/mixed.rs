@@ -127,6 +127,18 @@ impl Apis {
         }
         (0, None, true)
     }
+
+    /// `GET /api/v1/documents/{id}`, from the process `first` or the next ones.
+    async fn document(&self, first: usize, id: &str) -> (u16, Option<Value>, bool) {
+        self.call(
+            first,
+            reqwest::Method::GET,
+            &format!("/api/v1/documents/{id}"),
+            None,
+            None,
+        )
+        .await
+    }
 }
 
 fn pct(sorted: &[u64], p: f64) -> f64 {
@@ -289,17 +301,7 @@ async fn main() {
                         .await,
                     )
                 } else if let Some(id) = &read {
-                    (
-                        Op::Read,
-                        apis.call(
-                            turn,
-                            reqwest::Method::GET,
-                            &format!("/api/v1/documents/{id}"),
-                            None,
-                            None,
-                        )
-                        .await,
-                    )
+                    (Op::Read, apis.document(turn, id).await)
                 } else {
                     seq += 1;
                     let idem = format!("mixed-{n}-{seq}-{}", start.elapsed().as_nanos());
@@ -436,15 +438,7 @@ async fn main() {
     };
     let mut missing = 0;
     for id in &created {
-        let (status, _, _) = apis
-            .call(
-                0,
-                reqwest::Method::GET,
-                &format!("/api/v1/documents/{id}"),
-                None,
-                None,
-            )
-            .await;
+        let (status, _, _) = apis.document(0, id).await;
         if status != 200 {
             missing += 1;
         }
@@ -458,15 +452,7 @@ async fn main() {
     while !waiting.is_empty() && drain.elapsed() < Duration::from_secs(300) {
         let mut still = Vec::new();
         for id in waiting {
-            let (_, v, _) = apis
-                .call(
-                    0,
-                    reqwest::Method::GET,
-                    &format!("/api/v1/documents/{id}"),
-                    None,
-                    None,
-                )
-                .await;
+            let (_, v, _) = apis.document(0, &id).await;
             if v.as_ref().and_then(|v| v["state"].as_str()) != Some("executed") {
                 still.push(id);
             }
