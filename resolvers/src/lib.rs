@@ -37,3 +37,14 @@ pub use error::DomainError;
 
 /// The API version every response names (`Service-Version`) and the OpenAPI `info.version`.
 pub const SERVICE_VERSION: &str = "2026-10-07";
+
+/// `spawn_blocking` under the caller's span: what the work logs (a converter's warning) carries
+/// the request id of the request that asked for it.
+pub fn blocking<F, R>(work: F) -> tokio::task::JoinHandle<R>
+where
+    F: FnOnce() -> R + Send + 'static,
+    R: Send + 'static,
+{
+    let span = tracing::Span::current();
+    tokio::task::spawn_blocking(move || span.in_scope(work))
+}

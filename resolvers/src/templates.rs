@@ -741,7 +741,7 @@ pub async fn create_file(
         )?;
         Ok((prepared, source, doc, report))
     };
-    let (prepared, source, doc, report) = tokio::task::spawn_blocking(work)
+    let (prepared, source, doc, report) = crate::blocking(work)
         .await
         .map_err(|e| DomainError::Internal(format!("preparing a PDF: {e}")))??;
     let fields = fields_placed(
@@ -852,7 +852,7 @@ pub async fn create_html(
             })?;
         Ok((converted, report, rendered.fields, rendered.pages.len()))
     };
-    let (converted, report, placed, pages) = tokio::task::spawn_blocking(work)
+    let (converted, report, placed, pages) = crate::blocking(work)
         .await
         .map_err(|e| DomainError::Internal(format!("converting HTML: {e}")))??;
     let fields = fields_placed(

@@ -25,6 +25,7 @@ use signet_resolvers::keys::canonical;
 use signet_resolvers::{Actor, DomainError, SERVICE_VERSION, ids, keys};
 use signet_storage::state::{Begin, BudgetState, Hold, Stored};
 use tower_http::catch_panic::CatchPanicLayer;
+use tracing::Instrument;
 
 use crate::error::{ErrorKind, PendingError, render};
 use crate::routes::{Access, Idem, Route};
@@ -162,12 +163,27 @@ pub fn anonymous_bucket(ip: IpAddr) -> String {
     }
 }
 
-async fn outer(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
+async fn outer(State(state): State<AppState>, req: Request, next: Next) -> Response {
     let started = Instant::now();
-    // Probes spend no budget: a balancer behind one address asks every second.
-    let probe = crate::health::PATHS.contains(&req.uri().path());
     signet_resolvers::pacing::request_arrived();
     let request_id: Arc<str> = ids::new_id("req").into();
+    // Every line logged while the request is answered carries its id: in JSON logs as
+    // `span.request_id`, the id the caller sees in `Request-Id` and in error bodies.
+    let span = tracing::info_span!("request", request_id = %request_id);
+    handle(state, req, next, request_id, started)
+        .instrument(span)
+        .await
+}
+
+async fn handle(
+    state: AppState,
+    mut req: Request,
+    next: Next,
+    request_id: Arc<str>,
+    started: Instant,
+) -> Response {
+    // Probes spend no budget: a balancer behind one address asks every second.
+    let probe = crate::health::PATHS.contains(&req.uri().path());
     let ip = client_ip(&state, &req);
     let method = req.method().to_string();
     req.extensions_mut().insert(RequestId(request_id.clone()));
@@ -223,7 +239,6 @@ async fn outer(State(state): State<AppState>, mut req: Request, next: Next) -> R
     // The operation id, never the path or query: a request line names no document, and
     // nothing a caller puts in a URL reaches the log.
     tracing::debug!(
-        request_id = %entry.request_id,
         method = %entry.method,
         route = %entry.route,
         status = entry.status,
@@ -558,7 +573,9 @@ async fn idempotent(
     // (on the embedded default the writer thread commits it regardless), or a quick retry
     // would run the action again.
     let (id, state) = (request_id.to_string(), state.clone());
-    match tokio::spawn(async move { run_holding(&state.ctx, hold, req, next, &id).await }).await {
+    // The task logs under the request's span: its lines carry the request id too.
+    let task = async move { run_holding(&state.ctx, hold, req, next, &id).await };
+    match tokio::spawn(task.instrument(tracing::Span::current())).await {
         Ok(res) => res,
         Err(e) => {
             tracing::error!(error = %e, "an idempotent request's task failed");

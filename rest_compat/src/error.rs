@@ -48,7 +48,8 @@ impl IntoResponse for ApiError {
 /// The spec's error body: `{"error":{"kind","message","requestId","retryable"}}`.
 pub fn render(e: &DomainError, request_id: &str) -> Response {
     if let DomainError::Internal(detail) = e {
-        tracing::error!(request_id, %detail, "unexpected error");
+        // Logged under the request's span, which carries its id.
+        tracing::error!(%detail, "unexpected error");
     }
     let body = serde_json::json!({
         "error": {

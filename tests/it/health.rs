@@ -225,3 +225,141 @@ async fn metrics_are_off_without_a_token() {
             .contains("metrics_token")
     );
 }
+
+/// With `log_format = "json"` every line is one JSON object, and each line logged while a
+/// request is answered carries that request's id (`span.request_id`): the id a caller reads in
+/// `Request-Id` and in an error's `requestId`, so an operator finds a complaint's lines.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn json_logs_carry_the_id_of_the_request_that_logged() {
+    use signet_resolvers::Mode;
+    use signet_resolvers::plans::Plan;
+    use signet_storage::sea_orm::ConnectionTrait;
+    use std::process::{Command, Stdio};
+    // Two processes on one store: PostgreSQL (the embedded default serves one).
+    let Some(app) =
+        crate::harness::TestApp::start_without_workers(crate::harness::Kind::PostgresRedis).await
+    else {
+        return;
+    };
+    let ws = app.workspace(Plan::Pro).await;
+    let key = app
+        .key(&ws, Mode::Test, &["documents:read", "documents:write"])
+        .await;
+    let made = crate::documents::create(&app, &key, serde_json::json!({"sendNow": true})).await;
+    assert_eq!(made.status, 201, "{}", made.body);
+    let id = made.body["id"].as_str().unwrap().to_string();
+    for seat in ["client", "provider"] {
+        let signed = app
+            .post(
+                &format!("/api/v1/documents/{id}/test-sign"),
+                &key,
+                &[],
+                &serde_json::json!({ "seat": seat }).to_string(),
+            )
+            .await;
+        assert_eq!(signed.status, 200, "{}", signed.body);
+    }
+    app.run_pending_jobs().await;
+    // The sealed file lost from the store: downloading it is an unexpected error, logged.
+    let sealed: String = app
+        .ctx()
+        .db
+        .conn
+        .query_one_raw(app.ctx().db.stmt(
+            "SELECT sealed_blob FROM documents WHERE id = $1",
+            [id.clone().into()],
+        ))
+        .await
+        .unwrap()
+        .unwrap()
+        .try_get("", "sealed_blob")
+        .unwrap();
+    app.ctx().blobs.delete(&sealed).await.unwrap();
+
+    let dir = tempfile::tempdir().unwrap();
+    let log_path = dir.path().join("serve.log");
+    let port = crate::servers::free_port();
+    let server = crate::limits::Process(
+        Command::new(env!("CARGO_BIN_EXE_signet"))
+            .args(["serve", "--role", "api"])
+            .envs(app.env())
+            .env("SIGNET_LISTEN", format!("127.0.0.1:{port}"))
+            .env("SIGNET_LOG_FORMAT", "json")
+            // The API's own debug line ("request answered") besides the usual info level.
+            .env("SIGNET_LOG", "info,signet_rest=debug")
+            .current_dir(app.dir.path())
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(&log_path).unwrap())
+            .spawn()
+            .expect("signet serve starts"),
+    );
+    let started = std::time::Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(30),
+            "signet serve did not listen"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let base = format!("http://127.0.0.1:{port}");
+    let client = reqwest::Client::new();
+    let lost = client
+        .get(format!("{base}/api/v1/documents/{id}/signed.pdf"))
+        .bearer_auth(&key)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(lost.status(), 500);
+    let lost_id = lost.headers()["request-id"].to_str().unwrap().to_string();
+    let body: serde_json::Value = lost.json().await.unwrap();
+    assert_eq!(body["error"]["requestId"], lost_id.as_str());
+    // A send with an idempotency key, which runs in a task of its own.
+    let sent = client
+        .post(format!("{base}/api/v1/documents"))
+        .bearer_auth(&key)
+        .header("idempotency-key", "json-logs-send-1")
+        .header("content-type", "application/json")
+        .body(crate::documents::body(serde_json::json!({"sendNow": true})))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(sent.status(), 201);
+    let sent_id = sent.headers()["request-id"].to_str().unwrap().to_string();
+    drop(server);
+
+    let text = std::fs::read_to_string(&log_path).unwrap();
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
+        .collect();
+    let of = |rid: &str| -> Vec<&serde_json::Value> {
+        lines
+            .iter()
+            .filter(|l| l["span"]["request_id"] == rid)
+            .collect()
+    };
+    let lost_lines = of(&lost_id);
+    let error = lost_lines
+        .iter()
+        .find(|l| l["fields"]["message"] == "unexpected error")
+        .unwrap_or_else(|| panic!("no error line carries {lost_id}:\n{text}"));
+    assert_eq!(error["level"], "ERROR");
+    assert!(
+        error["fields"]["detail"]
+            .as_str()
+            .unwrap()
+            .contains("missing"),
+        "{error}"
+    );
+    for (rid, route, status) in [
+        (&lost_id, "v1.documents.signedPdf", 500),
+        (&sent_id, "v1.documents.create", 201),
+    ] {
+        let answered = of(rid)
+            .into_iter()
+            .find(|l| l["fields"]["message"] == "request answered")
+            .unwrap_or_else(|| panic!("no answered line carries {rid}:\n{text}"));
+        assert_eq!(answered["fields"]["route"], route, "{answered}");
+        assert_eq!(answered["fields"]["status"], status, "{answered}");
+    }
+}

@@ -366,11 +366,12 @@ async fn pages(ctx: &Ctx, doc: &DocRow) -> Result<Option<Vec<PageOut>>, DomainEr
             return Ok(None);
         }
         let (ctx2, doc2) = (ctx.clone(), doc.clone());
-        tokio::spawn(async move {
+        let make = async move {
             if let Err(e) = crate::documents::rendering::make_views(&ctx2, &doc2, &blob).await {
                 tracing::warn!(document = %doc2.id, error = %e, "making page pictures failed");
             }
-        });
+        };
+        tokio::spawn(tracing::Instrument::in_current_span(make));
         return Ok(None);
     };
     #[derive(serde::Deserialize)]
