@@ -7,6 +7,8 @@
 #   bash bench/mixed.sh [seconds, default 600] [clients, default 32] [rate, default 100]
 # The rate is requests due a second over all clients (open loop); 0 runs closed loop.
 # BENCH_PROFILE=debug runs the debug build, to try the script quickly (figures mean nothing).
+# BENCH_RUNS=steady or BENCH_RUNS=kill runs only that one. BENCH_PG_SLOW_MS=20
+# BENCH_PG_LOG=/tmp/pg.log logs PostgreSQL's statements slower than 20 ms to that file.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER_RUN=${1:-600}
@@ -32,7 +34,8 @@ mkdir -p "$WORK/pg"
 AS=()
 if [ "$(id -u)" = 0 ]; then chown -R postgres "$WORK"; AS=(runuser -u postgres --); fi
 "${AS[@]}" "$PGBIN/initdb" -D "$WORK/pg/data" -U postgres --auth=trust --no-sync >/dev/null
-"${AS[@]}" "$PGBIN/postgres" -D "$WORK/pg/data" -p "$PGPORT" -k "$WORK/pg" -c listen_addresses=127.0.0.1 -c max_connections=300 >/dev/null 2>&1 &
+"${AS[@]}" "$PGBIN/postgres" -D "$WORK/pg/data" -p "$PGPORT" -k "$WORK/pg" -c listen_addresses=127.0.0.1 -c max_connections=300 \
+  ${BENCH_PG_SLOW_MS:+-c log_min_duration_statement=$BENCH_PG_SLOW_MS} >"${BENCH_PG_LOG:-/dev/null}" 2>&1 &
 PIDS+=($!)
 redis-server --port "$RPORT" --bind 127.0.0.1 --save '' --appendonly no --loglevel warning >/dev/null &
 PIDS+=($!)
@@ -89,8 +92,16 @@ run() { # name, kill-at seconds or empty
   echo "## $name"
   "$MIXED" "${apis[@]}" --key "$key" --body bench/create-send.json --metrics-token bench-metrics-token-0123456789 \
     --seconds "$SECONDS_PER_RUN" --clients "$CLIENTS" "${kill[@]}" "${rate[@]}"
+  # Stopped, and waited for: a worker finishing its pass must not outlive the bucket.
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
 }
 
-run "steady: two API processes, one worker" ""
-run "the first API process killed at half-time" "$((SECONDS_PER_RUN / 2))"
+case "${BENCH_RUNS:-both}" in
+  steady) run "steady: two API processes, one worker" "" ;;
+  kill) run "the first API process killed at half-time" "$((SECONDS_PER_RUN / 2))" ;;
+  *)
+    run "steady: two API processes, one worker" ""
+    run "the first API process killed at half-time" "$((SECONDS_PER_RUN / 2))"
+    ;;
+esac

@@ -44,3 +44,16 @@ pub async fn api_log(ctx: &Ctx, days: u64) -> Result<u64, DomainError> {
     let before = signet_storage::now_ms() - days as i64 * DAY_MS;
     in_batches(ctx, "api_log", "created_at < $1", vec![Value::from(before)]).await
 }
+
+/// Jobs that finished (`done`) and were queued more than `days` ago. Failed jobs stay: they
+/// are few, and an operator looks into them.
+pub async fn finished_jobs(ctx: &Ctx, days: u64) -> Result<u64, DomainError> {
+    let before = signet_storage::now_ms() - days as i64 * DAY_MS;
+    in_batches(
+        ctx,
+        "outbox",
+        "state = 'done' AND created_at < $1",
+        vec![Value::from(before)],
+    )
+    .await
+}

@@ -101,11 +101,12 @@ pub fn backup(parts: &Parts<'_>, to: &Path) -> Result<Manifest, String> {
              UNION SELECT sealed_blob FROM documents WHERE sealed_blob IS NOT NULL",
         )
         .map_err(|e| e.to_string())?;
-    let keys: Vec<String> = named
+    let mut keys: Vec<String> = named
         .query_map([], |r| r.get::<_, String>(0))
         .map_err(|e| e.to_string())?
         .collect::<Result<_, _>>()
         .map_err(|e| e.to_string())?;
+    keys.extend(source_files(&conn)?);
     let missing: Vec<String> = keys
         .into_iter()
         .filter(|k| !to.join("blobs").join(k).is_file())
@@ -120,6 +121,30 @@ pub fn backup(parts: &Parts<'_>, to: &Path) -> Result<Manifest, String> {
     let text = serde_json::to_string_pretty(&manifest).map_err(|e| e.to_string())?;
     std::fs::write(to.join("backup.json"), text).map_err(|e| format!("backup.json: {e}"))?;
     Ok(manifest)
+}
+
+/// The files sources name: a template version's uploaded or converted file, which the
+/// documents sent from it name too (`{"file": {"blob": ...}}`).
+fn source_files(conn: &rusqlite::Connection) -> Result<Vec<String>, String> {
+    let mut sources = conn
+        .prepare(
+            "SELECT source FROM template_versions WHERE source LIKE '%\"blob\"%' \
+             UNION SELECT source FROM documents WHERE template_id IS NOT NULL \
+             AND source LIKE '%\"blob\"%'",
+        )
+        .map_err(|e| e.to_string())?;
+    let mut rows = sources.query([]).map_err(|e| e.to_string())?;
+    let mut keys = std::collections::BTreeSet::new();
+    while let Some(row) = rows.next().map_err(|e| e.to_string())? {
+        let text: String = row.get(0).map_err(|e| e.to_string())?;
+        // Sources from words are not JSON, and name no file.
+        if let Ok(v) = serde_json::from_str::<serde_json::Value>(&text)
+            && let Some(key) = v["file"]["blob"].as_str()
+        {
+            keys.insert(key.to_string());
+        }
+    }
+    Ok(keys.into_iter().collect())
 }
 
 /// Brings a backup back into an installation that has no database yet.

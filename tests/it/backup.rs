@@ -31,8 +31,23 @@ async fn a_backup_taken_under_load_restores_with_every_sealed_pdf_valid() {
     let app = TestApp::start_without_workers(Kind::Sqlite).await.unwrap();
     let ws = app.workspace(Plan::Pro).await;
     let key = app
-        .key(&ws, Mode::Test, &["documents:read", "documents:write"])
+        .key(
+            &ws,
+            Mode::Test,
+            &[
+                "documents:read",
+                "documents:write",
+                "templates:read",
+                "templates:write",
+            ],
+        )
         .await;
+    // A template made from an uploaded PDF: its file is in the store, named by its source.
+    let pdf = crate::templates::tagged_pdf();
+    let (status, t) = crate::templates::post_file(&app, &key, "Lease", "lease.pdf", &pdf).await;
+    assert_eq!(status, 201, "{t}");
+    let template_file = format!("templates/{}/v1.pdf", t["id"].as_str().unwrap());
+    let template_bytes = std::fs::read(app.dir.path().join("blobs").join(&template_file)).unwrap();
     // Three documents signed by everyone and sealed.
     let mut executed = Vec::new();
     for _ in 0..3 {
@@ -134,4 +149,24 @@ async fn a_backup_taken_under_load_restores_with_every_sealed_pdf_valid() {
         .query_row("SELECT COUNT(*) FROM documents", [], |r| r.get(0))
         .unwrap();
     assert!(total >= 3);
+    // The template's file came back with it.
+    assert_eq!(
+        std::fs::read(restored.path().join("blobs").join(&template_file)).unwrap(),
+        template_bytes
+    );
+
+    // A file the database names that is gone from the store is named by the backup, a
+    // template's as much as a document's.
+    std::fs::remove_file(app.dir.path().join("blobs").join(&template_file)).unwrap();
+    let again = backup.path().join("again");
+    let (code, _, err) = app.cli(&["admin", "backup", "--to", again.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("1 files the database names were removed while copying")
+            && err.contains(&template_file),
+        "{err}"
+    );
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(again.join("backup.json")).unwrap()).unwrap();
+    assert_eq!(manifest["missing"], json!([template_file]));
 }

@@ -834,6 +834,65 @@ both!(old_api_log_lines_are_purged_in_batches, |app| {
     assert_eq!(old_left.try_get::<i64>("", "n").unwrap(), 0);
 });
 
+both!(finished_jobs_are_purged_after_30_days_and_no_other, |app| {
+    let db = &app.ctx().db;
+    let now = signet_storage::now_ms();
+    let old = now - 31 * 86_400_000;
+    // More old finished jobs than one batch, and one job of each kind that must stay: an old
+    // one that failed, an old one still waiting (a reminder due later), and a recent one done.
+    for i in (0..6_000).step_by(2_000) {
+        let values: Vec<String> = (i..i + 2_000)
+            .map(|j| {
+                format!(
+                    "('job_old{j}', 'event', 'wsp_x', NULL, true, '{{}}', 'done', 1, {old}, {old})"
+                )
+            })
+            .collect();
+        db.conn
+            .execute_raw(db.stmt(
+                &format!(
+                    "INSERT INTO outbox (id, kind, workspace_id, document_id, test, payload, state, attempts, run_at, created_at) VALUES {}",
+                    values.join(", ")
+                ),
+                [],
+            ))
+            .await
+            .unwrap();
+    }
+    db.conn
+        .execute_raw(db.stmt(
+            &format!(
+                "INSERT INTO outbox (id, kind, workspace_id, document_id, test, payload, state, attempts, run_at, created_at) VALUES \
+                 ('job_keep_failed', 'seal', 'wsp_x', NULL, true, '{{}}', 'failed', 8, {old}, {old}), \
+                 ('job_keep_waiting', 'email', 'wsp_x', NULL, true, '{{}}', 'queued', 0, {later}, {old}), \
+                 ('job_keep_recent', 'render', 'wsp_x', NULL, true, '{{}}', 'done', 1, {now}, {now})",
+                later = now + 86_400_000
+            ),
+            [],
+        ))
+        .await
+        .unwrap();
+    let gone = signet_resolvers::purge::finished_jobs(app.ctx(), 30)
+        .await
+        .unwrap();
+    assert_eq!(gone, 6_000);
+    let left = db
+        .conn
+        .query_all_raw(db.stmt(
+            "SELECT id FROM outbox WHERE workspace_id = 'wsp_x' ORDER BY id",
+            [],
+        ))
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| r.try_get::<String>("", "id").unwrap())
+        .collect::<Vec<_>>();
+    assert_eq!(
+        left,
+        ["job_keep_failed", "job_keep_recent", "job_keep_waiting"]
+    );
+});
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_data_folder_is_private_and_made_so_when_it_was_not() {
     use std::os::unix::fs::PermissionsExt;

@@ -85,7 +85,7 @@ async fn template_key(app: &TestApp) -> String {
 }
 
 /// POST /templates/file with `bytes` in base64.
-async fn post_file(
+pub(crate) async fn post_file(
     app: &TestApp,
     key: &str,
     name: &str,
@@ -661,7 +661,7 @@ both_quiet!(a_template_from_html_is_cleaned_laid_out_and_sent, |app| {
 });
 
 /// A PDF with text tags, made by Typst from words.
-fn tagged_pdf() -> Vec<u8> {
+pub(crate) fn tagged_pdf() -> Vec<u8> {
     typst_file(&[
         "The tenant rents the studio for one year.",
         "Tenant: {{Tenant signature;type=signature;role=tenant;height=30}} Kept after.",

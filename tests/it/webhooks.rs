@@ -900,6 +900,71 @@ async fn fan_out_marks_events_done_by_primary_key() {
     }
 }
 
+/// The worker asks twenty times a second whether an event waits. After an autoanalyze that
+/// sampled a burst of queued events, PostgreSQL planned that question as a sequential scan
+/// of the whole outbox (every finished job) once the burst was gone; the question must keep
+/// to the queue's index whatever the statistics say.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_fan_out_probe_keeps_to_the_index_after_an_analyze_of_a_burst() {
+    let Some(app) = TestApp::start_without_workers(Kind::PostgresRedis).await else {
+        return;
+    };
+    let db = &app.ctx().db;
+    let insert = |from: usize, state: &'static str| {
+        let values: Vec<String> = (from..from + 2_000)
+            .map(|j| {
+                format!(
+                    "('job_b{j}', 'event', 'wsp_x', NULL, true, '{{}}', '{state}', 1, {j}, {j})"
+                )
+            })
+            .collect();
+        format!(
+            "INSERT INTO outbox (id, kind, workspace_id, document_id, test, payload, state, attempts, run_at, created_at) VALUES {}",
+            values.join(", ")
+        )
+    };
+    for i in (0..40_000).step_by(2_000) {
+        db.conn
+            .execute_raw(db.stmt(&insert(i, "done"), []))
+            .await
+            .unwrap();
+    }
+    db.conn
+        .execute_raw(db.stmt(&insert(40_000, "queued"), []))
+        .await
+        .unwrap();
+    for sql in [
+        "ANALYZE outbox",
+        "UPDATE outbox SET state = 'done' WHERE state = 'queued'",
+    ] {
+        db.conn.execute_raw(db.stmt(sql, [])).await.unwrap();
+    }
+    let app = &app;
+    let plan = |sql: String| async move {
+        app.ctx()
+            .db
+            .conn
+            .query_all_raw(app.ctx().db.stmt(&format!("EXPLAIN {sql}"), []))
+            .await
+            .unwrap()
+            .iter()
+            .map(|r| r.try_get::<String>("", "QUERY PLAN").unwrap())
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let probe = plan(signet_resolvers::webhooks::deliver::EVENT_PROBE.to_string()).await;
+    assert!(
+        probe.contains("Index Scan using outbox_due") && !probe.contains("Seq Scan"),
+        "{probe}"
+    );
+    // The same question without the order is what the planner got wrong: the setup above
+    // reproduces it (PostgreSQL 15, Debian's), or this test would prove nothing.
+    let control =
+        plan(signet_resolvers::webhooks::deliver::EVENT_PROBE.replace(" ORDER BY run_at", ""))
+            .await;
+    assert!(control.contains("Seq Scan"), "{control}");
+}
+
 both!(
     creating_and_rotating_an_endpoint_store_their_answer_with_the_change,
     |app| {

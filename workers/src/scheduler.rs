@@ -47,7 +47,7 @@ pub fn spawn(ctx: &Ctx, s: &Settings) -> Vec<JoinHandle<()>> {
                 })
             },
         ),
-        // Old idempotency records, webhook rows and API log lines.
+        // Old idempotency records, webhook rows, API log lines and finished jobs.
         every(
             ctx,
             "purges",
@@ -56,6 +56,7 @@ pub fn spawn(ctx: &Ctx, s: &Settings) -> Vec<JoinHandle<()>> {
                 ctx.idempotency.purge_expired().await?;
                 signet_resolvers::webhooks::deliver::purge(&ctx).await?;
                 signet_resolvers::purge::api_log(&ctx, days).await?;
+                signet_resolvers::purge::finished_jobs(&ctx, 30).await?;
                 Ok(String::new())
             },
         ),

@@ -54,16 +54,21 @@ pub fn mark_done_sql(n: usize) -> String {
     )
 }
 
+/// Whether any event waits for fan-out. `ORDER BY run_at` keeps PostgreSQL on the
+/// `outbox_due` index: without it, once an autoanalyze sampled a moment with events queued,
+/// the planner expected one soon and took a sequential scan of the whole outbox, finished
+/// jobs and all, twenty times a second (30 ms a probe after 5 minutes of the mixed
+/// benchmark, bench/RESULTS.md, session 22).
+pub const EVENT_PROBE: &str =
+    "SELECT id FROM outbox WHERE state = 'queued' AND kind = 'event' ORDER BY run_at LIMIT 1";
+
 /// Fans out up to `BATCH` queued events. Returns how many events it took.
 pub async fn fan_out(ctx: &Ctx) -> Result<usize, DomainError> {
     // A plain read first: an idle worker never takes the write lock.
     let any = ctx
         .db
         .conn
-        .query_one_raw(ctx.db.stmt(
-            "SELECT id FROM outbox WHERE state = 'queued' AND kind = 'event' LIMIT 1",
-            [],
-        ))
+        .query_one_raw(ctx.db.stmt(EVENT_PROBE, []))
         .await?;
     if any.is_none() {
         return Ok(0);

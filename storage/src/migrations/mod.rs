@@ -59,6 +59,7 @@ mod m0010_embedding;
 mod m0011_templates;
 mod m0012_template_pages;
 mod m0013_field_areas;
+mod m0014_outbox_purge;
 
 pub struct Migrator;
 
@@ -79,6 +80,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0011_templates::Migration),
             Box::new(m0012_template_pages::Migration),
             Box::new(m0013_field_areas::Migration),
+            Box::new(m0014_outbox_purge::Migration),
         ]
     }
 }
