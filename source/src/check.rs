@@ -167,7 +167,8 @@ pub fn check(doc: &Doc, input: &CheckInput<'_>) -> Report {
 }
 
 fn check_fields(r: &mut Report, root: &str) {
-    let mut names = BTreeMap::<String, String>::new();
+    // Each name's first place and its index in `fields`.
+    let mut names = BTreeMap::<String, (String, usize)>::new();
     let mut payments = 0;
     let places = std::mem::take(&mut r.fields);
     // A name written again is the same field shown in another place when everything but its
@@ -179,14 +180,14 @@ fn check_fields(r: &mut Report, root: &str) {
         } else {
             f.path.clone()
         };
-        let Some(first) = names.get(&f.name.to_lowercase()) else {
-            names.insert(f.name.to_lowercase(), at);
+        // Names are one field whatever their case, as the renderer groups them.
+        let Some((first, i)) = names.get(&f.name.to_lowercase()) else {
+            names.insert(f.name.to_lowercase(), (at, fields.len()));
             fields.push(f);
             continue;
         };
-        let earlier = fields.iter().find(|g| g.name.eq_ignore_ascii_case(&f.name));
-        match earlier.map(|e| walk::differs(e, &f)) {
-            Some(None) if f.ty == FieldType::Payment => r.problem(
+        match walk::differs(&fields[*i], &f) {
+            None if f.ty == FieldType::Payment => r.problem(
                 format!("{at}.attrs.name"),
                 format!(
                     "payment field '{}' is written twice (first at {first}); a payment is \
@@ -194,18 +195,14 @@ fn check_fields(r: &mut Report, root: &str) {
                     f.name
                 ),
             ),
-            Some(None) => {}
-            Some(Some(what)) => r.problem(
+            None => {}
+            Some(what) => r.problem(
                 format!("{at}.attrs.name"),
                 format!(
                     "field '{}' is written again with another {what} (first at {first}); the \
                      same name in several places is one field, so they must agree",
                     f.name
                 ),
-            ),
-            None => r.problem(
-                format!("{at}.attrs.name"),
-                format!("duplicate field name '{}' (first used at {first})", f.name),
             ),
         }
     }
