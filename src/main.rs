@@ -437,7 +437,7 @@ async fn run(command: Command, config: Config) -> Result<(), Failure> {
                     );
                     if !m.missing.is_empty() {
                         eprintln!(
-                            "signet: {} files the database names were removed while copying: {}",
+                            "signet: {} files the database names are not in the copy (removed while copying, or missing before): {}",
                             m.missing.len(),
                             m.missing.join(", ")
                         );

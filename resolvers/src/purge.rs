@@ -45,15 +45,29 @@ pub async fn api_log(ctx: &Ctx, days: u64) -> Result<u64, DomainError> {
     in_batches(ctx, "api_log", "created_at < $1", vec![Value::from(before)]).await
 }
 
-/// Jobs that finished (`done`) and were queued more than `days` ago. Failed jobs stay: they
-/// are few, and an operator looks into them.
+/// Jobs that finished (`done`) or were withdrawn (`cancelled`, an email of a voided document)
+/// and were queued more than `days` ago. Failed jobs stay: they are few, and an operator
+/// looks into them.
 pub async fn finished_jobs(ctx: &Ctx, days: u64) -> Result<u64, DomainError> {
     let before = signet_storage::now_ms() - days as i64 * DAY_MS;
-    in_batches(
-        ctx,
-        "outbox",
-        "state = 'done' AND created_at < $1",
-        vec![Value::from(before)],
-    )
-    .await
+    let mut gone = 0;
+    for state in FINISHED {
+        gone += in_batches(
+            ctx,
+            "outbox",
+            &finished_filter(state),
+            vec![Value::from(before)],
+        )
+        .await?;
+    }
+    Ok(gone)
+}
+
+/// The states of jobs that will not run again, each with an index of its own (m0014).
+pub const FINISHED: [&str; 2] = ["done", "cancelled"];
+
+/// The purge's filter for one finished state: one state at a time, so that the state's own
+/// index gives the rows in order.
+pub fn finished_filter(state: &str) -> String {
+    format!("state = '{state}' AND created_at < $1")
 }

@@ -169,7 +169,8 @@ async fn outer(State(state): State<AppState>, req: Request, next: Next) -> Respo
     let request_id: Arc<str> = ids::new_id("req").into();
     // Every line logged while the request is answered carries its id: in JSON logs as
     // `span.request_id`, the id the caller sees in `Request-Id` and in error bodies.
-    let span = tracing::info_span!("request", request_id = %request_id);
+    // At error level, so that it is on whatever the filter lets through (`SIGNET_LOG=warn`).
+    let span = tracing::error_span!("request", request_id = %request_id);
     handle(state, req, next, request_id, started)
         .instrument(span)
         .await

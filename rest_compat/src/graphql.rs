@@ -109,35 +109,41 @@ fn socket() -> MethodRouter<AppState> {
             let schema = s.schema.clone();
             let ctx = s.ctx.clone();
             let limits = s.config.sockets;
+            // The socket's lines carry the id of the request that opened it (its 101's
+            // `Request-Id`); each operation's API log line has an id of its own.
+            let span = tracing::Span::current();
             let res: Response = upgrade
                 .protocols(async_graphql::http::ALL_WEBSOCKET_PROTOCOLS)
                 .max_message_size(MAX_SOCKET_MESSAGE)
                 .max_frame_size(MAX_SOCKET_MESSAGE)
-                .on_upgrade(move |ws| async move {
-                    let _permit = permit;
-                    let socket = Socket::new(ip);
-                    let (sink, stream) = ws.split();
-                    let mut data = async_graphql::Data::default();
-                    data.insert(socket.clone());
-                    let sockets = schema.data::<KeySockets>().cloned().unwrap_or_default();
-                    let (c, sock) = (ctx.clone(), socket.clone());
-                    let serve = GraphQLWebSocket::new_with_pair(sink, stream, schema, protocol)
-                        .with_data(data)
-                        .on_connection_init(move |payload| async move {
-                            let actor = init(&c, &sock, &sockets, &payload, ip).await;
-                            let actor =
-                                actor.map_err(|e| async_graphql::Error::new(e.public_message()))?;
-                            let mut data = async_graphql::Data::default();
-                            data.insert(actor);
-                            Ok(data)
-                        })
-                        .serve();
-                    // The watch runs beside the socket rather than inside it: a client that
-                    // stops reading stalls the socket's writes, never the watch.
-                    tokio::select! {
-                        _ = serve => {}
-                        _ = watch(&ctx, &socket, limits) => {}
-                    }
+                .on_upgrade(move |ws| {
+                    let socket_life = async move {
+                        let _permit = permit;
+                        let socket = Socket::new(ip);
+                        let (sink, stream) = ws.split();
+                        let mut data = async_graphql::Data::default();
+                        data.insert(socket.clone());
+                        let sockets = schema.data::<KeySockets>().cloned().unwrap_or_default();
+                        let (c, sock) = (ctx.clone(), socket.clone());
+                        let serve = GraphQLWebSocket::new_with_pair(sink, stream, schema, protocol)
+                            .with_data(data)
+                            .on_connection_init(move |payload| async move {
+                                let actor = init(&c, &sock, &sockets, &payload, ip).await;
+                                let actor = actor
+                                    .map_err(|e| async_graphql::Error::new(e.public_message()))?;
+                                let mut data = async_graphql::Data::default();
+                                data.insert(actor);
+                                Ok(data)
+                            })
+                            .serve();
+                        // The watch runs beside the socket rather than inside it: a client that
+                        // stops reading stalls the socket's writes, never the watch.
+                        tokio::select! {
+                            _ = serve => {}
+                            _ = watch(&ctx, &socket, limits) => {}
+                        }
+                    };
+                    tracing::Instrument::instrument(socket_life, span)
                 })
                 .into_response();
             res

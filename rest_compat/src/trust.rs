@@ -76,7 +76,7 @@ fn tsa() -> MethodRouter<AppState> {
         // Signing is CPU work: off the async workers.
         let authority = s.ctx.authority.clone();
         let answer =
-            tokio::task::spawn_blocking(move || authority.tsa().respond(&body, chrono::Utc::now()))
+            signet_resolvers::blocking(move || authority.tsa().respond(&body, chrono::Utc::now()))
                 .await;
         match answer {
             Ok(der) => {

@@ -180,9 +180,10 @@ fn check_fields(r: &mut Report, root: &str) {
         } else {
             f.path.clone()
         };
-        // Names are one field whatever their case, as the renderer groups them.
-        let Some((first, i)) = names.get(&f.name.to_lowercase()) else {
-            names.insert(f.name.to_lowercase(), (at, fields.len()));
+        // One rule for "the same name" everywhere (`walk::unique_fields`, the stored rows,
+        // the renderer's grouping, formulas): equal but for ASCII case.
+        let Some((first, i)) = names.get(&f.name.to_ascii_lowercase()) else {
+            names.insert(f.name.to_ascii_lowercase(), (at, fields.len()));
             fields.push(f);
             continue;
         };

@@ -15,7 +15,8 @@ pub struct Manifest {
     pub created_at: i64,
     pub documents: u64,
     pub files: u64,
-    /// Files the database names that were gone by the time they were copied.
+    /// Files the database names that are not in the copy: removed while copying (a purge, a
+    /// failed try's leftovers) or already missing from the store.
     pub missing: Vec<String>,
 }
 
@@ -123,21 +124,18 @@ pub fn backup(parts: &Parts<'_>, to: &Path) -> Result<Manifest, String> {
     Ok(manifest)
 }
 
-/// The files sources name: a template version's uploaded or converted file, which the
-/// documents sent from it name too (`{"file": {"blob": ...}}`).
+/// The files template versions name: each version's uploaded or converted file
+/// (`{"file": {"blob": ...}}`). The documents sent from a version name the same file, and
+/// only through it (a document cannot name a file of its own).
 fn source_files(conn: &rusqlite::Connection) -> Result<Vec<String>, String> {
     let mut sources = conn
-        .prepare(
-            "SELECT source FROM template_versions WHERE source LIKE '%\"blob\"%' \
-             UNION SELECT source FROM documents WHERE template_id IS NOT NULL \
-             AND source LIKE '%\"blob\"%'",
-        )
+        .prepare("SELECT source FROM template_versions WHERE source LIKE '%\"blob\"%'")
         .map_err(|e| e.to_string())?;
     let mut rows = sources.query([]).map_err(|e| e.to_string())?;
     let mut keys = std::collections::BTreeSet::new();
     while let Some(row) = rows.next().map_err(|e| e.to_string())? {
         let text: String = row.get(0).map_err(|e| e.to_string())?;
-        // Sources from words are not JSON, and name no file.
+        // A source from words that merely says "blob" names no file.
         if let Ok(v) = serde_json::from_str::<serde_json::Value>(&text)
             && let Some(key) = v["file"]["blob"].as_str()
         {

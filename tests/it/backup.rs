@@ -162,7 +162,7 @@ async fn a_backup_taken_under_load_restores_with_every_sealed_pdf_valid() {
     let (code, _, err) = app.cli(&["admin", "backup", "--to", again.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
     assert!(
-        err.contains("1 files the database names were removed while copying")
+        err.contains("1 files the database names are not in the copy")
             && err.contains(&template_file),
         "{err}"
     );

@@ -155,6 +155,57 @@ pub fn emails(jobs: &[(String, Value, String)], kind: &str) -> Vec<String> {
         .collect()
 }
 
+// Field names are the same field when equal but for ASCII case, everywhere: in the check,
+// the stored rows and the renderer's grouping. Beyond ASCII, case makes another field, and
+// the document still renders (a check and a renderer that disagreed left it unrendered).
+both_quiet!(
+    names_equal_but_for_case_render_as_the_check_stored_them,
+    |app| {
+        let (_, key) = app.owner().await;
+        let tag = |name: &str| json!({"type": "fieldTag", "attrs": {"name": name, "type": "text", "role": "client"}});
+        let mut src = source();
+        src["content"]
+        .as_array_mut()
+        .unwrap()
+        .insert(5, json!({"type": "paragraph", "content": [
+            tag("Äpfel"), {"type": "text", "text": " and "}, tag("äpfel"),
+            {"type": "text", "text": " and "}, tag("Note"), {"type": "text", "text": " and "}, tag("NOTE")
+        ]}));
+        let made = create(&app, &key, json!({"sendNow": true, "source": src})).await;
+        assert_eq!(made.status, 201, "{}", made.body);
+        let id = made.body["id"].as_str().unwrap();
+        rendered(&app, &key, id).await;
+        let db = &app.ctx().db;
+        let names: Vec<String> = db
+        .conn
+        .query_all_raw(db.stmt(
+            "SELECT name FROM fields WHERE document_id = $1 AND name IN ('Äpfel', 'äpfel', 'Note', 'NOTE') ORDER BY position",
+            [id.into()],
+        ))
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| r.try_get::<String>("", "name").unwrap())
+        .collect();
+        assert_eq!(names, ["Äpfel", "äpfel", "Note"]);
+        let areas: Option<String> = db
+            .conn
+            .query_one_raw(db.stmt(
+                "SELECT areas FROM fields WHERE document_id = $1 AND name = 'Note'",
+                [id.into()],
+            ))
+            .await
+            .unwrap()
+            .unwrap()
+            .try_get("", "areas")
+            .unwrap();
+        assert!(
+            areas.is_some_and(|a| a.contains("\"page\"")),
+            "the second Note is its other place"
+        );
+    }
+);
+
 both_quiet!(draft_send_and_signing_order_through_to_signed, |app| {
     let (_, key) = app.owner().await;
     let made = create(

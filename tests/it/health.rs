@@ -313,7 +313,8 @@ async fn json_logs_carry_the_id_of_the_request_that_logged() {
     let lost_id = lost.headers()["request-id"].to_str().unwrap().to_string();
     let body: serde_json::Value = lost.json().await.unwrap();
     assert_eq!(body["error"]["requestId"], lost_id.as_str());
-    // A send with an idempotency key, which runs in a task of its own.
+    // A send with an idempotency key, which runs in a task of its own; the door logs its
+    // request line under its span.
     let sent = client
         .post(format!("{base}/api/v1/documents"))
         .bearer_auth(&key)

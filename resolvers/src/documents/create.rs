@@ -201,7 +201,7 @@ pub(crate) async fn prepare(
         Ok((draft, report))
     };
     let (mut draft, report) = if large {
-        tokio::task::spawn_blocking(work)
+        crate::blocking(work)
             .await
             .map_err(|e| DomainError::Internal(format!("checking the source: {e}")))??
     } else {

@@ -219,7 +219,7 @@ pub async fn source_sized(
         metadata: doc.metadata.clone(),
     };
     let out = if words && size > 64 * 1024 {
-        tokio::task::spawn_blocking(out)
+        crate::blocking(out)
             .await
             .map_err(|e| DomainError::Internal(format!("reading the source: {e}")))?
     } else {

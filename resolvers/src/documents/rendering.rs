@@ -437,7 +437,8 @@ fn places_of(
     let mut out: Vec<(&crate::render::Placement, Vec<&crate::render::Placement>)> = Vec::new();
     let mut at = BTreeMap::<String, usize>::new();
     for b in boxes {
-        let key = b.field.name.to_lowercase();
+        // The rule of `signet_source::walk::unique_fields`, which made the stored rows.
+        let key = b.field.name.to_ascii_lowercase();
         match at.get(&key) {
             Some(&i) => out[i].1.push(b),
             None => {
