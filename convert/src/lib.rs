@@ -8,6 +8,7 @@ pub mod html;
 pub mod office;
 pub mod pdf;
 pub mod picture;
+mod process;
 
 #[cfg(test)]
 mod tests;

@@ -73,6 +73,32 @@ pub struct PlacedTag {
     pub height: f64,
 }
 
+impl PlacedTag {
+    /// A tag at its box `(x0, y0, x1, y1)` in points, to the hundredth; a size the tag
+    /// states wins over its box's.
+    pub(crate) fn at(
+        tag: Tag,
+        text: String,
+        page: u32,
+        (x0, y0, x1, y1): (f64, f64, f64, f64),
+    ) -> Self {
+        PlacedTag {
+            width: tag.width.unwrap_or(round(x1 - x0)),
+            height: tag.height.unwrap_or(round(y1 - y0)),
+            tag,
+            text,
+            page,
+            x: round(x0),
+            y: round(y0),
+        }
+    }
+}
+
+/// To the hundredth of a point.
+pub(crate) fn round(v: f64) -> f64 {
+    (v * 100.0).round() / 100.0
+}
+
 #[derive(Debug)]
 pub struct Prepared {
     /// The safe PDF, tags taken out.
@@ -819,18 +845,9 @@ fn find_tags(glyphs: &[Drawn], page: u32) -> Result<Vec<FoundTag>, PdfError> {
         })?;
         let range = span(&starts, f.start, f.end);
         let rect = widest_line(&glyphs[range.clone()]);
-        let round = |v: f64| (v * 100.0).round() / 100.0;
         out.push(FoundTag {
             glyphs: range,
-            placed: PlacedTag {
-                width: tag.width.unwrap_or(round(rect.width())),
-                height: tag.height.unwrap_or(round(rect.height())),
-                tag,
-                text: written,
-                page,
-                x: round(rect.x0),
-                y: round(rect.y0),
-            },
+            placed: PlacedTag::at(tag, written, page, (rect.x0, rect.y0, rect.x1, rect.y1)),
         });
     }
     Ok(out)

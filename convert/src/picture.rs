@@ -20,7 +20,7 @@ use signet_source::FileRun;
 use signet_source::tags;
 
 use crate::fields::short;
-use crate::pdf::{PdfError, PlacedTag, Prepared};
+use crate::pdf::{PdfError, PlacedTag, Prepared, round};
 
 /// A picture's pixels at most.
 pub const MAX_PIXELS: u64 = 40_000_000;
@@ -54,8 +54,8 @@ impl Ocr {
     /// Finds `tesseract` (with its English data) and `prlimit`; the error names what is
     /// missing.
     pub fn find() -> Result<Ocr, String> {
-        let tesseract = crate::office::find_program(&["tesseract"]);
-        let prlimit = crate::office::find_program(&["prlimit"]);
+        let tesseract = crate::process::find_program(&["tesseract"]);
+        let prlimit = crate::process::find_program(&["prlimit"]);
         let english = tesseract.as_ref().is_some_and(|t| {
             Command::new(t)
                 .arg("--list-langs")
@@ -123,7 +123,7 @@ impl Ocr {
             .map_err(|e| err(format!("could not be read (starting tesseract: {e})")))?;
         let started = Instant::now();
         let status =
-            crate::office::wait_for(&mut child, started, TIMEOUT).map_err(|e| match e {
+            crate::process::wait_for(&mut child, started, TIMEOUT).map_err(|e| match e {
                 None => err(format!(
                     "took tesseract more than {} s to read; it was stopped",
                     TIMEOUT.as_secs()
@@ -390,10 +390,6 @@ pub fn prepare(bytes: &[u8], ocr: &Ocr) -> Result<Prepared, PdfError> {
     })
 }
 
-fn round(v: f64) -> f64 {
-    (v * 100.0).round() / 100.0
-}
-
 /// The tags among the words, line by line and across the lines of a paragraph.
 fn find_tags(words: &[Word], pt: f64) -> Result<Vec<Found>, PdfError> {
     let mut paragraphs: BTreeMap<(u32, u32), Vec<&Word>> = BTreeMap::new();
@@ -446,16 +442,9 @@ fn find_tags(words: &[Word], pt: f64) -> Result<Vec<Found>, PdfError> {
                 .copied()
                 .max_by(|a, b| (a.2 - a.0).total_cmp(&(b.2 - b.0)))
                 .unwrap_or_default();
+            let (x0, y0, x1, y1) = widest;
             out.push(Found {
-                placed: PlacedTag {
-                    width: tag.width.unwrap_or(round((widest.2 - widest.0) * pt)),
-                    height: tag.height.unwrap_or(round((widest.3 - widest.1) * pt)),
-                    tag,
-                    text: written,
-                    page: 1,
-                    x: round(widest.0 * pt),
-                    y: round(widest.1 * pt),
-                },
+                placed: PlacedTag::at(tag, written, 1, (x0 * pt, y0 * pt, x1 * pt, y1 * pt)),
                 boxes,
             });
         }
