@@ -965,6 +965,72 @@ async fn the_fan_out_probe_keeps_to_the_index_after_an_analyze_of_a_burst() {
     assert!(control.contains("Seq Scan"), "{control}");
 }
 
+/// The same for the deliverer's question, asked as often: "is a delivery due?". After an
+/// analyze taken during a backlog (a receiver down for an hour), it must still keep to an
+/// index once the backlog is delivered, whatever the delivered messages kept for 30 days.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_delivery_probe_keeps_to_an_index_after_an_analyze_of_a_backlog() {
+    let Some(app) = TestApp::start_without_workers(Kind::PostgresRedis).await else {
+        return;
+    };
+    let (_, key) = app.owner().await;
+    let made = app
+        .post(
+            "/api/v1/webhooks",
+            &key,
+            &[("idempotency-key", "probe-endpoint-1")],
+            &json!({"eventTypes": ["documents.document.sent"], "relay": true}).to_string(),
+        )
+        .await;
+    assert_eq!(made.status, 201, "{}", made.body);
+    let endpoint = made.body["id"].as_str().unwrap().to_string();
+    let db = &app.ctx().db;
+    let now = signet_storage::now_ms();
+    let insert = |from: i64, state: &'static str| {
+        let values: Vec<String> = (from..from + 2_000)
+            .map(|j| format!("('msg_b{j}', {j}, '{endpoint}', 'evt_{j}', 'documents.document.sent', '{{}}', '{state}', 1, {at}, false, {at}, NULL)", at = now - 3_600_000 + j))
+            .collect();
+        format!(
+            "INSERT INTO webhook_messages (id, seq, endpoint_id, event_id, topic, payload, state, attempts, next_attempt_at, replay, created_at, finished_at) VALUES {}",
+            values.join(", ")
+        )
+    };
+    for i in (0..40_000).step_by(2_000) {
+        db.conn
+            .execute_raw(db.stmt(&insert(i, "delivered"), []))
+            .await
+            .unwrap();
+    }
+    for i in (40_000..46_000).step_by(2_000) {
+        db.conn
+            .execute_raw(db.stmt(&insert(i, "pending"), []))
+            .await
+            .unwrap();
+    }
+    for sql in [
+        "ANALYZE webhook_messages",
+        "UPDATE webhook_messages SET state = 'delivered' WHERE state = 'pending'",
+    ] {
+        db.conn.execute_raw(db.stmt(sql, [])).await.unwrap();
+    }
+    let plan: String = db
+        .conn
+        .query_all_raw(db.stmt(
+            &format!("EXPLAIN {}", signet_resolvers::webhooks::deliver::DUE_PROBE),
+            [now.into()],
+        ))
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| r.try_get::<String>("", "QUERY PLAN").unwrap())
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(
+        plan.contains("webhook_messages_live") && !plan.contains("Seq Scan"),
+        "{plan}"
+    );
+}
+
 both!(
     creating_and_rotating_an_endpoint_store_their_answer_with_the_change,
     |app| {

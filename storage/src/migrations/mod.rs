@@ -60,6 +60,7 @@ mod m0011_templates;
 mod m0012_template_pages;
 mod m0013_field_areas;
 mod m0014_outbox_purge;
+mod m0015_live_deliveries;
 
 pub struct Migrator;
 
@@ -81,6 +82,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0012_template_pages::Migration),
             Box::new(m0013_field_areas::Migration),
             Box::new(m0014_outbox_purge::Migration),
+            Box::new(m0015_live_deliveries::Migration),
         ]
     }
 }
