@@ -85,11 +85,22 @@ async fn file_data(ctx: &Ctx, doc: &DocRow) -> Result<Option<Arc<[u8]>>, DomainE
     if doc.template_id.is_none() || !doc.source.contains("\"file\"") {
         return Ok(None);
     }
-    let source: serde_json::Value = serde_json::from_str(&doc.source)
+    // Only the file's name is read from the stored words: the rest is skipped, not built into
+    // a tree (this runs on the worker's async thread; a source holds every field's place).
+    #[derive(serde::Deserialize)]
+    struct Source {
+        file: Option<File>,
+    }
+    #[derive(serde::Deserialize)]
+    struct File {
+        blob: Option<String>,
+    }
+    let source: Source = serde_json::from_str(&doc.source)
         .map_err(|e| DomainError::Internal(format!("stored source of {}: {e}", doc.id)))?;
-    let Some(blob) = source["file"]["blob"].as_str() else {
+    let Some(blob) = source.file.and_then(|f| f.blob) else {
         return Ok(None);
     };
+    let blob = blob.as_str();
     let bytes = ctx.blobs.get(blob).await?.ok_or_else(|| {
         DomainError::Internal(format!("the file {blob} of document {} is missing", doc.id))
     })?;
