@@ -234,7 +234,6 @@ async fn json_logs_carry_the_id_of_the_request_that_logged() {
     use signet_resolvers::Mode;
     use signet_resolvers::plans::Plan;
     use signet_storage::sea_orm::ConnectionTrait;
-    use std::process::{Command, Stdio};
     // Two processes on one store: PostgreSQL (the embedded default serves one).
     let Some(app) =
         crate::harness::TestApp::start_without_workers(crate::harness::Kind::PostgresRedis).await
@@ -278,30 +277,16 @@ async fn json_logs_carry_the_id_of_the_request_that_logged() {
 
     let dir = tempfile::tempdir().unwrap();
     let log_path = dir.path().join("serve.log");
-    let port = crate::servers::free_port();
-    let server = crate::limits::Process(
-        Command::new(env!("CARGO_BIN_EXE_signet"))
-            .args(["serve", "--role", "api"])
-            .envs(app.env())
-            .env("SIGNET_LISTEN", format!("127.0.0.1:{port}"))
-            .env("SIGNET_LOG_FORMAT", "json")
+    let (server, base) = crate::limits::spawn_server_with(
+        &app,
+        &["--role", "api"],
+        &[
+            ("SIGNET_LOG_FORMAT", "json"),
             // The API's own debug line ("request answered") besides the usual info level.
-            .env("SIGNET_LOG", "info,signet_rest=debug")
-            .current_dir(app.dir.path())
-            .stdout(Stdio::null())
-            .stderr(std::fs::File::create(&log_path).unwrap())
-            .spawn()
-            .expect("signet serve starts"),
+            ("SIGNET_LOG", "info,signet_rest=debug"),
+        ],
+        std::fs::File::create(&log_path).unwrap(),
     );
-    let started = std::time::Instant::now();
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            started.elapsed() < std::time::Duration::from_secs(30),
-            "signet serve did not listen"
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
-    let base = format!("http://127.0.0.1:{port}");
     let client = reqwest::Client::new();
     let lost = client
         .get(format!("{base}/api/v1/documents/{id}/signed.pdf"))

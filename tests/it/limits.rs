@@ -61,14 +61,27 @@ impl Drop for Process {
 }
 
 pub(crate) fn spawn_server(app: &TestApp) -> (Process, String) {
+    spawn_server_with(app, &[], &[], Stdio::null())
+}
+
+/// `signet serve ARGS` on the app's storage with `env` besides, its standard error to
+/// `stderr`, once it listens: the process (killed when dropped) and its base URL.
+pub(crate) fn spawn_server_with(
+    app: &TestApp,
+    args: &[&str],
+    env: &[(&str, &str)],
+    stderr: impl Into<Stdio>,
+) -> (Process, String) {
     let port = free_port();
     let child = Command::new(env!("CARGO_BIN_EXE_signet"))
         .arg("serve")
+        .args(args)
         .envs(app.env())
+        .envs(env.iter().copied())
         .env("SIGNET_LISTEN", format!("127.0.0.1:{port}"))
         .current_dir(app.dir.path())
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stderr(stderr)
         .spawn()
         .expect("signet serve starts");
     let deadline = Instant::now() + Duration::from_secs(30);

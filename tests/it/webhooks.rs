@@ -900,6 +900,50 @@ async fn fan_out_marks_events_done_by_primary_key() {
     }
 }
 
+/// Fills `table` with 40,000 settled rows and a burst of `burst` rows (`rows(from, state)`
+/// is an INSERT of 2,000 from `from`), analyzes it during the burst, then settles the burst:
+/// the statistics say a burst waits when none does.
+async fn analyzed_during_a_burst(
+    app: &TestApp,
+    table: &str,
+    rows: impl Fn(i64, &str) -> String,
+    settled: &str,
+    burst: &str,
+    burst_rows: i64,
+) {
+    let db = &app.ctx().db;
+    let batches = (0..40_000).step_by(2_000).map(|i| (i, settled)).chain(
+        (40_000..40_000 + burst_rows)
+            .step_by(2_000)
+            .map(|i| (i, burst)),
+    );
+    for (from, state) in batches {
+        db.conn
+            .execute_raw(db.stmt(&rows(from, state), []))
+            .await
+            .unwrap();
+    }
+    for sql in [
+        format!("ANALYZE {table}"),
+        format!("UPDATE {table} SET state = '{settled}' WHERE state = '{burst}'"),
+    ] {
+        db.conn.execute_raw(db.stmt(&sql, [])).await.unwrap();
+    }
+}
+
+/// PostgreSQL's plan for `sql`, its lines joined.
+async fn plan_of(app: &TestApp, sql: &str, values: Vec<signet_storage::sea_orm::Value>) -> String {
+    let db = &app.ctx().db;
+    db.conn
+        .query_all_raw(db.stmt(&format!("EXPLAIN {sql}"), values))
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| r.try_get::<String>("", "QUERY PLAN").unwrap())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// The worker asks twenty times a second whether an event waits. After an autoanalyze that
 /// sampled a burst of queued events, PostgreSQL planned that question as a sequential scan
 /// of the whole outbox (every finished job) once the burst was gone; the question must keep
@@ -909,8 +953,7 @@ async fn the_fan_out_probe_keeps_to_the_index_after_an_analyze_of_a_burst() {
     let Some(app) = TestApp::start_without_workers(Kind::PostgresRedis).await else {
         return;
     };
-    let db = &app.ctx().db;
-    let insert = |from: usize, state: &'static str| {
+    let rows = |from: i64, state: &str| {
         let values: Vec<String> = (from..from + 2_000)
             .map(|j| {
                 format!(
@@ -923,45 +966,22 @@ async fn the_fan_out_probe_keeps_to_the_index_after_an_analyze_of_a_burst() {
             values.join(", ")
         )
     };
-    for i in (0..40_000).step_by(2_000) {
-        db.conn
-            .execute_raw(db.stmt(&insert(i, "done"), []))
-            .await
-            .unwrap();
-    }
-    db.conn
-        .execute_raw(db.stmt(&insert(40_000, "queued"), []))
-        .await
-        .unwrap();
-    for sql in [
-        "ANALYZE outbox",
-        "UPDATE outbox SET state = 'done' WHERE state = 'queued'",
-    ] {
-        db.conn.execute_raw(db.stmt(sql, [])).await.unwrap();
-    }
-    let app = &app;
-    let plan = |sql: String| async move {
-        app.ctx()
-            .db
-            .conn
-            .query_all_raw(app.ctx().db.stmt(&format!("EXPLAIN {sql}"), []))
-            .await
-            .unwrap()
-            .iter()
-            .map(|r| r.try_get::<String>("", "QUERY PLAN").unwrap())
-            .collect::<Vec<_>>()
-            .join("\n")
-    };
-    let probe = plan(signet_resolvers::webhooks::deliver::EVENT_PROBE.to_string()).await;
+    analyzed_during_a_burst(&app, "outbox", rows, "done", "queued", 2_000).await;
+    let probe = plan_of(
+        &app,
+        signet_resolvers::webhooks::deliver::EVENT_PROBE,
+        vec![],
+    )
+    .await;
     assert!(
         probe.contains("Index Scan using outbox_due") && !probe.contains("Seq Scan"),
         "{probe}"
     );
     // The same question without the order is what the planner got wrong: the setup above
     // reproduces it (PostgreSQL 15, Debian's), or this test would prove nothing.
-    let control =
-        plan(signet_resolvers::webhooks::deliver::EVENT_PROBE.replace(" ORDER BY run_at", ""))
-            .await;
+    let unordered =
+        signet_resolvers::webhooks::deliver::EVENT_PROBE.replace(" ORDER BY run_at", "");
+    let control = plan_of(&app, &unordered, vec![]).await;
     assert!(control.contains("Seq Scan"), "{control}");
 }
 
@@ -984,9 +1004,8 @@ async fn the_delivery_probe_keeps_to_an_index_after_an_analyze_of_a_backlog() {
         .await;
     assert_eq!(made.status, 201, "{}", made.body);
     let endpoint = made.body["id"].as_str().unwrap().to_string();
-    let db = &app.ctx().db;
     let now = signet_storage::now_ms();
-    let insert = |from: i64, state: &'static str| {
+    let rows = |from: i64, state: &str| {
         let values: Vec<String> = (from..from + 2_000)
             .map(|j| format!("('msg_b{j}', {j}, '{endpoint}', 'evt_{j}', 'documents.document.sent', '{{}}', '{state}', 1, {at}, false, {at}, NULL)", at = now - 3_600_000 + j))
             .collect();
@@ -995,36 +1014,21 @@ async fn the_delivery_probe_keeps_to_an_index_after_an_analyze_of_a_backlog() {
             values.join(", ")
         )
     };
-    for i in (0..40_000).step_by(2_000) {
-        db.conn
-            .execute_raw(db.stmt(&insert(i, "delivered"), []))
-            .await
-            .unwrap();
-    }
-    for i in (40_000..46_000).step_by(2_000) {
-        db.conn
-            .execute_raw(db.stmt(&insert(i, "pending"), []))
-            .await
-            .unwrap();
-    }
-    for sql in [
-        "ANALYZE webhook_messages",
-        "UPDATE webhook_messages SET state = 'delivered' WHERE state = 'pending'",
-    ] {
-        db.conn.execute_raw(db.stmt(sql, [])).await.unwrap();
-    }
-    let plan: String = db
-        .conn
-        .query_all_raw(db.stmt(
-            &format!("EXPLAIN {}", signet_resolvers::webhooks::deliver::DUE_PROBE),
-            [now.into()],
-        ))
-        .await
-        .unwrap()
-        .iter()
-        .map(|r| r.try_get::<String>("", "QUERY PLAN").unwrap())
-        .collect::<Vec<_>>()
-        .join("\n");
+    analyzed_during_a_burst(
+        &app,
+        "webhook_messages",
+        rows,
+        "delivered",
+        "pending",
+        6_000,
+    )
+    .await;
+    let plan = plan_of(
+        &app,
+        signet_resolvers::webhooks::deliver::DUE_PROBE,
+        vec![now.into()],
+    )
+    .await;
     assert!(
         plan.contains("webhook_messages_live") && !plan.contains("Seq Scan"),
         "{plan}"
