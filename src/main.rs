@@ -83,12 +83,16 @@ enum Admin {
         /// The folder to write the backup into.
         #[arg(long)]
         to: std::path::PathBuf,
+        #[arg(long)]
+        json: bool,
     },
     /// Brings a backup back into an installation without a database yet.
     Restore {
         /// The folder a backup was written into.
         #[arg(long)]
         from: std::path::PathBuf,
+        #[arg(long)]
+        json: bool,
     },
     /// Email: delivery feedback from the mail server.
     #[command(subcommand)]
@@ -397,13 +401,14 @@ async fn run(command: Command, config: Config) -> Result<(), Failure> {
             Ok(())
         }
         Command::Admin(cmd @ (Admin::Backup { .. } | Admin::Restore { .. })) => {
+            let json = admin_json(&cmd);
             // Files only: no database connection, no migration (a restore has no database).
             let Some(database) = signet_storage::db::sqlite_path(&config.database_url()) else {
                 return Err(Failure {
                     message: "backup and restore are for the embedded default; back up \
                               PostgreSQL with pg_dump and the files with them (docs/deploy.md)"
                         .into(),
-                    json: false,
+                    json,
                     code: 1,
                 });
             };
@@ -413,7 +418,7 @@ async fn run(command: Command, config: Config) -> Result<(), Failure> {
                               blob_url the files are in the bucket: back it up with its own \
                               tools (docs/deploy.md)"
                         .into(),
-                    json: false,
+                    json,
                     code: 1,
                 });
             }
@@ -427,8 +432,12 @@ async fn run(command: Command, config: Config) -> Result<(), Failure> {
                 secret_key: config.secret_key.is_none().then_some(secret.as_path()),
             };
             match cmd {
-                Admin::Backup { to } => {
-                    let m = signet_storage::backup::backup(&parts, &to).or_fail(false)?;
+                Admin::Backup { to, .. } => {
+                    let m = signet_storage::backup::backup(&parts, &to).or_fail(json)?;
+                    if json {
+                        println!("{}", serde_json::json!({"to": to, "manifest": m}));
+                        return Ok(());
+                    }
                     eprintln!(
                         "signet: backed up {} documents and {} files into {}",
                         m.documents,
@@ -443,8 +452,12 @@ async fn run(command: Command, config: Config) -> Result<(), Failure> {
                         );
                     }
                 }
-                Admin::Restore { from } => {
-                    let m = signet_storage::backup::restore(&from, &parts).or_fail(false)?;
+                Admin::Restore { from, .. } => {
+                    let m = signet_storage::backup::restore(&from, &parts).or_fail(json)?;
+                    if json {
+                        println!("{}", serde_json::json!({"from": from, "manifest": m}));
+                        return Ok(());
+                    }
                     eprintln!(
                         "signet: restored {} documents and {} files from {}",
                         m.documents,
@@ -558,8 +571,10 @@ fn admin_json(cmd: &Admin) -> bool {
         | Admin::Approvals(ApprovalCmd::Decline { json, .. })
         | Admin::ApiLog { json, .. }
         | Admin::Email(EmailCmd::Feedback { json })
-        | Admin::Email(EmailCmd::Unsuppress { json, .. }) => *json,
-        Admin::Ca(_) | Admin::Backup { .. } | Admin::Restore { .. } => false,
+        | Admin::Email(EmailCmd::Unsuppress { json, .. })
+        | Admin::Backup { json, .. }
+        | Admin::Restore { json, .. } => *json,
+        Admin::Ca(_) => false,
     }
 }
 

@@ -5,8 +5,34 @@ use signet_pdf::{
     ValueKind,
 };
 use signet_resolvers::render::{
-    CertificateDoc, DocRenderer, MarkKind, PageView, Placement, RenderJob, RenderedDoc, ValueMark,
+    CertificateDoc, DocRenderer, MarkKind, PageView, Placement, RenderFailure, RenderJob,
+    RenderedDoc, ValueMark,
 };
+
+fn input_of(job: &RenderJob) -> RenderInput<'_> {
+    RenderInput {
+        doc: &job.source,
+        title: &job.title,
+        footer: &job.footer,
+        paper: Paper::parse(&job.paper).unwrap_or(Paper::Letter),
+        profile: Profile::parse(&job.profile).unwrap_or(Profile::Typeset),
+        test: job.test,
+        lang: &job.lang,
+        values: &job.values,
+        seat_names: &job.seat_names,
+        labels: Labels::EN,
+    }
+}
+
+/// What the resolvers are told of a failed render: whether the document itself decides it.
+fn failure(e: signet_pdf::RenderError) -> RenderFailure {
+    match e {
+        signet_pdf::RenderError::TooLong { .. } | signet_pdf::RenderError::Pictures(_) => {
+            RenderFailure::Refused(e.to_string())
+        }
+        _ => RenderFailure::Broken(e.to_string()),
+    }
+}
 
 /// The engine is built on the first render: parsing the embedded fonts costs about 50 MB
 /// and a fraction of a second, which a process that never renders should not pay.
@@ -14,23 +40,18 @@ use signet_resolvers::render::{
 pub struct PdfRenderer(std::sync::OnceLock<Renderer>);
 
 impl DocRenderer for PdfRenderer {
-    fn render(&self, job: &RenderJob) -> Result<RenderedDoc, String> {
-        let input = RenderInput {
-            doc: &job.source,
-            title: &job.title,
-            footer: &job.footer,
-            paper: Paper::parse(&job.paper).unwrap_or(Paper::Letter),
-            profile: Profile::parse(&job.profile).unwrap_or(Profile::Typeset),
-            test: job.test,
-            lang: &job.lang,
-            values: &job.values,
-            seat_names: &job.seat_names,
-            labels: Labels::EN,
-        };
+    fn page_count(&self, job: &RenderJob) -> Result<usize, RenderFailure> {
+        self.engine()
+            .page_count(&input_of(job), job.max_pages)
+            .map_err(failure)
+    }
+
+    fn render(&self, job: &RenderJob) -> Result<RenderedDoc, RenderFailure> {
+        let input = input_of(job);
         let out = self
             .engine()
             .render_with_views(&input, job.max_pages, &job.page_widths)
-            .map_err(|e| e.to_string())?;
+            .map_err(failure)?;
         Ok(RenderedDoc {
             pdf: out.pdf,
             pages: out.pages,

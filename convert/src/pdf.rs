@@ -22,7 +22,8 @@ use std::collections::BTreeMap;
 use hayro_interpret::hayro_syntax::Pdf;
 use hayro_interpret::{
     BlendMode, ClipPath, Context, Device, GlyphDrawMode, Image, InterpreterCache,
-    InterpreterSettings, Paint, PathDrawMode, SoftMask, TransformExt, interpret_page,
+    InterpreterSettings, InterpreterWarning, Paint, PathDrawMode, SoftMask, TransformExt,
+    interpret_page,
 };
 use kurbo::{Affine, BezPath, Point, Rect};
 use lopdf::content::{Content, Operation};
@@ -44,6 +45,13 @@ const MAX_PICTURE_PIXELS: u64 = 40_000_000;
 const MAX_FORM_USES: u64 = 20_000;
 /// Glyphs drawn in the whole file.
 const MAX_GLYPHS: usize = 2_000_000;
+/// Instructions one page runs, each drawing's counted every time it is drawn. A dense page
+/// of text runs a few thousand and a detailed chart tens of thousands; a page past this
+/// costs a viewer (and the signing page's picture) seconds and hundreds of megabytes, and
+/// is how a page can be made to look empty to one program and full to another.
+pub const MAX_PAGE_OPERATIONS: u64 = 150_000;
+/// Instructions the whole file runs, counted the same way.
+pub const MAX_FILE_OPERATIONS: u64 = 3_000_000;
 
 /// Why a PDF cannot be a template, said to its sender.
 #[derive(Debug, PartialEq)]
@@ -299,6 +307,8 @@ fn vet(doc: &Document) -> Result<(), PdfError> {
             Ok(data) => {
                 budget = budget.checked_sub(data.len()).ok_or_else(big)?;
                 if subtype.as_deref() == Some("Form") {
+                    // Counted before it is parsed: parsing holds every instruction at once.
+                    operations_in(&data, "a drawing (form XObject)")?;
                     Content::decode(&data)
                         .map_err(|e| err(format!("a drawing in the PDF cannot be read: {e}")))?;
                 }
@@ -309,31 +319,169 @@ fn vet(doc: &Document) -> Result<(), PdfError> {
         }
     }
     let mut uses = 0u64;
+    let mut operations = 0u64;
     let mut memo = BTreeMap::new();
     for (number, page) in doc.get_pages() {
         let data = doc
             .get_page_content_with_limit(page, MAX_CONTENT)
             .map_err(|_| big())?;
+        let own = operations_in(&data, &format!("page {number}"))?;
         let content = Content::decode(&data)
             .map_err(|e| err(format!("page {number}'s content cannot be read: {e}")))?;
+        drop(data);
         let resources = doc
             .get_dictionary(page)
             .ok()
             .and_then(|d| d.get(b"Resources").ok());
-        uses += drawn_forms(
+        let cost = drawn_forms(
             doc,
             &content.operations,
             resources,
             &mut memo,
             &mut Vec::new(),
         )?;
+        uses += cost.uses;
         if uses > MAX_FORM_USES {
             return Err(err(format!(
                 "the PDF draws its drawings (form XObjects) more than {MAX_FORM_USES} times"
             )));
         }
+        let page_ops = own.saturating_add(cost.operations);
+        if page_ops > MAX_PAGE_OPERATIONS {
+            return Err(too_many_operations(&format!("page {number}"), page_ops));
+        }
+        operations = operations.saturating_add(page_ops);
+        if operations > MAX_FILE_OPERATIONS {
+            return Err(err(format!(
+                "the PDF's pages run more than {MAX_FILE_OPERATIONS} drawing instructions in \
+                 all; print it to PDF again, or split it"
+            )));
+        }
     }
     Ok(())
+}
+
+fn too_many_operations(what: &str, n: u64) -> PdfError {
+    err(format!(
+        "{what} of the PDF runs {}{n} drawing instructions; at most {MAX_PAGE_OPERATIONS} are \
+         taken a page, so that every signer's picture of it is drawn in full (flatten or \
+         print the page to PDF again)",
+        if n > MAX_PAGE_OPERATIONS {
+            "more than "
+        } else {
+            ""
+        }
+    ))
+}
+
+/// How many instructions (operators) a content stream holds, counted by a scan that keeps
+/// nothing and never recurses (however deep its arrays nest); past `MAX_PAGE_OPERATIONS` it
+/// stops and refuses the file. Strings, names, numbers and inline pictures' bytes are
+/// skipped as a parser would; what it cannot make sense of is left to the parser after it.
+pub(crate) fn operations_in(data: &[u8], what: &str) -> Result<u64, PdfError> {
+    let regular = |c: u8| {
+        !matches!(
+            c,
+            b'\0'
+                | b'\t'
+                | b'\n'
+                | b'\x0c'
+                | b'\r'
+                | b' '
+                | b'('
+                | b')'
+                | b'<'
+                | b'>'
+                | b'['
+                | b']'
+                | b'{'
+                | b'}'
+                | b'/'
+                | b'%'
+        )
+    };
+    let white = |c: u8| matches!(c, b'\0' | b'\t' | b'\n' | b'\x0c' | b'\r' | b' ');
+    let (mut n, mut i, len) = (0u64, 0usize, data.len());
+    while i < len {
+        match data[i] {
+            b'%' => {
+                while i < len && data[i] != b'\n' && data[i] != b'\r' {
+                    i += 1;
+                }
+            }
+            b'(' => {
+                let mut depth = 0usize;
+                while i < len {
+                    match data[i] {
+                        b'\\' => i += 1,
+                        b'(' => depth += 1,
+                        b')' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                    i += 1;
+                }
+                i += 1;
+            }
+            b'<' if data.get(i + 1) == Some(&b'<') => i += 2,
+            b'<' => {
+                while i < len && data[i] != b'>' {
+                    i += 1;
+                }
+                i += 1;
+            }
+            b'/' => {
+                i += 1;
+                while i < len && regular(data[i]) {
+                    i += 1;
+                }
+            }
+            c if regular(c) => {
+                let start = i;
+                while i < len && regular(data[i]) {
+                    i += 1;
+                }
+                let word = &data[start..i];
+                let operand = word[0].is_ascii_digit()
+                    || matches!(word[0], b'+' | b'-' | b'.')
+                    || matches!(word, b"true" | b"false" | b"null");
+                if operand {
+                    continue;
+                }
+                n += 1;
+                if n > MAX_PAGE_OPERATIONS {
+                    return Err(too_many_operations(what, MAX_PAGE_OPERATIONS));
+                }
+                // An inline picture's bytes run from one white space after `ID` to an `EI`
+                // standing alone.
+                if word == b"ID" {
+                    i += 1;
+                    while i + 1 < len
+                        && !(data[i] == b'E'
+                            && data[i + 1] == b'I'
+                            && data[i - 1..i].iter().all(|&c| white(c))
+                            && data.get(i + 2).is_none_or(|&c| white(c)))
+                    {
+                        i += 1;
+                    }
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    Ok(n)
+}
+
+/// What drawing a content stream's drawings (form XObjects) costs: how many are drawn, and
+/// how many instructions they run, each counted every time it is drawn.
+#[derive(Clone, Copy, Default)]
+struct Cost {
+    uses: u64,
+    operations: u64,
 }
 
 /// How many drawings `ops` draws, counting the drawings they draw in turn.
@@ -341,16 +489,16 @@ fn drawn_forms(
     doc: &Document,
     ops: &[Operation],
     resources: Option<&Object>,
-    memo: &mut BTreeMap<ObjectId, u64>,
+    memo: &mut BTreeMap<ObjectId, Cost>,
     open: &mut Vec<ObjectId>,
-) -> Result<u64, PdfError> {
+) -> Result<Cost, PdfError> {
     let forms = resources
         .and_then(|r| doc.dereference(r).ok())
         .and_then(|(_, r)| r.as_dict().ok())
         .and_then(|r| r.get(b"XObject").ok())
         .and_then(|x| doc.dereference(x).ok())
         .and_then(|(_, x)| x.as_dict().ok());
-    let mut total = 0u64;
+    let mut total = Cost::default();
     for op in ops.iter().filter(|o| o.operator == "Do") {
         let Some(id) = op
             .operands
@@ -379,17 +527,26 @@ fn drawn_forms(
                 let data = s
                     .decompressed_content_with_limit(MAX_CONTENT)
                     .map_err(|_| err("a drawing in the PDF cannot be read"))?;
+                let own_ops = operations_in(&data, "a drawing (form XObject)")?;
                 let content = Content::decode(&data)
                     .map_err(|e| err(format!("a drawing in the PDF cannot be read: {e}")))?;
                 let own = s.dict.get(b"Resources").ok().or(resources);
-                let n = drawn_forms(doc, &content.operations, own, memo, open)?;
+                let inner = drawn_forms(doc, &content.operations, own, memo, open)?;
                 open.pop();
+                let n = Cost {
+                    uses: inner.uses,
+                    operations: own_ops.saturating_add(inner.operations),
+                };
                 memo.insert(id, n);
                 n
             }
         };
-        total = total.saturating_add(1).saturating_add(inner);
-        if total > MAX_FORM_USES {
+        total.uses = total.uses.saturating_add(1).saturating_add(inner.uses);
+        total.operations = total.operations.saturating_add(inner.operations);
+        if total.operations > MAX_PAGE_OPERATIONS {
+            return Err(too_many_operations("a page", total.operations));
+        }
+        if total.uses > MAX_FORM_USES {
             return Err(err(format!(
                 "the PDF draws its drawings (form XObjects) more than {MAX_FORM_USES} times"
             )));
@@ -736,8 +893,17 @@ fn bf_text(u: &hayro_interpret::hayro_cmap::BfString) -> String {
 
 fn glyphs(pdf: &[u8]) -> Result<Vec<DrawnPage>, PdfError> {
     let file = Pdf::new(pdf.to_vec()).map_err(|e| err(format!("the PDF cannot be read: {e:?}")))?;
+    // The signing page's pictures are drawn by the same interpreter: what it cannot draw
+    // here, a signer would not see, so the file is refused now rather than at a send.
+    let warned: std::sync::Arc<std::sync::Mutex<Option<InterpreterWarning>>> = Default::default();
+    let sink = warned.clone();
     let settings = InterpreterSettings {
         render_annotations: false,
+        warning_sink: std::sync::Arc::new(move |w| {
+            sink.lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .get_or_insert(w);
+        }),
         ..InterpreterSettings::default()
     };
     let cache = InterpreterCache::new();
@@ -753,6 +919,21 @@ fn glyphs(pdf: &[u8]) -> Result<Vec<DrawnPage>, PdfError> {
         );
         let mut device = Collector { glyphs: Vec::new() };
         interpret_page(page, &mut ctx, &mut device);
+        let said = warned
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take();
+        if let Some(w) = said {
+            return Err(err(format!(
+                "page {} cannot be shown to signers as it prints: {}; print it to PDF again \
+                 with its fonts and pictures embedded",
+                out.len() + 1,
+                match w {
+                    InterpreterWarning::UnsupportedFont => "a font on it cannot be drawn",
+                    InterpreterWarning::ImageDecodeFailure => "a picture on it cannot be decoded",
+                }
+            )));
+        }
         out.push(DrawnPage {
             size: (w as f64, h as f64),
             glyphs: device.glyphs,

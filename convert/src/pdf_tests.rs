@@ -592,3 +592,22 @@ fn a_tag_inside_a_drawing_the_page_draws_is_cut_there() {
     // 600 points up from the bottom of a letter page is 192 down from its top.
     assert!(t.y < 192.0 && t.y + t.height > 190.0, "{t:?}");
 }
+
+#[test]
+fn instructions_are_counted_without_parsing_them() {
+    use crate::pdf::operations_in;
+    let content =
+        b"q 1 0 0 1 72 700 cm BT /F1 12 Tf (a (nested) string with ET \\) inside) Tj ET Q\n\
+        % a comment with re f operators\n<</MCID 0>> BDC [(x) 120 (y)] TJ EMC\n\
+        <48656c6c6f> Tj true false null pop\nBI /W 2 /H 1 /BPC 8 /CS /G ID \x00EI\xffQ q EI Q";
+    // q cm BT Tf Tj ET Q BDC TJ EMC Tj pop BI ID EI Q
+    assert_eq!(operations_in(content, "page 1").unwrap(), 16);
+    let deep = format!("{}{} re f", "[".repeat(100_000), "]".repeat(100_000));
+    assert_eq!(operations_in(deep.as_bytes(), "page 1").unwrap(), 2);
+    let many = "0 0 1 1 re f\n".repeat(80_000);
+    let e = operations_in(many.as_bytes(), "page 2").unwrap_err();
+    assert!(
+        e.0.contains("page 2") && e.0.contains("drawing instructions"),
+        "{e}"
+    );
+}

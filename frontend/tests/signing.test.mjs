@@ -13,6 +13,7 @@ import { tmpdir, homedir } from "node:os";
 import { join } from "node:path";
 import { createServer } from "node:net";
 import { createServer as createHttpServer } from "node:http";
+import { deflateSync } from "node:zlib";
 import { chromium } from "playwright-core";
 
 const here = new URL(".", import.meta.url).pathname;
@@ -798,6 +799,124 @@ test("a picture of a signature is traced into outlines in the browser and signs"
   await page.locator("main.status h1").waitFor();
   const csv = await (await fetch(`${base}/api/v1/documents/${doc.id}/audit-log.csv`, { headers: { Authorization: `Bearer ${key}` } })).text();
   assert.ok(csv.includes("uploaded"), csv);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+/** A two-page letter PDF written byte by byte: page 1 asks the client to sign, page 2 states
+ * a fee under `squares` white squares of a tenth of a point (invisible in print, a flood of
+ * shapes to a program that turns the page into pictures). */
+function feePdf(squares) {
+  const first = "BT /F1 14 Tf 72 700 Td (Service agreement between the parties.) Tj ET\n"
+    + "BT /F1 12 Tf 72 600 Td (Client: {{Client signature;type=signature;role=client;height=30}}) Tj ET\n";
+  let second = "BT /F1 28 Tf 72 650 Td (Fee: USD 50,000 a month) Tj ET\n1 1 1 rg\n";
+  for (let i = 0; i < squares; i++) second += `${(72 + (i % 4000) * 0.11).toFixed(2)} ${(300 + Math.floor(i / 4000) * 0.11).toFixed(2)} 0.1 0.1 re f\n`;
+  const objects = [
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [4 0 R 6 0 R] /Count 2 >>",
+    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+  ];
+  const parts = [];
+  for (const [i, content] of [first, second].entries()) {
+    objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${5 + 2 * i} 0 R >>`);
+    const packed = deflateSync(Buffer.from(content));
+    objects.push(Buffer.concat([Buffer.from(`<< /Length ${packed.length} /Filter /FlateDecode >>\nstream\n`), packed, Buffer.from("\nendstream")]));
+  }
+  parts.push(Buffer.from("%PDF-1.7\n"));
+  let at = parts[0].length;
+  const offsets = [];
+  for (const [i, o] of objects.entries()) {
+    offsets.push(at);
+    const b = Buffer.concat([Buffer.from(`${i + 1} 0 obj\n`), Buffer.isBuffer(o) ? o : Buffer.from(o), Buffer.from("\nendobj\n")]);
+    parts.push(b);
+    at += b.length;
+  }
+  let xref = `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const o of offsets) xref += `${String(o).padStart(10, "0")} 00000 n \n`;
+  parts.push(Buffer.from(`${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${at}\n%%EOF\n`));
+  return Buffer.concat(parts);
+}
+
+test("a forged PDF template: the fee page the signer is shown, and signs, is the sealed page", async () => {
+  // Over the cap (the review's file), refused when the template is made.
+  const refused = await fetch(`${base}/api/v1/templates/file`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", "Idempotency-Key": `forged-${Date.now()}` },
+    body: JSON.stringify({ name: "Forged", fileName: "fee.pdf", file: feePdf(1_100_000).toString("base64") }),
+  });
+  assert.equal(refused.status, 400);
+  assert.match((await refused.json()).error.message, /page 2 .*drawing instructions/);
+
+  const template = await api("POST", "/api/v1/templates/file", { name: "Service agreement", fileName: "fee.pdf", file: feePdf(60_000).toString("base64") });
+  const email = `fee-${Date.now()}@example.com`;
+  const { context, page } = await openFor(template, email);
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  // The fee page as the signer's browser shows it: its picture's ink, in blocks.
+  const second = page.locator(".sheet img").nth(1);
+  await second.scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => { const i = document.querySelectorAll(".sheet img")[1]; return i?.complete && i.naturalWidth > 0; });
+  await page.getByText("Fee: USD 50,000 a month").waitFor();
+  await shot(page, "14-forged-fee-page");
+  const shown = await second.evaluate((img) => ({ src: img.currentSrc, width: img.naturalWidth }));
+
+  // Signed in the browser: the signature drawn on the pad.
+  await page.getByRole("button", { name: /Client signature/ }).click();
+  const pad = page.locator("canvas.surface");
+  await pad.waitFor();
+  const box = await pad.boundingBox();
+  await page.mouse.move(box.x + 30, box.y + box.height * 0.7);
+  await page.mouse.down();
+  for (let i = 1; i <= 20; i++) await page.mouse.move(box.x + 30 + i * 18, box.y + box.height * (0.5 + 0.3 * Math.sin(i / 2)), { steps: 2 });
+  await page.mouse.up();
+  await page.getByRole("button", { name: "Apply" }).click();
+  await page.locator(".sign-here.done svg").waitFor();
+  await page.getByRole("button", { name: "Finish" }).click();
+  await page.getByRole("heading", { name: /^(You have signed|This document is complete)$/ }).waitFor();
+  const docs = await api("GET", `/api/v1/documents?limit=5`);
+  const doc = docs.data.find((d) => d.title === "Service agreement");
+  let state;
+  for (let i = 0; i < 300; i++) {
+    state = (await api("GET", `/api/v1/documents/${doc.id}`)).state;
+    if (state === "executed") break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.equal(state, "executed");
+
+  // The sealed page 2, drawn by poppler at the picture's width, against the picture the
+  // browser showed: the same ink, block by block.
+  const sealed = Buffer.from(await (await fetch(`${base}/api/v1/documents/${doc.id}/signed.pdf`, { headers: { Authorization: `Bearer ${key}` } })).arrayBuffer());
+  const dir = mkdtempSync(join(tmpdir(), "signet-sealed-"));
+  writeFileSync(join(dir, "s.pdf"), sealed);
+  execFileSync("pdftoppm", ["-png", "-f", "2", "-l", "2", "-scale-to-x", String(shown.width), "-scale-to-y", "-1", join(dir, "s.pdf"), join(dir, "p")]);
+  const png = readdirSync(dir).find((f) => f.endsWith(".png"));
+  const poppler = `data:image/png;base64,${readFileSync(join(dir, png)).toString("base64")}`;
+  const compared = await page.evaluate(async ([a, b]) => {
+    const ink = async (src) => {
+      const img = new Image();
+      img.src = src;
+      await img.decode();
+      const c = document.createElement("canvas");
+      c.width = img.naturalWidth;
+      c.height = img.naturalHeight;
+      const g = c.getContext("2d");
+      g.drawImage(img, 0, 0);
+      const d = g.getImageData(0, 0, c.width, c.height).data;
+      const blocks = [];
+      for (let by = 0; by < c.height; by += 20) for (let bx = 0; bx < c.width; bx += 20) {
+        let s = 0, n = 0;
+        for (let y = by; y < Math.min(by + 20, c.height); y++) for (let x = bx; x < Math.min(bx + 20, c.width); x++) { s += 255 - d[(y * c.width + x) * 4]; n++; }
+        blocks.push(s / n);
+      }
+      return blocks;
+    };
+    const [x, y] = [await ink(a), await ink(b)];
+    let worst = 0, total = 0;
+    for (let i = 0; i < Math.min(x.length, y.length); i++) { worst = Math.max(worst, Math.abs(x[i] - y[i])); total += x[i]; }
+    return { worst, total };
+  }, [shown.src, poppler]);
+  assert.ok(compared.total > 1000, `the fee page is shown with its ink: ${JSON.stringify(compared)}`);
+  assert.ok(compared.worst < 40, `what was shown is the sealed page: ${JSON.stringify(compared)}`);
   assert.deepEqual(errors, []);
   await context.close();
 });

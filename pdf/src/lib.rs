@@ -136,6 +136,9 @@ pub enum RenderError {
     Compile(String),
     #[error("typst could not write the PDF: {0}")]
     Export(String),
+    /// A page could not be pictured as it prints: the signer would not see what is sealed.
+    #[error("the pages cannot be shown to signers as they print: {0}")]
+    Pictures(String),
     /// The document laid out to more pages than the installation allows.
     #[error("the document is {pages} pages long; at most {max} are allowed (max_pages)")]
     TooLong { pages: usize, max: usize },
@@ -204,7 +207,7 @@ impl Renderer {
         let mut views = if widths.is_empty() {
             Vec::new()
         } else {
-            pages::page_views(&document, widths).map_err(RenderError::Compile)?
+            pages::page_views(&pdf, &document, widths).map_err(RenderError::Pictures)?
         };
         // A file's pages are pictures to Typst: their words come from the file.
         if let Some(file) = &input.doc.file {
@@ -225,6 +228,29 @@ impl Renderer {
             fields,
             views,
         })
+    }
+
+    /// How many pages a source lays out to, refusing one longer than `max_pages`: the
+    /// layout alone, without the PDF or pictures, to refuse a send before it is answered.
+    pub fn page_count(
+        &self,
+        input: &RenderInput<'_>,
+        max_pages: usize,
+    ) -> Result<usize, RenderError> {
+        let generated = markup::generate(input);
+        let data =
+            serde_json::to_vec(&generated.data).map_err(|e| RenderError::Compile(e.to_string()))?;
+        let pages = self
+            .compile(generated.markup, data, &generated.images)?
+            .pages()
+            .len();
+        if pages > max_pages {
+            return Err(RenderError::TooLong {
+                pages,
+                max: max_pages,
+            });
+        }
+        Ok(pages)
     }
 
     /// The laid-out pages of a source, before export: for tests that look at the glyphs.

@@ -2,13 +2,22 @@
 //! asked for, and its text as positioned runs, so that a screen reader reads the document and
 //! the browser's find-in-page finds words in it. Signers never download a PDF engine.
 //!
-//! A page goes through Typst's SVG export and resvg (glyphs are outlines there, so no font is
-//! looked up again), onto a white page, and is encoded as a 4-bit grey PNG when it has no
-//! colour (most contracts), else as RGB.
+//! The pictures are drawn from the very PDF that people sign and that sealing writes onto,
+//! by a PDF rasteriser (hayro), never from a second rendering of the layout: what a signer
+//! is shown cannot drift from what is sealed. Anything the rasteriser reports it could not
+//! draw (a font it cannot read, a picture it cannot decode) fails the pictures, and so the
+//! render, rather than leaving a blank where the sealed copy prints. The widest picture is
+//! drawn once; a picture half as wide is made from it. A page is encoded as a 4-bit grey PNG
+//! when it has no colour (most contracts), else as RGB.
 
+use std::sync::{Arc, Mutex};
+
+use hayro::hayro_interpret::{InterpreterSettings, InterpreterWarning};
+use hayro::hayro_syntax::Pdf;
+use hayro::vello_cpu::color::palette::css::WHITE;
 use serde::Serialize;
 use typst::layout::{Abs, Frame, FrameItem, Point, Transform};
-use typst_layout::{Page, PagedDocument};
+use typst_layout::PagedDocument;
 
 /// A run of text as laid out, in points from the page's top-left corner.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -33,90 +42,196 @@ pub struct PageView {
     pub text: Vec<TextRun>,
 }
 
-/// Draws every page of a laid-out document at each of `widths` (pixels) and collects its text.
-pub fn page_views(document: &PagedDocument, widths: &[u32]) -> Result<Vec<PageView>, String> {
-    document
-        .pages()
-        .iter()
-        .map(|page| page_view(page, widths))
-        .collect()
+/// The tallest picture drawn, in pixels: a page of 200 inches at the widest width fits.
+const MAX_HEIGHT: f32 = 65_535.0;
+
+/// Draws every page of `pdf`, the file exported from `document`, at each of `widths`
+/// (pixels), and collects the layout's text.
+pub fn page_views(
+    pdf: &[u8],
+    document: &PagedDocument,
+    widths: &[u32],
+) -> Result<Vec<PageView>, String> {
+    let drawn = pictures(pdf, widths)?;
+    if drawn.len() != document.pages().len() {
+        return Err(format!(
+            "page pictures: the PDF has {} pages, its layout {}",
+            drawn.len(),
+            document.pages().len()
+        ));
+    }
+    Ok(drawn
+        .into_iter()
+        .zip(document.pages())
+        .map(|((size, images), page)| {
+            let mut text = Vec::new();
+            runs(&page.frame, Transform::identity(), &mut text);
+            PageView { size, images, text }
+        })
+        .collect())
 }
 
-fn page_view(page: &Page, widths: &[u32]) -> Result<PageView, String> {
-    let size = (page.frame.width().to_pt(), page.frame.height().to_pt());
-    let svg = typst_svg::svg(
-        page,
-        &typst_svg::SvgOptions {
-            render_bleed: false,
-            pretty: false,
-        },
-    );
-    let tree = resvg::usvg::Tree::from_str(&svg, &resvg::usvg::Options::default())
-        .map_err(|e| format!("page picture: {e}"))?;
-    let images = widths
-        .iter()
-        .map(|&w| picture(&tree, size, w))
-        .collect::<Result<_, _>>()?;
-    let mut text = Vec::new();
-    runs(&page.frame, Transform::identity(), &mut text);
-    Ok(PageView { size, images, text })
+/// Every page of a PDF as PNG pictures at each of `widths` (pixels), with its size in
+/// points. Fails when the rasteriser says it could not draw something on a page.
+pub fn pictures(pdf: &[u8], widths: &[u32]) -> Result<Vec<((f64, f64), Vec<Vec<u8>>)>, String> {
+    let Some(&widest) = widths.iter().max() else {
+        return Ok(Vec::new());
+    };
+    let file = Pdf::new(pdf.to_vec()).map_err(|e| format!("page pictures: {e:?}"))?;
+    let warnings: Arc<Mutex<Vec<InterpreterWarning>>> = Arc::default();
+    let sink = warnings.clone();
+    let settings = InterpreterSettings {
+        warning_sink: Arc::new(move |w| {
+            sink.lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .push(w)
+        }),
+        ..InterpreterSettings::default()
+    };
+    let cache = hayro::RenderCache::new();
+    let mut out = Vec::with_capacity(file.pages().len());
+    for (n, page) in file.pages().iter().enumerate() {
+        let (w, h) = page.render_dimensions();
+        let draw = |width: u32| -> Result<Raster, String> {
+            let scale = width as f32 / w.max(1.0);
+            let height = (h * scale).round().max(1.0);
+            if height > MAX_HEIGHT || width > MAX_HEIGHT as u32 {
+                return Err(format!(
+                    "page {}'s picture would be {width} × {height} pixels",
+                    n + 1
+                ));
+            }
+            let pixmap = hayro::render(
+                page,
+                &cache,
+                &settings,
+                &hayro::RenderSettings {
+                    x_scale: scale,
+                    y_scale: scale,
+                    width: Some(width as u16),
+                    height: Some(height as u16),
+                    bg_color: WHITE,
+                },
+            );
+            let said = std::mem::take(
+                &mut *warnings
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner),
+            );
+            if let Some(first) = said.first() {
+                return Err(format!(
+                    "page {} cannot be shown as it prints: {}",
+                    n + 1,
+                    match first {
+                        InterpreterWarning::UnsupportedFont => "a font on it cannot be drawn",
+                        InterpreterWarning::ImageDecodeFailure =>
+                            "a picture on it cannot be decoded",
+                    }
+                ));
+            }
+            Ok(Raster {
+                width: pixmap.width() as usize,
+                height: pixmap.height() as usize,
+                rgba: pixmap.data_as_u8_slice().to_vec(),
+            })
+        };
+        let big = draw(widest)?;
+        let images = widths
+            .iter()
+            .map(|&width| {
+                if width == widest {
+                    big.png()
+                } else if width * 2 == widest {
+                    big.halved().png()
+                } else {
+                    draw(width)?.png()
+                }
+            })
+            .collect::<Result<_, _>>()?;
+        out.push(((w as f64, h as f64), images));
+    }
+    Ok(out)
 }
 
-/// The page drawn `width` pixels wide on white.
-fn picture(tree: &resvg::usvg::Tree, size: (f64, f64), width: u32) -> Result<Vec<u8>, String> {
-    let scale = width as f64 / size.0.max(1.0);
-    let height = (size.1 * scale).round().max(1.0) as u32;
-    let mut pixmap = resvg::tiny_skia::Pixmap::new(width, height)
-        .ok_or_else(|| format!("page picture of {width}×{height} pixels"))?;
-    pixmap.fill(resvg::tiny_skia::Color::WHITE);
-    // Typst's SVG is measured in points; the tree's size is the page's.
-    let sx = width as f32 / tree.size().width();
-    let sy = height as f32 / tree.size().height();
-    resvg::render(
-        tree,
-        resvg::tiny_skia::Transform::from_scale(sx, sy),
-        &mut pixmap.as_mut(),
-    );
-    encode(&pixmap)
+/// Opaque pixels, four bytes each (drawn on white, so premultiplied is plain RGBA).
+struct Raster {
+    width: usize,
+    height: usize,
+    rgba: Vec<u8>,
 }
 
-/// PNG, grey when every pixel is (the page is opaque: drawn on white). Grey pages are 16
-/// levels (4 bits), enough for anti-aliased text and a sixth to a quarter smaller than 256.
-fn encode(pixmap: &resvg::tiny_skia::Pixmap) -> Result<Vec<u8>, String> {
-    let rgba = pixmap.data();
-    let grey = rgba.chunks_exact(4).all(|p| p[0] == p[1] && p[1] == p[2]);
-    let (width, height) = (pixmap.width() as usize, pixmap.height() as usize);
-    let (color, depth, data): (png::ColorType, png::BitDepth, Vec<u8>) = if grey {
-        // Two pixels a byte, each row starting on a byte; 0..=255 to the nearest of 0..=15.
-        let row = width.div_ceil(2);
-        let mut packed = vec![0u8; row * height];
-        for (y, line) in rgba.chunks_exact(width * 4).enumerate() {
-            for (x, p) in line.chunks_exact(4).enumerate() {
-                let level = (p[0] as u16 + 8) / 17;
-                packed[y * row + x / 2] |= (level as u8) << if x % 2 == 0 { 4 } else { 0 };
+impl Raster {
+    /// Half as wide and high, each pixel the mean of the (up to) four it covers.
+    fn halved(&self) -> Raster {
+        let (width, height) = (self.width.div_ceil(2), self.height.div_ceil(2));
+        let mut rgba = vec![0u8; width * height * 4];
+        for y in 0..height {
+            for x in 0..width {
+                let mut sum = [0u32; 4];
+                let mut n = 0;
+                for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+                    let (sx, sy) = (2 * x + dx, 2 * y + dy);
+                    if sx < self.width && sy < self.height {
+                        let i = (sy * self.width + sx) * 4;
+                        for (c, s) in sum.iter_mut().enumerate() {
+                            *s += self.rgba[i + c] as u32;
+                        }
+                        n += 1;
+                    }
+                }
+                let o = (y * width + x) * 4;
+                for (c, s) in sum.iter().enumerate() {
+                    rgba[o + c] = ((s + n / 2) / n) as u8;
+                }
             }
         }
-        (png::ColorType::Grayscale, png::BitDepth::Four, packed)
-    } else {
-        (
-            png::ColorType::Rgb,
-            png::BitDepth::Eight,
-            rgba.chunks_exact(4)
-                .flat_map(|p| [p[0], p[1], p[2]])
-                .collect(),
-        )
-    };
-    let mut out = Vec::with_capacity(data.len() / 8);
-    let mut enc = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
-    enc.set_color(color);
-    enc.set_depth(depth);
-    // Balanced, not High: a tenth larger, three times faster (the pictures are most of a
-    // render's time; see bench/RESULTS.md).
-    enc.set_compression(png::Compression::Balanced);
-    let mut w = enc.write_header().map_err(|e| e.to_string())?;
-    w.write_image_data(&data).map_err(|e| e.to_string())?;
-    w.finish().map_err(|e| e.to_string())?;
-    Ok(out)
+        Raster {
+            width,
+            height,
+            rgba,
+        }
+    }
+
+    /// PNG, grey when every pixel is. Grey pages are 16 levels (4 bits), enough for
+    /// anti-aliased text and a sixth to a quarter smaller than 256.
+    fn png(&self) -> Result<Vec<u8>, String> {
+        let (width, height, rgba) = (self.width, self.height, &self.rgba);
+        let grey = rgba.chunks_exact(4).all(|p| p[0] == p[1] && p[1] == p[2]);
+        let (color, depth, data): (png::ColorType, png::BitDepth, Vec<u8>) = if grey {
+            // Two pixels a byte, each row starting on a byte; 0..=255 to the nearest of 0..=15.
+            let row = width.div_ceil(2);
+            let mut packed = vec![0u8; row * height];
+            for (y, line) in rgba.chunks_exact(width * 4).enumerate() {
+                for (x, p) in line.chunks_exact(4).enumerate() {
+                    let level = (p[0] as u16 + 8) / 17;
+                    packed[y * row + x / 2] |= (level as u8) << if x % 2 == 0 { 4 } else { 0 };
+                }
+            }
+            (png::ColorType::Grayscale, png::BitDepth::Four, packed)
+        } else {
+            (
+                png::ColorType::Rgb,
+                png::BitDepth::Eight,
+                rgba.chunks_exact(4)
+                    .flat_map(|p| [p[0], p[1], p[2]])
+                    .collect(),
+            )
+        };
+        let mut out = Vec::with_capacity(data.len() / 8);
+        let mut enc = png::Encoder::new(&mut out, width as u32, height as u32);
+        enc.set_color(color);
+        enc.set_depth(depth);
+        // Adaptive filters with deflate level 8, not High (9): the rasteriser's smoother
+        // edges made level 6 pictures of a full page of text about 1.5% larger, level 9 is
+        // far slower for a further half per cent (the pictures are most of a render's time;
+        // see bench/RESULTS.md).
+        enc.set_compression(png::Compression::Balanced);
+        enc.set_deflate_compression(png::DeflateCompression::Level(8));
+        let mut w = enc.write_header().map_err(|e| e.to_string())?;
+        w.write_image_data(&data).map_err(|e| e.to_string())?;
+        w.finish().map_err(|e| e.to_string())?;
+        Ok(out)
+    }
 }
 
 /// Every text run of a frame, placed on the page.

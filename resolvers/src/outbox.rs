@@ -10,6 +10,25 @@ use signet_storage::now_ms;
 
 use crate::{Ctx, DomainError};
 
+/// The `run_at` of a job held until something else happens first: a document's first
+/// invitations wait for its pages to be rendered (nobody is invited to a document whose
+/// pages may never exist). Never due; released by [`release_held`].
+pub const HELD: i64 = i64::MAX;
+
+/// Makes the jobs of `doc_id` held at [`HELD`] due now, in the caller's transaction.
+pub(crate) async fn release_held<C: Sql>(
+    ctx: &Ctx,
+    conn: &C,
+    doc_id: &str,
+) -> Result<u64, DomainError> {
+    Ok(conn
+        .exec(ctx.db.stmt(
+            "UPDATE outbox SET run_at = $2 WHERE document_id = $1 AND state = 'queued' AND run_at = $3",
+            [Value::from(doc_id.to_string()), Value::from(now_ms()), Value::from(HELD)],
+        ))
+        .await?)
+}
+
 /// The kinds of work the outbox holds, each written by the transition that causes it and
 /// taken by its worker.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -54,9 +54,30 @@ pub struct PageView {
     pub text: serde_json::Value,
 }
 
+/// Why a render failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RenderFailure {
+    /// The document itself cannot be rendered (too many pages, a page that cannot be shown
+    /// to signers as it prints): the same words fail the same way, so no later try helps.
+    Refused(String),
+    /// Anything else: a later try may succeed.
+    Broken(String),
+}
+
+impl std::fmt::Display for RenderFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RenderFailure::Refused(m) | RenderFailure::Broken(m) => f.write_str(m),
+        }
+    }
+}
+
 pub trait DocRenderer: Send + Sync + 'static {
     /// CPU-bound; resolvers call it on the blocking pool.
-    fn render(&self, job: &RenderJob) -> Result<RenderedDoc, String>;
+    fn render(&self, job: &RenderJob) -> Result<RenderedDoc, RenderFailure>;
+    /// How many pages `job` lays out to (`Refused` past `max_pages`), without the PDF or
+    /// pictures; CPU-bound.
+    fn page_count(&self, job: &RenderJob) -> Result<usize, RenderFailure>;
     /// Transparent pages of the given sizes with the values drawn in; CPU-bound.
     fn values_layer(&self, pages: &[(f64, f64)], marks: &[ValueMark]) -> Result<Vec<u8>, String>;
     /// The certificate of completion as a PDF of its own; CPU-bound.

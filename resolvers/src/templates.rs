@@ -599,7 +599,7 @@ fn slow_conversions() -> &'static tokio::sync::Semaphore {
     })
 }
 
-/// A workspace's one slow conversion at a time: a second, while the first runs or waits, is
+/// A workspace's one file conversion at a time: a second, while the first runs or waits, is
 /// told to come back, so one workspace's burst never fills the queue another waits in.
 struct SlowTurn(String);
 
@@ -692,12 +692,10 @@ pub async fn create_file(
     let id = ids::new_id("tpl");
     let blob = file_blob(&id, 1);
     let max_pages = ctx.max_pages;
-    // A slow conversion holds one of the workspace's turns and one of the process's; the
-    // turns go with the work, as for HTML.
-    let slow = match maker {
-        Maker::Pdf => None,
-        _ => Some(SlowTurn::take(&actor.workspace_id)?),
-    };
+    // A conversion holds the workspace's one turn for files (a PDF too: a small one can
+    // cost seconds and hundreds of megabytes, so a workspace sends them one at a time) and
+    // one of the process's; the turns go with the work, as for HTML.
+    let slow = SlowTurn::take(&actor.workspace_id)?;
     let turn = match maker {
         Maker::Pdf => conversions().acquire().await,
         // Waiting is bounded too: past it the caller is told to come back, rather than
@@ -843,10 +841,9 @@ pub async fn create_html(
                 max_pages,
                 page_widths: Vec::new(),
             })
-            .map_err(|e| {
-                if e.contains("(max_pages)") {
-                    DomainError::invalid("html", e)
-                } else {
+            .map_err(|e| match e {
+                crate::render::RenderFailure::Refused(e) => DomainError::invalid("html", e),
+                crate::render::RenderFailure::Broken(e) => {
                     DomainError::Internal(format!("laying out an HTML template: {e}"))
                 }
             })?;

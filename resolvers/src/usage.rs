@@ -12,7 +12,8 @@ use crate::{Actor, Ctx, DomainError, Scope};
 
 pub const DOCUMENTS_SENT: &str = "documents_sent";
 pub const EMAILS_SENT: &str = "emails_sent";
-/// Test emails a day: never shown in usage, kept to the plan's email allowance.
+/// Test emails a day, to the workspace's own sender address: counted apart from live ones,
+/// against an allowance of the same size.
 pub const TEST_EMAILS_SENT: &str = "test_emails_sent";
 
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema, async_graphql::SimpleObject)]
@@ -37,6 +38,9 @@ pub struct UsageOut {
     pub documents: UsageCounterOut,
     /// Live emails sent today (UTC).
     pub emails: UsageCounterOut,
+    /// Test documents' emails sent today (UTC), all to the workspace's sender address:
+    /// never billed, and kept to an allowance of their own.
+    pub test_emails: UsageCounterOut,
 }
 
 fn rfc3339(t: chrono::DateTime<Utc>) -> String {
@@ -82,10 +86,11 @@ pub async fn get(ctx: &Ctx, actor: &Actor) -> Result<UsageOut, DomainError> {
             &[
                 (DOCUMENTS_SENT, month.0.as_str()),
                 (EMAILS_SENT, day.0.as_str()),
+                (TEST_EMAILS_SENT, day.0.as_str()),
             ],
         )
         .await?;
-    let (documents, emails) = (counts[0], counts[1]);
+    let (documents, emails, test_emails) = (counts[0], counts[1], counts[2]);
     Ok(UsageOut {
         plan: actor.plan.as_str().to_string(),
         documents: UsageCounterOut {
@@ -96,6 +101,12 @@ pub async fn get(ctx: &Ctx, actor: &Actor) -> Result<UsageOut, DomainError> {
         },
         emails: UsageCounterOut {
             used: emails,
+            limit: limits.emails_per_day.map(|v| v as i64),
+            period_start: day.1.clone(),
+            resets_at: day.2.clone(),
+        },
+        test_emails: UsageCounterOut {
+            used: test_emails,
             limit: limits.emails_per_day.map(|v| v as i64),
             period_start: day.1,
             resets_at: day.2,

@@ -271,7 +271,7 @@ fn carry_headers(old: Response, mut new: Response) -> Response {
     new
 }
 
-async fn anonymous_budget(state: &AppState, ip: IpAddr) -> BudgetState {
+pub(crate) async fn anonymous_budget(state: &AppState, ip: IpAddr) -> BudgetState {
     let limit = state.config.anonymous_per_minute;
     match state.ctx.budget.hit(&anonymous_bucket(ip), limit).await {
         Ok(b) => b,
@@ -287,13 +287,13 @@ async fn anonymous_budget(state: &AppState, ip: IpAddr) -> BudgetState {
     }
 }
 
-fn set_rate_headers(h: &mut HeaderMap, b: &BudgetState) {
+pub(crate) fn set_rate_headers(h: &mut HeaderMap, b: &BudgetState) {
     h.insert("ratelimit-limit", HeaderValue::from(b.limit));
     h.insert("ratelimit-remaining", HeaderValue::from(b.remaining));
     h.insert("ratelimit-reset", HeaderValue::from(b.reset_secs));
 }
 
-fn over_budget(b: &BudgetState) -> DomainError {
+pub(crate) fn over_budget(b: &BudgetState) -> DomainError {
     DomainError::RateLimited {
         message: format!(
             "Over the budget of {} requests a minute; retry after {} seconds.",
@@ -331,7 +331,8 @@ async fn door(
     };
 
     let token = bearer(req.headers()).map(str::to_string);
-    let (actor, budget) = match authorize(&state, route, token.as_deref(), ip).await {
+    let link = crate::page::link_of(req.headers());
+    let (actor, budget) = match authorize(&state, route, token.as_deref(), link, ip).await {
         Ok(ok) => ok,
         Err((e, budget)) => {
             let mut res = render(&e, &request_id);
@@ -429,15 +430,31 @@ async fn authorize(
     state: &AppState,
     route: &Route,
     token: Option<&str>,
+    link: Option<&str>,
     ip: IpAddr,
 ) -> Result<(Option<Actor>, BudgetState), Refusal> {
-    if route.access == Access::Public {
+    if matches!(route.access, Access::Public | Access::Link) {
         let b = anonymous_budget(state, ip).await;
-        return if b.allowed {
-            Ok((None, b))
-        } else {
-            Err((over_budget(&b), Some(b)))
-        };
+        if !b.allowed {
+            return Err((over_budget(&b), Some(b)));
+        }
+        // A page call's link is looked up before its body is read: a made-up link costs
+        // one indexed read, never the memory of a body.
+        if route.access == Access::Link {
+            let live = match link {
+                Some(token) => signet_resolvers::signing::link_is_live(&state.ctx, token)
+                    .await
+                    .map_err(|e| (e, Some(b)))?,
+                None => false,
+            };
+            if !live {
+                return Err((
+                    DomainError::NotFound("this link does not open a document".into()),
+                    Some(b),
+                ));
+            }
+        }
+        return Ok((None, b));
     }
     let authenticated = match token {
         Some(token) => keys::authenticate(&state.ctx, token, ip).await,

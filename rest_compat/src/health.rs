@@ -36,7 +36,11 @@ pub(crate) fn router() -> Router<AppState> {
         .route("/metrics", get(metrics))
 }
 
-async fn metrics(State(s): State<AppState>, headers: axum::http::HeaderMap) -> Response {
+async fn metrics(
+    State(s): State<AppState>,
+    ip: Option<axum::Extension<crate::door::ClientIp>>,
+    headers: axum::http::HeaderMap,
+) -> Response {
     use secrecy::ExposeSecret as _;
     use signet_resolvers::DomainError;
     let Some(token) = &s.config.metrics_token else {
@@ -51,7 +55,18 @@ async fn metrics(State(s): State<AppState>, headers: axum::http::HeaderMap) -> R
         .and_then(|v| v.strip_prefix("Bearer "))
         .unwrap_or_default();
     if !crate::mail::same_secret(given, token.expose_secret()) {
-        return crate::ApiError::from(DomainError::Unauthenticated).into_response();
+        // A wrong token spends the address's budget, like any failed credential, so the
+        // token cannot be guessed at the network's speed.
+        let ip = ip.map_or(std::net::IpAddr::from([0, 0, 0, 0]), |e| e.0.0);
+        let b = crate::door::anonymous_budget(&s, ip).await;
+        let e = if b.allowed {
+            DomainError::Unauthenticated
+        } else {
+            crate::door::over_budget(&b)
+        };
+        let mut res = crate::ApiError::from(e).into_response();
+        crate::door::set_rate_headers(res.headers_mut(), &b);
+        return res;
     }
     let text = signet_resolvers::metrics::render(&s.ctx).await;
     (

@@ -31,10 +31,15 @@ use crate::{ApiError, AppState, door};
 pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; \
     connect-src 'self'; font-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
+/// The largest body a page call takes: a signature drawn on the pad is bounded far below it.
+pub const PAGE_BODY_LIMIT: usize = 1024 * 1024;
+
 macro_rules! rows {
-    ($($name:ident: $method:ident $path:literal $id:literal $handler:ident;)*) => {
-        $(static $name: LazyLock<Route> =
-            LazyLock::new(|| row(Method::$method, $path, $id, Access::Public, $handler));)*
+    ($($name:ident: $method:ident $path:literal $id:literal $access:ident $handler:ident;)*) => {
+        $(static $name: LazyLock<Route> = LazyLock::new(|| Route {
+            body_limit: PAGE_BODY_LIMIT,
+            ..row(Method::$method, $path, $id, Access::$access, $handler)
+        });)*
         pub(crate) fn router(state: &AppState) -> Router<AppState> {
             let mut r = Router::new();
             $(let route: &'static Route = &$name;
@@ -45,20 +50,20 @@ macro_rules! rows {
 }
 
 rows! {
-    PAGE: GET "/s/{token}" "page.sign" page;
-    EMBED_PAGE: GET "/e/{token}" "page.embed" embed_page;
-    EMBED_START: POST "/page/v1/embed/start" "page.embed_start" embed_start;
-    LOADER: GET "/embed/signing.js" "page.loader" loader;
-    ASSET: GET "/assets/{file}" "page.asset" asset;
-    VIEW: GET "/page/v1/view" "page.view" view;
-    OPENED: POST "/page/v1/opened" "page.opened" opened;
-    CONSENT: POST "/page/v1/consent" "page.consent" consent;
-    SIGN: POST "/page/v1/sign" "page.sign_fields" sign;
-    DECLINE: POST "/page/v1/decline" "page.decline" decline;
-    CODE: POST "/page/v1/code" "page.code" code;
-    VERIFY: POST "/page/v1/verify" "page.verify" verify;
-    IMAGE: GET "/page/v1/images/{doc}/{page}/{width}" "page.image" image;
-    SEALED: GET "/page/v1/signed.pdf" "page.signed_pdf" sealed;
+    PAGE: GET "/s/{token}" "page.sign" Public page;
+    EMBED_PAGE: GET "/e/{token}" "page.embed" Public embed_page;
+    EMBED_START: POST "/page/v1/embed/start" "page.embed_start" Link embed_start;
+    LOADER: GET "/embed/signing.js" "page.loader" Public loader;
+    ASSET: GET "/assets/{file}" "page.asset" Public asset;
+    VIEW: GET "/page/v1/view" "page.view" Link view;
+    OPENED: POST "/page/v1/opened" "page.opened" Link opened;
+    CONSENT: POST "/page/v1/consent" "page.consent" Link consent;
+    SIGN: POST "/page/v1/sign" "page.sign_fields" Link sign;
+    DECLINE: POST "/page/v1/decline" "page.decline" Link decline;
+    CODE: POST "/page/v1/code" "page.code" Link code;
+    VERIFY: POST "/page/v1/verify" "page.verify" Link verify;
+    IMAGE: GET "/page/v1/images/{doc}/{page}/{width}" "page.image" Public image;
+    SEALED: GET "/page/v1/signed.pdf" "page.signed_pdf" Link sealed;
 }
 
 /// The headers of every page answer; `cache` is its Cache-Control.
@@ -108,18 +113,22 @@ fn framed(res: impl IntoResponse, origin: &str) -> Response {
     res
 }
 
-/// The link a page call carries.
-fn link(headers: &HeaderMap) -> Result<String, ApiError> {
+/// The link a page call carries, if any.
+pub(crate) fn link_of(headers: &HeaderMap) -> Option<&str> {
     headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.strip_prefix("Link "))
-        .map(|t| t.trim().to_string())
-        .ok_or_else(|| {
-            ApiError(DomainError::NotFound(
-                "this link does not open a document".into(),
-            ))
-        })
+        .map(str::trim)
+}
+
+/// The link a page call carries.
+fn link(headers: &HeaderMap) -> Result<String, ApiError> {
+    link_of(headers).map(str::to_string).ok_or_else(|| {
+        ApiError(DomainError::NotFound(
+            "this link does not open a document".into(),
+        ))
+    })
 }
 
 /// The pass a page holds once the person confirmed who they are (`Signet-Pass`).

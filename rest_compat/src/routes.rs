@@ -15,6 +15,9 @@ use crate::{AppState, door, handlers};
 pub enum Access {
     /// No key needed (documents, GraphiQL); budgeted per client address.
     Public,
+    /// The signing page's calls: no key, a signing link or session (`Authorization: Link
+    /// …`) that must open a document before the body is read; budgeted per client address.
+    Link,
     /// Any valid key; the operation checks scopes itself (GraphQL).
     AnyKey,
     /// A key holding this scope.

@@ -5,6 +5,10 @@
 //! it: a file is always written before the row that names it commits, so every file the copy
 //! names was on disk before the copy began. A file removed in between (a purge) is looked for
 //! and named. Then the sealing authority's folder and the key-hashing secret are copied.
+//!
+//! A backup holds everything the data folder does (contract text, signatures, names and
+//! addresses, the sealing key), so it is as private: folders 0700 and files 0600, whatever
+//! the umask, on the way out and on the way back.
 
 use std::path::{Path, PathBuf};
 
@@ -39,7 +43,44 @@ fn empty_or_new(dir: &Path) -> Result<(), String> {
             ));
         }
     }
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))
+    private_dir(dir)
+}
+
+/// Makes `dir` (and any folder above it it makes) readable by its owner only; an existing
+/// folder is made so too.
+fn private_dir(dir: &Path) -> Result<(), String> {
+    let failed = |e: std::io::Error| format!("{}: {e}", dir.display());
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)
+            .map_err(failed)?;
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700)).map_err(failed)
+    }
+    #[cfg(not(unix))]
+    std::fs::create_dir_all(dir).map_err(failed)
+}
+
+/// Makes a file readable and writable by its owner only.
+fn private_file(path: &Path) -> Result<(), String> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+    Ok(())
+}
+
+/// Copies one file and makes the copy private.
+fn copy_private(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::copy(from, to)?;
+    private_file(to).map_err(std::io::Error::other)
 }
 
 /// Copies a folder's files, keeping their places; answers how many.
@@ -51,7 +92,7 @@ fn copy_tree(from: &Path, to: &Path) -> Result<u64, String> {
     let mut stack = vec![PathBuf::new()];
     while let Some(rel) = stack.pop() {
         let dir = from.join(&rel);
-        std::fs::create_dir_all(to.join(&rel)).map_err(|e| format!("{}: {e}", to.display()))?;
+        private_dir(&to.join(&rel))?;
         for entry in std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))? {
             let entry = entry.map_err(|e| format!("{}: {e}", dir.display()))?;
             let kind = entry.file_type().map_err(|e| e.to_string())?;
@@ -59,7 +100,7 @@ fn copy_tree(from: &Path, to: &Path) -> Result<u64, String> {
             if kind.is_dir() {
                 stack.push(name);
             } else if kind.is_file() {
-                match std::fs::copy(from.join(&name), to.join(&name)) {
+                match copy_private(&from.join(&name), &to.join(&name)) {
                     Ok(_) => n += 1,
                     // Removed since it was listed (a purge, a failed try's file): not needed.
                     Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
@@ -86,10 +127,11 @@ pub fn backup(parts: &Parts<'_>, to: &Path) -> Result<Manifest, String> {
         conn.execute("VACUUM INTO ?1", [copy.to_string_lossy().as_ref()])
             .map_err(|e| format!("copying the database: {e}"))?;
     }
+    private_file(&copy)?;
     let files = copy_tree(parts.blobs, &to.join("blobs"))?;
     copy_tree(parts.ca_dir, &to.join("ca"))?;
     if let Some(secret) = parts.secret_key.filter(|p| p.exists()) {
-        std::fs::copy(secret, to.join("secret.key")).map_err(|e| format!("secret.key: {e}"))?;
+        copy_private(secret, &to.join("secret.key")).map_err(|e| format!("secret.key: {e}"))?;
     }
     // Every file the copy names must be in it.
     let conn = rusqlite::Connection::open(&copy).map_err(|e| e.to_string())?;
@@ -121,6 +163,7 @@ pub fn backup(parts: &Parts<'_>, to: &Path) -> Result<Manifest, String> {
     };
     let text = serde_json::to_string_pretty(&manifest).map_err(|e| e.to_string())?;
     std::fs::write(to.join("backup.json"), text).map_err(|e| format!("backup.json: {e}"))?;
+    private_file(&to.join("backup.json"))?;
     Ok(manifest)
 }
 
@@ -158,22 +201,17 @@ pub fn restore(from: &Path, parts: &Parts<'_>) -> Result<Manifest, String> {
             parts.database.display()
         ));
     }
-    if let Some(dir) = parts.database.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    if let Some(dir) = parts.database.parent().filter(|d| !d.exists()) {
+        private_dir(dir)?;
     }
-    std::fs::copy(from.join("signet.db"), parts.database)
+    copy_private(&from.join("signet.db"), parts.database)
         .map_err(|e| format!("the database: {e}"))?;
     copy_tree(&from.join("blobs"), parts.blobs)?;
     copy_tree(&from.join("ca"), parts.ca_dir)?;
     if let Some(secret) = parts.secret_key
         && from.join("secret.key").exists()
     {
-        std::fs::copy(from.join("secret.key"), secret).map_err(|e| format!("secret.key: {e}"))?;
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            let _ = std::fs::set_permissions(secret, std::fs::Permissions::from_mode(0o600));
-        }
+        copy_private(&from.join("secret.key"), secret).map_err(|e| format!("secret.key: {e}"))?;
     }
     Ok(manifest)
 }

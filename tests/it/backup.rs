@@ -101,10 +101,31 @@ async fn a_backup_taken_under_load_restores_with_every_sealed_pdf_valid() {
     assert_eq!(code, 0, "{err}");
     assert!(err.contains("backed up"), "{err}");
     assert!(made > 0);
-    // A second backup into the same folder is refused: nothing is overwritten.
-    let (code, _, err) = app.cli(&["admin", "backup", "--to", to.to_str().unwrap()]);
+    // As private as the data folder: every folder 0700 and every file 0600, whatever the
+    // umask (contracts, signatures, names and the sealing key are in it).
+    assert_private(&to);
+    // A second backup into the same folder is refused: nothing is overwritten; with
+    // `--json`, said as JSON.
+    let (code, out, err) = app.cli(&["admin", "backup", "--to", to.to_str().unwrap(), "--json"]);
     assert_eq!(code, 1);
-    assert!(err.contains("not empty"), "{err}");
+    let said: serde_json::Value = serde_json::from_str(out.trim())
+        .or_else(|_| serde_json::from_str(err.trim()))
+        .unwrap_or_else(|e| panic!("{e}: {out} {err}"));
+    assert!(said.to_string().contains("not empty"), "{said}");
+    let json_copy = backup.path().join("json");
+    let (code, out, err) = app.cli(&[
+        "admin",
+        "backup",
+        "--to",
+        json_copy.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let said: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert!(
+        said["manifest"]["documents"].as_u64().unwrap() > 0,
+        "{said}"
+    );
 
     // Restored into an empty installation.
     let restored = tempfile::tempdir().unwrap();
@@ -114,6 +135,9 @@ async fn a_backup_taken_under_load_restores_with_every_sealed_pdf_valid() {
         &["admin", "restore", "--from", to.to_str().unwrap()],
     );
     assert_eq!(code, 0, "{err}");
+    for part in ["signet.db", "blobs"] {
+        assert_private(&restored.path().join(part));
+    }
     // Not over an installation that has a database.
     let (code, _, err) = cli_in(
         &app,
@@ -169,4 +193,18 @@ async fn a_backup_taken_under_load_restores_with_every_sealed_pdf_valid() {
     let manifest: serde_json::Value =
         serde_json::from_slice(&std::fs::read(again.join("backup.json")).unwrap()).unwrap();
     assert_eq!(manifest["missing"], json!([template_file]));
+}
+
+/// Every folder under `path` (and itself) is 0700 and every file 0600.
+fn assert_private(path: &std::path::Path) {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+    if path.is_dir() {
+        assert_eq!(mode, 0o700, "{}", path.display());
+        for entry in std::fs::read_dir(path).unwrap().flatten() {
+            assert_private(&entry.path());
+        }
+    } else {
+        assert_eq!(mode, 0o600, "{}", path.display());
+    }
 }

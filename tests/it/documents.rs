@@ -783,6 +783,20 @@ both!(remind_void_and_revise_follow_the_state_machine, |app| {
     let sent = act(&app, &key, &new_id, "send", json!({})).await;
     assert_eq!(sent.status, 201, "{}", sent.body);
     assert_eq!(person(&sent.body, "provider")["status"], "invited");
+    // Rendered (by this app's worker), so the invitations go out: they wait for the pages.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while app
+        .get(&format!("/api/v1/documents/{new_id}"), Some(&key))
+        .await
+        .body["pageCount"]
+        .is_null()
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the document was not rendered"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
     let r = act(&app, &key, &new_id, "remind", json!({"seat": "provider"})).await;
     assert_eq!(r.status, 200, "{}", r.body);
     let r = app

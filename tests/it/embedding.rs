@@ -444,3 +444,80 @@ both_quiet!(an_embedded_seat_signs_inside_the_allowed_site_only, |app| {
         "no link or session is kept"
     );
 });
+
+both_quiet!(
+    turning_embedding_off_or_removing_the_site_ends_open_sessions,
+    |app| {
+        let ws = app.workspace(Plan::Pro).await;
+        let key = app
+            .key(
+                &ws,
+                Mode::Live,
+                &["documents:read", "documents:write", "embedded:write"],
+            )
+            .await;
+        let (code, _, err) = app.cli(&[
+            "admin",
+            "workspace",
+            "update",
+            &ws,
+            "--embed-origin",
+            SITE,
+            "--embed-origin",
+            "http://127.0.0.1:9",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let people = json!([
+            {"name": "Ada Tenant", "email": "ada@example.com", "role": "client", "order": 1},
+            {"name": "Bob Landlord", "email": "bob@example.com", "role": "landlord", "order": 2}
+        ]);
+        // A session exchanged and working, on each of the two websites.
+        let open = |origin: &'static str| {
+            let (app, key, people) = (&app, key.clone(), people.clone());
+            async move {
+                let id = send(app, &key, json!({"people": people, "embedded": ["client"]})).await;
+                let (status, s) = session(app, &key, &id, "client", origin).await;
+                assert_eq!(status, 200, "{s}");
+                let link = token_of(s["url"].as_str().unwrap());
+                let (status, started) =
+                    call(app, "POST", "/page/v1/embed/start", &link, Some(json!({}))).await;
+                assert_eq!(status, 200, "{started}");
+                let sess = started["session"].as_str().unwrap().to_string();
+                assert_eq!(call(app, "GET", "/page/v1/view", &sess, None).await.0, 200);
+                sess
+            }
+        };
+        let on_site = open(SITE).await;
+        let on_local = open("http://127.0.0.1:9").await;
+
+        // Off: every open session ends at its next call.
+        let (code, _, err) = app.cli(&["admin", "workspace", "update", &ws, "--embedding", "off"]);
+        assert_eq!(code, 0, "{err}");
+        for sess in [&on_site, &on_local] {
+            let (status, e) = call(&app, "GET", "/page/v1/view", sess, None).await;
+            assert_eq!(status, 404, "{e}");
+            let (status, _) = call(&app, "POST", "/page/v1/opened", sess, Some(json!({}))).await;
+            assert_eq!(status, 404);
+        }
+        // On again, with only the local site listed: the session on the removed site stays ended.
+        let (code, _, err) = app.cli(&[
+            "admin",
+            "workspace",
+            "update",
+            &ws,
+            "--embedding",
+            "on",
+            "--embed-origin",
+            "http://127.0.0.1:9",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(
+            call(&app, "GET", "/page/v1/view", &on_site, None).await.0,
+            404
+        );
+        assert_eq!(
+            call(&app, "GET", "/page/v1/view", &on_local, None).await.0,
+            200
+        );
+    }
+);

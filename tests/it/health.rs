@@ -226,6 +226,33 @@ async fn metrics_are_off_without_a_token() {
     );
 }
 
+/// Guessing the metrics token spends the address's anonymous budget, like a wrong key: past
+/// it the guesses are refused unchecked (the right token, which spends nothing, still works).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn metrics_token_guesses_spend_the_address_budget() {
+    let app = crate::harness::TestApp::start_with(
+        crate::harness::Kind::Sqlite,
+        crate::harness::Options {
+            metrics_token: Some(TOKEN.into()),
+            anonymous_per_minute: Some(5),
+            ..Default::default()
+        },
+    )
+    .await
+    .unwrap();
+    let mut statuses = Vec::new();
+    for i in 0..8 {
+        let r = app.get("/metrics", Some(&format!("guess-{i}"))).await;
+        statuses.push(r.status.as_u16());
+        if r.status == 429 {
+            assert!(r.header("retry-after").parse::<u64>().unwrap() > 0);
+            assert_eq!(r.body["error"]["kind"], "rate_limited");
+        }
+    }
+    assert_eq!(statuses, [401, 401, 401, 401, 401, 429, 429, 429]);
+    assert_eq!(app.get("/metrics", Some(TOKEN)).await.status, 200);
+}
+
 /// With `log_format = "json"` every line is one JSON object, and each line logged while a
 /// request is answered carries that request's id (`span.request_id`): the id a caller reads in
 /// `Request-Id` and in an error's `requestId`, so an operator finds a complaint's lines.

@@ -989,19 +989,40 @@ async fn documents_longer_than_max_pages_are_refused_or_fail_once() {
         assert_eq!(a.status, 400, "{}", a.body);
         let m = a.body["error"]["message"].as_str().unwrap();
         assert!(m.starts_with("source:") && m.contains("max_pages"), "{m}");
-        // Words that might fit but lay out longer: the render fails with the reason, once.
+        // Words that might fit but lay out longer: laid out before the answer, and refused
+        // with the count.
         let a = documents::create(
             &app,
             &key,
             json!({"source": paragraphs(120, 5), "people": people, "variableValues": {}, "sendNow": true}),
         )
         .await;
+        assert_eq!(a.status, 400, "{}", a.body);
+        let m = a.body["error"]["message"].as_str().unwrap();
+        assert!(m.starts_with("source:") && m.contains("pages long"), "{m}");
+        // A render that fails for good all the same (the stored words changed under it) is
+        // tried once, and the document ends with the reason.
+        let a = documents::create(
+            &app,
+            &key,
+            json!({"source": paragraphs(1, 5), "people": people, "variableValues": {}, "sendNow": true}),
+        )
+        .await;
         assert_eq!(a.status, 201, "{}", a.body);
         let id = a.body["id"].as_str().unwrap().to_string();
+        let db = &app.ctx().db;
+        db.write(db.stmt(
+            "UPDATE documents SET source = $2 WHERE id = $1",
+            [
+                Sql::from(id.clone()),
+                Sql::from(paragraphs(120, 5).to_string()),
+            ],
+        ))
+        .await
+        .unwrap();
         signet_workers::pass::<signet_workers::Render>(app.ctx())
             .await
             .unwrap();
-        let db = &app.ctx().db;
         let job = db
             .conn
             .query_one_raw(db.stmt(
@@ -1011,12 +1032,18 @@ async fn documents_longer_than_max_pages_are_refused_or_fail_once() {
             .await
             .unwrap()
             .unwrap();
-        assert_eq!(job.try_get::<String>("", "state").unwrap(), "failed");
+        assert_eq!(job.try_get::<String>("", "state").unwrap(), "done");
         assert_eq!(job.try_get::<i32>("", "attempts").unwrap(), 1);
         let doc = app
             .get(&format!("/api/v1/documents/{id}"), Some(&key))
             .await;
         assert!(doc.body["pageCount"].is_null(), "{}", doc.body);
+        assert_eq!(doc.body["state"], "voided", "{}", doc.body);
+        assert!(
+            doc.body["reason"].as_str().unwrap().contains("max_pages"),
+            "{}",
+            doc.body
+        );
     }
 }
 

@@ -109,6 +109,15 @@ fn mails(app: &TestApp) -> Vec<(String, String, String, std::time::SystemTime)> 
     out
 }
 
+/// The subjects and texts of the `.eml` files written so far to `to`.
+pub(crate) fn mails_to(app: &TestApp, to: &str) -> Vec<(String, String)> {
+    mails(app)
+        .into_iter()
+        .filter(|m| m.0 == to)
+        .map(|m| (m.1, m.2))
+        .collect()
+}
+
 /// The signing links in the `.eml` files written so far, by recipient.
 pub fn links(app: &TestApp) -> Vec<(String, String)> {
     mails(app)
@@ -132,7 +141,7 @@ pub fn link_of(app: &TestApp, to: &str) -> String {
         .1
 }
 
-async fn page(
+pub(crate) async fn page(
     app: &TestApp,
     method: &str,
     path: &str,
@@ -143,7 +152,7 @@ async fn page(
 }
 
 /// A page call with the pass the page holds once the person confirmed who they are.
-async fn page_as(
+pub(crate) async fn page_as(
     app: &TestApp,
     method: &str,
     path: &str,
@@ -168,7 +177,7 @@ async fn page_as(
     (status, serde_json::from_str(&text).unwrap_or(Value::Null))
 }
 
-async fn state(app: &TestApp, key: &str, id: &str) -> Value {
+pub(crate) async fn state(app: &TestApp, key: &str, id: &str) -> Value {
     app.get(&format!("/api/v1/documents/{id}"), Some(key))
         .await
         .body

@@ -104,11 +104,11 @@ function App() {
     case "executed":
       return <Status heading={say(w, "executed_heading")} title={v.document.title} download={v.document.sealed ? say(w, "download") : undefined} />;
     case "declined":
-      return <Status heading={say(w, "declined_heading")} body={v.person.status === "declined" ? say(w, "declined_self") : undefined} title={v.document.title} />;
+      return <Status heading={say(w, "declined_heading")} body={v.person.status === "declined" ? say(w, "declined_self") : say(w, "ended_contact", { sender: v.document.sender })} title={v.document.title} />;
     case "voided":
-      return <Status heading={say(w, "voided_heading")} title={v.document.title} />;
+      return <Status heading={say(w, "voided_heading")} body={say(w, "ended_contact", { sender: v.document.sender })} title={v.document.title} />;
     case "expired":
-      return <Status heading={say(w, "expired_heading")} title={v.document.title} />;
+      return <Status heading={say(w, "expired_heading")} body={say(w, "ended_contact", { sender: v.document.sender })} title={v.document.title} />;
   }
   if (v.consent) return <Consent v={v} />;
   return <Signing v={v} />;
@@ -334,12 +334,19 @@ function Signing({ v }: { v: View }) {
   };
   const previous = () => focusField((Math.max(current, 0) - 1 + order.length) % Math.max(order.length, 1));
 
-  const seen = () => {
-    shown();
-    if (opened.current) return;
-    opened.current = true;
-    api.opened().catch(() => { opened.current = false; });
-  };
+  // `opened` is the person's first act on the page (a scroll, a tap, a key), never a
+  // picture loading: a link scanner that runs scripts loads pictures too. Focus is not an
+  // act: the page moves focus itself.
+  useEffect(() => {
+    const acted = (e: Event) => {
+      if (!e.isTrusted || opened.current) return;
+      opened.current = true;
+      api.opened().catch(() => { opened.current = false; });
+    };
+    const kinds = ["scroll", "wheel", "pointerdown", "keydown", "touchstart"] as const;
+    for (const k of kinds) window.addEventListener(k, acted, { passive: true, capture: true });
+    return () => { for (const k of kinds) window.removeEventListener(k, acted, { capture: true }); };
+  }, []);
 
   const finish = async () => {
     setError("");
@@ -384,7 +391,7 @@ function Signing({ v }: { v: View }) {
             fields={v.fields.filter((f) => f.page === i + 1)}
             copies={v.fields.flatMap((f) => f.areas.filter((a) => a.page === i + 1).map((a) => ({ f, a })))}
             values={values}
-            onSeen={i === 0 ? seen : undefined}
+            onSeen={i === 0 ? shown : undefined}
             onChange={set}
             onPad={setPad}
             compact={compact}

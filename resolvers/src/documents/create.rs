@@ -557,6 +557,10 @@ pub async fn create(
     if send_now && !actor.draft_only {
         // Refuse before anything is written: a refused sendNow leaves no draft behind.
         send::may_send(ctx, actor, actor.mode == Mode::Test, &report).await?;
+        // The id is not made yet; one of the same length lays out the same.
+        let size = serde_json::to_vec(&draft.source).map_or(0, |v| v.len());
+        let id = ids::new_id("doc");
+        send::fits_pages(ctx, &id, actor.mode == Mode::Test, &draft, size).await?;
     }
     crate::limits::spend_daily(ctx, actor).await?;
     if send_now && !actor.draft_only && actor.mode == Mode::Test {

@@ -221,6 +221,19 @@ pub(crate) async fn end_in(
             doc.id
         )));
     }
+    // People whose invitation is still held for the render were never asked to sign: they
+    // hear nothing of its end either.
+    let held: Vec<String> = txn
+        .query_all_raw(ctx.db.stmt(
+            "SELECT payload FROM outbox WHERE document_id = $1 AND kind = 'email' AND state = 'queued' AND run_at = $2",
+            [Value::from(doc.id.clone()), Value::from(crate::outbox::HELD)],
+        ))
+        .await?
+        .iter()
+        .filter_map(|r| r.try_get::<String>("", "payload").ok())
+        .filter_map(|p| serde_json::from_str::<serde_json::Value>(&p).ok())
+        .filter_map(|p| p["personId"].as_str().map(str::to_string))
+        .collect();
     // Emails not yet sent are withdrawn; one an earlier try left waiting says so in the log.
     txn.execute_raw(ctx.db.stmt(
         &format!(
@@ -256,10 +269,52 @@ pub(crate) async fn end_in(
     );
 
     let locale = locale(&doc);
-    for p in people.iter().filter(|p| p.invited_at.is_some()) {
+    for p in people
+        .iter()
+        .filter(|p| p.invited_at.is_some() && !held.contains(&p.id))
+    {
         trail.email(to, &doc, p, &locale);
     }
     trail.write(txn, &ctx.db).await?;
+    Ok(())
+}
+
+/// A sent document whose pages cannot be rendered, for good (longer than the installation
+/// allows, a page that cannot be shown to signers as it prints): Signet voids it with the
+/// reason, so it ends where the caller sees it (`GET /documents/{id}`'s `reason`, the
+/// `documents.document.voided` event), its held invitations are withdrawn unsent, and the
+/// sender is told by email. Nothing happens to a document that already ended.
+pub(crate) async fn unrenderable(ctx: &Ctx, doc_id: &str, why: &str) -> Result<(), DomainError> {
+    let Some(doc) = store::load(&ctx.db.conn, &ctx.db, doc_id).await? else {
+        return Ok(());
+    };
+    let reason = format!("Signet could not prepare the pages to sign: {why}");
+    let txn = ctx.db.conn.begin().await?;
+    match end_in(
+        ctx,
+        &txn,
+        &doc,
+        "voided",
+        Some(&reason),
+        "signet",
+        "Document voided by Signet: its pages could not be rendered",
+        None,
+    )
+    .await
+    {
+        Ok(()) => {}
+        Err(DomainError::Conflict { .. }) => return Ok(()),
+        Err(e) => return Err(e),
+    }
+    let mut ended = doc.clone();
+    ended.state = "voided".into();
+    ended.reason = Some(reason);
+    let mut trail = Trail::new(&doc.id);
+    trail.email_to_sender("voided", &ended, &locale(&doc));
+    trail.write(&txn, &ctx.db).await?;
+    txn.commit().await?;
+    ctx.committed(&doc.id).await;
+    ctx.mail.wake.notify_one();
     Ok(())
 }
 

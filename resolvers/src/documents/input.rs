@@ -88,6 +88,9 @@ pub fn is_email(s: &str) -> bool {
 }
 
 pub fn text(field: &str, v: &str, max: usize) -> Result<String, DomainError> {
+    // Looked for before trimming: a separator is white space to `trim`, and one at an end
+    // is refused like one inside.
+    let disguised = v.chars().any(is_disguising);
     let t = v.trim();
     if t.is_empty() {
         return Err(DomainError::invalid(field, "must not be empty"));
@@ -104,20 +107,24 @@ pub fn text(field: &str, v: &str, max: usize) -> Result<String, DomainError> {
             "must not hold control characters",
         ));
     }
-    if t.chars().any(is_bidi_control) {
+    if disguised {
         return Err(DomainError::invalid(
             field,
             "must not hold bidirectional embedding, override or isolate characters \
-             (U+202A to U+202E, U+2066 to U+2069), which make text read as something else",
+             (U+202A to U+202E, U+2066 to U+2069) or line and paragraph separators (U+2028, \
+             U+2029), which make text read as something else",
         ));
     }
     Ok(t.to_string())
 }
 
-/// The explicit bidirectional formatting characters: printed into a certificate or an email,
-/// `A\u{202e}live\u{202c} B` shows as another name. The marks U+200E and U+200F stay allowed.
-pub fn is_bidi_control(c: char) -> bool {
-    matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+/// Characters that make printed text read as something else: the explicit bidirectional
+/// formatting characters (`A\u{202e}live\u{202c} B` shows as another name) and the Unicode
+/// line and paragraph separators, which are not control characters but break a line in a
+/// PDF or an email (`Ann Lee\u{2028}Email ceo@bank.example` prints as a second line of the
+/// certificate). The marks U+200E and U+200F stay allowed.
+pub fn is_disguising(c: char) -> bool {
+    matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{2028}' | '\u{2029}')
 }
 
 /// A one-line value (a title, a name, an email subject): no line breaks or other control
@@ -363,7 +370,7 @@ fn access_code(c: &str) -> Result<(), &'static str> {
     if !(4..=64).contains(&n) {
         return Err("must be 4 to 64 characters");
     }
-    if c.chars().any(|ch| ch.is_control() || is_bidi_control(ch)) {
+    if c.chars().any(|ch| ch.is_control() || is_disguising(ch)) {
         return Err("must be printable characters");
     }
     Ok(())
@@ -459,11 +466,12 @@ pub fn variable_values(
         if s.chars().count() > 5000 {
             return Err(DomainError::invalid(&at, "is longer than 5000 characters"));
         }
-        if s.chars().any(is_bidi_control) {
+        if s.chars().any(is_disguising) {
             return Err(DomainError::invalid(
                 &at,
                 "must not hold bidirectional embedding, override or isolate characters \
-                 (U+202A to U+202E, U+2066 to U+2069)",
+                 (U+202A to U+202E, U+2066 to U+2069) or line and paragraph separators \
+                 (U+2028, U+2029)",
             ));
         }
         out.insert(key.to_string(), s);

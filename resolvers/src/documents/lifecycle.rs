@@ -66,7 +66,7 @@ pub(crate) async fn invite_next<C: Sql>(
     ordered: bool,
     actor: &str,
 ) -> Result<Vec<String>, DomainError> {
-    let invited = invitations(trail, doc, people, ordered, actor);
+    let invited = invitations(trail, doc, people, ordered, actor, now_ms());
     mark_invited(ctx, txn, people, &invited, now_ms()).await?;
     Ok(invited)
 }
@@ -102,13 +102,15 @@ pub(crate) async fn mark_invited<C: Sql>(
 }
 
 /// Who is invited next, from the rows alone: their invitation emails and `invited` audit rows
-/// go into `trail`, and their seats are answered. The caller marks them invited.
+/// go into `trail`, and their seats are answered. The caller marks them invited. The emails
+/// are due at `run_at`: at a send, `outbox::HELD`, released once the pages are rendered.
 pub(crate) fn invitations(
     trail: &mut Trail,
     doc: &DocRow,
     people: &[PersonDbRow],
     ordered: bool,
     actor: &str,
+    run_at: i64,
 ) -> Vec<String> {
     let view: Vec<_> = people
         .iter()
@@ -135,13 +137,15 @@ pub(crate) fn invitations(
         } else {
             ""
         };
-        trail.email("invitation", doc, &p, &locale).audit(
-            "invited",
-            &format!("{} ({}) invited to {}{how}", p.name, p.email, p.action),
-            Some(&p.seat),
-            actor,
-            json!({}),
-        );
+        trail
+            .email_at("invitation", doc, &p, &locale, run_at)
+            .audit(
+                "invited",
+                &format!("{} ({}) invited to {}{how}", p.name, p.email, p.action),
+                Some(&p.seat),
+                actor,
+                json!({}),
+            );
     }
     invited.iter().map(|p| p.seat.clone()).collect()
 }

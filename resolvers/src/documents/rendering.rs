@@ -68,9 +68,17 @@ async fn render_job_once(ctx: &Ctx, c: &jobs::Claimed) -> Result<(), DomainError
         // The job ended with the stored file.
         Ok(true) => Ok(()),
         Ok(false) => jobs::done(ctx, &c.job).await,
+        // The words decide it: the document is voided with the reason, which is where the
+        // failure is kept, and the job has done what it could.
         Err(DomainError::Invalid(reason)) => {
-            tracing::error!(document = ?c.doc_id, reason, "rendering failed for good");
-            jobs::give_up(ctx, c).await
+            tracing::error!(document = ?c.doc_id, reason, "rendering failed for good; the document is voided");
+            match &c.doc_id {
+                Some(doc_id) => {
+                    super::ending::unrenderable(ctx, doc_id, &reason).await?;
+                    jobs::done(ctx, &c.job).await
+                }
+                None => jobs::give_up(ctx, c).await,
+            }
         }
         Err(e) => {
             tracing::error!(document = ?c.doc_id, attempts = c.attempts + 1, error = %e, "rendering failed; will retry");
@@ -118,13 +126,23 @@ fn with_file(mut draft: Draft, data: Option<Arc<[u8]>>) -> Draft {
 /// What the renderer is given for a sent document: its words with every value merged, dated
 /// the day it was sent.
 pub(crate) fn render_job(doc: &DocRow, draft: &Draft, max_pages: usize) -> RenderJob {
+    render_job_of(&doc.id, doc.sent_at, doc.test, draft, max_pages)
+}
+
+/// `render_job` of a document not written yet: `id` is printed at the foot of each page.
+pub(crate) fn render_job_of(
+    id: &str,
+    sent_at: Option<i64>,
+    test: bool,
+    draft: &Draft,
+    max_pages: usize,
+) -> RenderJob {
     let mut values: BTreeMap<String, String> = draft.facts.clone();
     for (k, v) in &draft.variable_values {
         values.insert(format!("custom.{k}"), v.clone());
     }
     values.insert("document.title".into(), draft.title.clone());
-    let sent = doc
-        .sent_at
+    let sent = sent_at
         .and_then(chrono::DateTime::from_timestamp_millis)
         .unwrap_or_else(chrono::Utc::now);
     values.insert("document.date".into(), sent.format("%Y-%m-%d").to_string());
@@ -137,10 +155,10 @@ pub(crate) fn render_job(doc: &DocRow, draft: &Draft, max_pages: usize) -> Rende
     RenderJob {
         source: draft.doc.clone(),
         title: draft.title.clone(),
-        footer: doc.id.clone(),
+        footer: id.to_string(),
         paper: draft.paper.clone(),
         profile: draft.profile.clone(),
-        test: doc.test,
+        test,
         lang: draft.send.language.clone().unwrap_or_else(|| "en".into()),
         values,
         seat_names,
@@ -203,11 +221,10 @@ pub async fn render_document(
         let draft = with_file(send::draft_from(&row, &people)?, data);
         let rendered = renderer
             .render(&render_job(&row, &draft, max_pages))
-            .map_err(|e| {
-                // Over the page limit: the words decide it, so no later try would differ.
-                if e.contains("(max_pages)") {
-                    DomainError::Invalid(format!("rendering {name}: {e}"))
-                } else {
+            .map_err(|e| match e {
+                // The words decide it, so no later try would differ.
+                crate::render::RenderFailure::Refused(e) => DomainError::Invalid(e),
+                crate::render::RenderFailure::Broken(e) => {
                     DomainError::Internal(format!("rendering {name}: {e}"))
                 }
             })?;
@@ -334,12 +351,17 @@ pub async fn render_document(
                 json!({"pages": sizes.len(), "fields": rendered.fields.len(), "bytes": bytes, "sha256": sha256}),
             );
             t.write(&*txn, &c.db).await?;
+            // The pages exist: the invitations held for them go out.
+            jobs::release_held(&c, &*txn, &id).await?;
             if let Some(job_id) = job_id {
                 jobs::finish(&c, &*txn, &job_id).await?;
             }
             Ok(true)
         })
         .await?;
+    if won {
+        ctx.mail.wake.notify_one();
+    }
     if !won {
         ctx.blobs.delete(&blob).await.ok();
         let stem = format!("{}.", blob.trim_end_matches(".pdf"));
@@ -390,7 +412,7 @@ pub async fn make_views(ctx: &Ctx, doc: &DocRow, pdf_blob: &str) -> Result<bool,
         let draft = with_file(send::draft_from(&row, &people)?, data);
         renderer
             .render(&render_job(&row, &draft, max_pages))
-            .map_err(DomainError::Internal)
+            .map_err(|e| DomainError::Internal(e.to_string()))
     })
     .await
     .map_err(DomainError::Internal)??;

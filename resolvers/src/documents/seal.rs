@@ -353,19 +353,23 @@ fn when(ms: Option<i64>) -> String {
         .unwrap_or_else(|| "—".into())
 }
 
-/// What a person's audit rows say of where they acted from.
+/// The detail of a person's deciding act: their signature (or decline; for someone who only
+/// receives a copy, their first look), and whether there is one. Rows written after it, say
+/// a code asked for later, never change what the certificate says of the signature.
+fn deciding(audit: &[AuditRecord], seat: &str) -> Option<serde_json::Value> {
+    let theirs = || audit.iter().filter(|r| r.seat.as_deref() == Some(seat));
+    let row = theirs()
+        .find(|r| r.event == "signed")
+        .or_else(|| theirs().find(|r| r.event == "declined"))
+        .or_else(|| theirs().find(|r| r.event == "opened"))?;
+    Some(serde_json::from_str(&row.detail).unwrap_or_default())
+}
+
+/// Where a person acted from, as their deciding act records it.
 fn seen_from(audit: &[AuditRecord], seat: &str, test: bool) -> (String, String) {
-    let mut ip = None;
-    let mut agent = None;
-    for r in audit.iter().filter(|r| r.seat.as_deref() == Some(seat)) {
-        let d: serde_json::Value = serde_json::from_str(&r.detail).unwrap_or_default();
-        if let Some(v) = d.get("ip").and_then(|v| v.as_str()) {
-            ip = Some(v.to_string());
-        }
-        if let Some(v) = d.get("userAgent").and_then(|v| v.as_str()) {
-            agent = Some(v.to_string());
-        }
-    }
+    let d = deciding(audit, seat).unwrap_or_default();
+    let field = |k: &str| d.get(k).and_then(|v| v.as_str()).map(str::to_string);
+    let (ip, agent) = (field("ip"), field("userAgent"));
     let none = if test {
         "not recorded (signed through the API in test mode)"
     } else {
@@ -373,6 +377,32 @@ fn seen_from(audit: &[AuditRecord], seat: &str, test: bool) -> (String, String) 
     }
     .to_string();
     (ip.unwrap_or_else(|| none.clone()), agent.unwrap_or(none))
+}
+
+/// How the person's identity was established, as the row of their deciding act and the
+/// checks the sender set say: a link emailed to them (with the codes asked for), or the
+/// sender's own app, which signed them in and asserted who they are on a named website.
+fn identity_of(audit: &[AuditRecord], p: &PersonDbRow) -> String {
+    let Some(d) = deciding(audit, &p.seat) else {
+        return "none recorded: never opened the document".into();
+    };
+    if d.get("test").and_then(|v| v.as_bool()) == Some(true) {
+        return "none: a test signature made through the API by the sender's key".into();
+    }
+    if d.get("via").and_then(|v| v.as_str()) == Some("embedded") {
+        let site = d.get("origin").and_then(|v| v.as_str()).unwrap_or("?");
+        return format!(
+            "asserted by the sender's own app: signed in a frame on {site}; not checked by email"
+        );
+    }
+    let mut how = format!("a signing link emailed to {}", p.email);
+    if p.email_code {
+        how.push_str(", and a one-time code emailed to that address");
+    }
+    if p.access_code_hash.is_some() {
+        how.push_str(", and an access code the sender gave them");
+    }
+    how
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -430,6 +460,7 @@ fn certificate(
                 vec![
                     ("Email".to_string(), p.email.clone()),
                     ("Action".to_string(), p.action.clone()),
+                    ("Identity".to_string(), identity_of(audit, p)),
                     ("IP address".to_string(), ip),
                     ("User agent".to_string(), agent),
                     ("Invited".to_string(), when(p.invited_at)),

@@ -221,6 +221,7 @@ pub(crate) async fn send_draft(
     let (draft, people) = stored_draft(ctx, &doc).await?;
     let report = draft.checked(false)?;
     may_send(ctx, actor, doc.test, &report).await?;
+    fits_pages(ctx, &doc.id, doc.test, &draft, doc.source.len()).await?;
     match via {
         Via::Request => crate::limits::spend_daily(ctx, actor).await?,
         Via::Approval {
@@ -250,6 +251,40 @@ pub(crate) async fn send_draft(
     ctx.committed(&id).await;
     ctx.job_queued(crate::outbox::JobKind::Render);
     Ok(made)
+}
+
+/// The least source a laid-out page takes, in bytes of its JSON: an empty paragraph is a
+/// line of about 20 bytes, and a page holds dozens of lines or rows. Words smaller than
+/// `max_pages` times this cannot lay out longer than `max_pages`, so only larger ones are
+/// laid out before a send is answered.
+const SOURCE_BYTES_A_PAGE: usize = 128;
+
+/// Refuses a send, before anything is written, whose words lay out to more pages than the
+/// installation renders (`max_pages`): said now with 400, rather than by a render that
+/// fails after the answer. `source_len` is the size of the words' JSON. Documents of a file
+/// have the file's pages, counted when the template was made.
+pub(crate) async fn fits_pages(
+    ctx: &Ctx,
+    id: &str,
+    test: bool,
+    draft: &Draft,
+    source_len: usize,
+) -> Result<(), DomainError> {
+    if draft.doc.file.is_some() || source_len < ctx.max_pages.saturating_mul(SOURCE_BYTES_A_PAGE) {
+        return Ok(());
+    }
+    let job = super::rendering::render_job_of(id, None, test, draft, ctx.max_pages);
+    let renderer = ctx.renderer.clone();
+    let counted = crate::blocking(move || renderer.page_count(&job))
+        .await
+        .map_err(|e| DomainError::Internal(format!("laying out a large document: {e}")))?;
+    match counted {
+        Ok(_) => Ok(()),
+        Err(crate::render::RenderFailure::Refused(e)) => Err(DomainError::invalid("source", e)),
+        Err(crate::render::RenderFailure::Broken(e)) => Err(DomainError::Internal(format!(
+            "laying out a large document: {e}"
+        ))),
+    }
 }
 
 /// When a send happens and the times it sets on the document.
@@ -420,7 +455,15 @@ pub(crate) fn plan_sent(
             json!({"documentId": doc.id}),
             at,
         );
-    let invited = invitations(trail, doc, people, signing_order(doc), actor);
+    // Held until the pages are rendered: nobody is invited to pages that may never exist.
+    let invited = invitations(
+        trail,
+        doc,
+        people,
+        signing_order(doc),
+        actor,
+        crate::outbox::HELD,
+    );
     for p in people.iter_mut().filter(|p| invited.contains(&p.seat)) {
         p.status = "invited".into();
         p.invited_at = Some(at);

@@ -349,6 +349,27 @@ pub async fn file_of<C: ConnectionTrait>(
         .flatten())
 }
 
+/// The rendered file of a document still out for signature: what its signers' page
+/// pictures are made from. `None` once the document ended (or before it is rendered).
+pub async fn rendered_while_out<C: ConnectionTrait>(
+    conn: &C,
+    db: &signet_storage::Db,
+    doc_id: &str,
+) -> Result<Option<String>, DomainError> {
+    Ok(conn
+        .query_one_raw(db.stmt(
+            &format!(
+                "SELECT pdf_blob FROM documents WHERE id = $1 AND state IN {}",
+                super::state::OUT_FOR_SIGNATURE
+            ),
+            [sea_orm::Value::from(doc_id.to_string())],
+        ))
+        .await?
+        .map(|r| r.try_get::<Option<String>>("", "pdf_blob"))
+        .transpose()?
+        .flatten())
+}
+
 #[derive(Clone, Copy, Debug)]
 pub enum FileColumn {
     Rendered,

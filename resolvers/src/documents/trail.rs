@@ -161,6 +161,18 @@ impl Trail {
         person: &PersonDbRow,
         locale: &str,
     ) -> &mut Trail {
+        self.email_at(kind, doc, person, locale, now_ms())
+    }
+
+    /// `email`, due at `run_at` (`outbox::HELD`: held until released).
+    pub fn email_at(
+        &mut self,
+        kind: &str,
+        doc: &DocRow,
+        person: &PersonDbRow,
+        locale: &str,
+        run_at: i64,
+    ) -> &mut Trail {
         if person.embedded {
             // Signed inside the caller's own app: Signet emails them nothing.
             return self;
@@ -173,7 +185,7 @@ impl Trail {
             "locale": person.locale.as_deref().unwrap_or(locale),
             "test": doc.test,
         });
-        self.job(JobKind::Email, doc, payload, now_ms())
+        self.job(JobKind::Email, doc, payload, run_at)
     }
 
     /// An email about `doc` to its sender (the `sender.email` fact, the reply-to address, or

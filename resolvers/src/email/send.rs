@@ -384,6 +384,29 @@ async fn record_sent(ctx: &Ctx, sent: &[(&str, String)]) -> Result<(), DomainErr
     Ok(())
 }
 
+/// Whether another email of `kind` about `doc` went out or is on its way.
+async fn already_sent_kind(
+    ctx: &Ctx,
+    doc: &DocRow,
+    kind: Kind,
+    id: &str,
+) -> Result<bool, DomainError> {
+    Ok(ctx
+        .db
+        .conn
+        .query_one_raw(ctx.db.stmt(
+            "SELECT 1 AS one FROM emails WHERE document_id = $1 AND kind = $2 AND id <> $3 \
+             AND status <> 'failed' LIMIT 1",
+            [
+                Value::from(doc.id.clone()),
+                Value::from(kind.as_str()),
+                Value::from(id.to_string()),
+            ],
+        ))
+        .await?
+        .is_some())
+}
+
 async fn status_of(ctx: &Ctx, job: &str) -> Result<Option<String>, DomainError> {
     let row = ctx
         .db
@@ -712,6 +735,8 @@ pub struct Pass {
     workspaces: std::sync::Mutex<BTreeMap<String, Workspace>>,
     people: std::sync::Mutex<BTreeMap<String, Arc<Vec<PersonDbRow>>>>,
     wordings: std::sync::Mutex<BTreeMap<(String, Kind, String), crate::email::wording::Wording>>,
+    /// Test documents' kinds of email this pass sends: one of each per document.
+    test_kinds: std::sync::Mutex<std::collections::BTreeSet<(String, &'static str)>>,
 }
 
 /// A value of a pass's cache, or `read` it and keep it.
@@ -851,6 +876,11 @@ async fn plan(
         if !out || !waiting {
             return Ok(Err(Skip::Drop("the person is no longer waiting to sign")));
         }
+        // Nobody is asked to sign pages that are not rendered yet (a test signature can come
+        // before the render, and invite the next person): it waits for them.
+        if doc.page_sizes.is_none() {
+            return Ok(Err(Skip::Later));
+        }
     }
     let ws = pass.workspace(ctx, &doc.workspace_id).await?;
     let email: EmailOptionsIn = serde_json::from_str(&doc.email_options).unwrap_or_default();
@@ -874,9 +904,11 @@ async fn plan(
     ])
     .unwrap_or_else(|| "en".into());
 
-    // Who it goes to: the person; for a test document, only the sender.
+    // Who it goes to: the person; for a test document, only the workspace's own sender
+    // address, set by a person or the operator, never an address the request named (a test
+    // key would otherwise mail anyone from the operator's domain).
     let to = if doc.test {
-        sender_email.clone()
+        address(ws.sender_email.clone())
     } else {
         person
             .as_ref()
@@ -905,13 +937,26 @@ async fn plan(
             to: String::new(),
             locale,
             subject: format!("[TEST] {}", doc.title),
-            reason: "a test document's emails go only to its sender, and it names none: set the \
-                     sender.email fact or a replyTo, or the workspace's sender address \
-                     (signet admin workspace update ID --sender-email ADDRESS)"
+            reason: "a test document's emails go only to the workspace's sender address, and \
+                     it has none: set it (signet admin workspace update ID --sender-email \
+                     ADDRESS)"
                 .into(),
             suppressed: false,
         }));
     };
+    // A practice run shows the sender each kind of email once; more would only be copies
+    // of it in their own mailbox.
+    let first_of_pass = !doc.test
+        || pass
+            .test_kinds
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert((doc.id.clone(), kind.as_str()));
+    if doc.test && (!first_of_pass || already_sent_kind(ctx, doc, kind, id).await?) {
+        return Ok(Err(Skip::Drop(
+            "a test document sends its sender one email of each kind",
+        )));
+    }
 
     let mut wording = pass.wording(ctx, &doc.workspace_id, kind, &locale).await?;
     let own_subject = first(&[&email.subject, &send.subject])

@@ -37,7 +37,7 @@ impl Seen {
         let agent: String = self
             .user_agent
             .chars()
-            .filter(|c| !c.is_control() && !crate::documents::input::is_bidi_control(*c))
+            .filter(|c| !c.is_control() && !crate::documents::input::is_disguising(*c))
             .take(400)
             .collect();
         match &self.origin {
@@ -81,8 +81,9 @@ pub async fn consented(ctx: &Ctx, doc: &DocRow, person: &PersonDbRow) -> Result<
         .is_some())
 }
 
-/// POST /page/v1/opened: the page shows the document to the person (a real view, reported by
-/// the page, never a GET). The first time, the person is `opened`, and the document too when
+/// POST /page/v1/opened: the person's first act on the page showing the document (a scroll,
+/// a tap, a key; accepting the disclosure counts too), reported by the page, never a GET or
+/// a picture loading, which a link scanner running scripts also does. The first time, the person is `opened`, and the document too when
 /// nobody had opened it, with the audit row and `documents.document.opened`. Later reports,
 /// and reports once it is not their turn, change nothing.
 pub async fn opened(
@@ -153,6 +154,8 @@ pub async fn consent(
     body: ConsentIn,
     seen: &Seen,
 ) -> Result<ViewOut, DomainError> {
+    // Accepting is the person's first act on the page: they opened the document.
+    opened(ctx, token, pass, seen).await?;
     let v = visit(ctx, token).await?;
     identity::require(ctx, &v, pass)?;
     let seen = &seen.of(&v);

@@ -344,13 +344,23 @@ pub async fn gate(ctx: &Ctx, v: &Visit) -> Result<Gate, DomainError> {
     Ok(gate_of(&v.person, &s, now_ms()))
 }
 
+/// Whether a person at `stage` may still be asked who they are: only while they are to sign
+/// (now or after others). Once they signed, declined or the document ended, a check has
+/// nothing left to open, and an answer to one must not add to their record.
+pub fn checks_open(stage: Stage) -> bool {
+    matches!(stage, Stage::Sign | Stage::Waiting)
+}
+
 fn not_open(v: &Visit) -> Option<DomainError> {
     match stage(&v.doc, &v.person) {
-        Stage::Declined | Stage::Voided | Stage::Expired => Some(DomainError::conflict(format!(
+        s if checks_open(s) => None,
+        Stage::Signed | Stage::Executed => Some(DomainError::conflict(
+            "you have already signed; there is nothing left to check",
+        )),
+        _ => Some(DomainError::conflict(format!(
             "the document is {}; there is nothing to open",
             v.doc.state
         ))),
-        _ => None,
     }
 }
 

@@ -34,6 +34,29 @@ fn not_a_link() -> DomainError {
     DomainError::NotFound("this link does not open a document".into())
 }
 
+/// Whether `token` is a link a page call may carry: a signing link, an embedded session
+/// that has not run out, or an embed link not yet exchanged. One indexed read; the page
+/// calls check it before reading a body.
+pub async fn link_is_live(ctx: &Ctx, token: &str) -> Result<bool, DomainError> {
+    if token.len() != 43 {
+        return Ok(false);
+    }
+    Ok(ctx
+        .db
+        .conn
+        .query_one_raw(ctx.db.stmt(
+            "SELECT 1 AS live FROM signing_links WHERE hash = $1 AND (purpose = 'sign' \
+             OR (purpose = 'session' AND expires_at > $2) \
+             OR (purpose = 'embed' AND used_at IS NULL AND expires_at > $2))",
+            [
+                Value::from(crate::email::links::hash(ctx, token)),
+                Value::from(signet_storage::now_ms()),
+            ],
+        ))
+        .await?
+        .is_some())
+}
+
 /// Whose a signing link (or an embedded session, while it lasts) is, whatever the state of
 /// its document (the page shows an ended document's state, not a form). Any other token is
 /// the same 404.
@@ -60,6 +83,16 @@ pub async fn visit(ctx: &Ctx, token: &str) -> Result<Visit, DomainError> {
     let doc = store::load(&ctx.db.conn, &ctx.db, &doc_id)
         .await?
         .ok_or_else(not_a_link)?;
+    // An embedded session lasts while its workspace still embeds on its website: turning
+    // embedding off, or taking the website off the list, ends the sessions already open.
+    if let Some(origin) = &origin {
+        let embedding = crate::workspaces::embedding(&ctx.db.conn, ctx, &doc.workspace_id).await?;
+        if !embedding.on || !embedding.origins.contains(origin) {
+            return Err(DomainError::NotFound(
+                "this signing session has ended: the website may no longer show it".into(),
+            ));
+        }
+    }
     let people = store::people(&ctx.db.conn, &ctx.db, &[&doc.id]).await?;
     let person = people
         .iter()
@@ -199,7 +232,7 @@ pub(crate) async fn view_of(
     if identity::gated(ctx, person, pass) {
         // An ended document shows its state only; an open one, the check screen.
         let stage = stage(doc, person);
-        let ended = matches!(stage, Stage::Declined | Stage::Voided | Stage::Expired);
+        let ended = !identity::checks_open(stage);
         let lang = language(doc, person);
         return Ok(ViewOut {
             stage,
@@ -235,7 +268,15 @@ pub(crate) async fn view_of(
     let w = words::of(lang);
     let send: SendOptionsIn = serde_json::from_str(&doc.send_options).unwrap_or_default();
     let sender = sender(ctx, doc).await?;
-    let pages = pages(ctx, doc).await?;
+    // The document's pages and words are shown only to a person whose turn it is. Once it
+    // ended the link shows its state and whom to ask; once executed, what the completed
+    // email offers (the signed copy).
+    let pages = if stage == Stage::Sign {
+        pages(ctx, doc).await?
+    } else {
+        None
+    };
+    let ended = matches!(stage, Stage::Declined | Stage::Voided | Stage::Expired);
     let consent = if stage == Stage::Sign && !acts::consented(ctx, doc, person).await? {
         Some(words::disclosure(lang))
     } else {
@@ -261,7 +302,11 @@ pub(crate) async fn view_of(
         },
         person: PersonView {
             name: person.name.clone(),
-            email: person.email.clone(),
+            email: if ended {
+                String::new()
+            } else {
+                person.email.clone()
+            },
             seat: person.seat.clone(),
             status: person.status.clone(),
         },
@@ -312,11 +357,18 @@ pub async fn view_waiting(
     }
     let deadline = tokio::time::sleep(wait);
     tokio::pin!(deadline);
+    // A change of the document that the page would not show (another person opening it)
+    // keeps the wait going: the page hears only of what it shows.
     loop {
         tokio::select! {
             _ = &mut deadline => break,
             change = rx.recv() => match change {
-                Ok(c) if *c.id == *v.doc.id || c.id.is_empty() => break,
+                Ok(c) if *c.id == *v.doc.id || c.id.is_empty() => {
+                    let now = view(ctx, token, pass).await?;
+                    if now.version != version {
+                        return Ok(now);
+                    }
+                }
                 Ok(_) => continue,
                 Err(_) => break,
             },
@@ -432,7 +484,8 @@ fn image_url(ctx: &Ctx, doc_id: &str, page: usize, width: u32, until: i64) -> St
 }
 
 /// GET /page/v1/images/{doc}/{page}/{width}: a page picture, for an address `view` made
-/// that has not run out. Anything else is the same 404.
+/// that has not run out, of a document still out for signature. Anything else is the same
+/// 404.
 pub async fn image(
     ctx: &Ctx,
     doc_id: &str,
@@ -450,7 +503,8 @@ pub async fn image(
     {
         return Err(gone());
     }
-    let blob = store::file_of(&ctx.db.conn, &ctx.db, doc_id, store::FileColumn::Rendered).await?;
+    // Pictures are for people signing: once the document ended, its addresses show nothing.
+    let blob = store::rendered_while_out(&ctx.db.conn, &ctx.db, doc_id).await?;
     let blob = blob.ok_or_else(gone)?;
     ctx.blobs
         .get(&crate::documents::rendering::view_image_key(

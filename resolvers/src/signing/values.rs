@@ -8,7 +8,7 @@ use sea_orm::{ConnectionTrait, Value};
 use serde::Serialize;
 use serde_json::json;
 
-use crate::documents::input::{is_bidi_control, is_email};
+use crate::documents::input::{is_disguising, is_email};
 use crate::documents::store::{DocRow, PersonDbRow};
 use crate::{Ctx, DomainError};
 
@@ -260,14 +260,17 @@ fn as_text(v: &serde_json::Value) -> Option<String> {
     }
 }
 
-/// A plain string of at most `max` characters, without control or bidirectional characters.
+/// A plain string of at most `max` characters, without control, bidirectional or separator
+/// characters.
 fn plain(v: &serde_json::Value, max: usize) -> Result<String, String> {
     let s = v.as_str().ok_or("must be a string")?.trim();
     if s.chars().count() > max {
         return Err(format!("is longer than {max} characters"));
     }
-    if s.chars().any(|c| c.is_control() && c != '\n') || s.chars().any(is_bidi_control) {
-        return Err("must not hold control or bidirectional formatting characters".into());
+    if s.chars().any(|c| c.is_control() && c != '\n') || s.chars().any(is_disguising) {
+        return Err(
+            "must not hold control, bidirectional formatting or line separator characters".into(),
+        );
     }
     Ok(s.to_string())
 }

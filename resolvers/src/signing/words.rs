@@ -140,7 +140,7 @@ mod tests {
                 assert!(!v.trim().is_empty(), "{code}.{k}");
                 assert_eq!(placeholders(v), placeholders(&en.page[k]), "{code}.{k}");
                 assert!(
-                    !v.chars().any(crate::documents::input::is_bidi_control),
+                    !v.chars().any(crate::documents::input::is_disguising),
                     "{code}.{k}"
                 );
             }

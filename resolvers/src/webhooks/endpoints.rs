@@ -64,11 +64,11 @@ pub async fn create(
         }
         Some(n)
             if n.chars()
-                .any(|c| c.is_control() || crate::documents::input::is_bidi_control(c)) =>
+                .any(|c| c.is_control() || crate::documents::input::is_disguising(c)) =>
         {
             return Err(DomainError::invalid(
                 "name",
-                "must be one line of text, without control or bidirectional override characters",
+                "must be one line of text, without control, bidirectional override or line separator characters",
             ));
         }
         Some("") | None => None,
