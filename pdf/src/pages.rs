@@ -52,7 +52,7 @@ pub fn page_views(
     document: &PagedDocument,
     widths: &[u32],
 ) -> Result<Vec<PageView>, String> {
-    let drawn = pictures(pdf, widths)?;
+    let mut drawn = pictures(pdf, widths)?;
     if drawn.len() != document.pages().len() {
         return Err(format!(
             "page pictures: the PDF has {} pages, its layout {}",
@@ -60,20 +60,15 @@ pub fn page_views(
             document.pages().len()
         ));
     }
-    Ok(drawn
-        .into_iter()
-        .zip(document.pages())
-        .map(|((size, images), page)| {
-            let mut text = Vec::new();
-            runs(&page.frame, Transform::identity(), &mut text);
-            PageView { size, images, text }
-        })
-        .collect())
+    for (view, page) in drawn.iter_mut().zip(document.pages()) {
+        runs(&page.frame, Transform::identity(), &mut view.text);
+    }
+    Ok(drawn)
 }
 
 /// Every page of a PDF as PNG pictures at each of `widths` (pixels), with its size in
-/// points. Fails when the rasteriser says it could not draw something on a page.
-pub fn pictures(pdf: &[u8], widths: &[u32]) -> Result<Vec<((f64, f64), Vec<Vec<u8>>)>, String> {
+/// points and no text. Fails when the rasteriser says it could not draw something on a page.
+pub fn pictures(pdf: &[u8], widths: &[u32]) -> Result<Vec<PageView>, String> {
     let Some(&widest) = widths.iter().max() else {
         return Ok(Vec::new());
     };
@@ -148,7 +143,11 @@ pub fn pictures(pdf: &[u8], widths: &[u32]) -> Result<Vec<((f64, f64), Vec<Vec<u
                 }
             })
             .collect::<Result<_, _>>()?;
-        out.push(((w as f64, h as f64), images));
+        out.push(PageView {
+            size: (w as f64, h as f64),
+            images,
+            text: Vec::new(),
+        });
     }
     Ok(out)
 }

@@ -16,7 +16,7 @@ BT /F1 12 Tf 72 600 Td (Client: {{Client signature;type=signature;role=client;he
             72.0 + (i % 4000) as f64 * 0.11,
             300.0 + (i / 4000) as f64 * 0.11,
         );
-        write!(second, "{x:.2} {y:.2} 0.1 0.1 re f\n").unwrap();
+        writeln!(second, "{x:.2} {y:.2} 0.1 0.1 re f").unwrap();
     }
     pdf(&[first, second])
 }
