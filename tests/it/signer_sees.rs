@@ -138,6 +138,18 @@ async fn shown_then_sealed(
     id: &str,
     email: &str,
 ) -> (Vec<(Vec<u8>, f64)>, Masks, Vec<u8>) {
+    shown_then_signed_by(app, key, id, email, &[]).await
+}
+
+/// `shown_then_sealed` for a document whose `others` sign after the first signer, the
+/// boxes of all their fields left out.
+async fn shown_then_signed_by(
+    app: &TestApp,
+    key: &str,
+    id: &str,
+    email: &str,
+    others: &[&str],
+) -> (Vec<(Vec<u8>, f64)>, Masks, Vec<u8>) {
     app.run_pending_jobs().await;
     let token = link_of(app, email);
     let (status, v) = page(app, "GET", "/page/v1/view", &token, None).await;
@@ -152,11 +164,18 @@ async fn shown_then_sealed(
             p["width"].as_f64().unwrap(),
         ));
     }
-    let fields = v["fields"].clone();
+    let mut masks = masks_of(&v["fields"]);
     sign(app, &token).await;
+    for other in others {
+        app.run_pending_jobs().await;
+        let token = link_of(app, other);
+        let (_, v) = page(app, "GET", "/page/v1/view", &token, None).await;
+        masks.extend(masks_of(&v["fields"]));
+        sign(app, &token).await;
+    }
     app.run_pending_jobs().await;
     assert_eq!(state(app, key, id).await["state"], "executed");
-    (shown, masks_of(&fields), signed_pdf(app, key, id).await)
+    (shown, masks, signed_pdf(app, key, id).await)
 }
 
 async fn signed_pdf(app: &TestApp, key: &str, id: &str) -> Vec<u8> {
@@ -316,6 +335,70 @@ both_quiet!(
         assert_shown_is_sealed("an HTML template", &shown, &masks, &pdf);
     }
 );
+
+/// Office and picture templates end as PDFs on the same path: what the signer is shown of a
+/// Word file (through LibreOffice) and of a photographed page (through tesseract) is the
+/// sealed page too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn office_and_picture_templates_are_shown_as_they_are_sealed() {
+    let app = TestApp::start_without_workers(Kind::Sqlite).await.unwrap();
+    let key = live_key(
+        &app,
+        &[
+            "documents:read",
+            "documents:write",
+            "templates:read",
+            "templates:write",
+        ],
+    )
+    .await;
+    let mut files = Vec::new();
+    if let Some(docx) = crate::templates::word_file()
+        && signet_testkit::part("office", signet_convert::office::Office::find().err())
+    {
+        files.push((
+            "a Word file",
+            "agreement.docx",
+            docx,
+            ["client", "consultant"],
+        ));
+    }
+    if let Some(png) = crate::templates::scanned_page()
+        && signet_testkit::part("ocr", signet_convert::picture::Ocr::find().err())
+    {
+        files.push((
+            "a photographed page",
+            "lease.png",
+            png,
+            ["tenant", "landlord"],
+        ));
+    }
+    for (what, name, bytes, seats) in files {
+        let (status, t) = crate::templates::post_file(&app, &key, what, name, &bytes).await;
+        assert_eq!(status, 201, "{what}: {t}");
+        let emails: Vec<String> = seats
+            .iter()
+            .map(|s| format!("{s}.{}@example.com", name.replace('.', "-")))
+            .collect();
+        let parties: Vec<Value> = seats
+            .iter()
+            .zip(&emails)
+            .map(|(seat, email)| json!({"seat": seat, "name": format!("The {seat}"), "email": email}))
+            .collect();
+        let (status, d) = post(
+            &app,
+            &key,
+            "/api/v1/documents/send",
+            &json!({"templateId": t["id"], "parties": parties}),
+        )
+        .await;
+        assert_eq!(status, 201, "{d}");
+        let id = d["id"].as_str().unwrap();
+        let (shown, masks, pdf) =
+            shown_then_signed_by(&app, &key, id, &emails[0], &[emails[1].as_str()]).await;
+        assert_shown_is_sealed(what, &shown, &masks, &pdf);
+    }
+}
 
 /// Paragraphs enough for about ten pages.
 fn long_source(paragraphs: usize) -> Value {

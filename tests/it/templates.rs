@@ -797,7 +797,7 @@ both_quiet!(a_template_from_a_pdf_keeps_its_pages_and_is_sent, |app| {
 
 /// A Word file written by python-docx (a Word-compatible writer), or `None` outside CI
 /// without it.
-fn word_file() -> Option<Vec<u8>> {
+pub(crate) fn word_file() -> Option<Vec<u8>> {
     let dir = tempfile::tempdir().unwrap();
     let script = r#"
 import docx
@@ -901,7 +901,7 @@ both_quiet!(
 
 /// The tagged PDF's page as a scanner gives it: 150 dpi, PNG; `None` outside CI without
 /// poppler.
-fn scanned_page() -> Option<Vec<u8>> {
+pub(crate) fn scanned_page() -> Option<Vec<u8>> {
     let dir = tempfile::tempdir().unwrap();
     let pdf = dir.path().join("p.pdf");
     std::fs::write(&pdf, tagged_pdf()).unwrap();
