@@ -27,9 +27,10 @@ fn input_of(job: &RenderJob) -> RenderInput<'_> {
 /// What the resolvers are told of a failed render: whether the document itself decides it.
 fn failure(e: signet_pdf::RenderError) -> RenderFailure {
     match e {
-        signet_pdf::RenderError::TooLong { .. } | signet_pdf::RenderError::Pictures(_) => {
-            RenderFailure::Refused(e.to_string())
-        }
+        // The words decide these: the same words fail the same way on every try.
+        signet_pdf::RenderError::TooLong { .. }
+        | signet_pdf::RenderError::Pictures(_)
+        | signet_pdf::RenderError::Compile(_) => RenderFailure::Refused(e.to_string()),
         _ => RenderFailure::Broken(e.to_string()),
     }
 }

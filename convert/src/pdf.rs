@@ -348,7 +348,7 @@ fn vet(doc: &Document) -> Result<(), PdfError> {
         }
         let page_ops = own.saturating_add(cost.operations);
         if page_ops > MAX_PAGE_OPERATIONS {
-            return Err(too_many_operations(&format!("page {number}"), page_ops));
+            return Err(too_many_operations(&format!("page {number}")));
         }
         operations = operations.saturating_add(page_ops);
         if operations > MAX_FILE_OPERATIONS {
@@ -361,16 +361,11 @@ fn vet(doc: &Document) -> Result<(), PdfError> {
     Ok(())
 }
 
-fn too_many_operations(what: &str, n: u64) -> PdfError {
+fn too_many_operations(what: &str) -> PdfError {
     err(format!(
-        "{what} of the PDF runs {}{n} drawing instructions; at most {MAX_PAGE_OPERATIONS} are \
-         taken a page, so that every signer's picture of it is drawn in full (flatten or \
-         print the page to PDF again)",
-        if n > MAX_PAGE_OPERATIONS {
-            "more than "
-        } else {
-            ""
-        }
+        "{what} of the PDF runs more than {MAX_PAGE_OPERATIONS} drawing instructions, the most \
+         a page may, so that every signer's picture of it is drawn in full (flatten the page \
+         or print it to PDF again)"
     ))
 }
 
@@ -402,6 +397,8 @@ pub(crate) fn operations_in(data: &[u8], what: &str) -> Result<u64, PdfError> {
     };
     let white = |c: u8| matches!(c, b'\0' | b'\t' | b'\n' | b'\x0c' | b'\r' | b' ');
     let (mut n, mut i, len) = (0u64, 0usize, data.len());
+    // Whether a `BI` opened an inline picture whose `ID` has not come yet.
+    let mut inline = false;
     while i < len {
         match data[i] {
             b'%' => {
@@ -454,16 +451,20 @@ pub(crate) fn operations_in(data: &[u8], what: &str) -> Result<u64, PdfError> {
                 }
                 n += 1;
                 if n > MAX_PAGE_OPERATIONS {
-                    return Err(too_many_operations(what, MAX_PAGE_OPERATIONS));
+                    return Err(too_many_operations(what));
                 }
-                // An inline picture's bytes run from one white space after `ID` to an `EI`
-                // standing alone.
-                if word == b"ID" {
+                // An inline picture's bytes run from one white space after the `ID` of a `BI`
+                // to the first `EI` followed by white space (the shortest reading: a skip can
+                // only make the count larger, never hide instructions). A lone `ID` is an
+                // instruction like any other.
+                if word == b"BI" {
+                    inline = true;
+                } else if word == b"ID" && inline {
+                    inline = false;
                     i += 1;
                     while i + 1 < len
                         && !(data[i] == b'E'
                             && data[i + 1] == b'I'
-                            && data[i - 1..i].iter().all(|&c| white(c))
                             && data.get(i + 2).is_none_or(|&c| white(c)))
                     {
                         i += 1;
@@ -544,7 +545,7 @@ fn drawn_forms(
         total.uses = total.uses.saturating_add(1).saturating_add(inner.uses);
         total.operations = total.operations.saturating_add(inner.operations);
         if total.operations > MAX_PAGE_OPERATIONS {
-            return Err(too_many_operations("a page", total.operations));
+            return Err(too_many_operations("a page"));
         }
         if total.uses > MAX_FORM_USES {
             return Err(err(format!(

@@ -604,6 +604,15 @@ fn instructions_are_counted_without_parsing_them() {
     assert_eq!(operations_in(content, "page 1").unwrap(), 16);
     let deep = format!("{}{} re f", "[".repeat(100_000), "]".repeat(100_000));
     assert_eq!(operations_in(deep.as_bytes(), "page 1").unwrap(), 2);
+    // A lone `ID` (no `BI`) hides nothing after it, nor does an `EI` glued to a picture's
+    // last byte.
+    let lone = format!("ID\n{}", "0 0 1 1 re f\n".repeat(80_000));
+    assert!(operations_in(lone.as_bytes(), "page 1").is_err());
+    let glued = format!(
+        "BI /W 1 /H 1 ID \x01EI\n{}",
+        "0 0 1 1 re f\n".repeat(80_000)
+    );
+    assert!(operations_in(glued.as_bytes(), "page 1").is_err());
     let many = "0 0 1 1 re f\n".repeat(80_000);
     let e = operations_in(many.as_bytes(), "page 2").unwrap_err();
     assert!(

@@ -3,21 +3,24 @@
 
 use std::io::Write as _;
 
-/// A two-page letter PDF. Page 1 asks the client to sign; page 2 states a fee, and draws
-/// `squares` white squares of a tenth of a point over it (invisible in print, millions of
-/// shapes to a program that turns the page into pictures).
+/// A two-page letter PDF. Page 1 asks the client to sign; page 2 draws `squares` white
+/// squares of a tenth of a point where its fee is then written (invisible in print, millions
+/// of shapes to a program that turns the page into pictures).
 pub fn fee_pdf(squares: usize) -> Vec<u8> {
     let first = b"BT /F1 14 Tf 72 700 Td (Service agreement between the parties.) Tj ET\n\
 BT /F1 12 Tf 72 600 Td (Client: {{Client signature;type=signature;role=client;height=30}}) Tj ET\n"
         .to_vec();
-    let mut second = b"BT /F1 28 Tf 72 650 Td (Fee: USD 50,000 a month) Tj ET\n1 1 1 rg\n".to_vec();
+    // The squares first, the fee after them: a program that gives up on the squares part of
+    // the way never draws the fee.
+    let mut second = b"q 1 1 1 rg\n".to_vec();
     for i in 0..squares {
         let (x, y) = (
             72.0 + (i % 4000) as f64 * 0.11,
-            300.0 + (i / 4000) as f64 * 0.11,
+            640.0 + (i / 4000) as f64 * 0.11,
         );
         writeln!(second, "{x:.2} {y:.2} 0.1 0.1 re f").unwrap();
     }
+    second.extend(b"Q\nBT /F1 28 Tf 72 650 Td (Fee: USD 50,000 a month) Tj ET\n");
     pdf(&[first, second])
 }
 

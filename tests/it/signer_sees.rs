@@ -477,6 +477,22 @@ async fn too_long(app: TestApp) {
         .try_get::<i64>("", "n")
         .unwrap();
     assert_eq!(queued, 1, "the voided event is out for webhooks");
+    let invitations: Vec<String> = db
+        .conn
+        .query_all_raw(db.stmt(
+            "SELECT state FROM outbox WHERE document_id = $1 AND kind = 'email' AND payload LIKE '%invitation%'",
+            [id.clone().into()],
+        ))
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| r.try_get::<String>("", "state").unwrap())
+        .collect();
+    assert_eq!(
+        invitations,
+        ["cancelled"],
+        "the held invitation is withdrawn unsent"
+    );
 }
 
 mod a_document_too_long_is_refused_or_ends_visibly {

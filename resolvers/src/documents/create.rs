@@ -557,14 +557,17 @@ pub async fn create(
     if send_now && !actor.draft_only {
         // Refuse before anything is written: a refused sendNow leaves no draft behind.
         send::may_send(ctx, actor, actor.mode == Mode::Test, &report).await?;
-        // The id is not made yet; one of the same length lays out the same.
-        let size = serde_json::to_vec(&draft.source).map_or(0, |v| v.len());
-        let id = ids::new_id("doc");
-        send::fits_pages(ctx, &id, actor.mode == Mode::Test, &draft, size).await?;
     }
     crate::limits::spend_daily(ctx, actor).await?;
     if send_now && !actor.draft_only && actor.mode == Mode::Test {
         crate::limits::spend_test_send(ctx, actor).await?;
+    }
+    if send_now && !actor.draft_only {
+        // After the allowances: a refused layout has cost the caller a send. The id is not
+        // made yet; one of the same length lays out the same.
+        let source = draft.source.to_string();
+        let id = ids::new_id("doc");
+        send::fits_pages(ctx, &id, actor.mode == Mode::Test, &draft, &source).await?;
     }
     // One transaction (on SQLite, one hand-off to the writer): the draft, and with `sendNow`
     // the send itself, so a send refused at the last moment (the month's allowance raced

@@ -80,6 +80,16 @@ async fn render_job_once(ctx: &Ctx, c: &jobs::Claimed) -> Result<(), DomainError
                 None => jobs::give_up(ctx, c).await,
             }
         }
+        // The last try failed too: the document ends visibly rather than waiting, unsigned
+        // and with its invitations held, until it expires.
+        Err(e) if c.attempts + 1 >= jobs::MAX_ATTEMPTS => {
+            tracing::error!(document = ?c.doc_id, attempts = c.attempts + 1, error = %e, "rendering failed on its last try; the document is voided");
+            if let Some(doc_id) = &c.doc_id {
+                let why = format!("rendering failed {} times", c.attempts + 1);
+                super::ending::unrenderable(ctx, doc_id, &why).await?;
+            }
+            jobs::give_up(ctx, c).await
+        }
         Err(e) => {
             tracing::error!(document = ?c.doc_id, attempts = c.attempts + 1, error = %e, "rendering failed; will retry");
             jobs::retry_later(ctx, c).await

@@ -221,7 +221,6 @@ pub(crate) async fn send_draft(
     let (draft, people) = stored_draft(ctx, &doc).await?;
     let report = draft.checked(false)?;
     may_send(ctx, actor, doc.test, &report).await?;
-    fits_pages(ctx, &doc.id, doc.test, &draft, doc.source.len()).await?;
     match via {
         Via::Request => crate::limits::spend_daily(ctx, actor).await?,
         Via::Approval {
@@ -232,6 +231,8 @@ pub(crate) async fn send_draft(
     if doc.test {
         crate::limits::spend_test_send(ctx, actor).await?;
     }
+    // After the allowances: a refused layout has cost the caller a send, as any work does.
+    fits_pages(ctx, &doc.id, doc.test, &draft, &doc.source).await?;
     let (c, a, claim) = (ctx.clone(), actor.clone(), claim.cloned());
     let fields = field_rows(&doc.id, &draft);
     // Only the send options go in: the parsed words stay here, off the writer's time.
@@ -261,21 +262,33 @@ const SOURCE_BYTES_A_PAGE: usize = 128;
 
 /// Refuses a send, before anything is written, whose words lay out to more pages than the
 /// installation renders (`max_pages`): said now with 400, rather than by a render that
-/// fails after the answer. `source_len` is the size of the words' JSON. Documents of a file
-/// have the file's pages, counted when the template was made.
+/// fails after the answer. `source` is the words' JSON. Documents of a file have the file's
+/// pages, counted when the template was made.
 pub(crate) async fn fits_pages(
     ctx: &Ctx,
     id: &str,
     test: bool,
     draft: &Draft,
-    source_len: usize,
+    source: &str,
 ) -> Result<(), DomainError> {
-    if draft.doc.file.is_some() || source_len < ctx.max_pages.saturating_mul(SOURCE_BYTES_A_PAGE) {
+    // What the words print: their JSON, and each merged value as often as a chip may print
+    // it (a long value in a chip written many times is many pages from a small source).
+    let chips = source.matches("variableChip").count().max(1);
+    let values: usize = draft
+        .facts
+        .values()
+        .chain(draft.variable_values.values())
+        .map(String::len)
+        .sum();
+    let size = source.len().saturating_add(values.saturating_mul(chips));
+    if draft.doc.file.is_some() || size < ctx.max_pages.saturating_mul(SOURCE_BYTES_A_PAGE) {
         return Ok(());
     }
     let job = super::rendering::render_job_of(id, None, test, draft, ctx.max_pages);
     let renderer = ctx.renderer.clone();
-    let counted = crate::blocking(move || renderer.page_count(&job))
+    // On the render threads, at their pace: a burst of large sends waits there instead of
+    // taking the cores from every other request.
+    let counted = crate::render::in_background(move || renderer.page_count(&job))
         .await
         .map_err(|e| DomainError::Internal(format!("laying out a large document: {e}")))?;
     match counted {
