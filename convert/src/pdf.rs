@@ -50,6 +50,8 @@ const MAX_GLYPHS: usize = 2_000_000;
 /// costs a viewer (and the signing page's picture) seconds and hundreds of megabytes, and
 /// is how a page can be made to look empty to one program and full to another.
 pub const MAX_PAGE_OPERATIONS: u64 = 150_000;
+/// How many times taller than wide (or wider than tall) a page may be.
+pub(crate) const MAX_ASPECT: f64 = 20.0;
 /// Instructions the whole file runs, counted the same way.
 pub const MAX_FILE_OPERATIONS: u64 = 3_000_000;
 
@@ -147,6 +149,18 @@ pub fn prepare(bytes: &[u8], max_pages: usize) -> Result<Prepared, PdfError> {
         return Err(err(
             "the PDF's pages cannot be read the same way twice; save it again and send it",
         ));
+    }
+    // The signing page draws each page 1,500 pixels wide: a page far taller than wide would
+    // be a picture of hundreds of megabytes.
+    if let Some(n) = drawn
+        .iter()
+        .position(|p| p.size.1 > p.size.0 * MAX_ASPECT || p.size.0 > p.size.1 * MAX_ASPECT)
+    {
+        return Err(err(format!(
+            "page {} is more than {MAX_ASPECT} times as tall as it is wide, or as wide as it is \
+             tall; split it into pages",
+            n + 1
+        )));
     }
     if drawn.iter().map(|p| p.glyphs.len()).sum::<usize>() >= MAX_GLYPHS {
         return Err(err(format!("the PDF draws more than {MAX_GLYPHS} letters")));

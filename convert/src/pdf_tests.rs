@@ -620,3 +620,17 @@ fn instructions_are_counted_without_parsing_them() {
         "{e}"
     );
 }
+
+#[test]
+fn a_page_far_taller_than_wide_is_refused() {
+    let tall = helvetica_pdf(|doc, _, page| {
+        if let Ok(d) = doc.get_object_mut(page).and_then(Object::as_dict_mut) {
+            d.set(
+                "MediaBox",
+                vec![0.into(), 0.into(), 100.into(), 14_400.into()],
+            );
+        }
+    });
+    let e = crate::pdf::prepare(&tall, 10).unwrap_err();
+    assert!(e.0.contains("page 1 is more than 20 times as tall"), "{e}");
+}

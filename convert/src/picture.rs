@@ -234,6 +234,14 @@ fn decode(bytes: &[u8]) -> Result<Picture, PdfError> {
             dpi.round()
         )));
     }
+    // The signing page draws each page 1,500 pixels wide, as for PDF templates.
+    if h_in > w_in * crate::pdf::MAX_ASPECT || w_in > h_in * crate::pdf::MAX_ASPECT {
+        return Err(err(format!(
+            "makes a page of {w_in:.2} × {h_in:.2} inches, more than {} times as long one way \
+             as the other; split it into pages",
+            crate::pdf::MAX_ASPECT
+        )));
+    }
     Ok(Picture {
         rgb,
         dpi,
