@@ -239,6 +239,14 @@ async fn send_template(app: &TestApp, key: &str, t: &Value, email: &str) -> Stri
     d["id"].as_str().unwrap().to_string()
 }
 
+/// What a key that makes templates and sends from them holds.
+const TEMPLATE_SCOPES: [&str; 4] = [
+    "documents:read",
+    "documents:write",
+    "templates:read",
+    "templates:write",
+];
+
 async fn live_key(app: &TestApp, scopes: &[&str]) -> String {
     let ws = app.workspace(Plan::Pro).await;
     app.key(&ws, Mode::Live, scopes).await
@@ -259,17 +267,8 @@ async fn post(app: &TestApp, key: &str, path: &str, body: &Value) -> (u16, Value
 both_quiet!(
     a_forged_pdf_page_is_refused_and_what_is_shown_is_what_is_sealed,
     |app| {
-        let key = live_key(
-            &app,
-            &[
-                "documents:read",
-                "documents:write",
-                "templates:read",
-                "templates:write",
-            ],
-        )
-        .await;
-        // The review's file: a page drawing 1.1 million invisible squares over a fee. Refused
+        let key = live_key(&app, &TEMPLATE_SCOPES).await;
+        // The review's file: a page drawing 1.1 million invisible squares under a fee. Refused
         // when the template is made, with the reason.
         let forged = crate::forged::fee_pdf(1_100_000);
         let (status, e) =
@@ -342,16 +341,7 @@ both_quiet!(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn office_and_picture_templates_are_shown_as_they_are_sealed() {
     let app = TestApp::start_without_workers(Kind::Sqlite).await.unwrap();
-    let key = live_key(
-        &app,
-        &[
-            "documents:read",
-            "documents:write",
-            "templates:read",
-            "templates:write",
-        ],
-    )
-    .await;
+    let key = live_key(&app, &TEMPLATE_SCOPES).await;
     let mut files = Vec::new();
     if let Some(docx) = crate::templates::word_file()
         && signet_testkit::part("office", signet_convert::office::Office::find().err())
