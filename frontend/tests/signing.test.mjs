@@ -922,22 +922,27 @@ test("a forged PDF template: the fee page the signer is shown, and signs, is the
 });
 
 test("a voided document's link shows its state and whom to ask, nothing of its pages", async () => {
-  const email = `void-${Date.now()}@example.com`;
-  const doc = await sendDocument({}, [{ name: "Ada Tenant", email, role: "client" }]);
-  const link = await linkFor(email);
-  await api("POST", `/api/v1/documents/${doc.id}/void`, { reason: "sent to the wrong person" });
-  for (const width of [1280, 375]) {
-    const context = await browser.newContext(width === 375 ? { viewport: { width: 375, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true } : { viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
-    const pictures = [];
-    page.on("request", (r) => r.url().includes("/page/v1/images/") && pictures.push(r.url()));
-    await page.goto(link);
-    await page.getByRole("heading", { name: "This document was withdrawn" }).waitFor();
-    await page.getByText("Questions about it? Contact Acme Lettings.").waitFor();
-    assert.equal(await page.locator(".sheet").count(), 0);
-    assert.deepEqual(pictures, [], "no page picture is asked for");
-    await axe(page, `voided at ${width}`);
-    await shot(page, `15-voided-${width}`);
-    await context.close();
+  for (const [locale, heading, contact] of [
+    ["en", "This document was withdrawn", "Questions about it? Contact Acme Lettings."],
+    ["ar", "تم سحب هذا المستند", "لأي سؤال عن هذا المستند، تواصل مع Acme Lettings."],
+  ]) {
+    const email = `void-${locale}-${Date.now()}@example.com`;
+    const doc = await sendDocument({}, [{ name: "Ada Tenant", email, role: "client", locale }]);
+    const link = await linkFor(email);
+    await api("POST", `/api/v1/documents/${doc.id}/void`, { reason: "sent to the wrong person" });
+    for (const width of [1280, 375]) {
+      const context = await browser.newContext(width === 375 ? { viewport: { width: 375, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true } : { viewport: { width: 1280, height: 900 } });
+      const page = await context.newPage();
+      const pictures = [];
+      page.on("request", (r) => r.url().includes("/page/v1/images/") && pictures.push(r.url()));
+      await page.goto(link);
+      await page.getByRole("heading", { name: heading }).waitFor();
+      await page.getByText(contact).waitFor();
+      assert.equal(await page.locator(".sheet").count(), 0);
+      assert.deepEqual(pictures, [], "no page picture is asked for");
+      await axe(page, `voided, ${locale}, at ${width}`);
+      await shot(page, locale === "en" ? `15-voided-${width}` : `15-voided-${locale}-${width}`);
+      await context.close();
+    }
   }
 });
