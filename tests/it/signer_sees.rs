@@ -455,34 +455,29 @@ async fn too_long(app: TestApp) {
         .map(|(event, _, _)| event)
         .collect();
     assert!(events.contains(&"voided".to_string()), "{events:?}");
-    let queued = db
-        .conn
-        .query_one_raw(db.stmt(
-            "SELECT COUNT(*) AS n FROM outbox WHERE document_id = $1 AND kind = 'event' AND payload LIKE '%document.voided%'",
-            [id.clone().into()],
-        ))
-        .await
-        .unwrap()
-        .unwrap()
-        .try_get::<i64>("", "n")
-        .unwrap();
-    assert_eq!(queued, 1, "the voided event is out for webhooks");
-    let invitations: Vec<String> = db
-        .conn
-        .query_all_raw(db.stmt(
-            "SELECT state FROM outbox WHERE document_id = $1 AND kind = 'email' AND payload LIKE '%invitation%'",
-            [id.clone().into()],
-        ))
-        .await
-        .unwrap()
-        .iter()
-        .map(|r| r.try_get::<String>("", "state").unwrap())
-        .collect();
+    let voided = outbox_states(&app, &id, "event", "%document.voided%").await;
+    assert_eq!(voided.len(), 1, "the voided event is out for webhooks");
+    let invitations = outbox_states(&app, &id, "email", "%invitation%").await;
     assert_eq!(
         invitations,
         ["cancelled"],
         "the held invitation is withdrawn unsent"
     );
+}
+
+/// The states of a document's jobs of `kind` whose payload is `LIKE` `payload`.
+async fn outbox_states(app: &TestApp, id: &str, kind: &str, payload: &str) -> Vec<String> {
+    let db = &app.ctx().db;
+    db.conn
+        .query_all_raw(db.stmt(
+            "SELECT state FROM outbox WHERE document_id = $1 AND kind = $2 AND payload LIKE $3",
+            [id.into(), kind.into(), payload.into()],
+        ))
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| r.try_get::<String>("", "state").unwrap())
+        .collect()
 }
 
 mod a_document_too_long_is_refused_or_ends_visibly {
@@ -566,18 +561,23 @@ async fn page_from(app: &TestApp, path: &str, token: &str, agent: &str, body: Va
         .as_u16()
 }
 
-/// Consents and signs as the person of `token`, from the test's browser.
-async fn sign(app: &TestApp, token: &str) {
-    let (_, v) = page(app, "GET", "/page/v1/view", token, None).await;
-    let consent = v["consent"].clone();
+/// Accepts the disclosure the view `v` showed, as the person of `token`.
+async fn consent(app: &TestApp, token: &str, v: &Value) {
+    let shown = &v["consent"];
     page(
         app,
         "POST",
         "/page/v1/consent",
         token,
-        Some(json!({"version": consent["version"], "sha256": consent["sha256"]})),
+        Some(json!({"version": shown["version"], "sha256": shown["sha256"]})),
     )
     .await;
+}
+
+/// Consents and signs as the person of `token`, from the test's browser.
+async fn sign(app: &TestApp, token: &str) {
+    let (_, v) = page(app, "GET", "/page/v1/view", token, None).await;
+    consent(app, token, &v).await;
     let (status, e) = page(
         app,
         "POST",
@@ -716,15 +716,7 @@ both_quiet!(
         }
         assert_eq!(state(&app, &key, &id).await["state"], "sent");
         // Accepting the disclosure is the person's act: opened, then consented.
-        let consent = v["consent"].clone();
-        page(
-            &app,
-            "POST",
-            "/page/v1/consent",
-            &token,
-            Some(json!({"version": consent["version"], "sha256": consent["sha256"]})),
-        )
-        .await;
+        consent(&app, &token, &v).await;
         assert_eq!(state(&app, &key, &id).await["state"], "opened");
         let events: Vec<String> = crate::signing_page::audit_events(&app, &id)
             .await
