@@ -5,8 +5,8 @@ use signet_pdf::{
     ValueKind,
 };
 use signet_resolvers::render::{
-    CertificateDoc, DocRenderer, MarkKind, PageView, Placement, RenderFailure, RenderJob,
-    RenderedDoc, ValueMark,
+    CertificateDoc, DocRenderer, MarkKind, PagePictures, PageView, Placement, RenderFailure,
+    RenderJob, RenderedDoc, ValueMark,
 };
 
 fn input_of(job: &RenderJob) -> RenderInput<'_> {
@@ -77,6 +77,19 @@ impl DocRenderer for PdfRenderer {
                 })
                 .collect(),
         })
+    }
+
+    fn pictures(&self, pdf: &[u8], widths: &[u32]) -> Result<PagePictures, String> {
+        Ok(signet_pdf::pages::pictures(pdf, widths)?
+            .into_iter()
+            .map(|v| {
+                let view = PageView {
+                    images: v.images,
+                    text: serde_json::Value::Array(Vec::new()),
+                };
+                (v.size, view)
+            })
+            .collect())
     }
 
     fn values_layer(&self, pages: &[(f64, f64)], marks: &[ValueMark]) -> Result<Vec<u8>, String> {

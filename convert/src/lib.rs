@@ -3,6 +3,7 @@
 //! printed by the same Typst engine as documents from words, so no browser runs and nothing
 //! is fetched.
 
+mod cost;
 pub mod fields;
 pub mod html;
 pub mod office;

@@ -31,6 +31,7 @@ use lopdf::{Dictionary, Document, Object, ObjectId};
 use signet_source::FileRun;
 use signet_source::tags::{self, Tag};
 
+use crate::cost::{MAX_FILE_PIXELS, Tally};
 use crate::fields::short;
 
 /// The most a page's content may decode to: a small stream that inflates past it is a bomb.
@@ -303,7 +304,18 @@ fn vet(doc: &Document) -> Result<(), PdfError> {
             MAX_DECODED >> 20
         ))
     };
-    for obj in doc.objects.values() {
+    // Type 3 letters' instructions, run whenever a letter is shown.
+    let letters: std::collections::BTreeSet<ObjectId> = doc
+        .objects
+        .values()
+        .filter_map(|o| o.as_dict().ok())
+        .filter(|d| name_of(d.get(b"Subtype").ok()).as_deref() == Some("Type3"))
+        .filter_map(|d| d.get(b"CharProcs").ok())
+        .filter_map(|c| doc.dereference(c).ok())
+        .filter_map(|(_, c)| c.as_dict().ok())
+        .flat_map(|c| c.iter().filter_map(|(_, v)| v.as_reference().ok()))
+        .collect();
+    for (id, obj) in &doc.objects {
         let Object::Stream(s) = obj else { continue };
         let subtype = name_of(s.dict.get(b"Subtype").ok());
         if subtype.as_deref() == Some("Image") {
@@ -320,7 +332,11 @@ fn vet(doc: &Document) -> Result<(), PdfError> {
         match s.decompressed_content_with_limit(budget.min(MAX_CONTENT)) {
             Ok(data) => {
                 budget = budget.checked_sub(data.len()).ok_or_else(big)?;
-                if subtype.as_deref() == Some("Form") {
+                if letters.contains(id) {
+                    operations_in(&data, "a Type 3 letter")?;
+                } else if s.dict.get(b"PatternType").and_then(Object::as_i64).ok() == Some(1) {
+                    operations_in(&data, "a tiling pattern")?;
+                } else if subtype.as_deref() == Some("Form") {
                     // Counted before it is parsed: parsing holds every instruction at once.
                     operations_in(&data, "a drawing (form XObject)")?;
                     Content::decode(&data)
@@ -350,7 +366,7 @@ fn vet(doc: &Document) -> Result<(), PdfError> {
         let cost = drawn_forms(
             doc,
             &content.operations,
-            resources,
+            (resources, page),
             &mut memo,
             &mut Vec::new(),
         )?;
@@ -499,12 +515,14 @@ struct Cost {
     operations: u64,
 }
 
-/// How many drawings `ops` draws, counting the drawings they draw in turn.
+/// How many drawings `ops` draws, counting the drawings they draw in turn. `resources` are
+/// the names `ops` draws by, with the page or drawing they belong to: a drawing without
+/// resources of its own draws by its caller's, so what it costs is remembered per caller.
 fn drawn_forms(
     doc: &Document,
     ops: &[Operation],
-    resources: Option<&Object>,
-    memo: &mut BTreeMap<ObjectId, Cost>,
+    (resources, owner): (Option<&Object>, ObjectId),
+    memo: &mut BTreeMap<(ObjectId, Option<ObjectId>), Cost>,
     open: &mut Vec<ObjectId>,
 ) -> Result<Cost, PdfError> {
     let forms = resources
@@ -530,7 +548,9 @@ fn drawn_forms(
         if name_of(s.dict.get(b"Subtype").ok()).as_deref() != Some("Form") {
             continue;
         }
-        let inner = match memo.get(&id) {
+        let own = s.dict.get(b"Resources").ok();
+        let key = (id, own.is_none().then_some(owner));
+        let inner = match memo.get(&key) {
             Some(n) => *n,
             None => {
                 if open.contains(&id) || open.len() >= 32 {
@@ -545,14 +565,17 @@ fn drawn_forms(
                 let own_ops = operations_in(&data, "a drawing (form XObject)")?;
                 let content = Content::decode(&data)
                     .map_err(|e| err(format!("a drawing in the PDF cannot be read: {e}")))?;
-                let own = s.dict.get(b"Resources").ok().or(resources);
-                let inner = drawn_forms(doc, &content.operations, own, memo, open)?;
+                let by = match own {
+                    Some(r) => (Some(r), id),
+                    None => (resources, owner),
+                };
+                let inner = drawn_forms(doc, &content.operations, by, memo, open)?;
                 open.pop();
                 let n = Cost {
                     uses: inner.uses,
                     operations: own_ops.saturating_add(inner.operations),
                 };
-                memo.insert(id, n);
+                memo.insert(key, n);
                 n
             }
         };
@@ -835,25 +858,39 @@ struct DrawnPage {
     glyphs: Vec<Drawn>,
 }
 
-/// Collects glyphs; draws nothing.
+/// Collects glyphs and tallies what drawing the page will cost; draws nothing.
 struct Collector {
     glyphs: Vec<Drawn>,
+    tally: Tally,
 }
 
 impl<'a> Device<'a> for Collector {
-    fn set_soft_mask(&mut self, _: Option<SoftMask<'a>>) {}
+    fn set_soft_mask(&mut self, mask: Option<SoftMask<'a>>) {
+        self.tally.set_soft_mask(mask);
+    }
     fn set_blend_mode(&mut self, _: BlendMode) {}
-    fn draw_path(&mut self, _: &BezPath, _: Affine, _: &Paint<'a>, _: &PathDrawMode) {}
-    fn push_clip_path(&mut self, _: &ClipPath) {}
-    fn push_transparency_group(&mut self, _: f32, _: Option<SoftMask<'a>>, _: BlendMode) {}
+    fn draw_path(&mut self, path: &BezPath, at: Affine, paint: &Paint<'a>, mode: &PathDrawMode) {
+        self.tally.draw_path(path, at, paint, mode);
+    }
+    fn draw_rect(&mut self, rect: &Rect, at: Affine, paint: &Paint<'a>, mode: &PathDrawMode) {
+        self.tally.draw_rect(rect, at, paint, mode);
+    }
+    fn push_clip_path(&mut self, clip: &ClipPath) {
+        self.tally.push_clip_path(clip);
+    }
+    fn push_transparency_group(&mut self, o: f32, mask: Option<SoftMask<'a>>, b: BlendMode) {
+        self.tally.push_transparency_group(o, mask, b);
+    }
     fn draw_glyph(
         &mut self,
         glyph: &hayro_interpret::font::Glyph<'a>,
         transform: Affine,
         glyph_transform: Affine,
-        _: &Paint<'a>,
+        paint: &Paint<'a>,
         mode: &GlyphDrawMode,
     ) {
+        self.tally
+            .draw_glyph(glyph, transform, glyph_transform, paint, mode);
         if self.glyphs.len() >= MAX_GLYPHS {
             return;
         }
@@ -893,7 +930,9 @@ impl<'a> Device<'a> for Collector {
             at,
         });
     }
-    fn draw_image(&mut self, _: Image<'a, '_>, _: Affine) {}
+    fn draw_image(&mut self, image: Image<'a, '_>, at: Affine) {
+        self.tally.draw_image(image, at);
+    }
     fn pop_clip_path(&mut self) {}
     fn pop_transparency_group(&mut self) {}
 }
@@ -923,6 +962,7 @@ fn glyphs(pdf: &[u8]) -> Result<Vec<DrawnPage>, PdfError> {
     };
     let cache = InterpreterCache::new();
     let mut out = Vec::new();
+    let mut pixels = 0u64;
     for page in file.pages().iter() {
         let (w, h) = page.render_dimensions();
         let mut ctx = Context::new(
@@ -932,8 +972,22 @@ fn glyphs(pdf: &[u8]) -> Result<Vec<DrawnPage>, PdfError> {
             page.xref(),
             settings.clone(),
         );
-        let mut device = Collector { glyphs: Vec::new() };
+        let mut device = Collector {
+            glyphs: Vec::new(),
+            tally: Tally::page((w as f64, h as f64)),
+        };
         interpret_page(page, &mut ctx, &mut device);
+        if let Some(why) = device.tally.refusal(&format!("page {}", out.len() + 1)) {
+            return Err(err(why));
+        }
+        pixels = pixels.saturating_add(device.tally.cost.pixels);
+        if pixels > MAX_FILE_PIXELS {
+            return Err(err(format!(
+                "the PDF's pages paint more than {} million pixels to draw once in all; print \
+                 it to PDF again, or split it",
+                MAX_FILE_PIXELS / 1_000_000
+            )));
+        }
         let said = warned
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)

@@ -430,6 +430,16 @@ fn a_prepared_pdf_is_a_source_the_model_takes() {
     assert_eq!(signet_source::walk::roles(&doc), vec!["client".to_string()]);
 }
 
+/// The page tree the catalog names.
+fn page_tree(doc: &Document, catalog: lopdf::ObjectId) -> lopdf::ObjectId {
+    doc.get_dictionary(catalog)
+        .unwrap()
+        .get(b"Pages")
+        .unwrap()
+        .as_reference()
+        .unwrap()
+}
+
 /// A page whose content is `content`, added to the Helvetica file by `extra`.
 fn with_content(doc: &mut Document, page: lopdf::ObjectId, content: Vec<u8>, compress: bool) {
     let mut s = Stream::new(dictionary! {}, content);
@@ -480,13 +490,7 @@ fn hostile_structures_are_refused_before_anything_draws_them() {
     assert!(e.0.contains("more than 20000 times"), "{e}");
     // A page tree that holds itself: read once, as one page.
     let looped = helvetica_pdf(|doc, catalog, _| {
-        let pages = doc
-            .get_dictionary(catalog)
-            .unwrap()
-            .get(b"Pages")
-            .unwrap()
-            .as_reference()
-            .unwrap();
+        let pages = page_tree(doc, catalog);
         let tree = doc.get_object_mut(pages).unwrap().as_dict_mut().unwrap();
         let mut kids = tree.get(b"Kids").unwrap().as_array().unwrap().clone();
         kids.push(pages.into());
@@ -496,6 +500,159 @@ fn hostile_structures_are_refused_before_anything_draws_them() {
         Ok(out) => assert_eq!(out.pages.len(), 1),
         Err(e) => assert!(!e.0.is_empty()),
     }
+}
+
+/// The Helvetica file with a page of `content` drawing by `resources`, made by `make` (which
+/// adds what the resources name).
+fn page_of(
+    content: String,
+    make: impl FnOnce(&mut Document) -> lopdf::Dictionary,
+) -> Result<crate::pdf::Prepared, PdfError> {
+    let pdf = helvetica_pdf(|doc, _, page| {
+        let resources = make(doc);
+        let p = doc.get_object_mut(page).unwrap().as_dict_mut().unwrap();
+        p.set("Resources", resources);
+        with_content(doc, page, content.into_bytes(), true);
+    });
+    prepare(&pdf, 5)
+}
+
+/// A Type 3 font whose one letter, `a`, runs `squares` squares (two instructions each).
+fn type3_font(doc: &mut Document, squares: usize) -> lopdf::ObjectId {
+    let letter = doc.add_object(Stream::new(
+        dictionary! {},
+        format!("1000 0 d0 {}", "0 0 10 10 re f ".repeat(squares)).into_bytes(),
+    ));
+    doc.add_object(dictionary! {
+        "Type" => "Font", "Subtype" => "Type3",
+        "FontBBox" => vec![0.into(), 0.into(), 1000.into(), 1000.into()],
+        "FontMatrix" => vec![0.001.into(), 0.into(), 0.into(), 0.001.into(), 0.into(), 0.into()],
+        "CharProcs" => dictionary! { "a" => letter },
+        "Encoding" => dictionary! { "Type" => "Encoding", "Differences" => vec![97.into(), Object::Name(b"a".to_vec())] },
+        "FirstChar" => 97, "LastChar" => 97, "Widths" => vec![1000.into()],
+        "Resources" => dictionary! {},
+    })
+}
+
+#[test]
+fn what_the_renderer_repeats_is_counted_before_a_template_is_taken() {
+    // A Type 3 letter of a thousand squares shown 100 times takes 600,000 drawing steps (each
+    // square painted in six) every time the page is drawn, from a page of five instructions:
+    // refused. Shown 20 times, it is taken.
+    let letters = |shown: usize| {
+        page_of(
+            format!("BT /T3 12 Tf 72 700 Td ({}) Tj ET", "a".repeat(shown)),
+            |doc| {
+                let font = type3_font(doc, 1000);
+                dictionary! { "Font" => dictionary! { "T3" => font } }
+            },
+        )
+    };
+    let e = letters(100).map(|_| ()).expect_err("refused");
+    assert!(
+        e.0.contains("Type 3 letters") && e.0.contains("page 1"),
+        "{e}"
+    );
+    letters(20).expect("a Type 3 font used as fonts are");
+    // A tiling pattern's cell of a thousand squares, drawn again under each of 100 shapes:
+    // refused; under ten, taken.
+    let patterned = |shapes: usize| {
+        page_of(
+            format!(
+                "/Pattern cs /P scn {}",
+                (0..shapes)
+                    .map(|i| format!("{} 100 4 4 re f ", 10 + (i % 100) * 5))
+                    .collect::<String>()
+            ),
+            |doc| {
+                let cell = doc.add_object(Stream::new(
+                    dictionary! {
+                        "Type" => "Pattern", "PatternType" => 1, "PaintType" => 1, "TilingType" => 1,
+                        "BBox" => vec![0.into(), 0.into(), 10.into(), 10.into()],
+                        "XStep" => 10, "YStep" => 10, "Resources" => dictionary! {},
+                    },
+                    "0 0 1 1 re f ".repeat(1000).into_bytes(),
+                ));
+                dictionary! { "Pattern" => dictionary! { "P" => cell } }
+            },
+        )
+    };
+    let e = patterned(100).map(|_| ()).expect_err("refused");
+    assert!(e.0.contains("patterns"), "{e}");
+    patterned(10).expect("a pattern used a few times");
+    // Two thousand white squares the size of the page, one over another: 4,000 instructions,
+    // but some 6,400 million pixels to paint.
+    let e = page_of(
+        "1 g ".to_string() + &"0 0 612 792 re f ".repeat(2000),
+        |_| {
+            dictionary! {}
+        },
+    )
+    .map(|_| ())
+    .expect_err("refused");
+    assert!(e.0.contains("million pixels"), "{e}");
+    // A soft mask under 30 transforms: 30 whole pages of pixels kept at once.
+    let masked = |uses: usize| {
+        page_of(
+            (0..uses)
+                .map(|i| format!("q 1 0 0 1 {i} 0 cm /M gs 0 0 50 50 re f Q "))
+                .collect(),
+            |doc| {
+                let group = doc.add_object(Stream::new(
+                    dictionary! {
+                        "Type" => "XObject", "Subtype" => "Form",
+                        "BBox" => vec![0.into(), 0.into(), 612.into(), 792.into()],
+                        "Group" => dictionary! { "S" => "Transparency", "CS" => "DeviceGray" },
+                        "Resources" => dictionary! {},
+                    },
+                    b"0.5 g 0 0 100 100 re f".to_vec(),
+                ));
+                dictionary! { "ExtGState" => dictionary! {
+                    "M" => dictionary! { "SMask" => dictionary! { "S" => "Luminosity", "G" => group } },
+                } }
+            },
+        )
+    };
+    let e = masked(30).map(|_| ()).expect_err("refused");
+    assert!(e.0.contains("soft masks"), "{e}");
+    masked(3).expect("a few masks");
+}
+
+#[test]
+fn a_drawing_without_resources_is_counted_with_each_page_that_draws_it() {
+    // One drawing, `F`, draws `/Y` by its caller's resources. Page 1's `Y` is one square;
+    // page 2's is 80,000 instructions, and page 2 draws `F` twice: 160,000 instructions.
+    let pdf = helvetica_pdf(|doc, catalog, first| {
+        let form = |doc: &mut Document, body: Vec<u8>, resources: Option<lopdf::Dictionary>| {
+            let mut d = dictionary! { "Type" => "XObject", "Subtype" => "Form",
+            "BBox" => vec![0.into(), 0.into(), 10.into(), 10.into()] };
+            if let Some(r) = resources {
+                d.set("Resources", r);
+            }
+            doc.add_object(Stream::new(d, body))
+        };
+        let f = form(doc, b"/Y Do".to_vec(), None);
+        let light = form(doc, b"0 0 1 1 re f".to_vec(), Some(dictionary! {}));
+        let heavy = form(doc, b"0 0 1 1 re ".repeat(80_000), Some(dictionary! {}));
+        let pages = page_tree(doc, catalog);
+        let p = doc.get_object_mut(first).unwrap().as_dict_mut().unwrap();
+        p.set(
+            "Resources",
+            dictionary! { "XObject" => dictionary! { "F" => f, "Y" => light } },
+        );
+        with_content(doc, first, b"/F Do".to_vec(), false);
+        let content = doc.add_object(Stream::new(dictionary! {}, b"/F Do /F Do".to_vec()));
+        let second = doc.add_object(dictionary! {
+            "Type" => "Page", "Parent" => pages, "Contents" => content,
+            "MediaBox" => vec![0.into(), 0.into(), 612.into(), 792.into()],
+            "Resources" => dictionary! { "XObject" => dictionary! { "F" => f, "Y" => heavy } },
+        });
+        let tree = doc.get_object_mut(pages).unwrap().as_dict_mut().unwrap();
+        tree.set("Kids", vec![first.into(), second.into()]);
+        tree.set("Count", 2);
+    });
+    let e = prepare(&pdf, 5).map(|_| ()).expect_err("refused");
+    assert!(e.0.contains("drawing instructions"), "{e}");
 }
 
 #[test]

@@ -249,12 +249,13 @@ impl Raster {
         if let Some(p) = palette {
             enc.set_palette(p);
         }
-        // Adaptive filters with deflate level 8, not High (9): the rasteriser's smoother
-        // edges made level 6 pictures of a full page of text about 1.5% larger, level 9 is
-        // far slower for a further half per cent (the pictures are most of a render's time;
-        // see bench/RESULTS.md).
+        // Adaptive filters. Grey pages at deflate level 8, not High (9): the rasteriser's
+        // smoother edges made level 6 pictures of a full page of text about 1.5% larger, and
+        // level 9 is far slower for a further half per cent. Palette pages (twice the bytes
+        // to deflate: one a pixel) at level 6: level 8 took half of a render's time for 2.5%
+        // smaller pictures (see bench/RESULTS.md).
         enc.set_compression(png::Compression::Balanced);
-        enc.set_deflate_compression(png::DeflateCompression::Level(8));
+        enc.set_deflate_compression(png::DeflateCompression::Level(if grey { 8 } else { 6 }));
         let mut w = enc.write_header().map_err(|e| e.to_string())?;
         w.write_image_data(&data).map_err(|e| e.to_string())?;
         w.finish().map_err(|e| e.to_string())?;

@@ -54,6 +54,9 @@ pub struct PageView {
     pub text: serde_json::Value,
 }
 
+/// Each page of a stored PDF: its size in points and its pictures.
+pub type PagePictures = Vec<((f64, f64), PageView)>;
+
 /// Why a render failed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RenderFailure {
@@ -78,6 +81,9 @@ pub trait DocRenderer: Send + Sync + 'static {
     /// How many pages `job` lays out to (`Refused` past `max_pages`), without the PDF or
     /// pictures; CPU-bound.
     fn page_count(&self, job: &RenderJob) -> Result<usize, RenderFailure>;
+    /// Every page of a stored PDF drawn as pictures at each of `widths`, with its size in
+    /// points and no text; fails when something on a page cannot be drawn. CPU-bound.
+    fn pictures(&self, pdf: &[u8], widths: &[u32]) -> Result<PagePictures, String>;
     /// Transparent pages of the given sizes with the values drawn in; CPU-bound.
     fn values_layer(&self, pages: &[(f64, f64)], marks: &[ValueMark]) -> Result<Vec<u8>, String>;
     /// The certificate of completion as a PDF of its own; CPU-bound.

@@ -6,7 +6,7 @@
 use serde_json::{Value, json};
 use signet_resolvers::Mode;
 use signet_resolvers::plans::Plan;
-use signet_storage::sea_orm::ConnectionTrait;
+use signet_storage::sea_orm::{ConnectionTrait, Value as Sql};
 
 use crate::both_quiet;
 use crate::harness::TestApp;
@@ -679,34 +679,65 @@ both_quiet!(
         let id = send(&app, &key, json!({})).await;
         app.run_pending_jobs().await;
         let token = link_of(&app, "ada@example.com");
-        // As an installation upgraded from before page pictures: the rendered file alone.
-        let ctx = app.ctx();
-        let folder = format!("documents/{id}");
-        for k in ctx.blobs.list(&folder).await.unwrap() {
-            if k.ends_with(".png") || k.ends_with(".pages.json") {
-                ctx.blobs.delete(&k).await.unwrap();
+        let base = app.base.clone();
+        let picture = |pages: Value| {
+            let base = base.clone();
+            async move {
+                let url = pages[0]["images"]["750"].as_str().unwrap().to_string();
+                let img = reqwest::get(format!("{base}{url}")).await.unwrap();
+                assert_eq!(img.status(), 200);
+                img.bytes().await.unwrap().to_vec()
             }
-        }
-        let (_, v) = page(&app, "GET", "/page/v1/view", &token, None).await;
-        assert_eq!(v["stage"], "sign");
-        assert!(
-            v["document"]["pages"].is_null(),
-            "the page waits as for a render"
-        );
-        // The first view set them in the making; the page asks again.
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-        let pages = loop {
-            let (_, v) = page(&app, "GET", "/page/v1/view", &token, None).await;
-            if !v["document"]["pages"].is_null() {
-                break v["document"]["pages"].clone();
-            }
-            assert!(std::time::Instant::now() < deadline, "never made");
-            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
         };
-        let url = pages[0]["images"]["750"].as_str().unwrap();
-        let img = reqwest::get(format!("{}{url}", app.base)).await.unwrap();
-        assert_eq!(img.status(), 200);
+        let (_, v) = page(&app, "GET", "/page/v1/view", &token, None).await;
+        let first = picture(v["document"]["pages"].clone()).await;
+        // As an installation upgraded from before page pictures: the rendered file alone.
+        let unmade = || async {
+            let ctx = app.ctx();
+            for k in ctx.blobs.list(&format!("documents/{id}")).await.unwrap() {
+                if k.ends_with(".png") || k.ends_with(".pages.json") {
+                    ctx.blobs.delete(&k).await.unwrap();
+                }
+            }
+        };
+        let made = || async {
+            let (_, v) = page(&app, "GET", "/page/v1/view", &token, None).await;
+            assert_eq!(v["stage"], "sign");
+            assert!(
+                v["document"]["pages"].is_null(),
+                "the page waits as for a render"
+            );
+            // The first view set them in the making; the page asks again.
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+            loop {
+                let (_, v) = page(&app, "GET", "/page/v1/view", &token, None).await;
+                if !v["document"]["pages"].is_null() {
+                    break v["document"]["pages"].clone();
+                }
+                assert!(std::time::Instant::now() < deadline, "never made");
+                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            }
+        };
+        unmade().await;
+        let pages = made().await;
+        assert_eq!(picture(pages.clone()).await, first);
         assert_reads(&pages[0]);
+        // A newer version that would lay the words out otherwise (here: words changed under
+        // the stored file) still shows the stored file, the one signed and sealed, and leaves
+        // out a text layer that no longer matches it.
+        let db = &app.ctx().db;
+        db.conn
+            .execute_raw(db.stmt(
+                "UPDATE documents SET source = REPLACE(source, 'The tenant pays the rent', \
+                 'The landlord pays the rent') WHERE id = $1",
+                [Sql::from(id.clone())],
+            ))
+            .await
+            .unwrap();
+        unmade().await;
+        let pages = made().await;
+        assert_eq!(picture(pages.clone()).await, first);
+        assert_eq!(pages[0]["text"], json!([]), "{}", pages[0]["text"]);
     }
 );
 

@@ -415,18 +415,40 @@ pub async fn make_views(ctx: &Ctx, doc: &DocRow, pdf_blob: &str) -> Result<bool,
         return Ok(false);
     }
     let _making = Making(doc.id.clone());
+    // The pictures are drawn from the stored file, the bytes people sign and sealing writes
+    // onto. The words are laid out again only for the text layer, kept when the new layout
+    // is that very file (a newer version of Signet may lay them out otherwise; the page then
+    // shows the pictures without a text layer rather than words that are not on them).
+    let pdf = ctx
+        .blobs
+        .get(pdf_blob)
+        .await?
+        .ok_or_else(|| DomainError::Internal(format!("rendered file {pdf_blob} is missing")))?;
     let people = store::people(&ctx.db.conn, &ctx.db, &[&doc.id]).await?;
     let (renderer, max_pages, row) = (ctx.renderer.clone(), ctx.max_pages, doc.clone());
     let data = file_data(ctx, doc).await?;
-    let rendered = crate::render::in_background(move || {
-        let draft = with_file(send::draft_from(&row, &people)?, data);
-        renderer
-            .render(&render_job(&row, &draft, max_pages))
-            .map_err(|e| DomainError::Internal(e.to_string()))
+    let (views, sizes) = crate::render::in_background(move || {
+        let drawn = renderer
+            .pictures(&pdf, &crate::render::PAGE_WIDTHS)
+            .map_err(DomainError::Internal)?;
+        let (sizes, mut views): (Vec<_>, Vec<_>) = drawn.into_iter().unzip();
+        let laid = send::draft_from(&row, &people).ok().and_then(|d| {
+            renderer
+                .render(&render_job(&row, &with_file(d, data), max_pages))
+                .ok()
+        });
+        if let Some(laid) = laid
+            && laid.pdf == pdf
+        {
+            for (view, again) in views.iter_mut().zip(laid.views) {
+                view.text = again.text;
+            }
+        }
+        Ok::<_, DomainError>((views, sizes))
     })
     .await
     .map_err(DomainError::Internal)??;
-    store_views(ctx, pdf_blob, rendered.views, &rendered.pages).await?;
+    store_views(ctx, pdf_blob, views, &sizes).await?;
     tracing::info!(document = %doc.id, "made the signing page's pictures of a document rendered without them");
     Ok(true)
 }

@@ -566,4 +566,41 @@ mod tests {
         assert_eq!(lines.last().unwrap()[1], "signed");
         assert_eq!(lines[0][1], "created");
     }
+
+    #[test]
+    fn where_a_person_signed_from_is_their_signature_row_not_a_later_one() {
+        let at = |seq: i64, event: &str, ip: &str, agent: &str| AuditRecord {
+            seat: Some("client".into()),
+            detail: serde_json::json!({"ip": ip, "userAgent": agent}).to_string(),
+            ..row(seq, event)
+        };
+        let audit = vec![
+            at(1, "opened", "192.0.2.1", "Opening-Browser/1"),
+            at(2, "signed", "192.0.2.2", "Signing-Browser/2"),
+            // Rows of the same seat after it (a code asked for, a look at the copy) change
+            // nothing the certificate says of the signature.
+            at(3, "code_sent", "203.0.113.9", "Attacker-Browser/6.6"),
+            at(4, "opened", "203.0.113.9", "Attacker-Browser/6.6"),
+        ];
+        assert_eq!(
+            seen_from(&audit, "client", false),
+            ("192.0.2.2".to_string(), "Signing-Browser/2".to_string())
+        );
+        // Someone who declined: their decline; someone who only looked: their first look.
+        let declined = vec![
+            at(1, "opened", "192.0.2.1", "A/1"),
+            at(2, "declined", "192.0.2.3", "B/2"),
+            at(3, "opened", "203.0.113.9", "C/3"),
+        ];
+        assert_eq!(seen_from(&declined, "client", false).1, "B/2");
+        let looked = vec![
+            at(1, "opened", "192.0.2.1", "A/1"),
+            at(2, "opened", "203.0.113.9", "C/3"),
+        ];
+        assert_eq!(seen_from(&looked, "client", false).1, "A/1");
+        assert_eq!(
+            seen_from(&looked, "other", true).0,
+            "not recorded (signed through the API in test mode)"
+        );
+    }
 }
