@@ -343,6 +343,13 @@ fn vet(doc: &Document) -> Result<(), PdfError> {
                         .map_err(|e| err(format!("a drawing in the PDF cannot be read: {e}")))?;
                 }
             }
+            // Past the smaller of the two limits: the message names the one it was.
+            Err(lopdf::Error::Decompress(_)) if budget >= MAX_CONTENT => {
+                return Err(err(format!(
+                    "a stream in the PDF decodes to more than {} MB",
+                    MAX_CONTENT >> 20
+                )));
+            }
             Err(lopdf::Error::Decompress(_)) => return Err(big()),
             // A stream lopdf cannot decode (a filter it lacks) is left to the viewer.
             Err(_) => {}

@@ -461,7 +461,24 @@ fn hostile_structures_are_refused_before_anything_draws_them() {
     let bomb = helvetica_pdf(|doc, _, page| with_content(doc, page, vec![b' '; 200 << 20], true));
     assert!(bomb.len() < 2 << 20, "{}", bomb.len());
     let e = prepare(&bomb, 5).unwrap_err();
-    assert!(e.0.contains("decodes to more than"), "{e}");
+    assert!(
+        e.0.contains("a stream in the PDF decodes to more than 32 MB"),
+        "{e}"
+    );
+    // Five streams of 30 MB each: each within a stream's limit, 150 MB together.
+    let many = helvetica_pdf(|doc, _, page| {
+        let parts: Vec<Object> = (0..5)
+            .map(|_| {
+                let mut s = Stream::new(dictionary! {}, vec![b' '; 30 << 20]);
+                s.compress().unwrap();
+                doc.add_object(s).into()
+            })
+            .collect();
+        let p = doc.get_object_mut(page).unwrap().as_dict_mut().unwrap();
+        p.set("Contents", parts);
+    });
+    let e = prepare(&many, 5).unwrap_err();
+    assert!(e.0.contains("the PDF decodes to more than 128 MB"), "{e}");
     // Drawings that draw each other ten times, six deep: a million drawings.
     let fan = helvetica_pdf(|doc, _, page| {
         let mut inner: Option<lopdf::ObjectId> = None;
