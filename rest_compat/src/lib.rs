@@ -71,6 +71,11 @@ impl AppState {
     }
 }
 
+/// The rows of the signing page's routes (outside `/api/v1`, checked by link, not key).
+pub fn page_routes() -> Vec<&'static Route> {
+    page::rows()
+}
+
 /// The whole HTTP application: `/api/v1` from the route table, `/api/openapi.json`, and
 /// GraphQL. `extra` adds rows that pass through the same door (the test suite uses it).
 pub fn router(state: AppState, extra: &'static [Route]) -> Router {

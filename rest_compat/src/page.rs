@@ -46,6 +46,10 @@ macro_rules! rows {
             r = r.route($path, door::layer(route, $handler(), state));)*
             r
         }
+        /// The rows of the signing page's routes, as the router mounts them.
+        pub fn rows() -> Vec<&'static Route> {
+            vec![$(&*$name),*]
+        }
     };
 }
 

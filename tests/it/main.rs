@@ -13,6 +13,7 @@ mod auth;
 mod backup;
 mod browser;
 mod cli;
+mod conformance;
 mod daily;
 mod documents;
 mod email;

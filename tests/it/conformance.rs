@@ -1,0 +1,678 @@
+//! The safety net: one walk of the route table (the rows that make the router and
+//! `openapi.json`), so a route is held to these rules the day it is added, and a route the
+//! walk cannot build a request for fails it until it is taught. For every REST route: the
+//! same 401 for every credential that is not a key holding its scope; 404 for an object of
+//! another workspace and, for documents, of the other mode, the object left as it was; the
+//! route's declared scope is enough; and, where an Idempotency-Key is taken, the replay,
+//! another body refused, and 409 while a first request under the key runs. Then the same
+//! workspace and mode checks for every GraphQL field that takes an id (queries, mutations
+//! and the subscription), and the one 404 of the signing page's calls for whatever is not
+//! a signing link.
+
+use std::time::{Duration, Instant};
+
+use reqwest::Method;
+use serde_json::{Value, json};
+use signet_resolvers::Mode;
+use signet_resolvers::keys::KeyCreateIn;
+use signet_rest::routes::{Access, Idem, ROUTES, Route};
+use signet_storage::state::Begin;
+
+use crate::harness::{Answer, Kind, Options, TestApp};
+
+/// One request the walk makes: a route with its path filled in and its body.
+#[derive(Clone, Debug)]
+struct Req {
+    method: Method,
+    /// Path under the server, with the query.
+    path: String,
+    body: Option<String>,
+    /// Whether the path names a document (held to the key's mode).
+    document: bool,
+}
+
+/// A workspace's keys: `all` (test mode, every scope) makes the objects.
+struct World {
+    ws: String,
+    all: String,
+}
+
+fn idem() -> String {
+    format!("idem-{}", signet_resolvers::ids::new_id("k"))
+}
+
+const SITE: &str = "https://app.example.com";
+
+fn people() -> Value {
+    json!([
+        {"name": "Ada Client", "email": "ada@example.com", "role": "client", "order": 1},
+        {"name": "Bob Provider", "email": "bob@example.com", "role": "provider", "order": 2}
+    ])
+}
+
+async fn ok(app: &TestApp, method: Method, path: &str, key: &str, body: Value) -> Value {
+    let mut req = app
+        .client
+        .request(method.clone(), format!("{}{path}", app.base))
+        .bearer_auth(key)
+        .header("idempotency-key", idem());
+    if !body.is_null() {
+        req = req
+            .header("content-type", "application/json")
+            .body(body.to_string());
+    }
+    let a = app.send(req).await;
+    assert!(
+        a.status.is_success(),
+        "{method} {path}: {} {}",
+        a.status,
+        a.body
+    );
+    a.body
+}
+
+/// A document of `key`'s: a draft, or sent; with `embedded`, its client signs in a frame.
+async fn document(app: &TestApp, key: &str, send: bool, embedded: bool) -> String {
+    let mut body = json!({
+        "title": "Services agreement",
+        "source": crate::documents::source(),
+        "people": people(),
+        "variableValues": {"fee": "1,000 EUR"},
+        "sendNow": send,
+    });
+    if embedded {
+        body["embedded"] = json!(["client"]);
+    }
+    let d = ok(app, Method::POST, "/api/v1/documents", key, body).await;
+    d["id"].as_str().unwrap().to_string()
+}
+
+/// Waits until `check` answers something, or fails after a minute naming `what`.
+async fn until<T, F, Fut>(what: &str, mut check: F) -> T
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Option<T>>,
+{
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        if let Some(t) = check().await {
+            return t;
+        }
+        assert!(Instant::now() < deadline, "waited a minute for {what}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// A test document of `key`'s signed by every seat and sealed.
+async fn executed(app: &TestApp, key: &str) -> String {
+    let id = document(app, key, true, false).await;
+    for seat in ["client", "provider"] {
+        let path = format!("/api/v1/documents/{id}/test-sign");
+        until("a seat's turn to test-sign", || async {
+            let a = app
+                .post(&path, key, &[], &json!({"seat": seat}).to_string())
+                .await;
+            a.status.is_success().then_some(())
+        })
+        .await;
+    }
+    let pdf = format!("/api/v1/documents/{id}/signed.pdf");
+    until("the sealed PDF", || async {
+        (app.get(&pdf, Some(key)).await.status == 200).then_some(())
+    })
+    .await;
+    id
+}
+
+/// Words with two seats and no questions.
+fn plain_source() -> Value {
+    json!({"type": "doc", "content": [
+        {"type": "paragraph", "content": [{"type": "text", "text": "The work is paid on delivery."}]},
+        {"type": "signatureBlock", "attrs": {"role": "client"}},
+        {"type": "signatureBlock", "attrs": {"role": "provider"}}
+    ]})
+}
+
+async fn template(app: &TestApp, key: &str) -> String {
+    let t = ok(
+        app,
+        Method::POST,
+        "/api/v1/templates/source",
+        key,
+        json!({"name": "Services", "source": plain_source()}),
+    )
+    .await;
+    t["id"].as_str().unwrap().to_string()
+}
+
+/// A webhook endpoint of `key`'s and one delivery to it that has been tried.
+async fn hook_with_delivery(app: &TestApp, key: &str) -> (String, String) {
+    let h = ok(
+        app,
+        Method::POST,
+        "/api/v1/webhooks",
+        key,
+        json!({"eventTypes": ["documents.document.sent"], "url": "https://127.0.0.1:9/h"}),
+    )
+    .await;
+    let id = h["id"].as_str().unwrap().to_string();
+    // Samples are not kept: a real event is.
+    document(app, key, true, false).await;
+    let path = format!("/api/v1/webhooks/{id}/deliveries");
+    let delivery = until("a tried delivery", || async {
+        app.make_deliveries_due().await;
+        let a = app.get(&path, Some(key)).await;
+        a.body["data"][0]["deliveryId"].as_str().map(str::to_string)
+    })
+    .await;
+    (id, delivery)
+}
+
+async fn relay_hook(app: &TestApp, key: &str) -> String {
+    let h = ok(
+        app,
+        Method::POST,
+        "/api/v1/webhooks",
+        key,
+        json!({"eventTypes": ["documents.document.sent"], "relay": true}),
+    )
+    .await;
+    h["id"].as_str().unwrap().to_string()
+}
+
+fn post(path: String, body: Value) -> Req {
+    Req {
+        method: Method::POST,
+        document: path.starts_with("/api/v1/documents/"),
+        path,
+        body: Some(body.to_string()),
+    }
+}
+
+fn get(path: String) -> Req {
+    Req {
+        method: Method::GET,
+        document: path.starts_with("/api/v1/documents/"),
+        path,
+        body: None,
+    }
+}
+
+/// A request for `route` on fresh objects of `w`'s that a key holding the route's scope
+/// gets its success for. Every operation of the table must be here.
+async fn request(app: &TestApp, w: &World, route: &Route) -> Req {
+    let key = &w.all;
+    let doc_path = |id: &str, rest: &str| format!("/api/v1/documents/{id}{rest}");
+    let req = match route.operation_id {
+        "v1.documents.check" => post(
+            "/api/v1/documents/check".into(),
+            json!({"source": crate::documents::source(), "people": people()}),
+        ),
+        "v1.documents.create" => post(
+            "/api/v1/documents".into(),
+            json!({"title": "Made", "source": crate::documents::source(), "people": people(),
+                   "variableValues": {"fee": "10 EUR"}}),
+        ),
+        "v1.documents.sendTemplate" => {
+            let t = template(app, key).await;
+            post(
+                "/api/v1/documents/send".into(),
+                json!({"templateId": t, "parties": [
+                    {"seat": "client", "name": "Ada Client", "email": "ada@example.com"},
+                    {"seat": "provider", "name": "Bob Provider", "email": "bob@example.com"}]}),
+            )
+        }
+        "v1.documents.templates" => get("/api/v1/documents/templates".into()),
+        "v1.templates.createSource" => post(
+            "/api/v1/templates/source".into(),
+            json!({"name": "Words", "source": crate::documents::source()}),
+        ),
+        "v1.templates.createHtml" => post(
+            "/api/v1/templates/html".into(),
+            json!({"name": "Page", "html": "<p>Fee agreed. {{Sign;type=signature;role=client}}</p>"}),
+        ),
+        "v1.templates.createFile" => {
+            use base64::Engine;
+            let file =
+                base64::engine::general_purpose::STANDARD.encode(crate::templates::tagged_pdf());
+            post(
+                "/api/v1/templates/file".into(),
+                json!({"name": "File", "fileName": "tagged.pdf", "file": file}),
+            )
+        }
+        "v1.templates.get" => get(format!("/api/v1/templates/{}", template(app, key).await)),
+        "v1.templates.documents" => post(
+            format!("/api/v1/templates/{}/documents", template(app, key).await),
+            json!({"people": people()}),
+        ),
+        "v1.templates.defaults" => post(
+            format!("/api/v1/templates/{}/defaults", template(app, key).await),
+            json!({"message": "Please sign"}),
+        ),
+        "v1.documents.list" => get("/api/v1/documents".into()),
+        "v1.documents.get" => get(doc_path(&document(app, key, true, false).await, "")),
+        "v1.documents.signedPdf" => get(doc_path(&executed(app, key).await, "/signed.pdf")),
+        "v1.documents.auditLog" => get(doc_path(
+            &document(app, key, true, false).await,
+            "/audit-log.csv",
+        )),
+        "v1.documents.source" => get(doc_path(&document(app, key, false, false).await, "/source")),
+        "v1.documents.revise" => post(
+            doc_path(&document(app, key, false, false).await, "/revise"),
+            json!({"source": crate::documents::source(), "variableValues": {"fee": "20 EUR"}}),
+        ),
+        "v1.documents.send" => Req {
+            body: None,
+            ..post(
+                doc_path(&document(app, key, false, false).await, "/send"),
+                Value::Null,
+            )
+        },
+        "v1.documents.remind" => post(
+            doc_path(&document(app, key, true, false).await, "/remind"),
+            json!({}),
+        ),
+        "v1.documents.void" => post(
+            doc_path(&document(app, key, true, false).await, "/void"),
+            json!({"reason": "sent to the wrong person"}),
+        ),
+        "v1.documents.testSign" => post(
+            doc_path(&document(app, key, true, false).await, "/test-sign"),
+            json!({"seat": "client"}),
+        ),
+        "v1.documents.embedSession" => post(
+            doc_path(&document(app, key, true, true).await, "/embed-session"),
+            json!({"seat": "client", "origin": SITE}),
+        ),
+        "v1.usage.get" => get("/api/v1/usage".into()),
+        "v1.reports.get" => get("/api/v1/reports".into()),
+        "v1.teams.list" => get("/api/v1/teams".into()),
+        "v1.payments.status" => get("/api/v1/payments/status".into()),
+        "v1.webhooks.topics" => get("/api/v1/webhooks/topics".into()),
+        "v1.webhooks.list" => get("/api/v1/webhooks".into()),
+        "v1.webhooks.create" => post(
+            "/api/v1/webhooks".into(),
+            json!({"eventTypes": ["documents.document.sent"], "relay": true}),
+        ),
+        "v1.webhooks.delete" => Req {
+            method: Method::DELETE,
+            ..get(format!("/api/v1/webhooks/{}", relay_hook(app, key).await))
+        },
+        "v1.webhooks.test" => post(
+            format!("/api/v1/webhooks/{}/test", relay_hook(app, key).await),
+            json!({}),
+        ),
+        "v1.webhooks.rotate" => post(
+            format!("/api/v1/webhooks/{}/rotate", relay_hook(app, key).await),
+            json!({}),
+        ),
+        "v1.webhooks.deliveries" => get(format!(
+            "/api/v1/webhooks/{}/deliveries",
+            relay_hook(app, key).await
+        )),
+        "v1.webhooks.replay" => {
+            let (hook, delivery) = hook_with_delivery(app, key).await;
+            Req {
+                body: None,
+                ..post(
+                    format!("/api/v1/webhooks/{hook}/deliveries/{delivery}/replay"),
+                    Value::Null,
+                )
+            }
+        }
+        "v1.webhooks.relay" => get(format!(
+            "/api/v1/webhooks/{}/relay?wait=0",
+            relay_hook(app, key).await
+        )),
+        "v1.emailTemplates.list" => get("/api/v1/email-templates".into()),
+        "v1.emailTemplates.save" => Req {
+            method: Method::PUT,
+            ..post(
+                "/api/v1/email-templates/reminder".into(),
+                json!({"subject": "A reminder: {{document.title}}"}),
+            )
+        },
+        "v1.emailTemplates.reset" => Req {
+            method: Method::DELETE,
+            ..get("/api/v1/email-templates/reminder".into())
+        },
+        "v1.emailTemplates.preview" => post(
+            "/api/v1/email-templates/reminder/preview".into(),
+            json!({"subject": "Soon: {{document.title}}"}),
+        ),
+        "v1.emails.list" => get("/api/v1/emails".into()),
+        other => panic!(
+            "the conformance walk cannot build a request for {other} ({} {}): teach it in \
+             tests/it/conformance.rs",
+            route.method, route.path
+        ),
+    };
+    if matches!(
+        route.operation_id,
+        "v1.documents.testSign" | "v1.documents.embedSession"
+    ) {
+        // Signing waits for the pages.
+        let id = req.path.split('/').nth(4).unwrap().to_string();
+        rendered(app, key, &id).await;
+    }
+    req
+}
+
+/// Waits until document `id` of `key`'s has its pages.
+async fn rendered(app: &TestApp, key: &str, id: &str) {
+    let path = format!("/api/v1/documents/{id}");
+    until("the pages", || async {
+        let a = app.get(&path, Some(key)).await;
+        a.body["pageCount"].as_u64().map(|_| ())
+    })
+    .await;
+}
+
+/// Sends `req` with `token` as a bearer credential (none when `None`) and `idem` as its
+/// Idempotency-Key; `body` replaces the request's body when given.
+async fn send(
+    app: &TestApp,
+    req: &Req,
+    token: Option<&str>,
+    idem: Option<&str>,
+    body: Option<&str>,
+) -> Answer {
+    let mut r = app
+        .client
+        .request(req.method.clone(), format!("{}{}", app.base, req.path));
+    if let Some(t) = token {
+        r = r.bearer_auth(t);
+    }
+    if let Some(k) = idem {
+        r = r.header("idempotency-key", k);
+    }
+    if let Some(b) = body.or(req.body.as_deref()) {
+        r = r
+            .header("content-type", "application/json")
+            .body(b.to_string());
+    }
+    app.send(r).await
+}
+
+/// Keys that must all be refused with the one 401, for a route needing `scope`.
+async fn refused_credentials(app: &TestApp, ws: &str, good: &str, scope: &str) -> Vec<String> {
+    let all_but: Vec<&str> = signet_resolvers::Scope::ALL
+        .iter()
+        .map(|s| s.as_str())
+        .filter(|s| *s != scope)
+        .collect();
+    let with = |f: fn(&mut KeyCreateIn)| {
+        let mut input = KeyCreateIn::new(
+            ws,
+            Mode::Test,
+            signet_resolvers::actor::Scopes::parse([scope]).unwrap(),
+        );
+        f(&mut input);
+        input
+    };
+    let revoked = app.key(ws, Mode::Test, &[scope]).await;
+    let revoked_id = app.actor(&revoked).await.key_id;
+    signet_resolvers::keys::revoke(app.ctx(), &revoked_id)
+        .await
+        .unwrap();
+    let wrong_secret = format!(
+        "{}{}",
+        &good[..good.len() - 1],
+        if good.ends_with('a') { 'b' } else { 'a' }
+    );
+    vec![
+        "svc_test_short".to_string(),
+        wrong_secret,
+        good.replacen("svc_test_", "svc_live_", 1),
+        revoked,
+        app.key_with(with(|k| k.expires_at = Some(signet_storage::now_ms() - 1)))
+            .await,
+        app.key_with(with(|k| k.allow = vec!["10.20.0.0/16".parse().unwrap()]))
+            .await,
+        app.key(ws, Mode::Test, &all_but).await,
+    ]
+}
+
+/// `req` with each object id in its path replaced by a made-up one of the same kind.
+fn made_up(req: &Req) -> Req {
+    let path = req
+        .path
+        .split('/')
+        .map(|part| match part.split_once('_') {
+            Some((prefix, rest)) if rest.len() == 26 && !prefix.is_empty() => {
+                signet_resolvers::ids::new_id(prefix)
+            }
+            _ => part.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("/");
+    assert_ne!(path, req.path, "{} names an object", req.path);
+    Req {
+        path,
+        ..req.clone()
+    }
+}
+
+/// An error body with every object id in its message written `<id>`.
+fn without_ids(mut body: Value) -> Value {
+    let message = body["error"]["message"].as_str().unwrap_or("").to_string();
+    let ids: Vec<String> = message
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| {
+            w.split_once('_')
+                .is_some_and(|(p, r)| !p.is_empty() && r.len() == 26)
+        })
+        .map(str::to_string)
+        .collect();
+    let mut clean = message;
+    for id in ids {
+        clean = clean.replace(&id, "<id>");
+    }
+    body["error"]["message"] = Value::String(clean);
+    body
+}
+
+fn error_kind(a: &Answer) -> &str {
+    a.body["error"]["kind"].as_str().unwrap_or("")
+}
+
+/// The in-flight claim a first request under `key_id` and `idem` holds for `req`: the
+/// door's own store and fingerprint (method, path and body bytes, keyed).
+async fn hold_as_first(
+    app: &TestApp,
+    key_id: &str,
+    idem: &str,
+    req: &Req,
+) -> signet_storage::state::Hold {
+    let ctx = app.ctx();
+    let path = req.path.split('?').next().unwrap();
+    let mut h = ring::hmac::Context::with_key(&ctx.key_hasher);
+    h.update(req.method.as_str().as_bytes());
+    h.update(b"\n");
+    h.update(path.as_bytes());
+    h.update(b"\n");
+    h.update(req.body.as_deref().unwrap_or("").as_bytes());
+    let fingerprint = signet_resolvers::ids::hex(h.sign().as_ref());
+    match ctx
+        .idempotency
+        .begin(key_id, idem, &fingerprint, 60_000)
+        .await
+        .unwrap()
+    {
+        Begin::Proceed(hold) => hold,
+        _ => panic!("a fresh key proceeds"),
+    }
+}
+
+/// A server whose anonymous budget the walk's thousands of refused calls cannot spend (the
+/// budget itself is tested in `limits`).
+async fn walker(kind: Kind) -> Option<TestApp> {
+    TestApp::start_with(
+        kind,
+        Options {
+            anonymous_per_minute: Some(1_000_000),
+            ..Options::default()
+        },
+    )
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_rest_route_keeps_its_keys_workspaces_and_retries_sqlite() {
+    every_rest_route(walker(Kind::Sqlite).await.unwrap()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_rest_route_keeps_its_keys_workspaces_and_retries_postgres_redis() {
+    if let Some(app) = walker(Kind::PostgresRedis).await {
+        every_rest_route(app).await;
+    }
+}
+
+async fn every_rest_route(app: TestApp) {
+    let (ws, all) = app.owner().await;
+    signet_resolvers::workspaces::update(
+        app.ctx(),
+        &ws,
+        signet_resolvers::workspaces::WorkspacePatch {
+            embedding: Some(true),
+            embed_origins: Some(vec![SITE.to_string()]),
+            ..Default::default()
+        },
+    )
+    .await
+    .unwrap();
+    let w = World { ws, all };
+    let every: Vec<&str> = signet_resolvers::Scope::ALL
+        .iter()
+        .map(|s| s.as_str())
+        .collect();
+    // The same workspace's live key (the other mode), and another workspace's test key.
+    let live = app.key(&w.ws, Mode::Live, &every).await;
+    let (_, stranger) = app.owner().await;
+    let reference = app.get("/api/v1/usage", None).await;
+    assert_eq!(reference.status, 401);
+    assert_eq!(error_kind(&reference), "unauthenticated");
+
+    for route in ROUTES {
+        let what = format!("{} {}", route.method, route.path);
+        let Access::Scope(scope) = route.access else {
+            panic!("{what}: every /api/v1 route needs a scope");
+        };
+        let scope = scope.as_str();
+        let req = request(&app, &w, route).await;
+
+        // Not a key holding the scope: one 401, whatever is wrong with it.
+        for token in refused_credentials(&app, &w.ws, &w.all, scope).await {
+            let a = send(&app, &req, Some(&token), Some(&idem()), None).await;
+            assert_eq!(a.status, 401, "{what} with {token}: {}", a.body);
+            assert_eq!(
+                a.error_without_request_id(),
+                reference.error_without_request_id(),
+                "{what} with {token}"
+            );
+        }
+        let a = send(&app, &req, None, Some(&idem()), None).await;
+        assert_eq!(
+            a.error_without_request_id(),
+            reference.error_without_request_id(),
+            "{what} without a key"
+        );
+
+        // Another workspace's key, and for documents the other mode's: 404 for the object.
+        let names_object = route.path.contains('{') && !route.path.contains("{kind}");
+        if names_object {
+            let mut outsiders = vec![("another workspace", stranger.clone())];
+            if req.document {
+                outsiders.push(("the other mode", live.clone()));
+            }
+            for (who, token) in outsiders {
+                let a = send(&app, &req, Some(&token), Some(&idem()), None).await;
+                // A live key may not test-sign at all: refused before any document is looked
+                // up. Everything else: not found.
+                let live_test_sign =
+                    route.operation_id == "v1.documents.testSign" && who == "the other mode";
+                let (status, kind) = if live_test_sign {
+                    (403, "forbidden")
+                } else {
+                    (404, "not_found")
+                };
+                assert_eq!(a.status, status, "{what} from {who}: {}", a.body);
+                assert_eq!(error_kind(&a), kind, "{what} from {who}");
+                // The same answer as for an id that names nothing: no way to tell the two.
+                let made_up = send(&app, &made_up(&req), Some(&token), Some(&idem()), None).await;
+                assert_eq!(
+                    without_ids(a.error_without_request_id()),
+                    without_ids(made_up.error_without_request_id()),
+                    "{what} from {who}"
+                );
+            }
+        }
+
+        // A key holding only the route's scope gets the route's success, on the same object
+        // the outsiders were refused (so they changed nothing that stops it).
+        // Saved email wording is what live documents send: only a live key changes it.
+        let mode = if matches!(
+            route.operation_id,
+            "v1.emailTemplates.save" | "v1.emailTemplates.reset"
+        ) {
+            Mode::Live
+        } else {
+            Mode::Test
+        };
+        let only = app.key(&w.ws, mode, &[scope]).await;
+        let first_idem = idem();
+        let first = send(&app, &req, Some(&only), Some(&first_idem), None).await;
+        assert_eq!(
+            first.status.as_u16(),
+            route.success,
+            "{what} with only {scope}: {}",
+            first.body
+        );
+        if route.idempotency == Idem::None {
+            continue;
+        }
+        assert!(first.headers.get("idempotent-replayed").is_none(), "{what}");
+        // The same request again under the key: the first answer, said to be replayed.
+        let again = send(&app, &req, Some(&only), Some(&first_idem), None).await;
+        assert_eq!(again.status, first.status, "{what} replayed");
+        assert_eq!(again.body, first.body, "{what} replayed");
+        assert_eq!(
+            again.header("idempotent-replayed"),
+            "true",
+            "{what} replayed"
+        );
+        // Another body under the same key: refused (a route taking no body has no other).
+        if route.body_limit > 0 {
+            let other = send(
+                &app,
+                &req,
+                Some(&only),
+                Some(&first_idem),
+                Some(r#"{"another":"body"}"#),
+            )
+            .await;
+            assert_eq!(other.status, 400, "{what} another body: {}", other.body);
+            assert!(
+                other.body["error"]["message"]
+                    .as_str()
+                    .unwrap_or("")
+                    .starts_with("Idempotency-Key"),
+                "{what}: {}",
+                other.body
+            );
+        }
+        // While a first request under a key runs, a second is told to retry: 409.
+        let key_id = app.actor(&only).await.key_id;
+        let running = idem();
+        let hold = hold_as_first(&app, &key_id, &running, &req).await;
+        let second = send(&app, &req, Some(&only), Some(&running), None).await;
+        assert_eq!(second.status, 409, "{what} while running: {}", second.body);
+        assert_eq!(second.body["error"]["retryable"], true, "{what}");
+        hold.release().await.unwrap();
+        if route.idempotency == Idem::Required {
+            let bare = send(&app, &req, Some(&only), None, None).await;
+            assert_eq!(bare.status, 400, "{what} without a key: {}", bare.body);
+        }
+    }
+}
