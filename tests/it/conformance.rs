@@ -37,6 +37,91 @@ struct World {
     all: String,
 }
 
+/// Each operation's scope and Idempotency-Key rule as the interface contract states them
+/// (its list of routes requiring the key; the other POSTs honour it; email wording's PUT and
+/// DELETE do not take it). The table must agree: a route that loses its scope or its rule,
+/// or disappears, fails here, not only in its own tests.
+const CONTRACT: &[(&str, &str, Idem)] = &[
+    ("v1.documents.check", "documents:read", Idem::None),
+    ("v1.documents.create", "documents:write", Idem::Required),
+    (
+        "v1.documents.sendTemplate",
+        "documents:write",
+        Idem::Required,
+    ),
+    ("v1.documents.templates", "templates:read", Idem::None),
+    (
+        "v1.templates.createSource",
+        "templates:write",
+        Idem::Required,
+    ),
+    ("v1.templates.createHtml", "templates:write", Idem::Required),
+    ("v1.templates.createFile", "templates:write", Idem::Required),
+    ("v1.templates.get", "templates:read", Idem::None),
+    ("v1.templates.documents", "documents:write", Idem::Required),
+    ("v1.templates.defaults", "templates:write", Idem::Optional),
+    ("v1.documents.list", "documents:read", Idem::None),
+    ("v1.documents.get", "documents:read", Idem::None),
+    ("v1.documents.signedPdf", "documents:read", Idem::None),
+    ("v1.documents.auditLog", "documents:read", Idem::None),
+    ("v1.documents.source", "documents:read", Idem::None),
+    ("v1.documents.revise", "documents:write", Idem::Required),
+    ("v1.documents.send", "documents:write", Idem::Required),
+    ("v1.documents.remind", "documents:write", Idem::Optional),
+    ("v1.documents.void", "documents:write", Idem::Optional),
+    ("v1.documents.testSign", "documents:write", Idem::Optional),
+    (
+        "v1.documents.embedSession",
+        "embedded:write",
+        Idem::Required,
+    ),
+    ("v1.usage.get", "account:read", Idem::None),
+    ("v1.reports.get", "reports:read", Idem::None),
+    ("v1.teams.list", "people:read", Idem::None),
+    ("v1.payments.status", "money:read", Idem::None),
+    ("v1.webhooks.topics", "webhooks:read", Idem::None),
+    ("v1.webhooks.list", "webhooks:read", Idem::None),
+    ("v1.webhooks.create", "webhooks:write", Idem::Optional),
+    ("v1.webhooks.delete", "webhooks:write", Idem::None),
+    ("v1.webhooks.test", "webhooks:write", Idem::Optional),
+    ("v1.webhooks.rotate", "webhooks:write", Idem::Optional),
+    ("v1.webhooks.deliveries", "webhooks:read", Idem::None),
+    ("v1.webhooks.replay", "webhooks:write", Idem::Optional),
+    ("v1.webhooks.relay", "webhooks:read", Idem::None),
+    ("v1.emailTemplates.list", "notifications:read", Idem::None),
+    ("v1.emailTemplates.save", "notifications:write", Idem::None),
+    ("v1.emailTemplates.reset", "notifications:write", Idem::None),
+    (
+        "v1.emailTemplates.preview",
+        "notifications:read",
+        Idem::Optional,
+    ),
+    ("v1.emails.list", "notifications:read", Idem::None),
+];
+
+#[test]
+fn the_route_table_keeps_the_contract_s_scopes_and_idempotency() {
+    for (op, scope, rule) in CONTRACT {
+        let route = ROUTES
+            .iter()
+            .find(|r| r.operation_id == *op)
+            .unwrap_or_else(|| panic!("{op} is gone from the route table"));
+        assert_eq!(
+            route.access,
+            Access::Scope(signet_resolvers::Scope::parse(scope).unwrap()),
+            "{op}"
+        );
+        assert_eq!(route.idempotency, *rule, "{op}");
+    }
+    for route in ROUTES {
+        assert!(
+            CONTRACT.iter().any(|(op, _, _)| *op == route.operation_id),
+            "{} is new: add its scope and rule to CONTRACT",
+            route.operation_id
+        );
+    }
+}
+
 fn idem() -> String {
     format!("idem-{}", signet_resolvers::ids::new_id("k"))
 }
@@ -675,4 +760,389 @@ async fn every_rest_route(app: TestApp) {
             assert_eq!(bare.status, 400, "{what} without a key: {}", bare.body);
         }
     }
+}
+
+/// Sends one GraphQL operation.
+async fn gql(app: &TestApp, key: &str, query: &str, vars: &Value) -> Answer {
+    let body = json!({"query": query, "variables": vars}).to_string();
+    app.post("/graphql", key, &[], &body).await
+}
+
+/// The kind and message (ids written `<id>`) of a GraphQL answer's first error.
+fn gql_error(a: &Answer) -> Value {
+    let e = &a.body["errors"][0];
+    without_ids(json!({"error": {"kind": e["extensions"]["kind"], "message": e["message"]}}))
+}
+
+/// The fields of the schema's root types that take an object's id, by root: `query`,
+/// `mutation`, `subscription`.
+async fn fields_taking_ids(app: &TestApp, key: &str) -> Vec<(String, String)> {
+    let q = "{ __schema { queryType { fields { name args { name } } } \
+              mutationType { fields { name args { name } } } \
+              subscriptionType { fields { name args { name } } } } }";
+    let a = gql(app, key, q, &json!({})).await;
+    assert!(a.body["errors"].is_null(), "{}", a.body);
+    let mut out = Vec::new();
+    for (root, name) in [
+        ("query", "queryType"),
+        ("mutation", "mutationType"),
+        ("subscription", "subscriptionType"),
+    ] {
+        for f in a.body["data"]["__schema"][name]["fields"]
+            .as_array()
+            .unwrap()
+        {
+            let takes_id = f["args"].as_array().unwrap().iter().any(|arg| {
+                matches!(
+                    arg["name"].as_str().unwrap(),
+                    "id" | "approvalId" | "deliveryId" | "documentId"
+                )
+            });
+            if takes_id {
+                out.push((root.to_string(), f["name"].as_str().unwrap().to_string()));
+            }
+        }
+    }
+    out
+}
+
+/// A document of `key`'s sent by a draft-only key of workspace `ws`: its approval's id.
+async fn approval(app: &TestApp, ws: &str) -> String {
+    let mut input = KeyCreateIn::new(
+        ws,
+        Mode::Test,
+        signet_resolvers::actor::Scopes::parse(["documents:read", "documents:write"]).unwrap(),
+    );
+    input.draft_only = true;
+    let drafter = app.key_with(input).await;
+    let id = document(app, &drafter, false, false).await;
+    let a = app
+        .post(
+            &format!("/api/v1/documents/{id}/send"),
+            &drafter,
+            &[("Idempotency-Key", &idem())],
+            "",
+        )
+        .await;
+    assert_eq!(a.status, 202, "{}", a.body);
+    a.body["approval"]["id"].as_str().unwrap().to_string()
+}
+
+/// An operation on `field` over objects of `w`'s, and whether it names a document. Every
+/// field that takes an id must be here.
+async fn operation(app: &TestApp, w: &World, field: &str) -> (String, Value, bool) {
+    let key = &w.all;
+    let sent = || document(app, key, true, false);
+    let one =
+        |arg: &str, ty: &str| format!("($x: {ty}!) {{ {field}({arg}: $x) {{ __typename }} }}");
+    let (op, vars, names_document) = match field {
+        "document" | "documentAuditLog" | "documentSource" => {
+            (one("id", "String"), json!({"x": sent().await}), true)
+        }
+        "sendDocument" => (
+            one("id", "String"),
+            json!({"x": document(app, key, false, false).await}),
+            true,
+        ),
+        "remindDocument" | "voidDocument" => {
+            (one("id", "String"), json!({"x": sent().await}), true)
+        }
+        "reviseDocument" => (
+            format!("($x: String!, $i: JSON!) {{ {field}(id: $x, input: $i) {{ __typename }} }}"),
+            json!({"x": document(app, key, false, false).await,
+                   "i": {"source": crate::documents::source(), "variableValues": {"fee": "2 EUR"}}}),
+            true,
+        ),
+        "embedSession" => {
+            let id = document(app, key, true, true).await;
+            rendered(app, key, &id).await;
+            (
+                format!(
+                    "($x: String!) {{ {field}(id: $x, seat: \"client\", origin: \"{SITE}\") {{ __typename }} }}"
+                ),
+                json!({"x": id}),
+                true,
+            )
+        }
+        "testSignDocument" => {
+            let id = sent().await;
+            rendered(app, key, &id).await;
+            (
+                format!("($x: String!) {{ {field}(id: $x, seat: \"client\") {{ __typename }} }}"),
+                json!({"x": id}),
+                true,
+            )
+        }
+        "approveSend" | "declineSend" => (
+            format!(
+                "($x: String!) {{ {field}(approvalId: $x, by: \"Olive Owner\") {{ __typename }} }}"
+            ),
+            json!({"x": approval(app, &w.ws).await}),
+            true,
+        ),
+        "webhookDeliveries" | "deleteWebhook" | "testWebhook" | "rotateWebhookSecret" => (
+            one("id", "String"),
+            json!({"x": relay_hook(app, key).await}),
+            false,
+        ),
+        "webhookRelay" => (
+            format!("($x: String!) {{ {field}(id: $x, wait: 0) {{ __typename }} }}"),
+            json!({"x": relay_hook(app, key).await}),
+            false,
+        ),
+        "replayWebhookDelivery" => {
+            let (hook, delivery) = hook_with_delivery(app, key).await;
+            (
+                format!(
+                    "($x: String!, $d: String!) {{ {field}(id: $x, deliveryId: $d) {{ __typename }} }}"
+                ),
+                json!({"x": hook, "d": delivery}),
+                false,
+            )
+        }
+        "template" => (
+            one("id", "String"),
+            json!({"x": template(app, key).await}),
+            false,
+        ),
+        "setTemplateDefaults" => (
+            format!("($x: String!, $i: JSON!) {{ {field}(id: $x, input: $i) {{ __typename }} }}"),
+            json!({"x": template(app, key).await, "i": {"message": "Please sign"}}),
+            false,
+        ),
+        "createDocumentFromTemplate" => (
+            format!("($x: String!, $i: JSON!) {{ {field}(id: $x, input: $i) {{ __typename }} }}"),
+            json!({"x": template(app, key).await, "i": {"people": people()}}),
+            false,
+        ),
+        "emails" => (
+            format!("($x: String) {{ {field}(documentId: $x) {{ data {{ id }} }} }}"),
+            json!({"x": sent().await}),
+            true,
+        ),
+        "documentStatus" => (
+            format!("($x: String!) {{ {field}(id: $x) {{ id }} }}"),
+            json!({"x": sent().await}),
+            true,
+        ),
+        other => panic!(
+            "the conformance walk cannot build a GraphQL operation on {other}: teach it in \
+             tests/it/conformance.rs"
+        ),
+    };
+    (op, vars, names_document)
+}
+
+/// Variables with every object id replaced by a made-up one of the same kind.
+fn made_up_vars(vars: &Value) -> Value {
+    let mut out = vars.clone();
+    for v in out.as_object_mut().unwrap().values_mut() {
+        if let Some(s) = v.as_str()
+            && let Some((prefix, rest)) = s.split_once('_')
+            && rest.len() == 26
+        {
+            *v = Value::String(signet_resolvers::ids::new_id(prefix));
+        }
+    }
+    out
+}
+
+/// The first message of a subscription over a socket authenticated with `key`.
+async fn first_event(app: &TestApp, key: &str, query: &str, vars: &Value) -> Value {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+    let mut socket =
+        crate::graphql::connect(&app.base, json!({"Authorization": format!("Bearer {key}")})).await;
+    let mut next = async || loop {
+        let m = tokio::time::timeout(Duration::from_secs(10), socket.next())
+            .await
+            .expect("an answer within 10 s")
+            .expect("the socket stays open")
+            .unwrap();
+        if let Message::Text(t) = m {
+            return serde_json::from_str::<Value>(&t).unwrap();
+        }
+    };
+    assert_eq!(next().await["type"], "connection_ack");
+    socket
+        .send(Message::Text(
+            json!({"id": "1", "type": "subscribe", "payload": {"query": query, "variables": vars}})
+                .to_string()
+                .into(),
+        ))
+        .await
+        .unwrap();
+    let mut next = async || loop {
+        let m = tokio::time::timeout(Duration::from_secs(10), socket.next())
+            .await
+            .expect("an answer within 10 s")
+            .expect("the socket stays open")
+            .unwrap();
+        if let Message::Text(t) = m {
+            return serde_json::from_str::<Value>(&t).unwrap();
+        }
+    };
+    next().await
+}
+
+/// The error of a subscription's first message, as `gql_error` writes it.
+fn event_error(m: &Value) -> Value {
+    let e = if m["type"] == "error" {
+        &m["payload"][0]
+    } else {
+        &m["payload"]["errors"][0]
+    };
+    without_ids(json!({"error": {"kind": e["extensions"]["kind"], "message": e["message"]}}))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_graphql_field_taking_an_id_keeps_to_its_workspace_and_mode_sqlite() {
+    every_graphql_field(walker(Kind::Sqlite).await.unwrap()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_graphql_field_taking_an_id_keeps_to_its_workspace_and_mode_postgres_redis() {
+    if let Some(app) = walker(Kind::PostgresRedis).await {
+        every_graphql_field(app).await;
+    }
+}
+
+async fn every_graphql_field(app: TestApp) {
+    let (ws, all) = app.owner().await;
+    signet_resolvers::workspaces::update(
+        app.ctx(),
+        &ws,
+        signet_resolvers::workspaces::WorkspacePatch {
+            embedding: Some(true),
+            embed_origins: Some(vec![SITE.to_string()]),
+            ..Default::default()
+        },
+    )
+    .await
+    .unwrap();
+    let every: Vec<&str> = signet_resolvers::Scope::ALL
+        .iter()
+        .map(|s| s.as_str())
+        .collect();
+    let live = app.key(&ws, Mode::Live, &every).await;
+    let (_, stranger) = app.owner().await;
+    let w = World { ws, all };
+    let fields = fields_taking_ids(&app, &w.all).await;
+    assert!(fields.len() >= 20, "{fields:?}");
+    for root in ["query", "mutation", "subscription"] {
+        assert!(fields.iter().any(|(r, _)| r == root), "{root}: {fields:?}");
+    }
+    for (root, field) in fields {
+        let what = format!("{root} {field}");
+        let (op, vars, names_document) = operation(&app, &w, &field).await;
+        let query = format!("{root}{op}");
+        let mut outsiders = vec![("another workspace", stranger.clone())];
+        if names_document {
+            outsiders.push(("the other mode", live.clone()));
+        }
+        for (who, token) in outsiders {
+            if root == "subscription" {
+                let theirs = first_event(&app, &token, &query, &vars).await;
+                let none = first_event(&app, &token, &query, &made_up_vars(&vars)).await;
+                assert_eq!(
+                    event_error(&theirs)["error"]["kind"],
+                    "not_found",
+                    "{what} from {who}: {theirs}"
+                );
+                assert_eq!(
+                    event_error(&theirs),
+                    event_error(&none),
+                    "{what} from {who}"
+                );
+                continue;
+            }
+            let a = gql(&app, &token, &query, &vars).await;
+            if field == "emails" {
+                // A filter, not a lookup: another's document filters to nothing.
+                assert!(a.body["errors"].is_null(), "{what} from {who}: {}", a.body);
+                assert_eq!(
+                    a.body["data"]["emails"]["data"],
+                    json!([]),
+                    "{what} from {who}"
+                );
+                continue;
+            }
+            let live_test_sign = field == "testSignDocument" && who == "the other mode";
+            let kind = if live_test_sign {
+                "forbidden"
+            } else {
+                "not_found"
+            };
+            assert_eq!(
+                gql_error(&a)["error"]["kind"],
+                kind,
+                "{what} from {who}: {}",
+                a.body
+            );
+            assert!(
+                a.body["data"].is_null() || a.body["data"][&field].is_null(),
+                "{what} from {who}: {}",
+                a.body
+            );
+            let none = gql(&app, &token, &query, &made_up_vars(&vars)).await;
+            assert_eq!(gql_error(&a), gql_error(&none), "{what} from {who}");
+        }
+        // The workspace's own key: the operation is well made, and the refusals above
+        // changed nothing that stops it.
+        if root == "subscription" {
+            let m = first_event(&app, &w.all, &query, &vars).await;
+            assert_eq!(m["type"], "next", "{what}: {m}");
+            assert_eq!(m["payload"]["data"][&field]["id"], vars["x"], "{what}: {m}");
+        } else {
+            let a = gql(&app, &w.all, &query, &vars).await;
+            assert!(a.body["errors"].is_null(), "{what}: {}", a.body);
+            assert!(!a.body["data"][&field].is_null(), "{what}: {}", a.body);
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_signing_page_call_answers_one_404_to_what_is_not_a_link() {
+    let app = walker(Kind::Sqlite).await.unwrap();
+    let (_, key) = app.owner().await;
+    let calls: Vec<&Route> = signet_rest::page_routes()
+        .into_iter()
+        .filter(|r| r.access == Access::Link)
+        .collect();
+    assert!(calls.len() >= 8, "{calls:?}");
+    let mut reference: Option<Value> = None;
+    for route in calls {
+        let what = format!("{} {}", route.method, route.path);
+        for credential in [
+            None,
+            Some("Link".to_string()),
+            Some("Link not-a-link".to_string()),
+            Some(format!("Link {}", "B".repeat(43))),
+            Some(format!("Bearer {key}")),
+            Some(format!("Link {key}")),
+        ] {
+            let mut r = app
+                .client
+                .request(route.method.clone(), format!("{}{}", app.base, route.path));
+            if let Some(c) = &credential {
+                r = r.header("authorization", c);
+            }
+            if route.method == Method::POST {
+                r = r.header("content-type", "application/json").body("{}");
+            }
+            let a = app.send(r).await;
+            assert_eq!(a.status, 404, "{what} with {credential:?}: {}", a.body);
+            let body = a.error_without_request_id();
+            match &reference {
+                None => reference = Some(body),
+                Some(first) => assert_eq!(&body, first, "{what} with {credential:?}"),
+            }
+        }
+    }
+    assert!(
+        reference.unwrap()["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("this link does not open a document")
+    );
 }
