@@ -37,6 +37,30 @@ struct World {
     all: String,
 }
 
+/// A workspace that allows embedding on `SITE`, with its test key holding every scope; the
+/// same workspace's live key (the other mode); another workspace's test key.
+async fn world(app: &TestApp) -> (World, String, String) {
+    let (ws, all) = app.owner().await;
+    signet_resolvers::workspaces::update(
+        app.ctx(),
+        &ws,
+        signet_resolvers::workspaces::WorkspacePatch {
+            embedding: Some(true),
+            embed_origins: Some(vec![SITE.to_string()]),
+            ..Default::default()
+        },
+    )
+    .await
+    .unwrap();
+    let every: Vec<&str> = signet_resolvers::Scope::ALL
+        .iter()
+        .map(|s| s.as_str())
+        .collect();
+    let live = app.key(&ws, Mode::Live, &every).await;
+    let (_, stranger) = app.owner().await;
+    (World { ws, all }, live, stranger)
+}
+
 /// Each operation's scope and Idempotency-Key rule as the interface contract states them
 /// (its list of routes requiring the key; the other POSTs honour it; email wording's PUT and
 /// DELETE do not take it). The table must agree: a route that loses its scope or its rule,
@@ -615,26 +639,7 @@ async fn every_rest_route_keeps_its_keys_workspaces_and_retries_postgres_redis()
 }
 
 async fn every_rest_route(app: TestApp) {
-    let (ws, all) = app.owner().await;
-    signet_resolvers::workspaces::update(
-        app.ctx(),
-        &ws,
-        signet_resolvers::workspaces::WorkspacePatch {
-            embedding: Some(true),
-            embed_origins: Some(vec![SITE.to_string()]),
-            ..Default::default()
-        },
-    )
-    .await
-    .unwrap();
-    let w = World { ws, all };
-    let every: Vec<&str> = signet_resolvers::Scope::ALL
-        .iter()
-        .map(|s| s.as_str())
-        .collect();
-    // The same workspace's live key (the other mode), and another workspace's test key.
-    let live = app.key(&w.ws, Mode::Live, &every).await;
-    let (_, stranger) = app.owner().await;
+    let (w, live, stranger) = world(&app).await;
     let reference = app.get("/api/v1/usage", None).await;
     assert_eq!(reference.status, 401);
     assert_eq!(error_kind(&reference), "unauthenticated");
@@ -1008,25 +1013,7 @@ async fn every_graphql_field_taking_an_id_keeps_to_its_workspace_and_mode_postgr
 }
 
 async fn every_graphql_field(app: TestApp) {
-    let (ws, all) = app.owner().await;
-    signet_resolvers::workspaces::update(
-        app.ctx(),
-        &ws,
-        signet_resolvers::workspaces::WorkspacePatch {
-            embedding: Some(true),
-            embed_origins: Some(vec![SITE.to_string()]),
-            ..Default::default()
-        },
-    )
-    .await
-    .unwrap();
-    let every: Vec<&str> = signet_resolvers::Scope::ALL
-        .iter()
-        .map(|s| s.as_str())
-        .collect();
-    let live = app.key(&ws, Mode::Live, &every).await;
-    let (_, stranger) = app.owner().await;
-    let w = World { ws, all };
+    let (w, live, stranger) = world(&app).await;
     let fields = fields_taking_ids(&app, &w.all).await;
     assert!(fields.len() >= 20, "{fields:?}");
     for root in ["query", "mutation", "subscription"] {
@@ -1145,4 +1132,593 @@ async fn every_signing_page_call_answers_one_404_to_what_is_not_a_link() {
             .unwrap()
             .contains("this link does not open a document")
     );
+}
+
+/// Every type's fields as introspection gives them: name to (field, type's name, whether
+/// the field takes arguments).
+type Types = std::collections::HashMap<String, Vec<(String, String, bool)>>;
+
+async fn types(app: &TestApp, key: &str) -> Types {
+    let q = "{ __schema { types { name kind fields { name args { name } \
+             type { kind name ofType { kind name ofType { kind name ofType { kind name } } } } } } } }";
+    let a = gql(app, key, q, &json!({})).await;
+    assert!(a.body["errors"].is_null(), "{}", a.body);
+    let mut out = Types::new();
+    for t in a.body["data"]["__schema"]["types"].as_array().unwrap() {
+        if t["kind"] != "OBJECT" {
+            continue;
+        }
+        let mut fields = Vec::new();
+        for f in t["fields"].as_array().unwrap() {
+            let mut ty = &f["type"];
+            while ty["name"].is_null() {
+                ty = &ty["ofType"];
+            }
+            fields.push((
+                f["name"].as_str().unwrap().to_string(),
+                ty["name"].as_str().unwrap().to_string(),
+                !f["args"].as_array().unwrap().is_empty(),
+            ));
+        }
+        out.insert(t["name"].as_str().unwrap().to_string(), fields);
+    }
+    out
+}
+
+/// Every field of type `name` and of the objects below it, as a selection set.
+fn selection(types: &Types, name: &str, depth: usize) -> String {
+    let Some(fields) = types.get(name) else {
+        return String::new();
+    };
+    assert!(depth < 8, "{name} nests too deep");
+    let mut out = Vec::new();
+    for (field, ty, takes_args) in fields {
+        if *takes_args || field.starts_with("__") {
+            continue;
+        }
+        if types.contains_key(ty) {
+            out.push(format!("{field} {{ {} }}", selection(types, ty, depth + 1)));
+        } else {
+            out.push(field.clone());
+        }
+    }
+    out.join(" ")
+}
+
+/// Ids, times, secrets and links written alike, for two answers about two objects made
+/// the same way.
+fn normalised(v: &Value) -> Value {
+    match v {
+        Value::String(s) => {
+            let id = s
+                .split_once('_')
+                .is_some_and(|(p, r)| !p.is_empty() && r.len() == 26 && !p.contains(' '));
+            let time = s.len() >= 20 && s.as_bytes()[4] == b'-' && s.contains('T');
+            if id {
+                json!("<id>")
+            } else if time {
+                json!("<time>")
+            } else if s.starts_with("whsec_") {
+                json!("<secret>")
+            } else if s.starts_with("http") {
+                json!("<link>")
+            } else {
+                v.clone()
+            }
+        }
+        Value::Array(a) => Value::Array(a.iter().map(normalised).collect()),
+        Value::Object(o) => {
+            Value::Object(o.iter().map(|(k, v)| (k.clone(), normalised(v))).collect())
+        }
+        _ => v.clone(),
+    }
+}
+
+/// Where GraphQL's answer `g` and REST's `r` differ, field by field over GraphQL's fields (a
+/// field REST leaves out is null there).
+fn differences(at: &str, g: &Value, r: &Value, out: &mut Vec<String>) {
+    match g {
+        Value::Object(o) => {
+            for (k, v) in o {
+                differences(
+                    &format!("{at}.{k}"),
+                    v,
+                    r.get(k).unwrap_or(&Value::Null),
+                    out,
+                );
+            }
+        }
+        Value::Array(a) => match r.as_array() {
+            Some(b) if b.len() == a.len() => {
+                for (i, (x, y)) in a.iter().zip(b).enumerate() {
+                    differences(&format!("{at}[{i}]"), x, y, out);
+                }
+            }
+            _ => out.push(format!("{at}: GraphQL {g}, REST {r}")),
+        },
+        Value::Number(n) if r.as_f64() == n.as_f64() => {}
+        _ if g == r => {}
+        _ => out.push(format!("{at}: GraphQL {g}, REST {r}")),
+    }
+}
+
+/// How many values (not objects or lists) an answer holds.
+fn leaves(v: &Value) -> usize {
+    match v {
+        Value::Object(o) => o.values().map(leaves).sum(),
+        Value::Array(a) => a.iter().map(leaves).sum(),
+        _ => 1,
+    }
+}
+
+fn assert_agree(what: &str, g: &Value, r: &Value) {
+    // Something is compared: GraphQL answered with fields, and not all of them empty.
+    assert!(leaves(g) >= 2, "{what}: {g}");
+    assert!(
+        leaves(g)
+            > g.as_object()
+                .map_or(0, |o| o.values().filter(|v| v.is_null()).count()),
+        "{what}: {g}"
+    );
+    let mut out = Vec::new();
+    differences("", g, r, &mut out);
+    assert!(
+        out.is_empty(),
+        "{what}: GraphQL and REST differ:\n{}",
+        out.join("\n")
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn graphql_and_rest_answer_the_same_objects_alike() {
+    let app = walker(Kind::Sqlite).await.unwrap();
+    let (World { ws, all: key }, live, _) = world(&app).await;
+    let team = signet_resolvers::teams::create(app.ctx(), &ws, "Sales")
+        .await
+        .unwrap();
+    signet_resolvers::teams::add_member(
+        app.ctx(),
+        &team.id,
+        "ada@example.com",
+        "Ada Client",
+        "member",
+    )
+    .await
+    .unwrap();
+    let types = types(&app, &key).await;
+    let query_type = |field: &str| -> String {
+        types["Query"]
+            .iter()
+            .chain(&types["Mutation"])
+            .find(|(f, _, _)| f == field)
+            .unwrap_or_else(|| panic!("no field {field}"))
+            .1
+            .clone()
+    };
+    let read = async |k: &str, field: &str, args: &str, vars: Value| -> Value {
+        let sel = selection(&types, &query_type(field), 0);
+        let q = format!("query{args} {{ {field}{} {{ {sel} }} }}", call_args(args));
+        let a = gql(&app, k, &q, &vars).await;
+        assert!(a.body["errors"].is_null(), "{field}: {}", a.body);
+        a.body["data"][field].clone()
+    };
+
+    // Reads of the same objects.
+    let relay = relay_hook(&app, &key).await;
+    let (hook, _) = hook_with_delivery(&app, &key).await;
+    let executed_id = executed(&app, &key).await;
+    let sent_id = document(&app, &key, true, false).await;
+    let tpl = template(&app, &key).await;
+    let get = async |k: &str, path: &str| -> Value {
+        let a = app.get(path, Some(k)).await;
+        assert!(a.status.is_success(), "{path}: {}", a.body);
+        a.body
+    };
+    for (field, args, vars, path) in [
+        ("usage", "", json!({}), "/api/v1/usage".to_string()),
+        ("report", "", json!({}), "/api/v1/reports".into()),
+        ("teams", "", json!({}), "/api/v1/teams".into()),
+        (
+            "paymentsStatus",
+            "",
+            json!({}),
+            "/api/v1/payments/status".into(),
+        ),
+        (
+            "webhookTopics",
+            "",
+            json!({}),
+            "/api/v1/webhooks/topics".into(),
+        ),
+        ("documents", "", json!({}), "/api/v1/documents".into()),
+        (
+            "document",
+            "($id: String!)",
+            json!({"id": executed_id}),
+            format!("/api/v1/documents/{executed_id}"),
+        ),
+        (
+            "document",
+            "($id: String!)",
+            json!({"id": sent_id}),
+            format!("/api/v1/documents/{sent_id}"),
+        ),
+        (
+            "documentSource",
+            "($id: String!)",
+            json!({"id": sent_id}),
+            format!("/api/v1/documents/{sent_id}/source"),
+        ),
+        ("webhooks", "", json!({}), "/api/v1/webhooks".into()),
+        (
+            "webhookDeliveries",
+            "($id: String!)",
+            json!({"id": hook}),
+            format!("/api/v1/webhooks/{hook}/deliveries"),
+        ),
+        (
+            "webhookRelay",
+            "($id: String!, $wait: Int)",
+            json!({"id": relay, "wait": 0}),
+            format!("/api/v1/webhooks/{relay}/relay?wait=0"),
+        ),
+        (
+            "emailTemplates",
+            "",
+            json!({}),
+            "/api/v1/email-templates".into(),
+        ),
+        ("emails", "", json!({}), "/api/v1/emails".into()),
+        (
+            "template",
+            "($id: String!)",
+            json!({"id": tpl}),
+            format!("/api/v1/templates/{tpl}"),
+        ),
+        (
+            "templates",
+            "",
+            json!({}),
+            "/api/v1/documents/templates".into(),
+        ),
+    ] {
+        let g = read(&key, field, args, vars).await;
+        let r = get(&key, &path).await;
+        assert_agree(&format!("{field} / GET {path}"), &g, &r);
+    }
+    // The audit trail: the CSV's rows are GraphQL's events, in order.
+    let events = read(
+        &key,
+        "documentAuditLog",
+        "($id: String!)",
+        json!({"id": executed_id}),
+    )
+    .await;
+    let csv = app
+        .get(
+            &format!("/api/v1/documents/{executed_id}/audit-log.csv"),
+            Some(&key),
+        )
+        .await;
+    let rows: Vec<&str> = csv.body.as_str().unwrap().lines().skip(1).collect();
+    let events = events.as_array().unwrap();
+    assert_eq!(rows.len(), events.len(), "{rows:?}");
+    for (row, e) in rows.iter().zip(events) {
+        assert!(row.contains(e["event"].as_str().unwrap()), "{row} / {e}");
+    }
+    // checkDocument is POST /documents/check.
+    let input = json!({"source": crate::documents::source(), "people": people()});
+    let sel = selection(&types, &query_type("checkDocument"), 0);
+    let g = gql(
+        &app,
+        &key,
+        &format!("query($i: JSON!) {{ checkDocument(input: $i) {{ {sel} }} }}"),
+        &json!({"i": input}),
+    )
+    .await;
+    let r = ok(&app, Method::POST, "/api/v1/documents/check", &key, input).await;
+    assert_agree("checkDocument", &g.body["data"]["checkDocument"], &r);
+
+    // Mutations: each made once through GraphQL and once through REST, on objects made the
+    // same way; the answers agree once ids, times, secrets and links are written alike.
+    let file = {
+        use base64::Engine;
+        base64::engine::general_purpose::STANDARD.encode(crate::templates::tagged_pdf())
+    };
+    let wording = json!({"subject": "A reminder: {{document.title}}"});
+    let doc_input = json!({"title": "Made", "source": crate::documents::source(),
+        "people": people(), "variableValues": {"fee": "10 EUR"}});
+    let revised =
+        json!({"source": crate::documents::source(), "variableValues": {"fee": "20 EUR"}});
+    let parties = json!([
+        {"seat": "client", "name": "Ada Client", "email": "ada@example.com"},
+        {"seat": "provider", "name": "Bob Provider", "email": "bob@example.com"}]);
+    let why = "sent to the wrong person";
+    let id = "($id: String!)";
+    let id_input = "($id: String!, $input: JSON!)";
+    let input = "($input: JSON!)";
+    let wording_args = "($kind: String!, $input: EmailWordingInput!)";
+    use Fresh::*;
+    // GraphQL field, its arguments and variables; the REST call; the object both act on.
+    // "ID" and "DELIVERY" in variables, `{id}` and `{d}` in paths, are that object's.
+    let cases: Vec<(&str, &str, Value, Method, &str, Value, Fresh)> = vec![
+        (
+            "createDocument",
+            input,
+            json!({"input": doc_input}),
+            Method::POST,
+            "/api/v1/documents",
+            doc_input.clone(),
+            Nothing,
+        ),
+        (
+            "sendDocument",
+            id,
+            json!({"id": "ID"}),
+            Method::POST,
+            "/api/v1/documents/{id}/send",
+            Value::Null,
+            Draft,
+        ),
+        (
+            "reviseDocument",
+            id_input,
+            json!({"id": "ID", "input": revised}),
+            Method::POST,
+            "/api/v1/documents/{id}/revise",
+            revised.clone(),
+            Draft,
+        ),
+        (
+            "remindDocument",
+            id,
+            json!({"id": "ID"}),
+            Method::POST,
+            "/api/v1/documents/{id}/remind",
+            json!({}),
+            Out,
+        ),
+        (
+            "voidDocument",
+            "($id: String!, $reason: String)",
+            json!({"id": "ID", "reason": why}),
+            Method::POST,
+            "/api/v1/documents/{id}/void",
+            json!({"reason": why}),
+            Out,
+        ),
+        (
+            "embedSession",
+            "($id: String!, $seat: String!, $origin: String!)",
+            json!({"id": "ID", "seat": "client", "origin": SITE}),
+            Method::POST,
+            "/api/v1/documents/{id}/embed-session",
+            json!({"seat": "client", "origin": SITE}),
+            Embedded,
+        ),
+        (
+            "testSignDocument",
+            "($id: String!, $seat: String!)",
+            json!({"id": "ID", "seat": "client"}),
+            Method::POST,
+            "/api/v1/documents/{id}/test-sign",
+            json!({"seat": "client"}),
+            Out,
+        ),
+        (
+            "createWebhook",
+            input,
+            json!({"input": {"eventTypes": ["documents.document.sent"], "relay": true}}),
+            Method::POST,
+            "/api/v1/webhooks",
+            json!({"eventTypes": ["documents.document.sent"], "relay": true}),
+            Nothing,
+        ),
+        (
+            "deleteWebhook",
+            id,
+            json!({"id": "ID"}),
+            Method::DELETE,
+            "/api/v1/webhooks/{id}",
+            Value::Null,
+            Relay,
+        ),
+        (
+            "testWebhook",
+            id,
+            json!({"id": "ID"}),
+            Method::POST,
+            "/api/v1/webhooks/{id}/test",
+            json!({}),
+            Relay,
+        ),
+        (
+            "rotateWebhookSecret",
+            id,
+            json!({"id": "ID"}),
+            Method::POST,
+            "/api/v1/webhooks/{id}/rotate",
+            json!({}),
+            Relay,
+        ),
+        (
+            "replayWebhookDelivery",
+            "($id: String!, $deliveryId: String!)",
+            json!({"id": "ID", "deliveryId": "DELIVERY"}),
+            Method::POST,
+            "/api/v1/webhooks/{id}/deliveries/{d}/replay",
+            Value::Null,
+            Delivery,
+        ),
+        // Saved wording is changed by live keys.
+        (
+            "saveEmailTemplate",
+            wording_args,
+            json!({"kind": "reminder", "input": wording}),
+            Method::PUT,
+            "/api/v1/email-templates/reminder",
+            wording.clone(),
+            Live,
+        ),
+        (
+            "previewEmailTemplate",
+            wording_args,
+            json!({"kind": "reminder", "input": wording}),
+            Method::POST,
+            "/api/v1/email-templates/reminder/preview",
+            wording.clone(),
+            Live,
+        ),
+        (
+            "resetEmailTemplate",
+            "($kind: String!)",
+            json!({"kind": "reminder"}),
+            Method::DELETE,
+            "/api/v1/email-templates/reminder",
+            Value::Null,
+            Live,
+        ),
+        (
+            "createTemplateFromSource",
+            input,
+            json!({"input": {"name": "Words", "source": plain_source()}}),
+            Method::POST,
+            "/api/v1/templates/source",
+            json!({"name": "Words", "source": plain_source()}),
+            Nothing,
+        ),
+        (
+            "createTemplateFromHtml",
+            input,
+            json!({"input": {"name": "Page", "html": "<p>Agreed. {{Sign;type=signature;role=client}}</p>"}}),
+            Method::POST,
+            "/api/v1/templates/html",
+            json!({"name": "Page", "html": "<p>Agreed. {{Sign;type=signature;role=client}}</p>"}),
+            Nothing,
+        ),
+        (
+            "createTemplateFromFile",
+            input,
+            json!({"input": {"name": "File", "fileName": "tagged.pdf", "file": file}}),
+            Method::POST,
+            "/api/v1/templates/file",
+            json!({"name": "File", "fileName": "tagged.pdf", "file": file}),
+            Nothing,
+        ),
+        (
+            "setTemplateDefaults",
+            id_input,
+            json!({"id": "ID", "input": {"message": "Please sign"}}),
+            Method::POST,
+            "/api/v1/templates/{id}/defaults",
+            json!({"message": "Please sign"}),
+            Template,
+        ),
+        (
+            "createDocumentFromTemplate",
+            id_input,
+            json!({"id": "ID", "input": {"people": people()}}),
+            Method::POST,
+            "/api/v1/templates/{id}/documents",
+            json!({"people": people()}),
+            Template,
+        ),
+        (
+            "sendTemplate",
+            input,
+            json!({"input": {"templateId": "ID", "parties": parties}}),
+            Method::POST,
+            "/api/v1/documents/send",
+            json!({"templateId": "ID", "parties": parties}),
+            Template,
+        ),
+    ];
+    for (field, args, vars, method, path, body, fresh) in cases {
+        let k = if matches!(fresh, Live) { &live } else { &key };
+        let (g_obj, r_obj) = (fresh.make(&app, &key).await, fresh.make(&app, &key).await);
+        let sel = selection(&types, &query_type(field), 0);
+        let q = format!(
+            "mutation{args} {{ {field}{} {{ {sel} }} }}",
+            call_args(args)
+        );
+        let a = gql(&app, k, &q, &filled(&vars, &g_obj)).await;
+        assert!(a.body["errors"].is_null(), "{field}: {}", a.body);
+        let path = path.replace("{id}", &r_obj.0).replace("{d}", &r_obj.1);
+        let r = ok(&app, method, &path, k, filled(&body, &r_obj)).await;
+        assert_agree(field, &normalised(&a.body["data"][field]), &normalised(&r));
+    }
+}
+
+/// What a mutation case acts on.
+#[derive(Clone, Copy)]
+enum Fresh {
+    Nothing,
+    /// Nothing, with a live key.
+    Live,
+    Draft,
+    /// A document out for signature, its pages ready.
+    Out,
+    /// The same, its client signing in a frame.
+    Embedded,
+    Relay,
+    /// A webhook endpoint and a tried delivery to it.
+    Delivery,
+    Template,
+}
+
+impl Fresh {
+    /// The object's id and, for `Delivery`, the delivery's.
+    async fn make(self, app: &TestApp, key: &str) -> (String, String) {
+        let out = async |embedded: bool| {
+            let id = document(app, key, true, embedded).await;
+            rendered(app, key, &id).await;
+            id
+        };
+        match self {
+            Fresh::Nothing | Fresh::Live => Default::default(),
+            Fresh::Draft => (document(app, key, false, false).await, String::new()),
+            Fresh::Out => (out(false).await, String::new()),
+            Fresh::Embedded => (out(true).await, String::new()),
+            Fresh::Relay => (relay_hook(app, key).await, String::new()),
+            Fresh::Delivery => hook_with_delivery(app, key).await,
+            Fresh::Template => (template(app, key).await, String::new()),
+        }
+    }
+}
+
+/// `v` with the strings "ID" and "DELIVERY" replaced by `made`'s ids.
+fn filled(v: &Value, made: &(String, String)) -> Value {
+    match v {
+        Value::String(s) if s == "ID" => json!(made.0),
+        Value::String(s) if s == "DELIVERY" => json!(made.1),
+        Value::Array(a) => Value::Array(a.iter().map(|x| filled(x, made)).collect()),
+        Value::Object(o) => Value::Object(
+            o.iter()
+                .map(|(k, x)| (k.clone(), filled(x, made)))
+                .collect(),
+        ),
+        _ => v.clone(),
+    }
+}
+
+/// `($a: T, $b: U)` as the arguments of a call: `(a: $a, b: $b)`.
+fn call_args(declared: &str) -> String {
+    if declared.is_empty() {
+        return String::new();
+    }
+    let names: Vec<String> = declared
+        .trim_matches(|c| c == '(' || c == ')')
+        .split(',')
+        .map(|d| {
+            let n = d
+                .trim()
+                .trim_start_matches('$')
+                .split(':')
+                .next()
+                .unwrap()
+                .trim();
+            format!("{n}: ${n}")
+        })
+        .collect();
+    format!("({})", names.join(", "))
 }
