@@ -1190,6 +1190,81 @@ async fn a_workspace_with_silent_receivers_cannot_hold_everyone_s_delivery_slots
     }
 }
 
+/// A one-page PDF with a text tag for `client` and a picture of `side` × `side` pixels of
+/// noise (no deflate can shrink it), written out by hand.
+fn heavy_pdf(side: usize) -> Vec<u8> {
+    let mut noise = Vec::with_capacity(side * side * 3);
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    while noise.len() < side * side * 3 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        noise.extend_from_slice(&x.to_le_bytes());
+    }
+    noise.truncate(side * side * 3);
+    let content = "q 400 0 0 400 100 300 cm /Im1 Do Q BT /F1 12 Tf 72 120 Td \
+                   (Client: {{Sign;type=signature;role=client;height=30}}) Tj ET";
+    let objects: Vec<Vec<u8>> = vec![
+        b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_vec(),
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R \
+           /Resources << /XObject << /Im1 5 0 R >> /Font << /F1 6 0 R >> >> >>"
+            .to_vec(),
+        [
+            format!("<< /Length {} >>\nstream\n", content.len()).into_bytes(),
+            content.as_bytes().to_vec(),
+            b"\nendstream".to_vec(),
+        ]
+        .concat(),
+        [
+            format!(
+                "<< /Type /XObject /Subtype /Image /Width {side} /Height {side} \
+                 /ColorSpace /DeviceRGB /BitsPerComponent 8 /Length {} >>\nstream\n",
+                noise.len()
+            )
+            .into_bytes(),
+            noise,
+            b"\nendstream".to_vec(),
+        ]
+        .concat(),
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"
+            .to_vec(),
+    ];
+    let mut pdf = b"%PDF-1.7\n".to_vec();
+    let mut offsets = Vec::new();
+    for (n, body) in objects.iter().enumerate() {
+        offsets.push(pdf.len());
+        pdf.extend(format!("{} 0 obj\n", n + 1).into_bytes());
+        pdf.extend(body);
+        pdf.extend(b"\nendobj\n");
+    }
+    let xref = pdf.len();
+    pdf.extend(format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).into_bytes());
+    for o in offsets {
+        pdf.extend(format!("{o:010} 00000 n \n").into_bytes());
+    }
+    pdf.extend(
+        format!(
+            "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
+            objects.len() + 1
+        )
+        .into_bytes(),
+    );
+    pdf
+}
+
+/// Asks for `path` with `key` on a socket whose receive buffer is 4 KB (so the answer waits
+/// in the server's send buffer, at most 4 MB, and no more), and answers the socket.
+async fn asked_with_a_small_window(app: &TestApp, path: &str, key: &str) -> tokio::net::TcpStream {
+    let addr: std::net::SocketAddr = app.base.trim_start_matches("http://").parse().unwrap();
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(4096).unwrap();
+    let mut s = socket.connect(addr).await.unwrap();
+    let head = format!("GET {path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {key}\r\n\r\n");
+    s.write_all(head.as_bytes()).await.unwrap();
+    s
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_client_that_reads_nothing_of_a_large_answer_is_dropped() {
     let opts = Options {
@@ -1198,30 +1273,50 @@ async fn a_client_that_reads_nothing_of_a_large_answer_is_dropped() {
     };
     let app = TestApp::start_with(Kind::Sqlite, opts).await.unwrap();
     let (_, key) = app.owner().await;
-    let people = json!([{"name": "Ada Client", "email": "ada@example.com", "role": "client"}]);
-    let a = documents::create(
-        &app,
-        &key,
-        json!({"source": paragraphs(3_000, 80), "people": people, "variableValues": {}}),
-    )
-    .await;
-    assert_eq!(a.status, 201, "{}", a.body);
-    let id = a.body["id"].as_str().unwrap();
-    // Twenty copies of a 1.4 MB source: far more than the sockets' buffers hold.
-    let fields: Vec<String> = (0..20)
-        .map(|i| format!("a{i}: documentSource(id: \"{id}\") {{ title source }}"))
-        .collect();
-    let body = json!({"query": format!("{{ {} }}", fields.join(" "))}).to_string();
-    let addr = app.base.trim_start_matches("http://");
-    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
-    let head = format!(
-        "POST /graphql HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {key}\r\n\
-         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n",
-        body.len()
-    );
-    s.write_all(head.as_bytes()).await.unwrap();
-    s.write_all(body.as_bytes()).await.unwrap();
+    // A sealed PDF of some 9 MB: more than twice what the server's send buffer may hold.
+    let (status, t) =
+        crate::templates::post_file(&app, &key, "Heavy", "heavy.pdf", &heavy_pdf(1_700)).await;
+    assert_eq!(status, 201, "{t}");
+    let d = app
+        .post(
+            "/api/v1/documents/send",
+            &key,
+            &[("Idempotency-Key", &signet_resolvers::ids::new_id("idem"))],
+            &json!({"templateId": t["id"], "parties": [
+                {"seat": "client", "name": "Ada Client", "email": "ada@example.com"}]})
+            .to_string(),
+        )
+        .await;
+    assert_eq!(d.status, 201, "{}", d.body);
+    let id = d.body["id"].as_str().unwrap();
+    let path = format!("/api/v1/documents/{id}/signed.pdf");
+    let deadline = std::time::Instant::now() + Duration::from_secs(120);
+    let whole = loop {
+        let _ = app
+            .post(
+                &format!("/api/v1/documents/{id}/test-sign"),
+                &key,
+                &[],
+                r#"{"seat":"client"}"#,
+            )
+            .await;
+        let r = app
+            .client
+            .get(format!("{}{path}", app.base))
+            .bearer_auth(&key)
+            .send()
+            .await
+            .unwrap();
+        if r.status() == 200 {
+            break r.bytes().await.unwrap().len();
+        }
+        assert!(std::time::Instant::now() < deadline, "never sealed");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert!(whole > 8 << 20, "the sealed PDF is {whole} bytes");
+
     // Read nothing while the server writes, then see how much it had sent before it gave up.
+    let mut s = asked_with_a_small_window(&app, &path, &key).await;
     tokio::time::sleep(Duration::from_secs(6)).await;
     let mut got = Vec::new();
     let read = tokio::time::timeout(Duration::from_secs(10), s.read_to_end(&mut got)).await;
@@ -1230,26 +1325,31 @@ async fn a_client_that_reads_nothing_of_a_large_answer_is_dropped() {
         "the connection was closed rather than left waiting"
     );
     assert!(
-        got.len() < 20 * 1_400_000,
-        "the answer was cut off: {} bytes",
+        got.len() < whole,
+        "the answer was cut off: {} bytes of {whole}",
         got.len()
     );
 
     // Reading a trickle (a few hundred bytes a second) is no better than reading nothing.
-    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
-    s.write_all(head.as_bytes()).await.unwrap();
-    s.write_all(body.as_bytes()).await.unwrap();
+    let mut s = asked_with_a_small_window(&app, &path, &key).await;
     tokio::time::sleep(Duration::from_secs(1)).await;
     let mut buf = [0u8; 256];
+    let mut trickled = 0;
     for _ in 0..16 {
-        let _ = tokio::time::timeout(Duration::from_secs(1), s.read(&mut buf)).await;
+        if let Ok(Ok(n)) = tokio::time::timeout(Duration::from_secs(1), s.read(&mut buf)).await {
+            trickled += n;
+        }
         tokio::time::sleep(Duration::from_millis(500)).await;
     }
     // What the sockets still hold is read at once, then the end: the server gave up.
     let mut rest = Vec::new();
     let read = tokio::time::timeout(Duration::from_secs(10), s.read_to_end(&mut rest)).await;
     assert!(read.is_ok(), "a client reading a trickle was dropped");
-    assert!(rest.len() < 20 * 1_400_000, "{} bytes", rest.len());
+    assert!(
+        trickled + rest.len() < whole,
+        "{} bytes of {whole}",
+        trickled + rest.len()
+    );
     alive(&app, &key).await;
 }
 
