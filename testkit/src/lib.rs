@@ -38,26 +38,41 @@ pub const SKIPPED_VAR: &str = "SIGNET_TEST_SKIPPED";
 
 /// Whether `name` was skipped by the person running the suite.
 pub fn skipped(name: &str) -> bool {
-    std::env::var(SKIP_VAR)
-        .is_ok_and(|v| v.split(',').map(str::trim).any(|p| p == name || p == "all"))
+    skipped_in(std::env::var(SKIP_VAR).ok().as_deref(), name)
+}
+
+/// Whether `name` is in the list `skip` (as `SIGNET_TEST_SKIP` gives it).
+fn skipped_in(skip: Option<&str>, name: &str) -> bool {
+    skip.is_some_and(|v| v.split(',').map(str::trim).any(|p| p == name || p == "all"))
+}
+
+/// What `part` decides for `name`, given what is missing and the list of skipped parts:
+/// whether it runs, or the failure that says how to install or skip it.
+fn decide(name: &str, missing: Option<&str>, skip: Option<&str>) -> Result<bool, String> {
+    assert!(
+        PARTS.iter().any(|(n, _)| *n == name),
+        "unknown test part '{name}'"
+    );
+    match missing {
+        None => Ok(true),
+        Some(_) if skipped_in(skip, name) => Ok(false),
+        Some(why) => Err(format!(
+            "{why}. `bash scripts/test` installs what the suite needs; to run without this part, \
+             skip it by name: {SKIP_VAR}={name}"
+        )),
+    }
 }
 
 /// Whether part `name` runs: `missing` is `None` when its programs are here, else what is
 /// missing. Missing and not skipped, the test fails with how to install or skip it.
 pub fn part(name: &str, missing: Option<String>) -> bool {
-    assert!(
-        PARTS.iter().any(|(n, _)| *n == name),
-        "unknown test part '{name}'"
-    );
-    let Some(why) = missing else {
-        return true;
-    };
-    if !skipped(name) {
-        panic!(
-            "{why}. `bash scripts/test` installs what the suite needs; to run without this part, \
-             skip it by name: {SKIP_VAR}={name}"
-        );
+    let skip = std::env::var(SKIP_VAR).ok();
+    match decide(name, missing.as_deref(), skip.as_deref()) {
+        Ok(true) => return true,
+        Ok(false) => {}
+        Err(failure) => panic!("{failure}"),
     }
+    let why = missing.unwrap_or_default();
     eprintln!("skipped ({SKIP_VAR}={name}): {why}");
     if let Ok(path) = std::env::var(SKIPPED_VAR)
         && let Ok(mut f) = std::fs::OpenOptions::new()
@@ -92,13 +107,27 @@ mod tests {
     use super::*;
 
     #[test]
-    #[should_panic(expected = "SIGNET_TEST_SKIP=ocr")]
     fn a_missing_part_fails_and_says_how_to_skip_it() {
-        // Nothing in this test's environment skips `ocr`.
-        if skipped("ocr") {
-            panic!("SIGNET_TEST_SKIP=ocr (set by the caller)");
-        }
-        part("ocr", Some("tesseract is not installed".into()));
+        // Decided apart from this process's environment, so a caller's skip list cannot make
+        // the test pass by itself.
+        let failure = decide("ocr", Some("tesseract is not installed"), None).unwrap_err();
+        assert!(
+            failure.starts_with("tesseract is not installed"),
+            "{failure}"
+        );
+        assert!(failure.contains("SIGNET_TEST_SKIP=ocr"), "{failure}");
+        let other = decide(
+            "ocr",
+            Some("tesseract is not installed"),
+            Some("mail, browser"),
+        );
+        assert!(
+            other.is_err(),
+            "skipping other parts does not skip this one"
+        );
+        assert_eq!(decide("ocr", Some("missing"), Some("mail, ocr")), Ok(false));
+        assert_eq!(decide("ocr", Some("missing"), Some("all")), Ok(false));
+        assert_eq!(decide("ocr", None, None), Ok(true));
     }
 
     #[test]

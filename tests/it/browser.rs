@@ -2,7 +2,8 @@
 //! signing page's JavaScript stays within its budget, and the browser tests
 //! (`frontend/tests/`, Playwright driving Debian's chromium, with axe-core) pass against this
 //! very binary. Node, `frontend/node_modules` (`npm ci`) and chromium are installed by
-//! `.ci/run`; without them these tests fail under `CI=true` and are skipped elsewhere.
+//! `.ci/run`; without them these tests fail unless the part is skipped by name
+//! (`SIGNET_TEST_SKIP=browser`).
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};

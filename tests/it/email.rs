@@ -962,11 +962,11 @@ async fn a_download_link_opens_the_sealed_copy_for_thirty_days_and_nothing_else(
         links::store(ctx, &ctx.db.conn, &minted, &to).await.unwrap();
         minted.token
     };
-    let later = signet_storage::now_ms() + 86_400_000;
-    let (fresh, old) = (
-        store(later).await,
-        store(signet_storage::now_ms() - 1).await,
-    );
+    // Stored as the completed email stores one: for thirty days from now.
+    let now = signet_storage::now_ms();
+    let until = signet_resolvers::email::send::download_expires_at(now);
+    assert_eq!(until - now, 30 * 86_400_000);
+    let (fresh, old) = (store(until).await, store(now - 1).await);
     // Not sealed yet: nothing to download.
     let a = app.get(&format!("/d/{fresh}"), None).await;
     assert_eq!(a.status, 404, "{}", a.body);

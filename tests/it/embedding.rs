@@ -71,7 +71,8 @@ both_quiet!(an_embedded_seat_signs_inside_the_allowed_site_only, |app| {
         "http://app.example.com",
     ]);
     assert_ne!(code, 0, "http only for this machine");
-    let (code, _, _) = app.cli(&[
+    assert!(err.contains("must be https"), "{err}");
+    let (code, _, err) = app.cli(&[
         "admin",
         "workspace",
         "update",
@@ -80,7 +81,10 @@ both_quiet!(an_embedded_seat_signs_inside_the_allowed_site_only, |app| {
         "https://*.example.com",
     ]);
     assert_ne!(code, 0, "a plain host only");
-    assert!(err.contains("https"), "{err}");
+    assert!(
+        err.contains("https://*.example.com") && err.contains("not a plain name"),
+        "{err}"
+    );
     let (code, out, err) = app.cli(&[
         "admin",
         "workspace",

@@ -96,7 +96,8 @@ pub struct Options {
 }
 
 impl TestApp {
-    /// Starts on `kind`; `None` when PostgreSQL+Redis are unavailable outside CI.
+    /// Starts on `kind`; `None` only when PostgreSQL+Redis are missing and the part was
+    /// skipped by name (`SIGNET_TEST_SKIP=postgres`); missing and not skipped, it fails.
     pub async fn start(kind: Kind) -> Option<TestApp> {
         TestApp::start_with(kind, Options::default()).await
     }

@@ -3,8 +3,9 @@
 //! name existing ones. Each server runs
 //! under a small shell watchdog that stops it when this test process ends, however it ends,
 //! and removes its folder.
-//! With `CI=true` a server that cannot be started fails the tests that need it; elsewhere
-//! those tests say they were skipped.
+//! A server that cannot be started fails the tests that need it, saying why, unless the
+//! part was skipped by name (`SIGNET_TEST_SKIP=postgres`; `signet_testkit::part`), which the
+//! test command lists at its end.
 
 use std::net::TcpListener;
 use std::path::PathBuf;

@@ -842,7 +842,9 @@ both_quiet!(
             assert_eq!(status, 403, "{path}: {e}");
             assert_eq!(e["error"]["kind"], "forbidden");
         }
-        let (status, _) = page_as(
+        // A forged pass opens nothing: the page still asks, and shows no page, field or
+        // address.
+        let (status, forged) = page_as(
             &app,
             "GET",
             "/page/v1/view",
@@ -852,6 +854,10 @@ both_quiet!(
         )
         .await;
         assert_eq!(status, 200);
+        assert!(forged["document"]["pages"].is_null(), "{forged}");
+        assert_eq!(forged["fields"], json!([]), "{forged}");
+        assert_eq!(forged["person"]["email"], "", "{forged}");
+        assert_eq!(forged["verify"]["accessCode"], true, "{forged}");
 
         // The emailed code: sent on request, one at a time.
         let (status, c) = page(&app, "POST", "/page/v1/code", &token, Some(json!({}))).await;

@@ -44,6 +44,11 @@ pub const ATTACH_LIMIT: usize = 10 * 1024 * 1024;
 /// How long a download link of a completed email works.
 pub const DOWNLOAD_DAYS: i64 = 30;
 
+/// When a download link minted at `now` (ms) stops working.
+pub fn download_expires_at(now: i64) -> i64 {
+    now + DOWNLOAD_DAYS * 86_400_000
+}
+
 /// Where this installation's email goes.
 pub struct Mail {
     pub transport: Arc<dyn Transport>,
@@ -1028,11 +1033,7 @@ async fn plan(
                 let minted = links::mint(ctx)?;
                 extras.download_url =
                     Some(links::download_url(&ctx.mail.public_url, &minted.token));
-                link = Some((
-                    minted,
-                    "download",
-                    Some(now_ms() + DOWNLOAD_DAYS * 86_400_000),
-                ));
+                link = Some((minted, "download", Some(download_expires_at(now_ms()))));
             }
             None => return Ok(Err(Skip::Drop("the document has no sealed copy"))),
         }
