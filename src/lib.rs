@@ -52,7 +52,7 @@ pub async fn services(config: &Config) -> anyhow::Result<Services> {
                 .await
                 .with_context(|| "redis_url (REDIS_URL): cannot connect")?;
             (
-                Budget::Redis(redis.clone()),
+                Budget::redis(redis.clone()),
                 Idempotency::Redis(redis.clone()),
                 Daily::Redis(redis),
             )

@@ -29,11 +29,9 @@ pub async fn readiness(ctx: &Ctx) -> Readiness {
             .map_err(|e| e.to_string())
     });
     let redis = async {
-        match &ctx.budget {
-            signet_storage::state::Budget::Redis(r) => {
-                Some(check(async { r.ping().await.map_err(|e| e.to_string()) }).await)
-            }
-            signet_storage::state::Budget::InProcess(_) => None,
+        match ctx.budget.redis_state() {
+            Some(r) => Some(check(async { r.ping().await.map_err(|e| e.to_string()) }).await),
+            None => None,
         }
     };
     let blobs = check(async { ctx.blobs.check().await.map_err(|e| e.to_string()) });

@@ -137,11 +137,13 @@ async fn a_graphql_nesting_bomb_is_refused_over_http_and_the_socket() {
         ));
     }
     fan.push_str(" fragment F30 on Query { usage { plan } }");
-    let started = std::time::Instant::now();
-    let (kind, message) = first_error(&gql(&app, &key, &fan).await);
+    // Refused by counting, not by expanding them (which would never end).
+    let answer = tokio::time::timeout(Duration::from_secs(60), gql(&app, &key, &fan))
+        .await
+        .expect("refused without expanding the fragments");
+    let (kind, message) = first_error(&answer);
     assert_eq!(kind, "invalid");
     assert!(message.contains("more than 5000 fields"), "{message}");
-    assert!(started.elapsed() < Duration::from_secs(2));
     // Long texts are refused as well, naming the limit.
     let long = format!("{{ usage {{ plan }} }} #{}", "x".repeat(70 * 1024));
     assert!(
@@ -218,7 +220,7 @@ async fn graphql_bodies_have_a_limit_and_only_json_is_taken() {
 
 both!(graphql_aliases_spend_the_key_budget_and_are_capped, |app| {
     let (ws, _) = app.owner().await;
-    crate::limits::clear_of_minute_boundary().await;
+    crate::limits::clear_of_minute_boundary(&app);
     let key = app
         .key_with(KeyCreateIn {
             per_minute: Some(30),
@@ -531,7 +533,7 @@ both!(
     a_socket_rechecks_its_key_spends_its_budget_and_is_logged,
     |app| {
         let (ws, _) = app.owner().await;
-        crate::limits::clear_of_minute_boundary().await;
+        crate::limits::clear_of_minute_boundary(&app);
         let key = app
             .key_with(KeyCreateIn {
                 per_minute: Some(5),
@@ -682,14 +684,23 @@ async fn sockets_must_authenticate_soon_and_hold_bounded_subscriptions() {
             .is_none_or(|m| m["type"] != "connection_ack"),
         "the 101st socket of a key is not acknowledged"
     );
-    // Closing one gives its place back.
+    // Closing one gives its place back (as soon as the server has seen it close).
     drop(open.pop());
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    let mut again = connect(&app.base, json!({"Authorization": format!("Bearer {key}")})).await;
-    assert_eq!(
-        next_text(&mut again, 5).await.unwrap()["type"],
-        "connection_ack"
-    );
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let mut again = connect(&app.base, json!({"Authorization": format!("Bearer {key}")})).await;
+        if next_text(&mut again, 5)
+            .await
+            .is_some_and(|m| m["type"] == "connection_ack")
+        {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the closed socket's place was never given back"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     alive(&app, &key).await;
 }
 
@@ -770,7 +781,7 @@ async fn every_public_answer_spends_the_anonymous_budget() {
         ..Options::default()
     };
     let app = TestApp::start_with(Kind::Sqlite, opts).await.unwrap();
-    crate::limits::clear_of_minute_boundary().await;
+    crate::limits::clear_of_minute_boundary(&app);
     for path in [
         "/api/openapi.json",
         "/nothing/here",
@@ -1179,11 +1190,30 @@ async fn a_workspace_with_silent_receivers_cannot_hold_everyone_s_delivery_slots
                 .status,
             201
         );
+        // Delivered before any try of the silent receivers has ended (each waits out its 15
+        // s): it did not wait for one of their slots to be given back.
         let started = std::time::Instant::now();
         while count.load(std::sync::atomic::Ordering::SeqCst) == 0 {
-            assert!(
-                started.elapsed() < Duration::from_secs(5),
+            let db = &app.ctx().db;
+            let ended: i64 = db
+                .conn
+                .query_one_raw(db.stmt(
+                    "SELECT COUNT(*) AS n FROM webhook_attempts WHERE endpoint_id NOT IN \
+                     (SELECT id FROM webhook_endpoints WHERE url LIKE '%/ok')",
+                    [],
+                ))
+                .await
+                .unwrap()
+                .unwrap()
+                .try_get("", "n")
+                .unwrap();
+            assert_eq!(
+                ended, 0,
                 "the other workspace's delivery waited behind the silent receivers"
+            );
+            assert!(
+                started.elapsed() < Duration::from_secs(60),
+                "never delivered"
             );
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
@@ -1386,7 +1416,7 @@ async fn one_workspace_s_renders_do_not_hold_the_render_threads_for_others() {
 
 both!(large_answers_cost_more_of_the_budget, |app| {
     let (ws, owner) = app.owner().await;
-    crate::limits::clear_of_minute_boundary().await;
+    crate::limits::clear_of_minute_boundary(&app);
     let key = app
         .key_with(KeyCreateIn {
             per_minute: Some(30),

@@ -342,9 +342,19 @@ both!(
         let at_once = app.post("/api/v1/probe", &key, &headers, &body).await;
         assert_eq!(at_once.status, 409, "{}", at_once.body);
         assert_eq!(at_once.body["error"]["retryable"], true);
-        // The first request ran to its end; a later retry gets its answer.
-        tokio::time::sleep(std::time::Duration::from_millis(900)).await;
-        let later = app.post("/api/v1/probe", &key, &headers, &body).await;
+        // The first request runs to its end; a retry once it has gets its answer.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        let later = loop {
+            let a = app.post("/api/v1/probe", &key, &headers, &body).await;
+            if a.status != 409 {
+                break a;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "still running after 30 s"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        };
         assert_eq!(later.status, 201, "{}", later.body);
         assert_eq!(later.header("idempotent-replayed"), "true");
         assert_eq!(later.body["run"], 1);

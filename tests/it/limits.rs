@@ -11,12 +11,11 @@ use signet_resolvers::Mode;
 use signet_resolvers::actor::Scopes;
 use signet_resolvers::keys::KeyCreateIn;
 
-/// Budgets are counted per UTC minute; start a burst only when it cannot straddle two.
-pub(crate) async fn clear_of_minute_boundary() {
-    let secs = signet_storage::now_ms() / 1000 % 60;
-    if secs >= 50 {
-        tokio::time::sleep(Duration::from_secs((61 - secs) as u64)).await;
-    }
+/// Budgets are counted per UTC minute: the app's budget clock is stopped a second into the
+/// current one, so a burst cannot straddle two (and nothing waits for a minute to turn).
+pub(crate) fn clear_of_minute_boundary(app: &crate::harness::TestApp) {
+    let now = signet_storage::now_ms();
+    app.ctx().budget.clock().set_ms(now - now % 60_000 + 1_000);
 }
 
 fn limited(ws: &str, per_minute: u64) -> KeyCreateIn {
@@ -30,7 +29,7 @@ both!(over_budget_is_429_with_retry_after, |app| {
     let (ws, _) = app.owner().await;
     let key = app.key_with(limited(&ws, 5)).await;
     let other = app.key_with(limited(&ws, 5)).await;
-    clear_of_minute_boundary().await;
+    clear_of_minute_boundary(&app);
     for expected_remaining in (0..5).rev() {
         let a = app.get("/api/v1/usage", Some(&key)).await;
         assert_eq!(a.status, 200);
@@ -102,7 +101,7 @@ async fn two_processes_share_one_budget_through_redis() {
     let (_a, base_a) = spawn_server(&app);
     let (_b, base_b) = spawn_server(&app);
     let client = reqwest::Client::new();
-    clear_of_minute_boundary().await;
+    clear_of_minute_boundary(&app);
     let mut statuses = vec![];
     for i in 0..8 {
         let base = if i % 2 == 0 { &base_a } else { &base_b };

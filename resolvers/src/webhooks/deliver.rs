@@ -359,7 +359,9 @@ pub async fn record(ctx: &Ctx, done: &[Done]) -> Result<(), DomainError> {
         } else {
             failing.insert(m.endpoint_id.clone());
         }
-        let next = next_try(tries, &d.outcome, now);
+        // Counted from the end of this try, not of the batch it was recorded with (a slow
+        // receiver in the same batch must not push everyone's retries later).
+        let next = next_try(tries, &d.outcome, d.at);
         crate::metrics::outcome(
             if next.is_some() {
                 crate::metrics::Outcome::WebhookRetried

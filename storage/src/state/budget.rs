@@ -3,6 +3,7 @@
 //! Redis.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::RedisState;
@@ -17,10 +18,38 @@ pub struct BudgetState {
     pub allowed: bool,
 }
 
+/// Per-minute budgets, kept in this process or in Redis, on a clock the tests can set.
 #[derive(Clone)]
-pub enum Budget {
+pub struct Budget {
+    store: Store,
+    clock: Clock,
+}
+
+#[derive(Clone)]
+enum Store {
     InProcess(Arc<Mutex<Window>>),
     Redis(RedisState),
+}
+
+/// Where a budget reads the time: the system's, until a test sets it by hand (every clone
+/// of the budget then reads the time set).
+#[derive(Clone, Default)]
+pub struct Clock(Arc<AtomicI64>);
+
+impl Clock {
+    /// Milliseconds since the Unix epoch.
+    pub fn now_ms(&self) -> i64 {
+        match self.0.load(Ordering::Relaxed) {
+            0 => crate::now_ms(),
+            set => set,
+        }
+    }
+
+    /// Stops the clock at `ms` (tests: a burst that cannot straddle two minutes, a minute
+    /// turned without waiting for it).
+    pub fn set_ms(&self, ms: i64) {
+        self.0.store(ms.max(1), Ordering::Relaxed);
+    }
 }
 
 /// One minute's counts in this process. The whole table is dropped when the minute turns
@@ -55,7 +84,30 @@ fn overflow(bucket: &str) -> String {
 
 impl Budget {
     pub fn in_process() -> Budget {
-        Budget::InProcess(Arc::default())
+        Budget {
+            store: Store::InProcess(Arc::default()),
+            clock: Clock::default(),
+        }
+    }
+
+    pub fn redis(state: RedisState) -> Budget {
+        Budget {
+            store: Store::Redis(state),
+            clock: Clock::default(),
+        }
+    }
+
+    /// The Redis the budgets are kept in, if they are.
+    pub fn redis_state(&self) -> Option<&RedisState> {
+        match &self.store {
+            Store::Redis(r) => Some(r),
+            Store::InProcess(_) => None,
+        }
+    }
+
+    /// The clock the budgets' minutes are read from.
+    pub fn clock(&self) -> &Clock {
+        &self.clock
     }
 
     /// Counts one request against `bucket` and says whether it fits in `limit` per minute.
@@ -70,11 +122,11 @@ impl Budget {
         limit: u64,
         n: u64,
     ) -> Result<BudgetState, StorageError> {
-        let now = crate::now_ms() as u64 / 1000;
+        let now = self.clock.now_ms() as u64 / 1000;
         let window = now / WINDOW_SECS;
         let reset_secs = (window + 1) * WINDOW_SECS - now;
-        let count = match self {
-            Budget::InProcess(table) => {
+        let count = match &self.store {
+            Store::InProcess(table) => {
                 let stale;
                 let count = {
                     let mut t = table.lock().unwrap_or_else(|p| p.into_inner());
@@ -100,7 +152,7 @@ impl Budget {
                 drop(stale);
                 count
             }
-            Budget::Redis(r) => {
+            Store::Redis(r) => {
                 let key = r.key(&["rl", bucket, &window.to_string()]);
                 let mut conn = r.conn.clone();
                 let (count,): (u64,) = redis::pipe()
@@ -123,9 +175,9 @@ impl Budget {
 
     /// Buckets this process holds for the current minute (0 on Redis).
     pub fn buckets(&self) -> usize {
-        match self {
-            Budget::InProcess(t) => t.lock().map(|t| t.counts.len()).unwrap_or(0),
-            Budget::Redis(_) => 0,
+        match &self.store {
+            Store::InProcess(t) => t.lock().map(|t| t.counts.len()).unwrap_or(0),
+            Store::Redis(_) => 0,
         }
     }
 }
@@ -137,11 +189,8 @@ mod tests {
     #[tokio::test]
     async fn the_table_is_bounded_and_keys_never_share_the_overflow() {
         // Not across a minute's turn, which empties the table.
-        let secs = crate::now_ms() / 1000 % 60;
-        if secs >= 55 {
-            tokio::time::sleep(std::time::Duration::from_secs((61 - secs) as u64)).await;
-        }
         let budget = Budget::in_process();
+        budget.clock().set_ms(1_800_000_000_000);
         for i in 0..MAX_BUCKETS {
             budget.hit(&format!("ip:{i}"), 5).await.unwrap();
         }
@@ -161,5 +210,9 @@ mod tests {
         assert_eq!(budget.buckets(), MAX_BUCKETS + 2);
         // Addresses already counted this minute keep their own.
         assert!(budget.hit("ip:7", 5).await.unwrap().allowed);
+        // A new minute starts an empty table.
+        budget.clock().set_ms(1_800_000_060_000);
+        assert!(budget.hit("ip:10.1.0.1", 5).await.unwrap().allowed);
+        assert_eq!(budget.buckets(), 1);
     }
 }
