@@ -462,7 +462,22 @@ fn the_time_stamp_authority_honours_its_policy_and_refuses_extensions() {
 }
 
 #[test]
-fn an_operators_pkcs12_key_seals_live_documents() {
+fn an_operators_rsa_pkcs12_key_seals_live_documents() {
+    operators_pkcs12_key_seals_live_documents(&["-newkey", "rsa:2048"], "sha256_rsa");
+}
+
+#[test]
+fn an_operators_ecdsa_p256_pkcs12_key_seals_live_documents() {
+    operators_pkcs12_key_seals_live_documents(
+        &["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256"],
+        "sha256_ecdsa",
+    );
+}
+
+/// An operator's chain made by OpenSSL with keys from `newkey` (as `openssl req` takes
+/// them), packed as PKCS#12 with a password, seals live documents; pyHanko (naming
+/// `mechanism`) and poppler's pdfsig, each trusting only the operator's root, judge the seal.
+fn operators_pkcs12_key_seals_live_documents(newkey: &[&str], mechanism: &str) {
     let Some(openssl) = tool("openssl") else {
         return;
     };
@@ -472,17 +487,19 @@ fn an_operators_pkcs12_key_seals_live_documents() {
         let (ok, out) = run(Command::new(&openssl).current_dir(dir).args(args));
         assert!(ok, "openssl {args:?}: {out}");
     };
-    // An operator's RSA chain made by OpenSSL, packed as PKCS#12 with a password.
     std::fs::write(
         dir.join("leaf.ext"),
         "basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,nonRepudiation\n",
     )
     .expect("ext");
-    ssl(&[
-        "req",
+    let with_key = |args: &[&str]| -> Vec<String> {
+        let mut all: Vec<String> = vec!["req".into()];
+        all.extend(newkey.iter().map(|s| s.to_string()));
+        all.extend(args.iter().map(|s| s.to_string()));
+        all
+    };
+    let root = with_key(&[
         "-x509",
-        "-newkey",
-        "rsa:2048",
         "-nodes",
         "-keyout",
         "op-ca.key",
@@ -497,10 +514,8 @@ fn an_operators_pkcs12_key_seals_live_documents() {
         "-addext",
         "keyUsage=critical,keyCertSign,cRLSign",
     ]);
-    ssl(&[
-        "req",
-        "-newkey",
-        "rsa:2048",
+    ssl(&root.iter().map(String::as_str).collect::<Vec<_>>());
+    let leaf = with_key(&[
         "-nodes",
         "-keyout",
         "op.key",
@@ -509,6 +524,7 @@ fn an_operators_pkcs12_key_seals_live_documents() {
         "-subj",
         "/O=Operator/CN=Operator Document Seal",
     ]);
+    ssl(&leaf.iter().map(String::as_str).collect::<Vec<_>>());
     ssl(&[
         "x509",
         "-req",
@@ -571,8 +587,41 @@ fn an_operators_pkcs12_key_seals_live_documents() {
             ok && out.contains("The signature is judged VALID."),
             "{out}"
         );
-        assert!(out.contains("sha256_rsa"), "{out}");
+        assert!(out.contains(mechanism), "{out}");
     }
+    if let Some(out) = pdfsig_trusting(dir, &[&dir.join("op-ca.pem"), &f.root_pem], &file) {
+        assert!(out.contains("Signature is Valid"), "{out}");
+        assert!(out.contains("Certificate is Trusted"), "{out}");
+        assert!(out.contains("Operator Document Seal"), "{out}");
+    }
+}
+
+/// poppler's pdfsig on `file`, with an NSS database that trusts only `roots`; `None` when
+/// pdfsig or certutil is not here.
+pub(crate) fn pdfsig_trusting(dir: &Path, roots: &[&Path], file: &Path) -> Option<String> {
+    let (pdfsig, certutil) = (tool("pdfsig")?, tool("certutil")?);
+    let nss = dir.join(format!("nss-{}", roots.len()));
+    std::fs::create_dir_all(&nss).expect("nss folder");
+    let db = format!("sql:{}", nss.display());
+    let (ok, out) = run(Command::new(&certutil).args(["-N", "-d", &db, "--empty-password"]));
+    assert!(ok, "{out}");
+    for (i, root) in roots.iter().enumerate() {
+        let (ok, out) = run(Command::new(&certutil)
+            .args([
+                "-A",
+                "-d",
+                &db,
+                "-n",
+                &format!("root-{i}"),
+                "-t",
+                "CT,C,C",
+                "-i",
+            ])
+            .arg(root));
+        assert!(ok, "{out}");
+    }
+    let (_, out) = run(Command::new(&pdfsig).arg("-nssdir").arg(&nss).arg(file));
+    Some(out)
 }
 
 #[test]

@@ -34,6 +34,22 @@ pub(crate) fn run(cmd: &mut Command) -> String {
     )
 }
 
+/// poppler's pdfsig on `file`, with an NSS database in `dir` that trusts only `root`; `None`
+/// when pdfsig or certutil is not here (and `verifiers` was skipped by name).
+pub(crate) fn pdfsig_trusting(dir: &Path, root: &Path, file: &Path) -> Option<String> {
+    let (pdfsig, certutil) = (tool("pdfsig")?, tool("certutil")?);
+    let nss = tempfile::tempdir_in(dir).unwrap();
+    let db = format!("sql:{}", nss.path().display());
+    run(Command::new(&certutil).args(["-N", "-d", &db, "--empty-password"]));
+    run(Command::new(&certutil)
+        .args(["-A", "-d", &db, "-n", "signet-root", "-t", "CT,C,C", "-i"])
+        .arg(root));
+    Some(run(Command::new(&pdfsig)
+        .arg("-nssdir")
+        .arg(nss.path())
+        .arg(file)))
+}
+
 /// `pyhanko sign validate` with only our root trusted.
 pub(crate) fn validate(pyhanko: &Path, root: &Path, file: &Path) -> String {
     run(Command::new(pyhanko)
@@ -307,15 +323,7 @@ both_quiet!(
             "status rejection"
         );
 
-        if let (Some(pdfsig), Some(certutil)) = (tool("pdfsig"), tool("certutil")) {
-            let nss = dir.join("nss");
-            std::fs::create_dir_all(&nss).unwrap();
-            let db = format!("sql:{}", nss.display());
-            run(Command::new(&certutil).args(["-N", "-d", &db, "--empty-password"]));
-            run(Command::new(&certutil)
-                .args(["-A", "-d", &db, "-n", "signet-root", "-t", "CT,C,C", "-i"])
-                .arg(&root_file));
-            let out = run(Command::new(&pdfsig).arg("-nssdir").arg(&nss).arg(&file));
+        if let Some(out) = pdfsig_trusting(dir, &root_file, &file) {
             assert!(out.contains("Signature is Valid"), "{out}");
             assert!(out.contains("Certificate is Trusted"), "{out}");
             // The document time stamp (B-LTA) covers the whole file.
@@ -325,7 +333,7 @@ both_quiet!(
                 "test documents use the test certificate: {out}"
             );
             // pdfsig answers 0 even on a digest mismatch: its words are what count.
-            let out = run(Command::new(&pdfsig).arg("-nssdir").arg(&nss).arg(&bad));
+            let out = pdfsig_trusting(dir, &root_file, &bad).unwrap();
             assert!(!out.contains("Signature is Valid"), "{out}");
         }
 

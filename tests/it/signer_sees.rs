@@ -639,6 +639,23 @@ both_quiet!(
             .output()
             .unwrap();
         let text = String::from_utf8_lossy(&out.stdout).replace('\n', " ");
+        // A live seal, judged by pdfsig trusting the live root alone.
+        let (code, root, err) = app.cli(&["admin", "ca", "export"]);
+        assert_eq!(code, 0, "{err}");
+        std::fs::write(dir.path().join("root.pem"), &root).unwrap();
+        if let Some(judged) = crate::sealing::pdfsig_trusting(
+            dir.path(),
+            &dir.path().join("root.pem"),
+            &dir.path().join("s.pdf"),
+        ) {
+            assert!(judged.contains("Signature is Valid"), "{judged}");
+            assert!(judged.contains("Certificate is Trusted"), "{judged}");
+            assert!(judged.contains("Total document signed"), "{judged}");
+            assert!(
+                judged.contains("Signet Document Seal") && !judged.contains("(TEST)"),
+                "{judged}"
+            );
+        }
         assert!(!text.contains("Attacker-Browser"), "{text}");
         assert!(text.contains("signing page test"), "{text}");
         assert!(
