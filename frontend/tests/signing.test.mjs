@@ -124,6 +124,7 @@ async function linkFor(to) {
   throw new Error(`no signing link emailed to ${to}`);
 }
 
+/** axe-core on `page`, a Playwright page or frame (an embedded signing page). */
 async function axe(page, screen) {
   await page.evaluate(axeSource);
   const result = await page.evaluate(() =>
@@ -944,5 +945,159 @@ test("a voided document's link shows its state and whom to ask, nothing of its p
       await shot(page, locale === "en" ? `15-voided-${width}` : `15-voided-${locale}-${width}`);
       await context.close();
     }
+  }
+});
+
+/** A context at one of the two widths every screen is checked at. */
+function sized(width) {
+  return browser.newContext(width === 375
+    ? { viewport: { width: 375, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true }
+    : { viewport: { width: 1280, height: 900 } });
+}
+
+/** `/page/v1/view` answered as the server answers it, with `change` made to its JSON. */
+async function viewAs(page, change) {
+  await page.route("**/page/v1/view*", async (route) => {
+    const r = await route.fetch();
+    const json = await r.json();
+    change(json);
+    await route.fulfill({ response: r, json });
+  });
+}
+
+test("the state screens, the Type tab, the TEST banner and the embedded frame pass axe at both widths, in English and Arabic", async () => {
+  const simple = { type: "doc", content: [
+    { type: "heading", attrs: { level: 1 }, content: [{ type: "text", text: "Lease of the studio" }] },
+    { type: "paragraph", content: [{ type: "text", text: "The tenant pays the rent on the first day of each month, by bank transfer." }] },
+    { type: "signatureBlock", attrs: { role: "client" } },
+  ] };
+  // Test documents are emailed only to the workspace's own sender address: a workspace of
+  // their own, so its mail cannot be taken for another test's.
+  const practice = JSON.parse(cli(["admin", "workspace", "create", "--name", "Practice Lettings", "--plan", "pro", "--json"]));
+  const sender = `sender-${Date.now()}@example.com`;
+  cli(["admin", "workspace", "update", practice.id, "--sender-email", sender]);
+  const tk = JSON.parse(cli(["admin", "key", "create", "--workspace", practice.id, "--mode", "test", "--all-scopes", "--json"]));
+  const testKey = tk.key ?? tk.token ?? tk.secret;
+  const host = await serveHost();
+  cli(["admin", "workspace", "update", workspace, "--embed-origin", host.origin]);
+  try {
+    for (const width of [1280, 375]) {
+      // A link that opens nothing (no person, so no language but the browser's).
+      const context = await sized(width);
+      const page = await context.newPage();
+      await page.goto(`${base}/s/${"A".repeat(43)}`);
+      await page.getByRole("heading", { name: "This link does not open a document" }).waitFor();
+      await axe(page, `bad link at ${width}`);
+      await shot(page, `16-bad-link-${width}`);
+      await context.close();
+    }
+    for (const lang of ["en", "ar"]) {
+      for (const width of [1280, 375]) {
+        const tag = `${lang}-${width}`;
+        const name = lang === "ar" ? "ليلى حداد" : "Ada Tenant";
+        // Signed with the Type tab, then complete once sealed.
+        const email = `states-${tag}-${Date.now()}@example.com`;
+        const doc = await sendDocument({ source: simple }, [{ name, email, role: "client", locale: lang }]);
+        const link = await linkFor(email);
+        let context = await sized(width);
+        let page = await context.newPage();
+        await page.goto(link);
+        await page.locator("main.consent h1").waitFor();
+        await page.locator("label.check input").check();
+        await page.locator("form button.primary").click();
+        await page.waitForFunction(() => document.querySelector(".sheet img")?.complete);
+        await page.locator("button.sign-here").first().click();
+        await page.locator("dialog.pad [role=tab]").nth(1).click();
+        await page.locator("dialog.pad #typed").waitFor();
+        await axe(page, `Type tab ${tag}`);
+        await shot(page, `${tag}-3c-type`);
+        await page.locator("dialog.pad button.primary").click();
+        await page.locator(".sign-here.done").waitFor();
+        await page.locator(".bar.bottom button.primary").click();
+        await page.locator("main.status h1").waitFor();
+        for (let i = 0; i < 300 && (await api("GET", `/api/v1/documents/${doc.id}`)).state !== "executed"; i++) {
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        await page.reload();
+        await page.locator("main.status button.primary").waitFor();
+        await axe(page, `complete ${tag}`);
+        await shot(page, `${tag}-8-complete`);
+        await context.close();
+
+        // Waiting for someone who signs first, expired, and an error: the same link, its
+        // view answered as those states are.
+        for (const [screen, change] of [
+          ["waiting", (v) => { v.stage = "waiting"; }],
+          ["expired", (v) => { v.stage = "expired"; }],
+        ]) {
+          context = await sized(width);
+          page = await context.newPage();
+          await viewAs(page, change);
+          await page.goto(link);
+          await page.locator("main.status h1").waitFor();
+          await axe(page, `${screen} ${tag}`);
+          await shot(page, `${tag}-9-${screen}`);
+          // The page keeps asking (long polls): let those in flight go.
+          await page.unrouteAll({ behavior: "ignoreErrors" });
+          await context.close();
+        }
+        context = await sized(width);
+        page = await context.newPage();
+        await page.route("**/page/v1/view*", (route) => route.fulfill({
+          status: 500,
+          json: { error: { kind: "internal", message: "Something failed on our side; it was logged.", requestId: "req_0", retryable: true } },
+        }));
+        await page.goto(link);
+        await page.getByRole("heading", { name: "Something went wrong" }).waitFor();
+        await axe(page, `error ${tag}`);
+        await shot(page, `${tag}-9-error`);
+        await page.unrouteAll({ behavior: "ignoreErrors" });
+        await context.close();
+
+        // A practice document: the TEST banner on the consent and the document screens.
+        const res = await fetch(`${base}/api/v1/documents`, {
+          method: "POST",
+          headers: { Authorization: `Bearer ${testKey}`, "Content-Type": "application/json", "Idempotency-Key": `idem-test-${tag}-${Date.now()}` },
+          body: JSON.stringify({ title: "Studio lease", source: simple, people: [{ name, email: `someone-${tag}@example.com`, role: "client", locale: lang }], sendNow: true }),
+        });
+        assert.equal(res.status, 201, await res.text());
+        context = await sized(width);
+        page = await context.newPage();
+        await page.goto(await linkFor(sender));
+        await page.locator("main.consent .test-banner").waitFor();
+        await axe(page, `TEST banner, consent ${tag}`);
+        await page.locator("label.check input").check();
+        await page.locator("form button.primary").click();
+        await page.waitForFunction(() => document.querySelector(".sheet img")?.complete);
+        await page.locator(".test-banner").first().waitFor();
+        await axe(page, `TEST banner, document ${tag}`);
+        await shot(page, `${tag}-10-test`);
+        await context.close();
+        // linkFor takes the first link emailed to the sender: that one is used up.
+        for (const file of readdirSync(join(data, "mail"))) {
+          const path = join(data, "mail", file);
+          if (readFileSync(path, "utf8").includes(sender)) rmSync(path);
+        }
+
+        // Inside the embedded frame, on the caller's page.
+        const framed = await sendDocument({ source: simple, embedded: ["client"] }, [{ name, email: `framed-${tag}-${Date.now()}@example.com`, role: "client", locale: lang }]);
+        const session = await api("POST", `/api/v1/documents/${framed.id}/embed-session`, { seat: "client", origin: host.origin });
+        context = await sized(width);
+        page = await context.newPage();
+        await page.goto(`${host.origin}/?url=${encodeURIComponent(session.url)}`);
+        await page.frameLocator("signet-signing iframe").locator("main.consent h1").waitFor();
+        const frame = page.frames().find((f) => f.url().includes("/e/"));
+        assert.ok(frame, "the signing page's frame");
+        await axe(frame, `embedded consent ${tag}`);
+        await frame.locator("label.check input").check();
+        await frame.locator("form button.primary").click();
+        await frame.waitForFunction(() => document.querySelector(".sheet img")?.complete);
+        await axe(frame, `embedded document ${tag}`);
+        await shot(page, `${tag}-11-embedded`);
+        await context.close();
+      }
+    }
+  } finally {
+    host.server.close();
   }
 });
