@@ -9,7 +9,7 @@
 //! and the subscription), and the one 404 of the signing page's calls for whatever is not
 //! a signing link.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use reqwest::Method;
 use serde_json::{Value, json};
@@ -18,7 +18,7 @@ use signet_resolvers::keys::KeyCreateIn;
 use signet_rest::routes::{Access, Idem, ROUTES, Route};
 use signet_storage::state::Begin;
 
-use crate::harness::{Answer, Kind, Options, TestApp};
+use crate::harness::{Answer, Kind, Options, TestApp, until};
 
 /// One request the walk makes: a route with its path filled in and its body.
 #[derive(Clone, Debug)]
@@ -196,40 +196,11 @@ async fn document(app: &TestApp, key: &str, send: bool, embedded: bool) -> Strin
     d["id"].as_str().unwrap().to_string()
 }
 
-/// Waits until `check` answers something, or fails after a minute naming `what`.
-async fn until<T, F, Fut>(what: &str, mut check: F) -> T
-where
-    F: FnMut() -> Fut,
-    Fut: std::future::Future<Output = Option<T>>,
-{
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        if let Some(t) = check().await {
-            return t;
-        }
-        assert!(Instant::now() < deadline, "waited a minute for {what}");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
-
 /// A test document of `key`'s signed by every seat and sealed.
 async fn executed(app: &TestApp, key: &str) -> String {
     let id = document(app, key, true, false).await;
-    for seat in ["client", "provider"] {
-        let path = format!("/api/v1/documents/{id}/test-sign");
-        until("a seat's turn to test-sign", || async {
-            let a = app
-                .post(&path, key, &[], &json!({"seat": seat}).to_string())
-                .await;
-            a.status.is_success().then_some(())
-        })
-        .await;
-    }
-    let pdf = format!("/api/v1/documents/{id}/signed.pdf");
-    until("the sealed PDF", || async {
-        (app.get(&pdf, Some(key)).await.status == 200).then_some(())
-    })
-    .await;
+    crate::harness::test_sign(app, key, &id, &["client", "provider"]).await;
+    crate::harness::signed_pdf(app, key, &id).await;
     id
 }
 

@@ -840,17 +840,7 @@ async fn completed_goes_to_everyone_and_the_sender_with_the_sealed_copy_attached
         let doc = documents::create(&app, &key, json!({"sendNow": true})).await;
         let id = doc.body["id"].as_str().unwrap().to_string();
         app.run_pending_jobs().await;
-        for seat in ["client", "provider"] {
-            let r = app
-                .post(
-                    &format!("/api/v1/documents/{id}/test-sign"),
-                    &key,
-                    &[],
-                    &json!({"seat": seat}).to_string(),
-                )
-                .await;
-            assert_eq!(r.status, 200, "{}", r.body);
-        }
+        crate::harness::test_sign(&app, &key, &id, &["client", "provider"]).await;
         app.run_pending_jobs().await;
         let state = app
             .get(&format!("/api/v1/documents/{id}"), Some(&key))
@@ -970,18 +960,7 @@ async fn a_download_link_opens_the_sealed_copy_for_thirty_days_and_nothing_else(
     // Not sealed yet: nothing to download.
     let a = app.get(&format!("/d/{fresh}"), None).await;
     assert_eq!(a.status, 404, "{}", a.body);
-    for seat in ["client", "provider"] {
-        app.post(
-            &format!(
-                "/api/v1/documents/{}/test-sign",
-                doc.body["id"].as_str().unwrap()
-            ),
-            &key,
-            &[],
-            &json!({"seat": seat}).to_string(),
-        )
-        .await;
-    }
+    crate::harness::test_sign(&app, &key, &id, &["client", "provider"]).await;
     app.run_pending_jobs().await;
     let res = app
         .client
@@ -1071,14 +1050,7 @@ async fn no_email_lost(kind: Kind) {
         .collect();
     assert_eq!(expected.len(), 40);
     let worker = || {
-        struct Killed(std::process::Child);
-        impl Drop for Killed {
-            fn drop(&mut self) {
-                let _ = self.0.kill(); // SIGKILL
-                let _ = self.0.wait();
-            }
-        }
-        Killed(
+        crate::harness::Process(
             Command::new(env!("CARGO_BIN_EXE_signet"))
                 .arg("worker")
                 .envs(app.env())

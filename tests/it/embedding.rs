@@ -12,7 +12,8 @@ use signet_storage::sea_orm::ConnectionTrait;
 
 use crate::both_quiet;
 use crate::harness::TestApp;
-use crate::signing_page::{every_field, links, send};
+use crate::harness::links;
+use crate::signing_page::{every_field, send};
 
 const SITE: &str = "https://app.example.com";
 
@@ -292,7 +293,7 @@ both_quiet!(an_embedded_seat_signs_inside_the_allowed_site_only, |app| {
 
     // A page that waits hears of the next signature at once, not at its wait's end.
     app.run_pending_jobs().await;
-    let bob = crate::signing_page::link_of(&app, "bob@example.com");
+    let bob = crate::harness::link_of(&app, "bob@example.com");
     let version = signed["version"].as_str().unwrap().to_string();
     let (base, s2) = (app.base.clone(), sess.clone());
     let waiting = tokio::spawn(async move {

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use reqwest::StatusCode;
 use reqwest::header::HeaderMap;
 use secrecy::SecretString;
-use serde_json::Value;
+use serde_json::{Value, json};
 use signet::{Config, Server};
 use signet_resolvers::Mode;
 use signet_resolvers::actor::Scopes;
@@ -570,4 +570,301 @@ macro_rules! both_quiet {
             }
         }
     };
+}
+
+/// A child process (a server, a receiver, a worker) killed with SIGKILL and reaped when
+/// dropped, so a failing assertion leaves nothing running.
+pub struct Process(pub std::process::Child);
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Waits until something listens on `port` of this machine, or fails after `secs` naming
+/// `what`.
+pub fn listening(port: u16, what: &str, secs: u64) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{what} did not listen within {secs} s"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+/// `signet serve` on the app's storage, once it listens: the process (killed when dropped)
+/// and its base URL.
+pub fn spawn_server(app: &TestApp) -> (Process, String) {
+    spawn_server_with(app, &[], &[], std::process::Stdio::null())
+}
+
+/// `signet serve ARGS` on the app's storage with `env` besides, its standard error to
+/// `stderr`, once it listens: the process (killed when dropped) and its base URL.
+pub fn spawn_server_with(
+    app: &TestApp,
+    args: &[&str],
+    env: &[(&str, &str)],
+    stderr: impl Into<std::process::Stdio>,
+) -> (Process, String) {
+    let port = crate::servers::free_port();
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_signet"))
+        .arg("serve")
+        .args(args)
+        .envs(app.env())
+        .envs(env.iter().copied())
+        .env("SIGNET_LISTEN", format!("127.0.0.1:{port}"))
+        .current_dir(app.dir.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(stderr)
+        .spawn()
+        .expect("signet serve starts");
+    let process = Process(child);
+    listening(port, "signet serve", 30);
+    (process, format!("http://127.0.0.1:{port}"))
+}
+
+/// Asks `check` again every 50 ms until it answers something, for at most a minute; then
+/// fails naming `what`. For what the server does in the background (a render, a seal, a
+/// delivery, an email), never a fixed sleep.
+pub async fn until<T, F, Fut>(what: &str, mut check: F) -> T
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Option<T>>,
+{
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        if let Some(t) = check().await {
+            return t;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "waited a minute for {what}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+}
+
+// The signing page as a person uses it.
+
+/// The `.eml` files written so far: recipient, subject, text and when written.
+pub fn mails(app: &TestApp) -> Vec<(String, String, String, std::time::SystemTime)> {
+    let mut out = vec![];
+    for entry in std::fs::read_dir(app.dir.path().join("mail"))
+        .into_iter()
+        .flatten()
+        .flatten()
+    {
+        // Finished emails only: each is written to a hidden temporary file, then renamed.
+        if entry.file_name().to_string_lossy().starts_with('.') {
+            continue;
+        }
+        let (Ok(raw), Ok(meta)) = (std::fs::read(entry.path()), entry.metadata()) else {
+            continue;
+        };
+        let Some(m) = mail_parser::MessageParser::default().parse(&raw) else {
+            continue;
+        };
+        let to = m
+            .to()
+            .and_then(|t| t.first())
+            .and_then(|a| a.address())
+            .unwrap_or_default()
+            .to_string();
+        let subject = m.subject().unwrap_or_default().to_string();
+        let text = m.body_text(0).map(|t| t.into_owned()).unwrap_or_default();
+        let at = meta.modified().unwrap_or(std::time::SystemTime::UNIX_EPOCH);
+        out.push((to, subject, text, at));
+    }
+    out.sort_by_key(|m| m.3);
+    out
+}
+
+/// The subjects and texts of the `.eml` files written so far to `to`.
+pub fn mails_to(app: &TestApp, to: &str) -> Vec<(String, String)> {
+    mails(app)
+        .into_iter()
+        .filter(|m| m.0 == to)
+        .map(|m| (m.1, m.2))
+        .collect()
+}
+
+/// The signing links in the `.eml` files written so far, by recipient.
+pub fn links(app: &TestApp) -> Vec<(String, String)> {
+    mails(app)
+        .into_iter()
+        .filter_map(|(to, _, text, _)| {
+            let at = text.find("/s/")?;
+            let t: String = text[at + 3..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+                .collect();
+            Some((to, t))
+        })
+        .collect()
+}
+
+pub fn link_of(app: &TestApp, to: &str) -> String {
+    links(app)
+        .into_iter()
+        .find(|(a, _)| a == to)
+        .unwrap_or_else(|| panic!("no signing link emailed to {to}"))
+        .1
+}
+
+pub async fn page(
+    app: &TestApp,
+    method: &str,
+    path: &str,
+    token: &str,
+    body: Option<Value>,
+) -> (u16, Value) {
+    page_as(app, method, path, token, None, body).await
+}
+
+/// A page call with the pass the page holds once the person confirmed who they are.
+pub async fn page_as(
+    app: &TestApp,
+    method: &str,
+    path: &str,
+    token: &str,
+    pass: Option<&str>,
+    body: Option<Value>,
+) -> (u16, Value) {
+    page_call(
+        &app.base,
+        method,
+        path,
+        token,
+        pass,
+        "Mozilla/5.0 (signing page test)",
+        body,
+    )
+    .await
+}
+
+/// One call of the signing page on `base` as a person's browser makes it: the link as its
+/// credential, the pass when one was given, `agent` as the browser.
+pub async fn page_call(
+    base: &str,
+    method: &str,
+    path: &str,
+    token: &str,
+    pass: Option<&str>,
+    agent: &str,
+    body: Option<Value>,
+) -> (u16, Value) {
+    let mut r = reqwest::Client::new()
+        .request(method.parse().unwrap(), format!("{base}{path}"))
+        .header("Authorization", format!("Link {token}"))
+        .header("User-Agent", agent);
+    if let Some(p) = pass {
+        r = r.header("Signet-Pass", p);
+    }
+    if let Some(b) = body {
+        r = r.json(&b);
+    }
+    let res = r.send().await.unwrap();
+    let status = res.status().as_u16();
+    let text = res.text().await.unwrap();
+    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+}
+
+/// The person of `token` opens the page on `base` as `agent`, consents to the disclosure it
+/// shows and signs every field with `values_for`.
+pub async fn sign_as(base: &str, token: &str, agent: &str) {
+    let (status, view) = page_call(base, "GET", "/page/v1/view", token, None, agent, None).await;
+    assert_eq!(status, 200, "{view}");
+    assert_eq!(view["stage"], "sign", "{view}");
+    let shown = &view["consent"];
+    let (status, e) = page_call(
+        base,
+        "POST",
+        "/page/v1/consent",
+        token,
+        None,
+        agent,
+        Some(serde_json::json!({"version": shown["version"], "sha256": shown["sha256"]})),
+    )
+    .await;
+    assert_eq!(status, 200, "{e}");
+    let values = values_for(&view["fields"]);
+    let (status, e) = page_call(
+        base,
+        "POST",
+        "/page/v1/sign",
+        token,
+        None,
+        agent,
+        Some(serde_json::json!({"values": values})),
+    )
+    .await;
+    assert_eq!(status, 200, "{e}");
+}
+
+/// Test-signs document `id` of `key`'s for each of `seats` in turn (each seat's turn comes
+/// as the one before signs; nothing in the background is needed or run).
+pub async fn test_sign(app: &TestApp, key: &str, id: &str, seats: &[&str]) {
+    for seat in seats {
+        let r = app
+            .post(
+                &format!("/api/v1/documents/{id}/test-sign"),
+                key,
+                &[],
+                &serde_json::json!({ "seat": seat }).to_string(),
+            )
+            .await;
+        assert_eq!(r.status, 200, "{seat}: {}", r.body);
+    }
+}
+
+/// The sealed PDF of document `id` of `key`'s, once there is one.
+pub async fn signed_pdf(app: &TestApp, key: &str, id: &str) -> Vec<u8> {
+    let path = format!("/api/v1/documents/{id}/signed.pdf");
+    until("the sealed PDF", || async {
+        app.run_pending_jobs().await;
+        let r = app
+            .client
+            .get(format!("{}{path}", app.base))
+            .bearer_auth(key)
+            .send()
+            .await
+            .unwrap();
+        if r.status() == 200 {
+            Some(r.bytes().await.unwrap().to_vec())
+        } else {
+            None
+        }
+    })
+    .await
+}
+
+/// A value for every editable field of a view's `fields`, as a person fills them.
+pub fn values_for(fields: &Value) -> Value {
+    let mut v = serde_json::Map::new();
+    for f in fields.as_array().unwrap() {
+        if !f["editable"].as_bool().unwrap() {
+            continue;
+        }
+        let id = f["id"].as_str().unwrap().to_string();
+        let value = match f["type"].as_str().unwrap() {
+            "date" => json!("2027-01-01"),
+            "checkbox" => json!(true),
+            "radio" => json!("yearly"),
+            "select" => json!("one space"),
+            "number" => json!("2"),
+            "email" => json!("ada@example.com"),
+            "phone" => json!("+44 20 7946 0958"),
+            "signature" => json!({"kind": "drawn", "width": 600, "height": 200,
+                "strokes": [[[20, 150, 0], [80, 40, 60], [140, 160, 120], [200, 60, 180]], [[240, 120, 400], [420, 110, 520]]]}),
+            "initials" => json!({"kind": "typed", "text": "AT"}),
+            "text" | "company" => continue,
+            _ => continue,
+        };
+        v.insert(id, value);
+    }
+    Value::Object(v)
 }

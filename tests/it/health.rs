@@ -276,17 +276,7 @@ async fn json_logs_carry_the_id_of_the_request_that_logged() {
     let made = crate::documents::create(&app, &key, serde_json::json!({"sendNow": true})).await;
     assert_eq!(made.status, 201, "{}", made.body);
     let id = made.body["id"].as_str().unwrap().to_string();
-    for seat in ["client", "provider"] {
-        let signed = app
-            .post(
-                &format!("/api/v1/documents/{id}/test-sign"),
-                &key,
-                &[],
-                &serde_json::json!({ "seat": seat }).to_string(),
-            )
-            .await;
-        assert_eq!(signed.status, 200, "{}", signed.body);
-    }
+    crate::harness::test_sign(&app, &key, &id, &["client", "provider"]).await;
     app.run_pending_jobs().await;
     // The sealed file lost from the store: downloading it is an unexpected error, logged.
     let sealed: String = app
@@ -306,7 +296,7 @@ async fn json_logs_carry_the_id_of_the_request_that_logged() {
 
     let dir = tempfile::tempdir().unwrap();
     let log_path = dir.path().join("serve.log");
-    let (server, base) = crate::limits::spawn_server_with(
+    let (server, base) = crate::harness::spawn_server_with(
         &app,
         &["--role", "api"],
         &[

@@ -389,17 +389,7 @@ async fn a_document_everyone_signed_cannot_be_voided_before_it_is_sealed() {
         let (_, key) = app.owner().await;
         let doc = documents::create(&app, &key, json!({"sendNow": true})).await;
         let id = doc.body["id"].as_str().unwrap().to_string();
-        for seat in ["client", "provider"] {
-            let a = app
-                .post(
-                    &format!("/api/v1/documents/{id}/test-sign"),
-                    &key,
-                    &[],
-                    &json!({ "seat": seat }).to_string(),
-                )
-                .await;
-            assert_eq!(a.status, 200, "{}", a.body);
-        }
+        crate::harness::test_sign(&app, &key, &id, &["client", "provider"]).await;
         let a = app
             .post(&format!("/api/v1/documents/{id}/void"), &key, &[], "{}")
             .await;

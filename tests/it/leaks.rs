@@ -3,13 +3,13 @@
 //! an email is sent and stored hashed.
 
 use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::{Value, json};
 
 use crate::documents::{self, body};
+use crate::harness::Process;
 use crate::harness::{Kind, TestApp};
-use crate::limits::Process;
 use crate::servers::free_port;
 
 /// Words a name carries when it holds a link, a code or a secret.
@@ -195,11 +195,7 @@ async fn no_answer_or_log_line_of_a_documents_life_holds_a_link_or_code() {
             .spawn()
             .expect("signet serve starts"),
     );
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(Instant::now() < deadline, "signet serve did not listen");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    crate::harness::listening(port, "signet serve", 30);
     let base = format!("http://127.0.0.1:{port}");
     let client = reqwest::Client::new();
     let mut answers: Vec<String> = vec![];

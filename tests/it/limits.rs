@@ -1,12 +1,8 @@
 //! Per-minute budgets: per key, 429 with Retry-After when over, shared by every server
 //! process through Redis.
 
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
-
 use crate::both;
 use crate::harness::{Kind, TestApp};
-use crate::servers::free_port;
 use signet_resolvers::Mode;
 use signet_resolvers::actor::Scopes;
 use signet_resolvers::keys::KeyCreateIn;
@@ -50,47 +46,6 @@ both!(over_budget_is_429_with_retry_after, |app| {
     assert_eq!(app.get("/api/v1/usage", Some(&other)).await.status, 200);
 });
 
-pub(crate) struct Process(pub(crate) Child);
-
-impl Drop for Process {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-pub(crate) fn spawn_server(app: &TestApp) -> (Process, String) {
-    spawn_server_with(app, &[], &[], Stdio::null())
-}
-
-/// `signet serve ARGS` on the app's storage with `env` besides, its standard error to
-/// `stderr`, once it listens: the process (killed when dropped) and its base URL.
-pub(crate) fn spawn_server_with(
-    app: &TestApp,
-    args: &[&str],
-    env: &[(&str, &str)],
-    stderr: impl Into<Stdio>,
-) -> (Process, String) {
-    let port = free_port();
-    let child = Command::new(env!("CARGO_BIN_EXE_signet"))
-        .arg("serve")
-        .args(args)
-        .envs(app.env())
-        .envs(env.iter().copied())
-        .env("SIGNET_LISTEN", format!("127.0.0.1:{port}"))
-        .current_dir(app.dir.path())
-        .stdout(Stdio::null())
-        .stderr(stderr)
-        .spawn()
-        .expect("signet serve starts");
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(Instant::now() < deadline, "signet serve did not listen");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    (Process(child), format!("http://127.0.0.1:{port}"))
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_processes_share_one_budget_through_redis() {
     let Some(app) = TestApp::start(Kind::PostgresRedis).await else {
@@ -98,8 +53,8 @@ async fn two_processes_share_one_budget_through_redis() {
     };
     let (ws, _) = app.owner().await;
     let key = app.key_with(limited(&ws, 6)).await;
-    let (_a, base_a) = spawn_server(&app);
-    let (_b, base_b) = spawn_server(&app);
+    let (_a, base_a) = crate::harness::spawn_server(&app);
+    let (_b, base_b) = crate::harness::spawn_server(&app);
     let client = reqwest::Client::new();
     clear_of_minute_boundary(&app);
     let mut statuses = vec![];

@@ -146,7 +146,7 @@ async fn a_change_in_one_process_reaches_a_subscriber_on_another() {
         .as_str()
         .unwrap()
         .to_string();
-    let (_other, other_base) = crate::limits::spawn_server(&app);
+    let (_other, other_base) = crate::harness::spawn_server(&app);
     let mut socket = subscribe(&other_base, &key, &id).await;
     assert_eq!(pushed(&mut socket).await["state"], "draft");
     // The change is made through this process; the subscriber sits on the other one.

@@ -7,7 +7,7 @@
 
 use std::collections::BTreeSet;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
@@ -18,18 +18,11 @@ use crate::harness::{Kind, TestApp};
 use crate::sink::{Received, Sink, SinkOptions};
 use crate::webhooks::Receiver;
 
-/// A child process killed with SIGKILL when dropped, unless it was already.
+/// A `signet` process of its own machine, killed with SIGKILL when dropped.
 struct Node {
-    child: Child,
+    _child: crate::harness::Process,
     dir: tempfile::TempDir,
     base: Option<String>,
-}
-
-impl Drop for Node {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 impl Node {
@@ -50,19 +43,16 @@ impl Node {
         if let Some(port) = port {
             cmd.env("SIGNET_LISTEN", format!("127.0.0.1:{port}"));
         }
-        let child = cmd.spawn().expect("signet starts");
+        let child = crate::harness::Process(cmd.spawn().expect("signet starts"));
         let base = port.map(|port| {
-            let started = Instant::now();
-            while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-                assert!(
-                    started.elapsed() < Duration::from_secs(60),
-                    "signet {args:?} did not listen"
-                );
-                std::thread::sleep(Duration::from_millis(50));
-            }
+            crate::harness::listening(port, &format!("signet {args:?}"), 60);
             format!("http://127.0.0.1:{port}")
         });
-        Node { child, dir, base }
+        Node {
+            _child: child,
+            dir,
+            base,
+        }
     }
 
     fn base(&self) -> &str {
@@ -150,50 +140,10 @@ async fn link(sink: &Sink, to: &str) -> String {
         .collect()
 }
 
-async fn page(
-    base: &str,
-    method: &str,
-    path: &str,
-    token: &str,
-    body: Option<Value>,
-) -> (u16, Value) {
-    let mut r = reqwest::Client::new()
-        .request(method.parse().unwrap(), format!("{base}{path}"))
-        .header("Authorization", format!("Link {token}"))
-        .header("User-Agent", "Mozilla/5.0 (scale-out test)");
-    if let Some(b) = body {
-        r = r.json(&b);
-    }
-    let res = r.send().await.unwrap();
-    let status = res.status().as_u16();
-    (status, res.json().await.unwrap_or(Value::Null))
-}
-
 /// `to` opens the page on `base`, consents and signs.
 async fn sign(base: &str, sink: &Sink, to: &str) {
     let token = link(sink, to).await;
-    let (status, view) = page(base, "GET", "/page/v1/view", &token, None).await;
-    assert_eq!(status, 200, "{view}");
-    assert_eq!(view["stage"], "sign", "{to}: {view}");
-    let (status, e) = page(
-        base,
-        "POST",
-        "/page/v1/consent",
-        &token,
-        Some(json!({"version": view["consent"]["version"], "sha256": view["consent"]["sha256"]})),
-    )
-    .await;
-    assert_eq!(status, 200, "{e}");
-    let values = crate::signing_page::values_for(&view["fields"]);
-    let (status, e) = page(
-        base,
-        "POST",
-        "/page/v1/sign",
-        &token,
-        Some(json!({"values": values})),
-    )
-    .await;
-    assert_eq!(status, 200, "{to}: {e}");
+    crate::harness::sign_as(base, &token, "Mozilla/5.0 (scale-out test)").await;
 }
 
 /// Waits until every document in `ids` is `executed`, as `base` tells it.

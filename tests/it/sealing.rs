@@ -85,17 +85,7 @@ async fn bytes(app: &TestApp, path: &str, key: &str) -> (u16, String, String, Ve
 }
 
 async fn sign_all(app: &TestApp, key: &str, id: &str) {
-    for seat in ["client", "provider"] {
-        let r = app
-            .post(
-                &format!("/api/v1/documents/{id}/test-sign"),
-                key,
-                &[],
-                &json!({ "seat": seat }).to_string(),
-            )
-            .await;
-        assert_eq!(r.status, 200, "{}", r.body);
-    }
+    crate::harness::test_sign(app, key, id, &["client", "provider"]).await;
 }
 
 async fn executed(app: &TestApp, key: &str, id: &str) -> Value {

@@ -8,7 +8,8 @@ use signet_storage::sea_orm::ConnectionTrait;
 
 use crate::both_quiet;
 use crate::harness::{Kind, Options, TestApp};
-use crate::signing_page::{link_of, links, page, state, values_for};
+use crate::harness::{link_of, links, page};
+use crate::signing_page::state;
 
 /// Pixels of the pictures compared: the signing page's large picture.
 const WIDTH: u32 = 1500;
@@ -175,19 +176,7 @@ async fn shown_then_signed_by(
     }
     app.run_pending_jobs().await;
     assert_eq!(state(app, key, id).await["state"], "executed");
-    (shown, masks, signed_pdf(app, key, id).await)
-}
-
-async fn signed_pdf(app: &TestApp, key: &str, id: &str) -> Vec<u8> {
-    let r = app
-        .client
-        .get(format!("{}/api/v1/documents/{id}/signed.pdf", app.base))
-        .bearer_auth(key)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), 200);
-    r.bytes().await.unwrap().to_vec()
+    (shown, masks, crate::harness::signed_pdf(app, key, id).await)
 }
 
 /// Every page the signer was shown matches poppler's drawing of the sealed page, outside
@@ -442,7 +431,7 @@ async fn too_long(app: TestApp) {
     assert!(doc["pageCount"].is_null(), "{doc}");
     let sent: Vec<String> = links(&app).into_iter().map(|(to, _)| to).collect();
     assert!(!sent.contains(&"ada@example.com".to_string()), "{sent:?}");
-    let told = crate::signing_page::mails_to(&app, "owner@example.com");
+    let told = crate::harness::mails_to(&app, "owner@example.com");
     assert!(
         told.iter()
             .any(|(subject, text)| subject.contains("Lease")
@@ -549,16 +538,9 @@ both_quiet!(
 
 /// A page call with a browser of the caller's choosing.
 async fn page_from(app: &TestApp, path: &str, token: &str, agent: &str, body: Value) -> u16 {
-    reqwest::Client::new()
-        .post(format!("{}{path}", app.base))
-        .header("Authorization", format!("Link {token}"))
-        .header("User-Agent", agent)
-        .json(&body)
-        .send()
+    crate::harness::page_call(&app.base, "POST", path, token, None, agent, Some(body))
         .await
-        .unwrap()
-        .status()
-        .as_u16()
+        .0
 }
 
 /// Accepts the disclosure the view `v` showed, as the person of `token`.
@@ -576,17 +558,7 @@ async fn consent(app: &TestApp, token: &str, v: &Value) {
 
 /// Consents and signs as the person of `token`, from the test's browser.
 async fn sign(app: &TestApp, token: &str) {
-    let (_, v) = page(app, "GET", "/page/v1/view", token, None).await;
-    consent(app, token, &v).await;
-    let (status, e) = page(
-        app,
-        "POST",
-        "/page/v1/sign",
-        token,
-        Some(json!({"values": values_for(&v["fields"])})),
-    )
-    .await;
-    assert_eq!(status, 200, "{e}");
+    crate::harness::sign_as(&app.base, token, "Mozilla/5.0 (signing page test)").await;
 }
 
 both_quiet!(
@@ -625,7 +597,7 @@ both_quiet!(
         sign(&app, &bob).await;
         app.run_pending_jobs().await;
         assert_eq!(state(&app, &key, &id).await["state"], "executed");
-        let pdf = signed_pdf(&app, &key, &id).await;
+        let pdf = crate::harness::signed_pdf(&app, &key, &id).await;
         let Some(tool) =
             signet_testkit::program("pdftotext", "poppler", "apt-get install poppler-utils")
         else {
@@ -809,7 +781,7 @@ both_quiet!(
         assert_eq!(status, 201, "{d}");
         app.run_pending_jobs().await;
         assert!(
-            crate::signing_page::mails_to(&app, "stranger@victim.example").is_empty(),
+            crate::harness::mails_to(&app, "stranger@victim.example").is_empty(),
             "nothing reaches an address the request named"
         );
         assert!(links(&app).is_empty());
@@ -826,8 +798,8 @@ both_quiet!(
         let (status, d) = post(&app, &key, "/api/v1/documents", &body).await;
         assert_eq!(status, 201, "{d}");
         app.run_pending_jobs().await;
-        assert!(crate::signing_page::mails_to(&app, "stranger@victim.example").is_empty());
-        let owner = crate::signing_page::mails_to(&app, "owner@acme.example");
+        assert!(crate::harness::mails_to(&app, "stranger@victim.example").is_empty());
+        let owner = crate::harness::mails_to(&app, "owner@acme.example");
         assert_eq!(owner.len(), 1, "one invitation of five people: {owner:?}");
         assert!(owner[0].0.starts_with("[TEST]"), "{owner:?}");
         let usage = app.get("/api/v1/usage", Some(&key)).await;

@@ -9,7 +9,7 @@ use signet_resolvers::plans::Plan;
 use signet_storage::sea_orm::{ConnectionTrait, Value as Sql};
 
 use crate::both_quiet;
-use crate::harness::TestApp;
+use crate::harness::{TestApp, link_of, links, mails, page, page_as, values_for};
 
 /// Every field type a person fills in, for the client seat.
 pub fn every_field() -> Value {
@@ -76,107 +76,6 @@ pub async fn send(app: &TestApp, key: &str, extra: Value) -> String {
     a.body["id"].as_str().unwrap().to_string()
 }
 
-/// The `.eml` files written so far: recipient, subject, text and when written.
-fn mails(app: &TestApp) -> Vec<(String, String, String, std::time::SystemTime)> {
-    let mut out = vec![];
-    for entry in std::fs::read_dir(app.dir.path().join("mail"))
-        .into_iter()
-        .flatten()
-        .flatten()
-    {
-        // Finished emails only: each is written to a hidden temporary file, then renamed.
-        if entry.file_name().to_string_lossy().starts_with('.') {
-            continue;
-        }
-        let (Ok(raw), Ok(meta)) = (std::fs::read(entry.path()), entry.metadata()) else {
-            continue;
-        };
-        let Some(m) = mail_parser::MessageParser::default().parse(&raw) else {
-            continue;
-        };
-        let to = m
-            .to()
-            .and_then(|t| t.first())
-            .and_then(|a| a.address())
-            .unwrap_or_default()
-            .to_string();
-        let subject = m.subject().unwrap_or_default().to_string();
-        let text = m.body_text(0).map(|t| t.into_owned()).unwrap_or_default();
-        let at = meta.modified().unwrap_or(std::time::SystemTime::UNIX_EPOCH);
-        out.push((to, subject, text, at));
-    }
-    out.sort_by_key(|m| m.3);
-    out
-}
-
-/// The subjects and texts of the `.eml` files written so far to `to`.
-pub(crate) fn mails_to(app: &TestApp, to: &str) -> Vec<(String, String)> {
-    mails(app)
-        .into_iter()
-        .filter(|m| m.0 == to)
-        .map(|m| (m.1, m.2))
-        .collect()
-}
-
-/// The signing links in the `.eml` files written so far, by recipient.
-pub fn links(app: &TestApp) -> Vec<(String, String)> {
-    mails(app)
-        .into_iter()
-        .filter_map(|(to, _, text, _)| {
-            let at = text.find("/s/")?;
-            let t: String = text[at + 3..]
-                .chars()
-                .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
-                .collect();
-            Some((to, t))
-        })
-        .collect()
-}
-
-pub fn link_of(app: &TestApp, to: &str) -> String {
-    links(app)
-        .into_iter()
-        .find(|(a, _)| a == to)
-        .unwrap_or_else(|| panic!("no signing link emailed to {to}"))
-        .1
-}
-
-pub(crate) async fn page(
-    app: &TestApp,
-    method: &str,
-    path: &str,
-    token: &str,
-    body: Option<Value>,
-) -> (u16, Value) {
-    page_as(app, method, path, token, None, body).await
-}
-
-/// A page call with the pass the page holds once the person confirmed who they are.
-pub(crate) async fn page_as(
-    app: &TestApp,
-    method: &str,
-    path: &str,
-    token: &str,
-    pass: Option<&str>,
-    body: Option<Value>,
-) -> (u16, Value) {
-    let client = reqwest::Client::new();
-    let mut r = client
-        .request(method.parse().unwrap(), format!("{}{path}", app.base))
-        .header("Authorization", format!("Link {token}"))
-        .header("User-Agent", "Mozilla/5.0 (signing page test)");
-    if let Some(p) = pass {
-        r = r.header("Signet-Pass", p);
-    }
-    if let Some(b) = body {
-        r = r.json(&b);
-    }
-    let res = r.send().await.unwrap();
-    let status = res.status().as_u16();
-    let text = res.text().await.unwrap();
-    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
-}
-
 pub(crate) async fn state(app: &TestApp, key: &str, id: &str) -> Value {
     app.get(&format!("/api/v1/documents/{id}"), Some(key))
         .await
@@ -215,32 +114,6 @@ fn assert_reads(page: &Value) {
         text.join(" ").contains("The tenant pays the rent"),
         "{text:?}"
     );
-}
-
-pub(crate) fn values_for(fields: &Value) -> Value {
-    let mut v = serde_json::Map::new();
-    for f in fields.as_array().unwrap() {
-        if !f["editable"].as_bool().unwrap() {
-            continue;
-        }
-        let id = f["id"].as_str().unwrap().to_string();
-        let value = match f["type"].as_str().unwrap() {
-            "date" => json!("2027-01-01"),
-            "checkbox" => json!(true),
-            "radio" => json!("yearly"),
-            "select" => json!("one space"),
-            "number" => json!("2"),
-            "email" => json!("ada@example.com"),
-            "phone" => json!("+44 20 7946 0958"),
-            "signature" => json!({"kind": "drawn", "width": 600, "height": 200,
-                "strokes": [[[20, 150, 0], [80, 40, 60], [140, 160, 120], [200, 60, 180]], [[240, 120, 400], [420, 110, 520]]]}),
-            "initials" => json!({"kind": "typed", "text": "AT"}),
-            "text" | "company" => continue,
-            _ => continue,
-        };
-        v.insert(id, value);
-    }
-    Value::Object(v)
 }
 
 both_quiet!(a_person_opens_consents_fills_every_field_and_signs, |app| {

@@ -5,7 +5,7 @@
 
 use std::io::BufRead as _;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
@@ -30,15 +30,8 @@ pub struct Sink {
     pub dir: PathBuf,
     /// The authority's certificate (PEM) when `tls`.
     pub ca_file: Option<PathBuf>,
-    child: Child,
+    _child: crate::harness::Process,
     _tmp: tempfile::TempDir,
-}
-
-impl Drop for Sink {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 /// One accepted message.
@@ -225,7 +218,7 @@ impl Sink {
             port,
             dir,
             ca_file,
-            child,
+            _child: crate::harness::Process(child),
             _tmp: tmp,
         })
     }

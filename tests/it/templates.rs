@@ -48,28 +48,11 @@ async fn post(app: &TestApp, key: &str, path: &str, body: Value) -> (u16, Value)
 /// A test document signed by each seat in turn, sealed: its signed PDF.
 async fn signed_by_all(app: &TestApp, key: &str, id: &str, seats: &[&str]) -> Vec<u8> {
     app.run_pending_jobs().await;
-    for seat in seats {
-        let (status, e) = post(
-            app,
-            key,
-            &format!("/api/v1/documents/{id}/test-sign"),
-            json!({"seat": seat}),
-        )
-        .await;
-        assert_eq!(status, 200, "{seat}: {e}");
-        app.run_pending_jobs().await;
-    }
+    crate::harness::test_sign(app, key, id, seats).await;
+    app.run_pending_jobs().await;
     let done = app.get(&format!("/api/v1/documents/{id}"), Some(key)).await;
     assert_eq!(done.body["state"], "executed", "{}", done.body);
-    let pdf = app
-        .client
-        .get(format!("{}/api/v1/documents/{id}/signed.pdf", app.base))
-        .bearer_auth(key)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(pdf.status(), 200);
-    pdf.bytes().await.unwrap().to_vec()
+    crate::harness::signed_pdf(app, key, id).await
 }
 
 /// A test key of a new Pro workspace that makes templates and sends from them.

@@ -3,7 +3,7 @@
 //! `signet listen`, and no event lost when the delivering process is killed.
 
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
@@ -23,17 +23,10 @@ const ALL: &[&str] = &[
 
 /// The Python receiver; killed when dropped.
 pub struct Receiver {
-    child: Child,
+    _child: crate::harness::Process,
     pub url: String,
     log: PathBuf,
     _dir: tempfile::TempDir,
-}
-
-impl Drop for Receiver {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 fn python_with_standardwebhooks() -> bool {
@@ -83,7 +76,7 @@ impl Receiver {
             std::thread::sleep(Duration::from_millis(50));
         };
         Some(Receiver {
-            child,
+            _child: crate::harness::Process(child),
             url: format!("http://127.0.0.1:{port}"),
             log,
             _dir: dir,
@@ -625,17 +618,14 @@ async fn a_failed_delivery_is_retried_with_the_same_id_and_410_disables() {
     delivered(&app, &gone, 1).await;
 }
 
-struct Listener(Child);
-
-impl Drop for Listener {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn listen(app: &TestApp, key: &str, endpoint: &str, to: &str, state: &std::path::Path) -> Listener {
-    Listener(
+fn listen(
+    app: &TestApp,
+    key: &str,
+    endpoint: &str,
+    to: &str,
+    state: &std::path::Path,
+) -> crate::harness::Process {
+    crate::harness::Process(
         Command::new(env!("CARGO_BIN_EXE_signet"))
             .args([
                 "listen",
@@ -771,8 +761,8 @@ fn pairs(records: &[Value]) -> std::collections::BTreeSet<(String, String)> {
         .collect()
 }
 
-fn worker(app: &TestApp) -> Listener {
-    Listener(
+fn worker(app: &TestApp) -> crate::harness::Process {
+    crate::harness::Process(
         Command::new(env!("CARGO_BIN_EXE_signet"))
             .arg("worker")
             .envs(app.env())
