@@ -244,24 +244,7 @@ both_quiet!(an_embedded_seat_signs_inside_the_allowed_site_only, |app| {
     )
     .await;
     let (_, v) = call(&app, "GET", "/page/v1/view", &sess, None).await;
-    let mut values = serde_json::Map::new();
-    for f in v["fields"].as_array().unwrap() {
-        if !f["editable"].as_bool().unwrap() {
-            continue;
-        }
-        let value = match f["type"].as_str().unwrap() {
-            "date" => json!("2027-01-01"),
-            "checkbox" => json!(true),
-            "radio" => json!("yearly"),
-            "select" => json!("one space"),
-            "number" => json!("2"),
-            "email" => json!("ada@example.com"),
-            "phone" => json!("+44 20 7946 0958"),
-            "signature" | "initials" => json!({"kind": "typed", "text": "Ada Tenant"}),
-            _ => continue,
-        };
-        values.insert(f["id"].as_str().unwrap().to_string(), value);
-    }
+    let values = crate::harness::values_for(&v["fields"]);
     let (status, signed) = call(
         &app,
         "POST",
