@@ -19,8 +19,11 @@ use hayro_interpret::{
 };
 use kurbo::{Affine, BezPath, Point, Rect, Shape};
 
-use crate::pdf::MAX_PAGE_OPERATIONS;
-
+/// Instructions one page runs, each drawing's counted every time it is drawn. A dense page
+/// of text runs a few thousand and a detailed chart tens of thousands; a page past this
+/// costs a viewer (and the signing page's picture) seconds and hundreds of megabytes, and
+/// is how a page can be made to look empty to one program and full to another.
+pub const MAX_PAGE_OPERATIONS: u64 = 150_000;
 /// The most drawing steps (each paint, clip, picture and letter, and each piece of a path
 /// painted or clipped) one drawing of a page may take, repeats counted. Three times
 /// `MAX_PAGE_OPERATIONS`, so a page within that whose instructions are all rectangles

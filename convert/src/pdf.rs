@@ -31,6 +31,7 @@ use lopdf::{Dictionary, Document, Object, ObjectId};
 use signet_source::FileRun;
 use signet_source::tags::{self, Tag};
 
+pub use crate::cost::MAX_PAGE_OPERATIONS;
 use crate::cost::{MAX_FILE_PIXELS, Tally};
 use crate::fields::short;
 
@@ -46,11 +47,6 @@ const MAX_PICTURE_PIXELS: u64 = 40_000_000;
 const MAX_FORM_USES: u64 = 20_000;
 /// Glyphs drawn in the whole file.
 const MAX_GLYPHS: usize = 2_000_000;
-/// Instructions one page runs, each drawing's counted every time it is drawn. A dense page
-/// of text runs a few thousand and a detailed chart tens of thousands; a page past this
-/// costs a viewer (and the signing page's picture) seconds and hundreds of megabytes, and
-/// is how a page can be made to look empty to one program and full to another.
-pub const MAX_PAGE_OPERATIONS: u64 = 150_000;
 /// How many times taller than wide (or wider than tall) a page may be.
 pub(crate) const MAX_ASPECT: f64 = 20.0;
 /// Instructions the whole file runs, counted the same way.

@@ -23,6 +23,7 @@ mod forged;
 mod graphql;
 mod health;
 mod hostile;
+mod house;
 mod idempotency;
 mod leaks;
 mod limits;
