@@ -64,6 +64,11 @@ fn random80() -> u128 {
 }
 
 /// Lower-case hexadecimal of `bytes` (hashes, fingerprints), without an allocation per byte.
+/// The SHA-256 of `bytes`, as lowercase hex.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    hex(ring::digest::digest(&ring::digest::SHA256, bytes).as_ref())
+}
+
 pub fn hex(bytes: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let mut out = String::with_capacity(bytes.len() * 2);

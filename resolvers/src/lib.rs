@@ -3,6 +3,7 @@
 pub mod actor;
 pub mod answer;
 pub mod api_log;
+pub mod blob_keys;
 pub mod ctx;
 pub mod documents;
 pub mod email;

@@ -92,11 +92,6 @@ pub struct TemplateFileIn {
 /// The largest file taken by `POST /templates/file`, in bytes.
 pub const MAX_FILE: usize = 10 * 1024 * 1024;
 
-/// Where a file template's version keeps its PDF.
-pub fn file_blob(template_id: &str, version: i64) -> String {
-    format!("templates/{template_id}/v{version}.pdf")
-}
-
 /// What a document made from a template starts with.
 #[derive(
     Clone, Debug, Default, Deserialize, Serialize, utoipa::ToSchema, async_graphql::SimpleObject,
@@ -690,7 +685,7 @@ pub async fn create_file(
     };
     let facts = crate::documents::facts_for(ctx, actor, BTreeMap::new()).await?;
     let id = ids::new_id("tpl");
-    let blob = file_blob(&id, 1);
+    let blob = crate::blob_keys::template_file(&id, 1);
     let max_pages = ctx.max_pages;
     // A conversion holds the workspace's one turn for files (a PDF too: a small one can
     // cost seconds and hundreds of megabytes, so a workspace sends them one at a time) and

@@ -8,6 +8,7 @@ use sea_orm::Value;
 use signet_source::{CheckInput, Report};
 use signet_storage::now_ms;
 
+use super::draft::{Draft, DraftRows};
 use super::input::{self, PersonRow};
 use super::store::{self, DocRow};
 use super::types::*;
@@ -139,24 +140,6 @@ pub async fn check(
     })
 }
 
-/// A draft's words, people and choices, validated.
-pub(crate) struct Draft {
-    pub title: String,
-    pub description: Option<String>,
-    pub external_id: Option<String>,
-    pub metadata: Metadata,
-    pub source: serde_json::Value,
-    pub doc: signet_source::Doc,
-    pub people: Vec<PersonRow>,
-    pub facts: BTreeMap<String, String>,
-    pub variable_values: BTreeMap<String, String>,
-    pub paper: String,
-    pub profile: String,
-    pub send: SendOptionsIn,
-    pub email: EmailOptionsIn,
-    pub template: Option<(String, i64)>,
-}
-
 impl Draft {
     /// Runs the same checks as Send; the first problem refuses the request.
     pub(crate) fn checked(&self, require_signature: bool) -> Result<Report, DomainError> {
@@ -257,7 +240,7 @@ pub(crate) fn parse_draft(
         && body
             .from_template
             .as_ref()
-            .is_none_or(|(t, v)| f.blob != crate::templates::file_blob(t, *v))
+            .is_none_or(|(t, v)| f.blob != crate::blob_keys::template_file(t, *v))
     {
         return Err(DomainError::invalid(
             "source.file",
@@ -287,13 +270,6 @@ pub(crate) fn parse_draft(
         email: input::email_options(body.email.as_ref())?,
         template: body.from_template,
     })
-}
-
-/// A draft's rows as written, with the audit rows of its transaction still to be written.
-pub(crate) struct DraftRows {
-    pub doc: DocRow,
-    pub people: Vec<store::PersonDbRow>,
-    pub trail: trail::Trail,
 }
 
 /// A new draft's rows, built before its transaction: ids, times and every JSON text, so that

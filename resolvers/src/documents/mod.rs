@@ -4,6 +4,7 @@
 mod approvals;
 mod create;
 pub mod dates;
+mod draft;
 mod ending;
 pub mod input;
 mod lifecycle;
@@ -22,9 +23,9 @@ use std::collections::BTreeMap;
 use sea_orm::{ConnectionTrait, Value};
 
 pub use approvals::{approvals, approvals_decide, approvals_list, decide_approval};
-pub(crate) use create::Draft;
 pub(crate) use create::facts_with_defaults as facts_for;
 pub(crate) use create::problems_error as problems;
+pub(crate) use draft::Draft;
 
 /// A template's words checked as a template: no people yet, unanswered questions allowed.
 pub(crate) fn check_for_template(

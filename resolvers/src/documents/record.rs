@@ -17,17 +17,7 @@ pub struct FileOut {
 pub async fn signed_pdf(ctx: &Ctx, actor: &Actor, id: &str) -> Result<FileOut, DomainError> {
     actor.require(Scope::DocumentsRead)?;
     let doc = visible(&ctx.db.conn, ctx, actor, id).await?;
-    let blob: Option<String> = ctx
-        .db
-        .conn
-        .query_one_raw(ctx.db.stmt(
-            "SELECT sealed_blob FROM documents WHERE id = $1",
-            [Value::from(doc.id.clone())],
-        ))
-        .await?
-        .map(|r| r.try_get("", "sealed_blob"))
-        .transpose()?
-        .flatten();
+    let blob = sealed_key(ctx, &doc.id).await?;
     let not_yet = || {
         DomainError::NotFound(format!(
             "document {id} is {}; its signed copy exists once everyone has signed and it is sealed",
@@ -52,6 +42,47 @@ pub async fn signed_pdf(ctx: &Ctx, actor: &Actor, id: &str) -> Result<FileOut, D
 /// The name a document's sealed copy downloads under.
 pub fn signed_file_name(doc: &super::store::DocRow) -> String {
     format!("{}-signed.pdf", file_stem(&doc.title, &doc.id))
+}
+
+/// The name the sealed copy has when it goes to people by email (attached, or behind the
+/// completed email's download link): the title, made safe.
+pub(crate) fn attachment_name(title: &str) -> String {
+    let s: String = title
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == ' ' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(80)
+        .collect();
+    let s = s.trim();
+    format!("{}.pdf", if s.is_empty() { "document" } else { s })
+}
+
+/// Where document `id`'s sealed copy is kept, once it is sealed.
+pub(crate) async fn sealed_key(ctx: &Ctx, id: &str) -> Result<Option<String>, DomainError> {
+    Ok(ctx
+        .db
+        .conn
+        .query_one_raw(ctx.db.stmt(
+            "SELECT sealed_blob FROM documents WHERE id = $1",
+            [Value::from(id.to_string())],
+        ))
+        .await?
+        .map(|r| r.try_get("", "sealed_blob"))
+        .transpose()?
+        .flatten())
+}
+
+/// Document `id`'s sealed copy, when it has one: the one function that loads it.
+pub(crate) async fn sealed_copy(ctx: &Ctx, id: &str) -> Result<Option<Vec<u8>>, DomainError> {
+    match sealed_key(ctx, id).await? {
+        Some(key) => Ok(ctx.blobs.get(&key).await?),
+        None => Ok(None),
+    }
 }
 
 /// The audit trail of a document, oldest first: what `audit-log.csv` and GraphQL's

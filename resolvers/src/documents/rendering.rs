@@ -15,11 +15,11 @@ use sea_orm::{ConnectionTrait, Value};
 use serde_json::json;
 use signet_storage::Sql;
 
+use super::draft::{Draft, render_job};
+use super::send;
 use super::store::{self, DocRow};
 use super::trail::Trail;
-use super::{Draft, send};
 use crate::outbox as jobs;
-use crate::render::RenderJob;
 use crate::{Ctx, DomainError, ids};
 
 /// How long a worker owns a render job before another may take it.
@@ -133,50 +133,6 @@ fn with_file(mut draft: Draft, data: Option<Arc<[u8]>>) -> Draft {
     draft
 }
 
-/// What the renderer is given for a sent document: its words with every value merged, dated
-/// the day it was sent.
-pub(crate) fn render_job(doc: &DocRow, draft: &Draft, max_pages: usize) -> RenderJob {
-    render_job_of(&doc.id, doc.sent_at, doc.test, draft, max_pages)
-}
-
-/// `render_job` of a document not written yet: `id` is printed at the foot of each page.
-pub(crate) fn render_job_of(
-    id: &str,
-    sent_at: Option<i64>,
-    test: bool,
-    draft: &Draft,
-    max_pages: usize,
-) -> RenderJob {
-    let mut values: BTreeMap<String, String> = draft.facts.clone();
-    for (k, v) in &draft.variable_values {
-        values.insert(format!("custom.{k}"), v.clone());
-    }
-    values.insert("document.title".into(), draft.title.clone());
-    let sent = sent_at
-        .and_then(chrono::DateTime::from_timestamp_millis)
-        .unwrap_or_else(chrono::Utc::now);
-    values.insert("document.date".into(), sent.format("%Y-%m-%d").to_string());
-    let mut seat_names = BTreeMap::new();
-    for p in &draft.people {
-        values.insert(format!("{}.name", p.seat), p.name.clone());
-        values.insert(format!("{}.email", p.seat), p.email.clone());
-        seat_names.insert(p.seat.clone(), p.name.clone());
-    }
-    RenderJob {
-        source: draft.doc.clone(),
-        title: draft.title.clone(),
-        footer: id.to_string(),
-        paper: draft.paper.clone(),
-        profile: draft.profile.clone(),
-        test,
-        lang: draft.send.language.clone().unwrap_or_else(|| "en".into()),
-        values,
-        seat_names,
-        max_pages,
-        page_widths: crate::render::PAGE_WIDTHS.to_vec(),
-    }
-}
-
 /// Renders a sent document unless it already has its file or no longer needs one (ended
 /// before it was rendered). Answers whether this call stored the file; if so, `job_id` (the
 /// render job, when a worker runs it) ended in the same transaction.
@@ -250,7 +206,7 @@ pub async fn render_document(
                 "the rendered fields of {name} differ from those stored at send"
             )));
         }
-        let sha256 = super::seal::sha256_hex(&rendered.pdf);
+        let sha256 = crate::ids::sha256_hex(&rendered.pdf);
         Ok::<_, DomainError>((rendered, sha256))
     };
     let (mut rendered, sha256) = match job_id {

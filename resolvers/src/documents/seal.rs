@@ -92,10 +92,6 @@ pub async fn requeue_stuck(ctx: &Ctx) -> Result<usize, DomainError> {
     Ok(rows.len())
 }
 
-pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
-    crate::ids::hex(ring::digest::digest(&ring::digest::SHA256, bytes).as_ref())
-}
-
 /// Seals one document. `Ok(false)` when there was nothing to do (already executed, voided).
 async fn seal_one(ctx: &Ctx, job: &str, doc_id: &str) -> Result<bool, DomainError> {
     let conn = &ctx.db.conn;
@@ -167,8 +163,8 @@ async fn seal_one(ctx: &Ctx, job: &str, doc_id: &str) -> Result<bool, DomainErro
         let layer = renderer.values_layer(&pages, &marks)?;
         let with_values =
             signet_seal::stamp(&original, &layer, pages.len()).map_err(|e| e.to_string())?;
-        let original_sha256 = sha256_hex(&original);
-        let final_sha256 = sha256_hex(&with_values);
+        let original_sha256 = crate::ids::sha256_hex(&original);
+        let final_sha256 = crate::ids::sha256_hex(&with_values);
         let cert = certificate(
             &doc2,
             &people,

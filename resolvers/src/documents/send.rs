@@ -7,7 +7,7 @@ use signet_source::FieldType;
 use signet_storage::Sql;
 use signet_storage::now_ms;
 
-use super::create::DraftRows;
+use super::draft::DraftRows;
 use super::lifecycle::*;
 use super::store::{self, DocRow, PersonDbRow};
 use super::trail::Trail;
@@ -284,7 +284,7 @@ pub(crate) async fn fits_pages(
     if draft.doc.file.is_some() || size < ctx.max_pages.saturating_mul(SOURCE_BYTES_A_PAGE) {
         return Ok(());
     }
-    let job = super::rendering::render_job_of(id, None, test, draft, ctx.max_pages);
+    let job = super::draft::render_job_of(id, None, test, draft, ctx.max_pages);
     let renderer = ctx.renderer.clone();
     // On the render threads, at their pace: a burst of large sends waits there instead of
     // taking the cores from every other request.

@@ -150,9 +150,11 @@ pub async fn download(ctx: &Ctx, token: &str) -> Result<FileOut, DomainError> {
     let doc = crate::documents::store::load(&ctx.db.conn, &ctx.db, &doc_id)
         .await?
         .ok_or_else(gone)?;
-    let bytes = super::send::sealed(ctx, &doc).await?.ok_or_else(gone)?;
+    let bytes = crate::documents::record::sealed_copy(ctx, &doc.id)
+        .await?
+        .ok_or_else(gone)?;
     Ok(FileOut {
-        file_name: format!("{}.pdf", super::send::file_name(&doc.title)),
+        file_name: crate::documents::record::attachment_name(&doc.title),
         bytes,
     })
 }

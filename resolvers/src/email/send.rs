@@ -802,7 +802,7 @@ impl Pass {
     }
 
     async fn sealed(&self, ctx: &Ctx, doc: &DocRow) -> Result<Loaded, DomainError> {
-        let Some(key) = sealed_key(ctx, doc).await? else {
+        let Some(key) = crate::documents::record::sealed_key(ctx, &doc.id).await? else {
             return Ok(Loaded::Missing);
         };
         let full = {
@@ -1024,7 +1024,7 @@ async fn plan(
         match pdf {
             Some(pdf) if pdf.len() <= ATTACH_LIMIT => {
                 attachment = Some(Attachment {
-                    filename: format!("{}.pdf", file_name(&doc.title)),
+                    filename: crate::documents::record::attachment_name(&doc.title),
                     content_type: "application/pdf".into(),
                     data: pdf,
                 });
@@ -1089,50 +1089,6 @@ async fn plan(
         person_id: person.map(|p| p.id),
         plan: ws.plan,
     }))
-}
-
-pub(crate) fn file_name(title: &str) -> String {
-    let s: String = title
-        .chars()
-        .map(|c| {
-            if c.is_alphanumeric() || c == ' ' || c == '-' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .take(80)
-        .collect();
-    let s = s.trim();
-    if s.is_empty() {
-        "document".into()
-    } else {
-        s.to_string()
-    }
-}
-
-async fn sealed_key(ctx: &Ctx, doc: &DocRow) -> Result<Option<String>, DomainError> {
-    let row = ctx
-        .db
-        .conn
-        .query_one_raw(ctx.db.stmt(
-            "SELECT sealed_blob FROM documents WHERE id = $1",
-            [Value::from(doc.id.clone())],
-        ))
-        .await?;
-    Ok(row.and_then(|r| {
-        r.try_get::<Option<String>>("", "sealed_blob")
-            .ok()
-            .flatten()
-    }))
-}
-
-/// The sealed copy of a document, when it has one.
-pub(crate) async fn sealed(ctx: &Ctx, doc: &DocRow) -> Result<Option<Vec<u8>>, DomainError> {
-    match sealed_key(ctx, doc).await? {
-        Some(key) => Ok(ctx.blobs.get(&key).await?),
-        None => Ok(None),
-    }
 }
 
 async fn decliner(ctx: &Ctx, doc: &DocRow) -> Result<(String, String), DomainError> {

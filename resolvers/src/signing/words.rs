@@ -100,7 +100,7 @@ pub fn disclosure(code: &str) -> Disclosure {
         version: DISCLOSURE_VERSION,
         title: w.disclosure_title.clone(),
         text: w.disclosure_text.clone(),
-        sha256: crate::documents::seal::sha256_hex(w.disclosure_text.as_bytes()),
+        sha256: crate::ids::sha256_hex(w.disclosure_text.as_bytes()),
     }
 }
 
