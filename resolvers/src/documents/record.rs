@@ -1,7 +1,5 @@
 //! The record a caller keeps: the sealed PDF and the audit log as CSV.
 
-use sea_orm::{ConnectionTrait, Value};
-
 use super::trail;
 use super::types::AuditEventOut;
 use super::{store, visible};
@@ -64,17 +62,7 @@ pub(crate) fn attachment_name(title: &str) -> String {
 
 /// Where document `id`'s sealed copy is kept, once it is sealed.
 pub(crate) async fn sealed_key(ctx: &Ctx, id: &str) -> Result<Option<String>, DomainError> {
-    Ok(ctx
-        .db
-        .conn
-        .query_one_raw(ctx.db.stmt(
-            "SELECT sealed_blob FROM documents WHERE id = $1",
-            [Value::from(id.to_string())],
-        ))
-        .await?
-        .map(|r| r.try_get("", "sealed_blob"))
-        .transpose()?
-        .flatten())
+    super::store::file_of(&ctx.db.conn, &ctx.db, id, super::store::FileColumn::Sealed).await
 }
 
 /// Document `id`'s sealed copy, when it has one: the one function that loads it.

@@ -120,15 +120,7 @@ async fn seal_one(ctx: &Ctx, job: &str, doc_id: &str) -> Result<bool, DomainErro
     } else {
         doc
     };
-    let blob: Option<String> = conn
-        .query_one_raw(ctx.db.stmt(
-            "SELECT pdf_blob FROM documents WHERE id = $1",
-            [Value::from(doc_id.to_string())],
-        ))
-        .await?
-        .map(|r| r.try_get("", "pdf_blob"))
-        .transpose()?
-        .flatten();
+    let blob = store::file_of(conn, &ctx.db, doc_id, store::FileColumn::Rendered).await?;
     let blob =
         blob.ok_or_else(|| DomainError::Internal(format!("{doc_id} has no rendered file")))?;
     let original = ctx.blobs.get(&blob).await?.ok_or_else(|| {
