@@ -62,6 +62,12 @@ pub fn pdf(pages: &[Vec<u8>]) -> Vec<u8> {
         stream.extend(b"\nendstream");
         objects.push(stream);
     }
+    file_of(&objects)
+}
+
+/// A PDF file of `objects` (numbered from 1, the first the catalog), with its cross-reference
+/// table and trailer.
+pub fn file_of(objects: &[Vec<u8>]) -> Vec<u8> {
     let mut out = b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n".to_vec();
     let mut offsets = Vec::new();
     for (i, o) in objects.iter().enumerate() {

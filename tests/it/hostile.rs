@@ -1250,27 +1250,7 @@ fn heavy_pdf(side: usize) -> Vec<u8> {
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"
             .to_vec(),
     ];
-    let mut pdf = b"%PDF-1.7\n".to_vec();
-    let mut offsets = Vec::new();
-    for (n, body) in objects.iter().enumerate() {
-        offsets.push(pdf.len());
-        pdf.extend(format!("{} 0 obj\n", n + 1).into_bytes());
-        pdf.extend(body);
-        pdf.extend(b"\nendobj\n");
-    }
-    let xref = pdf.len();
-    pdf.extend(format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).into_bytes());
-    for o in offsets {
-        pdf.extend(format!("{o:010} 00000 n \n").into_bytes());
-    }
-    pdf.extend(
-        format!(
-            "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
-            objects.len() + 1
-        )
-        .into_bytes(),
-    );
-    pdf
+    crate::forged::file_of(&objects)
 }
 
 /// Asks for `path` with `key` on a socket whose receive buffer is 4 KB (so the answer waits
