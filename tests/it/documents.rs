@@ -380,17 +380,7 @@ both_quiet!(draft_send_and_signing_order_through_to_signed, |app| {
     let pdf = app.ctx().blobs.get(&blob).await.unwrap().unwrap();
     assert!(pdf.starts_with(b"%PDF-"));
     // The words marked for the sender are not in the file people are sent.
-    if let Some(tool) =
-        signet_testkit::program("pdftotext", "poppler", "apt-get install poppler-utils")
-    {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("d.pdf"), &pdf).unwrap();
-        let out = std::process::Command::new(tool)
-            .arg(dir.path().join("d.pdf"))
-            .arg("-")
-            .output()
-            .unwrap();
-        let text = String::from_utf8_lossy(&out.stdout);
+    if let Some(text) = crate::sealing::pdf_text(&pdf) {
         assert!(text.contains("Services agreement"), "{text}");
         assert!(
             !text.contains("Margin 40%") && !text.contains("Internal"),

@@ -34,6 +34,16 @@ pub(crate) fn run(cmd: &mut Command) -> String {
     )
 }
 
+/// The text of `pdf` as poppler's pdftotext reads it; `None` when pdftotext is not here (and
+/// `verifiers` was skipped by name).
+pub(crate) fn pdf_text(pdf: &[u8]) -> Option<String> {
+    let pdftotext = tool("pdftotext")?;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("read.pdf");
+    std::fs::write(&path, pdf).unwrap();
+    Some(run(Command::new(&pdftotext).arg(&path).arg("-")))
+}
+
 /// poppler's pdfsig on `file`, with an NSS database in `dir` that trusts only `root`; `None`
 /// when pdfsig or certutil is not here (and `verifiers` was skipped by name).
 pub(crate) fn pdfsig_trusting(dir: &Path, root: &Path, file: &Path) -> Option<String> {
