@@ -1161,9 +1161,14 @@ fn selection(types: &Types, name: &str, depth: usize) -> String {
 fn normalised(v: &Value) -> Value {
     match v {
         Value::String(s) => {
-            let id = s
-                .split_once('_')
-                .is_some_and(|(p, r)| !p.is_empty() && r.len() == 26 && !p.contains(' '));
+            // A link first: its token may hold a `_` that would read as an id.
+            let id = !s.starts_with("http")
+                && s.split_once('_').is_some_and(|(p, r)| {
+                    !p.is_empty()
+                        && p.chars().all(|c| c.is_ascii_lowercase())
+                        && r.len() == 26
+                        && r.chars().all(|c| c.is_ascii_alphanumeric())
+                });
             let time = s.len() >= 20 && s.as_bytes()[4] == b'-' && s.contains('T');
             if id {
                 json!("<id>")
