@@ -82,10 +82,8 @@ pub async fn services(config: &Config) -> anyhow::Result<Services> {
             )
         })?;
     }
-    let documents = signet_resolvers::ctx::DocumentServices {
+    let documents = signet_resolvers::documents::DocumentServices {
         renderer: std::sync::Arc::new(render::PdfRenderer::default()),
-        blobs,
-        live: signet_resolvers::live::StatusBus::new(pubsub),
         authority: std::sync::Arc::new(authority::load(config, &db, &secret).await?),
         stamping: match &config.tsa_url {
             Some(url) => signet_resolvers::stamping::Stamping::external(
@@ -97,27 +95,35 @@ pub async fn services(config: &Config) -> anyhow::Result<Services> {
             None => signet_resolvers::stamping::Stamping::built_in(),
         },
         max_pages: config.max_pages,
+        reads: Default::default(),
     };
     let (api_log, log_writer) = ApiLogSink::spawn(db.clone());
     let transport = mail::transport(config)?;
-    let ctx = Ctx::new(
+    // Every service of every resource crate is registered here, in one place.
+    let ctx = Ctx::new(signet_resolvers::ctx::Foundation {
         db,
         budget,
         idempotency,
         daily,
-        &secret,
-        config.plans.clone(),
+        secret: secret.clone(),
+        plans: config.plans.clone(),
         api_log,
-        documents,
+        blobs,
+        live: signet_resolvers::live::StatusBus::new(pubsub),
+        public_url: config.public_url(),
+    })
+    .with(documents)
+    .with(signet_resolvers::webhooks::Hooks::new(
         signet_resolvers::webhooks::guard::Policy {
             allow_private: config.webhooks_allow_private,
             allow_http: config.webhooks_allow_http,
         },
-    )
-    .with_mail(signet_resolvers::email::send::Mail {
+    ))
+    .with(signet_resolvers::email::send::Mail {
         lease_ms: config.mail_lease_secs as i64 * 1000,
-        ..signet_resolvers::email::send::Mail::new(transport, &config.public_url())
-    });
+        ..signet_resolvers::email::send::Mail::new(transport)
+    })
+    .with(signet_resolvers::keys::KeyCache::default());
     // Embedded, each process reads the folder; with PostgreSQL the database holds the
     // authority, so a mismatch means it was changed by hand.
     let remedy = match ctx.db.backend {
@@ -127,7 +133,11 @@ pub async fn services(config: &Config) -> anyhow::Result<Services> {
              the installation began with: restore that row from a backup"
         }
     };
-    let root = hex_sha256(ctx.authority.root_der());
+    let root = hex_sha256(
+        signet_resolvers::documents::services(&ctx)
+            .authority
+            .root_der(),
+    );
     if let Some(recorded) = signet_resolvers::installation::agree(&ctx.db, "ca_root_sha256", &root)
         .await
         .context("recording the certificate authority")?
@@ -137,7 +147,11 @@ pub async fn services(config: &Config) -> anyhow::Result<Services> {
              one this database's documents are sealed under (SHA-256 {recorded}); {remedy}"
         );
     }
-    let test_root = hex_sha256(ctx.authority.test_root_der());
+    let test_root = hex_sha256(
+        signet_resolvers::documents::services(&ctx)
+            .authority
+            .test_root_der(),
+    );
     if let Some(recorded) =
         signet_resolvers::installation::agree(&ctx.db, "ca_test_root_sha256", &test_root)
             .await

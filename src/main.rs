@@ -529,9 +529,9 @@ async fn serve(config: Config) -> anyhow::Result<()> {
     );
     // A newcomer's first question after sending: where did my invitation go?
     tracing::info!(
-        links = %server.ctx.mail.public_url,
+        links = %server.ctx.public_url,
         "email goes to {}",
-        server.ctx.mail.transport.describe()
+        signet_resolvers::email::send::mail(&server.ctx).transport.describe()
     );
     shutdown_signal().await;
     tracing::info!("shutting down");
@@ -873,8 +873,18 @@ async fn admin(ctx: &signet_resolvers::Ctx, cmd: Admin) -> anyhow::Result<()> {
             );
             out(json, serde_json::to_value(&e)?, text);
         }
-        Admin::Ca(CaCmd::Export { test: false }) => print!("{}", ctx.authority.root_pem()),
-        Admin::Ca(CaCmd::Export { test: true }) => print!("{}", ctx.authority.test_root_pem()),
+        Admin::Ca(CaCmd::Export { test: false }) => print!(
+            "{}",
+            signet_resolvers::documents::services(&ctx)
+                .authority
+                .root_pem()
+        ),
+        Admin::Ca(CaCmd::Export { test: true }) => print!(
+            "{}",
+            signet_resolvers::documents::services(&ctx)
+                .authority
+                .test_root_pem()
+        ),
         // Handled before any database is opened.
         Admin::Backup { .. } | Admin::Restore { .. } => {}
     }

@@ -39,13 +39,13 @@ impl<T> Made<T> {
 
 /// A stored answer that holds a secret, sealed with the server's key for webhook secrets.
 pub fn seal_answer(ctx: &Ctx, body: &str) -> String {
-    ctx.hooks.secrets.seal(body)
+    ctx.secrets.seal(body)
 }
 
 /// A stored answer as it is sent again: opened when it was sealed (`seal_answer`).
 pub fn open_answer(ctx: &Ctx, body: String) -> Result<String, DomainError> {
-    if crate::webhooks::secret::is_sealed(&body) {
-        return ctx.hooks.secrets.open(&body);
+    if crate::secret_box::is_sealed(&body) {
+        return ctx.secrets.open(&body);
     }
     Ok(body)
 }

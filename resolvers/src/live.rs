@@ -3,20 +3,12 @@
 //! channel carries the ids; with Redis, `signet-storage`'s pub/sub relays them between
 //! processes into the same channel, so a subscriber sees changes made by any server.
 //!
-//! Each change is numbered as it arrives in this process, and the subscribers of one document
-//! share one read of it per change (`read_once`): a thousand subscribers of one document cost
-//! one read when it changes, not a thousand.
+//! Each change is numbered as it arrives in this process, so that the subscribers of one
+//! document can share one read of it per change (`documents::live::read_once`).
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
 
-use futures_util::FutureExt;
-use futures_util::future::{BoxFuture, Shared};
 use tokio::sync::broadcast;
-
-use crate::documents::types::DocumentOut;
-use crate::{Actor, Ctx, DomainError};
 
 /// One committed change, numbered in this process.
 #[derive(Clone, Debug)]
@@ -25,20 +17,12 @@ pub struct Change {
     pub seq: u64,
 }
 
-type Read = Shared<BoxFuture<'static, Result<DocumentOut, DomainError>>>;
-/// Shared reads by document and change, with when each began.
-type Reads = HashMap<(Arc<str>, u64), (Instant, Read)>;
-
 #[derive(Clone)]
 pub struct StatusBus {
     raw: broadcast::Sender<String>,
     changes: broadcast::Sender<Change>,
     remote: Option<signet_storage::state::PubSub>,
-    reads: Arc<Mutex<Reads>>,
 }
-
-/// How long a shared read is kept for subscribers that come to it late.
-const READ_KEPT: Duration = Duration::from_secs(5);
 
 impl StatusBus {
     pub fn new(remote: Option<signet_storage::state::PubSub>) -> StatusBus {
@@ -70,7 +54,6 @@ impl StatusBus {
             raw,
             changes,
             remote,
-            reads: Arc::default(),
         }
     }
 
@@ -86,34 +69,5 @@ impl StatusBus {
 
     pub fn subscribe(&self) -> broadcast::Receiver<Change> {
         self.changes.subscribe()
-    }
-
-    /// The document as it is after `change`, read once for every subscriber of the change;
-    /// `actor` has already been shown the document (the subscription's first read).
-    pub async fn read_once(
-        &self,
-        ctx: &Ctx,
-        actor: &Actor,
-        id: &str,
-        change: &Change,
-    ) -> Result<DocumentOut, DomainError> {
-        let read = {
-            let mut reads = self.reads.lock().unwrap_or_else(|p| p.into_inner());
-            if reads.len() > 1024 {
-                reads.retain(|_, (at, _)| at.elapsed() < READ_KEPT);
-            }
-            let key: (Arc<str>, u64) = (id.into(), change.seq);
-            reads
-                .entry(key)
-                .or_insert_with(|| {
-                    let (c, a, id) = (ctx.clone(), actor.clone(), id.to_string());
-                    let read: BoxFuture<'static, Result<DocumentOut, DomainError>> =
-                        async move { crate::documents::get(&c, &a, &id).await }.boxed();
-                    (Instant::now(), read.shared())
-                })
-                .1
-                .clone()
-        };
-        read.await
     }
 }

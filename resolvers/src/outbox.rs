@@ -43,6 +43,26 @@ pub enum JobKind {
     Event,
 }
 
+/// One wake-up signal per job kind, for this process's worker of that kind.
+#[derive(Default)]
+pub struct Wakes {
+    render: tokio::sync::Notify,
+    seal: tokio::sync::Notify,
+    email: tokio::sync::Notify,
+    event: tokio::sync::Notify,
+}
+
+impl Wakes {
+    pub fn of(&self, kind: JobKind) -> &tokio::sync::Notify {
+        match kind {
+            JobKind::Render => &self.render,
+            JobKind::Seal => &self.seal,
+            JobKind::Email => &self.email,
+            JobKind::Event => &self.event,
+        }
+    }
+}
+
 impl JobKind {
     /// The outbox's `kind` column.
     pub const fn as_str(self) -> &'static str {

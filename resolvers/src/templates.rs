@@ -21,8 +21,8 @@ pub use signet_convert::html::MAX_HTML;
 
 use crate::actor::{Actor, Scope};
 use crate::answer::{self, Claim, Made};
+use crate::clock::time;
 use crate::documents::input;
-use crate::documents::store::time;
 use crate::documents::types::{
     DocumentCreateIn, DocumentOut, EmailOptionsIn, PersonIn, SendOptionsIn,
 };
@@ -361,9 +361,9 @@ impl Named {
         external_id: &Option<String>,
     ) -> Result<Named, DomainError> {
         Ok(Named {
-            name: input::line("name", name, 200)?,
+            name: crate::fields::line("name", name, 200)?,
             metadata: Metadata::parse("metadata", metadata.unwrap_or(&serde_json::Value::Null))?,
-            external_id: input::opt_line("externalId", external_id, 200)?,
+            external_id: crate::fields::opt_line("externalId", external_id, 200)?,
         })
     }
 }
@@ -637,7 +637,7 @@ pub async fn create_file(
     use base64::Engine;
     actor.require(Scope::TemplatesWrite)?;
     let named = Named::parse(&body.name, body.metadata.as_ref(), &body.external_id)?;
-    input::line("fileName", &body.file_name, 255)?;
+    crate::fields::line("fileName", &body.file_name, 255)?;
     if body.file.len() > MAX_FILE.div_ceil(3) * 4 + 4 {
         return Err(DomainError::invalid(
             "file",
@@ -686,7 +686,7 @@ pub async fn create_file(
     let facts = crate::documents::facts_for(ctx, actor, BTreeMap::new()).await?;
     let id = ids::new_id("tpl");
     let blob = crate::blob_keys::template_file(&id, 1);
-    let max_pages = ctx.max_pages;
+    let max_pages = crate::documents::services(ctx).max_pages;
     // A conversion holds the workspace's one turn for files (a PDF too: a small one can
     // cost seconds and hundreds of megabytes, so a workspace sends them one at a time) and
     // one of the process's; the turns go with the work, as for HTML.
@@ -802,8 +802,8 @@ pub async fn create_html(
         return Err(DomainError::invalid("html", "is empty"));
     }
     let facts = crate::documents::facts_for(ctx, actor, BTreeMap::new()).await?;
-    let renderer = ctx.renderer.clone();
-    let max_pages = ctx.max_pages;
+    let renderer = crate::documents::services(ctx).renderer.clone();
+    let max_pages = crate::documents::services(ctx).max_pages;
     let (html, title, paper_for) = (body.html, named.name.clone(), paper.clone());
     // The turn goes with the work: a caller who hangs up does not end the conversion, so
     // it must not free a turn the conversion still takes.
@@ -927,9 +927,13 @@ pub async fn set_defaults(
     actor.require(Scope::TemplatesWrite)?;
     load(&ctx.db.conn, ctx, actor, id).await?;
     let defaults = TemplateDefaults {
-        description: input::opt_text("description", &body.description, 2000)?,
-        client_description: input::opt_text("clientDescription", &body.client_description, 2000)?,
-        message: input::opt_text("message", &body.message, 5000)?,
+        description: crate::fields::opt_text("description", &body.description, 2000)?,
+        client_description: crate::fields::opt_text(
+            "clientDescription",
+            &body.client_description,
+            2000,
+        )?,
+        message: crate::fields::opt_text("message", &body.message, 5000)?,
         send: match &body.send {
             Some(s) => Some(input::send_options(Some(s))?),
             None => None,

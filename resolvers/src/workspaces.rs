@@ -190,7 +190,7 @@ pub async fn update(
     }
     if let Some(address) = &patch.sender_email {
         let address = address.trim();
-        if !address.is_empty() && !crate::documents::input::is_email(address) {
+        if !address.is_empty() && !crate::fields::is_email(address) {
             return Err(DomainError::invalid(
                 "sender-email",
                 format!("'{address}' is not an email address"),
@@ -204,7 +204,7 @@ pub async fn update(
     if let Some(locale) = &patch.locale {
         let locale = locale.trim();
         if !locale.is_empty() {
-            crate::email::templates::locale("locale", Some(locale))?;
+            crate::languages::locale("locale", Some(locale))?;
         }
         sets.push((
             "locale",

@@ -74,7 +74,9 @@ pub(crate) fn router(state: &AppState) -> Router<AppState> {
 fn tsa() -> MethodRouter<AppState> {
     post(|State(s): State<AppState>, body: Bytes| async move {
         // Signing is CPU work: off the async workers.
-        let authority = s.ctx.authority.clone();
+        let authority = signet_resolvers::documents::services(&s.ctx)
+            .authority
+            .clone();
         let answer =
             signet_resolvers::blocking(move || authority.tsa().respond(&body, chrono::Utc::now()))
                 .await;
@@ -94,7 +96,9 @@ fn root() -> MethodRouter<AppState> {
     get(|State(s): State<AppState>| async move {
         (
             [(header::CONTENT_TYPE, "application/x-pem-file")],
-            s.ctx.authority.root_pem(),
+            signet_resolvers::documents::services(&s.ctx)
+                .authority
+                .root_pem(),
         )
             .into_response()
     })
@@ -108,7 +112,9 @@ fn test_root() -> MethodRouter<AppState> {
     get(|State(s): State<AppState>| async move {
         (
             [(header::CONTENT_TYPE, "application/x-pem-file")],
-            s.ctx.authority.test_root_pem(),
+            signet_resolvers::documents::services(&s.ctx)
+                .authority
+                .test_root_pem(),
         )
             .into_response()
     })
@@ -119,7 +125,10 @@ fn test_crl() -> MethodRouter<AppState> {
 }
 
 fn published_crl(s: &AppState, test: bool) -> axum::response::Response {
-    match s.ctx.authority.published_crl(test, chrono::Utc::now()) {
+    match signet_resolvers::documents::services(&s.ctx)
+        .authority
+        .published_crl(test, chrono::Utc::now())
+    {
         Ok(der) => ([(header::CONTENT_TYPE, "application/pkix-crl")], der).into_response(),
         Err(e) => {
             ApiError::from(signet_resolvers::DomainError::Internal(e.to_string())).into_response()

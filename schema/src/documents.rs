@@ -294,7 +294,9 @@ impl DocumentsSubscription {
                     }
                 };
                 let next = match change {
-                    Some(change) => c.live.read_once(&c, &a, &id, &change).await,
+                    Some(change) => {
+                        signet_resolvers::documents::live::read_once(&c, &a, &id, &change).await
+                    }
                     None => documents::get(&c, &a, &id).await,
                 }
                 .map_err(|e| e.extend());

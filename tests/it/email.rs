@@ -137,8 +137,8 @@ async fn invitations_go_over_smtp_with_starttls_and_auth_and_a_4xx_is_tried_agai
             // The link is the person's own, and the API can tell whose by its hash alone.
             let token = token_of(&text);
             assert_eq!(token.len(), 43);
-            assert!(text.contains(&format!("{}/s/{token}", app.ctx().mail.public_url)));
-            let holder = signet_resolvers::email::links::check(app.ctx(), &token)
+            assert!(text.contains(&format!("{}/s/{token}", app.ctx().public_url)));
+            let holder = signet_resolvers::signing::links::check(app.ctx(), &token)
                 .await
                 .unwrap()
                 .expect("the link is known");
@@ -159,13 +159,13 @@ async fn invitations_go_over_smtp_with_starttls_and_auth_and_a_4xx_is_tried_agai
         // A made-up token, and one of another length, are nobody's.
         let ctx = app.ctx();
         assert!(
-            signet_resolvers::email::links::check(ctx, &"A".repeat(43))
+            signet_resolvers::signing::links::check(ctx, &"A".repeat(43))
                 .await
                 .unwrap()
                 .is_none()
         );
         assert!(
-            signet_resolvers::email::links::check(ctx, "short")
+            signet_resolvers::signing::links::check(ctx, "short")
                 .await
                 .unwrap()
                 .is_none()
@@ -213,7 +213,7 @@ async fn a_reminder_carries_a_fresh_link_and_the_earlier_one_keeps_working_until
         let ctx = app.ctx();
         for t in [&first, &second] {
             assert!(
-                signet_resolvers::email::links::check(ctx, t)
+                signet_resolvers::signing::links::check(ctx, t)
                     .await
                     .unwrap()
                     .is_some()
@@ -230,7 +230,7 @@ async fn a_reminder_carries_a_fresh_link_and_the_earlier_one_keeps_working_until
         assert_eq!(v.status, 200, "{}", v.body);
         for t in [&first, &second] {
             assert!(
-                signet_resolvers::email::links::check(ctx, t)
+                signet_resolvers::signing::links::check(ctx, t)
                     .await
                     .unwrap()
                     .is_none(),
@@ -932,7 +932,7 @@ async fn completed_goes_to_everyone_and_the_sender_with_the_sealed_copy_attached
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_download_link_opens_the_sealed_copy_for_thirty_days_and_nothing_else() {
-    use signet_resolvers::email::links;
+    use signet_resolvers::signing::links;
     let app = TestApp::start_without_workers(Kind::Sqlite).await.unwrap();
     let (_, key) = app.owner().await;
     let doc = documents::create(&app, &key, json!({"sendNow": true})).await;

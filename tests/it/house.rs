@@ -27,7 +27,7 @@ const CRATES: [&str; 11] = [
 const KNOWN: &[&str] = &[
     "resolvers/src: documents/approvals.rs documents/create.rs documents/ending.rs \
      documents/mod.rs documents/record.rs documents/rendering.rs documents/send.rs \
-     documents/signing.rs email/links.rs signing/acts.rs signing/identity.rs signing/mod.rs \
+     documents/signing.rs signing/acts.rs signing/identity.rs signing/links.rs signing/mod.rs \
      signing/words.rs templates.rs",
     "resolvers/src: keys/cache.rs keys/mod.rs",
     "resolvers/src: webhooks/endpoints.rs webhooks/mod.rs",

@@ -816,12 +816,28 @@ async fn an_external_time_stamp_authority_and_its_fallback_stamp_the_seal() {
     std::fs::write(&file, &pdf).unwrap();
     let ours = dir.join("ours.pem");
     // A test document: our test root issued its sealing certificate.
-    std::fs::write(&ours, app.ctx().authority.test_root_pem()).unwrap();
+    std::fs::write(
+        &ours,
+        signet_resolvers::documents::services(app.ctx())
+            .authority
+            .test_root_pem(),
+    )
+    .unwrap();
     let theirs = dir.join("theirs.pem");
-    std::fs::write(&theirs, other.ctx().authority.root_pem()).unwrap();
+    std::fs::write(
+        &theirs,
+        signet_resolvers::documents::services(other.ctx())
+            .authority
+            .root_pem(),
+    )
+    .unwrap();
     assert_ne!(
-        app.ctx().authority.root_pem(),
-        other.ctx().authority.root_pem()
+        signet_resolvers::documents::services(app.ctx())
+            .authority
+            .root_pem(),
+        signet_resolvers::documents::services(other.ctx())
+            .authority
+            .root_pem()
     );
     if let Some(pyhanko) = tool("pyhanko") {
         let out = run(Command::new(&pyhanko)

@@ -56,7 +56,7 @@ async fn emit(ctx: &signet_resolvers::Ctx, ws: &str, n: usize) {
         })
         .collect();
     for chunk in rows.chunks(1000) {
-        signet_resolvers::documents::store::insert_rows(
+        signet_resolvers::sql::insert_rows(
             &ctx.db.conn,
             &ctx.db,
             "outbox",
@@ -67,7 +67,7 @@ async fn emit(ctx: &signet_resolvers::Ctx, ws: &str, n: usize) {
         .unwrap_or_else(|e| panic!("{e}"));
     }
     // As a committed document change does (`Ctx::committed`).
-    ctx.hooks.deliver_wake.notify_one();
+    ctx.job_queued(signet_resolvers::outbox::JobKind::Event);
 }
 
 async fn delivered(ctx: &signet_resolvers::Ctx) -> u64 {

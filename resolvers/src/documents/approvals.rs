@@ -112,7 +112,7 @@ pub async fn decide_approval(
         || by.chars().count() > 200
         || by
             .chars()
-            .any(|c| c.is_control() || super::input::is_disguising(c))
+            .any(|c| c.is_control() || crate::fields::is_disguising(c))
     {
         return Err(DomainError::Invalid(
             "by: name the person who decides, in 1 to 200 characters with no control characters"

@@ -166,7 +166,7 @@ pub(crate) async fn prepare(
     body: DocumentCreateIn,
     facts: BTreeMap<String, String>,
 ) -> Result<(Draft, Report), DomainError> {
-    let max_pages = ctx.max_pages;
+    let max_pages = crate::documents::services(ctx).max_pages;
     let large = is_large(&body.source);
     let work = move || {
         let draft = parse_draft(body, facts)?;
@@ -232,7 +232,7 @@ pub(crate) fn parse_draft(
     body: DocumentCreateIn,
     facts: BTreeMap<String, String>,
 ) -> Result<Draft, DomainError> {
-    let title = input::line("title", &body.title, 300)?;
+    let title = crate::fields::line("title", &body.title, 300)?;
     let doc = signet_source::parse("source", &body.source).map_err(|p| problems_error(&p))?;
     // A document of a file's pages comes only from that file's template: its file is named
     // by the template and version the document remembers, never by the caller.
@@ -253,8 +253,8 @@ pub(crate) fn parse_draft(
         input::paper_and_profile_of(body.paper, body.profile, body.from_template.is_some())?;
     Ok(Draft {
         title,
-        description: input::opt_text("description", &body.description, 2000)?,
-        external_id: input::opt_line("externalId", &body.external_id, 200)?,
+        description: crate::fields::opt_text("description", &body.description, 2000)?,
+        external_id: crate::fields::opt_line("externalId", &body.external_id, 200)?,
         metadata: Metadata::parse(
             "metadata",
             body.metadata.as_ref().unwrap_or(&serde_json::Value::Null),
@@ -441,7 +441,7 @@ impl NewDraft {
     ) -> Result<DraftRows, DomainError> {
         conn.exec_deferred(db.stmt(INSERT_DOCUMENT, self.document))
             .await?;
-        store::insert_rows(
+        crate::sql::insert_rows(
             conn,
             db,
             "document_metadata",
@@ -449,7 +449,7 @@ impl NewDraft {
             self.metadata,
         )
         .await?;
-        store::insert_rows(
+        crate::sql::insert_rows(
             conn,
             db,
             "people",

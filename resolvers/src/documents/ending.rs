@@ -10,7 +10,7 @@ use super::state::OUT_FOR_SIGNATURE;
 use super::store::{self, DocRow, PersonDbRow};
 use super::trail::Trail;
 use super::types::*;
-use super::{input, not_found, out_of, visible};
+use super::{not_found, out_of, visible};
 use crate::answer::{self, Claim, Made};
 use crate::{Actor, Ctx, DomainError, Scope};
 
@@ -314,7 +314,7 @@ pub(crate) async fn unrenderable(ctx: &Ctx, doc_id: &str, why: &str) -> Result<(
     trail.write(&txn, &ctx.db).await?;
     txn.commit().await?;
     ctx.committed(&doc.id).await;
-    ctx.mail.wake.notify_one();
+    ctx.job_queued(crate::outbox::JobKind::Email);
     Ok(())
 }
 
@@ -330,7 +330,7 @@ pub async fn void(
 ) -> Result<Made<DocumentOut>, DomainError> {
     actor.require(Scope::DocumentsWrite)?;
     refuse_draft_only(actor, "void")?;
-    let reason = input::opt_text("reason", &body.reason, 1000)?;
+    let reason = crate::fields::opt_text("reason", &body.reason, 1000)?;
     let doc = visible(&ctx.db.conn, ctx, actor, id).await?;
     let txn = ctx.db.conn.begin().await?;
     end_in(

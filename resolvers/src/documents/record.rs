@@ -112,7 +112,7 @@ async fn audited(
         .into_iter()
         .map(|r| AuditEventOut {
             seq: r.seq,
-            time: store::time(r.at),
+            time: crate::clock::time(r.at),
             person: r.seat.as_ref().map(|seat| {
                 people
                     .iter()

@@ -179,8 +179,8 @@ pub async fn render_document(
     // lagged behind a stream of sends (bench/RESULTS.md, session 9). Sealing's own render
     // (no job) runs on the blocking pool at normal priority instead, like the rest of
     // sealing: it must not queue behind the render threads' paced backlog.
-    let renderer = ctx.renderer.clone();
-    let max_pages = ctx.max_pages;
+    let renderer = crate::documents::services(ctx).renderer.clone();
+    let max_pages = crate::documents::services(ctx).max_pages;
     let (row, name) = (doc.clone(), doc_id.to_string());
     let data = file_data(ctx, &doc).await?;
     let work = move || {
@@ -326,7 +326,7 @@ pub async fn render_document(
         })
         .await?;
     if won {
-        ctx.mail.wake.notify_one();
+        ctx.job_queued(crate::outbox::JobKind::Email);
     }
     if !won {
         ctx.blobs.delete(&blob).await.ok();
@@ -381,7 +381,11 @@ pub async fn make_views(ctx: &Ctx, doc: &DocRow, pdf_blob: &str) -> Result<bool,
         .await?
         .ok_or_else(|| DomainError::Internal(format!("rendered file {pdf_blob} is missing")))?;
     let people = store::people(&ctx.db.conn, &ctx.db, &[&doc.id]).await?;
-    let (renderer, max_pages, row) = (ctx.renderer.clone(), ctx.max_pages, doc.clone());
+    let (renderer, max_pages, row) = (
+        crate::documents::services(ctx).renderer.clone(),
+        crate::documents::services(ctx).max_pages,
+        doc.clone(),
+    );
     let data = file_data(ctx, doc).await?;
     let (views, sizes) = crate::render::in_background(move || {
         let drawn = renderer

@@ -144,9 +144,9 @@ async fn seal_one(ctx: &Ctx, job: &str, doc_id: &str) -> Result<bool, DomainErro
         .map(|[w, h]| (w, h))
         .collect();
 
-    let renderer = ctx.renderer.clone();
-    let authority = ctx.authority.clone();
-    let stamping = ctx.stamping.clone();
+    let renderer = crate::documents::services(ctx).renderer.clone();
+    let authority = crate::documents::services(ctx).authority.clone();
+    let stamping = crate::documents::services(ctx).stamping.clone();
     let handle = tokio::runtime::Handle::current();
     let doc2 = doc.clone();
     let recipients = people.clone();

@@ -132,7 +132,7 @@ impl NewApproval {
             document_id: Some(doc.id.clone()),
             template_id: None,
             state: "pending".into(),
-            created_at: store::time(self.at),
+            created_at: crate::clock::time(self.at),
             decided_at: None,
             note: None,
         })
@@ -281,11 +281,22 @@ pub(crate) async fn fits_pages(
         .map(String::len)
         .sum();
     let size = source.len().saturating_add(values.saturating_mul(chips));
-    if draft.doc.file.is_some() || size < ctx.max_pages.saturating_mul(SOURCE_BYTES_A_PAGE) {
+    if draft.doc.file.is_some()
+        || size
+            < crate::documents::services(ctx)
+                .max_pages
+                .saturating_mul(SOURCE_BYTES_A_PAGE)
+    {
         return Ok(());
     }
-    let job = super::draft::render_job_of(id, None, test, draft, ctx.max_pages);
-    let renderer = ctx.renderer.clone();
+    let job = super::draft::render_job_of(
+        id,
+        None,
+        test,
+        draft,
+        crate::documents::services(ctx).max_pages,
+    );
+    let renderer = crate::documents::services(ctx).renderer.clone();
     // On the render threads, at their pace: a burst of large sends waits there instead of
     // taking the cores from every other request.
     let counted = crate::render::in_background(move || renderer.page_count(&job))
@@ -495,7 +506,7 @@ pub(crate) async fn write_planned<C: Sql>(
     fields: Vec<Vec<Value>>,
     trail: Trail,
 ) -> Result<(), DomainError> {
-    store::insert_rows(
+    crate::sql::insert_rows(
         txn,
         &ctx.db,
         "fields",

@@ -1,6 +1,5 @@
 //! Rows of the document tables and their reading. Writes live with the actions that make them.
 
-use signet_storage::Sql;
 use std::collections::BTreeMap;
 
 use sea_orm::{ConnectionTrait, QueryResult, Value};
@@ -8,6 +7,7 @@ use signet_storage::Db;
 
 use super::types::{ApprovalOut, DocumentOut, PersonOut};
 use crate::DomainError;
+use crate::clock::time;
 
 #[derive(Clone, Debug)]
 pub struct DocRow {
@@ -230,12 +230,6 @@ pub fn approval_from_row(r: &QueryResult) -> Result<ApprovalOut, DomainError> {
     })
 }
 
-pub fn time(ms: i64) -> String {
-    chrono::DateTime::from_timestamp_millis(ms)
-        .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true))
-        .unwrap_or_default()
-}
-
 pub fn to_out(doc: &DocRow, people: &[PersonDbRow], approval: Option<ApprovalOut>) -> DocumentOut {
     let page_count = doc
         .page_sizes
@@ -285,45 +279,6 @@ pub fn to_out(doc: &DocRow, people: &[PersonDbRow], approval: Option<ApprovalOut
         template_id: doc.template_id.clone(),
         template_version: doc.template_version,
     }
-}
-
-/// Inserts `rows` into `table (columns)` with as few statements as the databases allow: one
-/// multi-row INSERT per 200 rows, so a document's people or fields cost one statement. The
-/// statements are deferred (`Sql::exec_deferred`): in a PostgreSQL transaction they go with
-/// the next statement, or the COMMIT, in one round trip.
-pub async fn insert_rows<C: Sql>(
-    conn: &C,
-    db: &Db,
-    table: &str,
-    columns: &[&str],
-    rows: Vec<Vec<Value>>,
-) -> Result<(), DomainError> {
-    use std::fmt::Write;
-    // SQLite binds `?` marks in order without looking each one up by name.
-    let sqlite = conn.backend() == sea_orm::DbBackend::Sqlite;
-    let mut rows = rows.into_iter().peekable();
-    while rows.peek().is_some() {
-        let chunk: Vec<Vec<Value>> = rows.by_ref().take(200).collect();
-        let mut sql = format!("INSERT INTO {table} ({}) VALUES ", columns.join(", "));
-        let mut values = Vec::with_capacity(chunk.len() * columns.len());
-        for (r, row) in chunk.into_iter().enumerate() {
-            sql.push_str(if r > 0 { ", (" } else { "(" });
-            for c in 1..=row.len() {
-                if c > 1 {
-                    sql.push_str(", ");
-                }
-                if sqlite {
-                    sql.push('?');
-                } else {
-                    let _ = write!(sql, "${}", values.len() + c);
-                }
-            }
-            sql.push(')');
-            values.extend(row);
-        }
-        conn.exec_deferred(db.stmt(&sql, values)).await?;
-    }
-    Ok(())
 }
 
 /// A stored file a document names: its rendered PDF (`pdf_blob`) or sealed copy

@@ -12,7 +12,7 @@ use serde_json::json;
 use signet_storage::Sql;
 use signet_storage::{Db, now_ms};
 
-use super::store::{self, DocRow, PersonDbRow};
+use super::store::{DocRow, PersonDbRow};
 use crate::outbox::JobKind;
 use crate::{DomainError, ids};
 
@@ -144,7 +144,7 @@ impl Trail {
         let payload = json!({
             "id": id,
             "type": topic,
-            "createdAt": store::time(now_ms()),
+            "createdAt": crate::clock::time(now_ms()),
             "test": doc.test,
             "data": data,
         });
@@ -247,7 +247,7 @@ impl Trail {
                     Value::from(hash),
                 ]);
             }
-            store::insert_rows(
+            crate::sql::insert_rows(
                 conn,
                 db,
                 "audit_events",
@@ -267,7 +267,7 @@ impl Trail {
             )
             .await?;
         }
-        store::insert_rows(conn, db, "outbox", OUTBOX_COLUMNS, self.jobs).await
+        crate::sql::insert_rows(conn, db, "outbox", OUTBOX_COLUMNS, self.jobs).await
     }
 }
 

@@ -5,7 +5,7 @@ use sea_orm::{ConnectionTrait, QueryResult, Value};
 use serde::Serialize;
 
 use super::Kind;
-use crate::documents::store::time;
+use crate::clock::time;
 use crate::page::{PageInfo, PageRequest};
 use crate::{Actor, Ctx, DomainError, Mode, Scope};
 

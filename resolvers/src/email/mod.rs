@@ -1,7 +1,7 @@
 //! Email: every message a person receives. The eight kinds and the variables each accepts
 //! (`kinds`), the standard wording in the 14 languages (`wording`, from the TOML files in
 //! `wording/`), a workspace's saved wording (`templates`), composing a message from wording
-//! and values (`compose`), the signing links an email carries (`links`), the worker that
+//! and values (`compose`), the worker that
 //! sends queued emails (`send`) over a [`Transport`], the log (`log`), delivery feedback
 //! (`feedback`) and the suppression list.
 //!
@@ -12,7 +12,6 @@
 pub mod compose;
 pub mod feedback;
 pub mod kinds;
-pub mod links;
 pub mod log;
 pub mod send;
 pub mod templates;

@@ -24,7 +24,7 @@ use signet_storage::now_ms;
 
 use super::compose::{self, Extras, Parsed, Values};
 use super::transport::{Attachment, Outgoing, SendError, Transport};
-use super::{Kind, links, templates};
+use super::{Kind, templates};
 use crate::documents::store::{self, DocRow, PersonDbRow};
 use crate::documents::types::{EmailOptionsIn, SendOptionsIn};
 use crate::outbox::{self as jobs, Claimed};
@@ -52,24 +52,23 @@ pub fn download_expires_at(now: i64) -> i64 {
 /// Where this installation's email goes.
 pub struct Mail {
     pub transport: Arc<dyn Transport>,
-    /// The address people reach this installation at; links are built on it.
-    pub public_url: String,
-    /// Wakes the mail worker when a commit queued an email.
-    pub wake: tokio::sync::Notify,
     /// How long a worker holds the emails of a pass; a worker that dies leaves them to be
     /// sent again once this runs out.
     pub lease_ms: i64,
 }
 
 impl Mail {
-    pub fn new(transport: Arc<dyn Transport>, public_url: &str) -> Mail {
+    pub fn new(transport: Arc<dyn Transport>) -> Mail {
         Mail {
             transport,
-            public_url: public_url.trim_end_matches('/').to_string(),
-            wake: tokio::sync::Notify::new(),
             lease_ms: 300_000,
         }
     }
+}
+
+/// The mail services of `ctx` (registered at start-up with `Ctx::with`).
+pub fn mail(ctx: &Ctx) -> &Mail {
+    ctx.services.get()
 }
 
 /// Sends the claimed emails of one pass: each is decided side by side (what it is, to whom, in
@@ -205,7 +204,7 @@ struct Ready {
     locale: String,
     subject: String,
     outgoing: Outgoing,
-    link: Option<(links::Minted, &'static str, Option<i64>)>,
+    link: Option<(crate::signing::links::Minted, &'static str, Option<i64>)>,
     person_id: Option<String>,
     /// The workspace's plan, whose daily allowance the email counts against.
     plan: Plan,
@@ -324,7 +323,11 @@ async fn deliver<'a>(
     planned: Ready,
 ) -> Result<Option<(&'a str, String)>, DomainError> {
     let id = planned.email_id.clone();
-    match ctx.mail.transport.send(&planned.outgoing).await {
+    match crate::email::send::mail(ctx)
+        .transport
+        .send(&planned.outgoing)
+        .await
+    {
         Ok(()) => Ok(Some((c.job.as_str(), id))),
         Err(SendError::Permanent(why)) => {
             set_status(
@@ -346,7 +349,7 @@ async fn deliver<'a>(
             let at = now_ms() + jobs::backoff(c.attempts + 1);
             let reason = format!(
                 "the mail server could not take it ({why}); trying again at {}",
-                store::time(at)
+                crate::clock::time(at)
             );
             set_status(ctx, &id, "paused", Some(&reason)).await?;
             jobs::retry_later(ctx, c).await.map(|_| None)
@@ -647,21 +650,21 @@ async fn reserve_all<'a>(
     let mut link_rows = Vec::new();
     for ((_, doc, p), ok) in group.iter().zip(&allowed) {
         if let (true, Some((minted, purpose, expires))) = (ok, &p.link) {
-            let to = links::LinkFor {
+            let to = crate::signing::links::LinkFor {
                 purpose,
                 document_id: &doc.id,
                 person_id: p.person_id.as_deref(),
                 email_id: &p.email_id,
                 expires_at: *expires,
             };
-            link_rows.push(links::row(minted, &to));
+            link_rows.push(crate::signing::links::row(minted, &to));
         }
     }
-    store::insert_rows(
+    crate::sql::insert_rows(
         &txn,
         &ctx.db,
         "signing_links",
-        links::ROW_COLUMNS,
+        crate::signing::links::ROW_COLUMNS,
         link_rows,
     )
     .await?;
@@ -690,7 +693,7 @@ async fn pause(
     let reason = format!(
         "the plan's allowance of {limit} {}emails a day is used; it goes out after midnight UTC ({})",
         if doc.test { "test " } else { "" },
-        store::time(midnight)
+        crate::clock::time(midnight)
     );
     let txn = ctx.db.conn.begin().await?;
     txn.execute_raw(ctx.db.stmt(
@@ -892,7 +895,7 @@ async fn plan(
     let send: SendOptionsIn = serde_json::from_str(&doc.send_options).unwrap_or_default();
     let facts: BTreeMap<String, String> = serde_json::from_str(&doc.facts).unwrap_or_default();
     let sender_name = first(&[&email.sender_name, &send.sender_name]).unwrap_or(ws.name.clone());
-    let address = |v: Option<String>| v.filter(|a| crate::documents::input::is_email(a.trim()));
+    let address = |v: Option<String>| v.filter(|a| crate::fields::is_email(a.trim()));
     let reply_to = address(first(&[&email.reply_to, &send.reply_to]));
     let sender_email = first(&[
         &address(facts.get("sender.email").cloned()),
@@ -1011,8 +1014,8 @@ async fn plan(
     let mut link = None;
     let mut attachment = None;
     if matches!(kind, Kind::Invitation | Kind::Reminder) {
-        let minted = links::mint(ctx)?;
-        extras.action_url = Some(links::url(&ctx.mail.public_url, &minted.token));
+        let minted = crate::signing::links::mint(ctx)?;
+        extras.action_url = Some(crate::signing::links::url(&ctx.public_url, &minted.token));
         link = Some((minted, "sign", None));
     }
     if kind == Kind::Completed {
@@ -1030,9 +1033,11 @@ async fn plan(
                 });
             }
             Some(_) => {
-                let minted = links::mint(ctx)?;
-                extras.download_url =
-                    Some(links::download_url(&ctx.mail.public_url, &minted.token));
+                let minted = crate::signing::links::mint(ctx)?;
+                extras.download_url = Some(crate::signing::links::download_url(
+                    &ctx.public_url,
+                    &minted.token,
+                ));
                 link = Some((minted, "download", Some(download_expires_at(now_ms()))));
             }
             None => return Ok(Err(Skip::Drop("the document has no sealed copy"))),
@@ -1056,7 +1061,7 @@ async fn plan(
         message_id: format!(
             "<{}@{}>",
             message_local(ctx, id),
-            ctx.mail.transport.domain()
+            crate::email::send::mail(ctx).transport.domain()
         ),
         email_id: id.to_string(),
         // A display name cannot pose as an address.

@@ -9,7 +9,6 @@ use signet_storage::now_ms;
 use super::Kind;
 use super::compose::{self, Composed, Extras, Parsed, Values};
 use super::wording::{self, Wording};
-use crate::documents::input::{self, LANGUAGES};
 use crate::{Actor, Ctx, DomainError, Scope};
 
 /// Saved wording of one kind: every field optional, blank or null meaning the standard words.
@@ -109,18 +108,6 @@ const LIMITS: [(&str, usize); 5] = [
     ("footer", 1_000),
 ];
 
-/// A language code of a query or body, English when left out.
-pub fn locale(field: &str, v: Option<&str>) -> Result<String, DomainError> {
-    match v.map(str::trim) {
-        None | Some("") => Ok("en".into()),
-        Some(l) if LANGUAGES.contains(&l) => Ok(l.to_string()),
-        Some(l) => Err(DomainError::invalid(
-            field,
-            format!("'{l}' is not one of {}", LANGUAGES.join(", ")),
-        )),
-    }
-}
-
 /// The saved fields of a request, each checked: its length, one line where it must be, and
 /// its variables (of this kind only).
 fn parse_in(kind: Kind, body: &EmailWordingIn) -> Result<[Option<String>; 5], DomainError> {
@@ -134,9 +121,9 @@ fn parse_in(kind: Kind, body: &EmailWordingIn) -> Result<[Option<String>; 5], Do
     let mut out: [Option<String>; 5] = Default::default();
     for (i, ((field, max), v)) in LIMITS.iter().zip(given).enumerate() {
         let v = if *field == "body" || *field == "footer" {
-            input::opt_text(field, v, *max)?
+            crate::fields::opt_text(field, v, *max)?
         } else {
-            input::opt_line(field, v, *max)?
+            crate::fields::opt_line(field, v, *max)?
         };
         if let Some(v) = &v {
             let segs = compose::parse(kind, field, v)?;
@@ -262,7 +249,7 @@ fn template_out(
                 description: Kind::describe(v).into(),
             })
             .collect(),
-        updated_at: saved.map(|s| crate::documents::store::time(s.1)),
+        updated_at: saved.map(|s| crate::clock::time(s.1)),
     }
 }
 
@@ -273,7 +260,7 @@ pub async fn list(
     locale: Option<&str>,
 ) -> Result<EmailTemplatesOut, DomainError> {
     actor.require(Scope::NotificationsRead)?;
-    let locale = self::locale("locale", locale)?;
+    let locale = crate::languages::locale("locale", locale)?;
     let saved = saved(ctx, &actor.workspace_id, None, &locale).await?;
     Ok(EmailTemplatesOut {
         data: Kind::ALL
@@ -313,7 +300,7 @@ pub async fn save(
 ) -> Result<EmailTemplateOut, DomainError> {
     may_change(actor)?;
     let kind = Kind::parse_field("kind", kind)?;
-    let locale = locale("locale", body.locale.as_deref())?;
+    let locale = crate::languages::locale("locale", body.locale.as_deref())?;
     let fields = parse_in(kind, &body)?;
     if fields.iter().all(Option::is_none) {
         return remove(ctx, actor, kind.as_str(), Some(&locale)).await;
@@ -347,7 +334,7 @@ pub async fn remove(
 ) -> Result<EmailTemplateOut, DomainError> {
     may_change(actor)?;
     let kind = Kind::parse_field("kind", kind)?;
-    let locale = self::locale("locale", locale)?;
+    let locale = crate::languages::locale("locale", locale)?;
     ctx.db
         .write(ctx.db.stmt(
             "DELETE FROM email_templates WHERE workspace_id = $1 AND kind = $2 AND locale = $3",
@@ -404,7 +391,7 @@ pub async fn preview(
 ) -> Result<EmailPreviewOut, DomainError> {
     actor.require(Scope::NotificationsRead)?;
     let kind = Kind::parse_field("kind", kind)?;
-    let locale = locale("locale", body.locale.as_deref())?;
+    let locale = crate::languages::locale("locale", body.locale.as_deref())?;
     let fields = parse_in(kind, &body)?;
     let base = effective(ctx, &actor.workspace_id, kind, &locale).await?;
     let w = merged(&base, &fields);

@@ -3,7 +3,7 @@
 use super::compose::{self, Parsed, Seg};
 use super::templates::sample_values;
 use super::{Kind, wording};
-use crate::documents::input::LANGUAGES;
+use crate::languages::LANGUAGES;
 
 fn variables_of(text: &str) -> std::collections::BTreeSet<String> {
     let mut out = std::collections::BTreeSet::new();

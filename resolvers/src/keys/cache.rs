@@ -80,14 +80,14 @@ pub async fn watch(ctx: Ctx) {
         tick.tick().await;
         match read_epoch(&ctx).await {
             Ok(now) => {
-                if ctx.key_cache.epoch.swap(now, Ordering::Relaxed) != now {
-                    ctx.key_cache.clear();
+                if super::cache(&ctx).epoch.swap(now, Ordering::Relaxed) != now {
+                    super::cache(&ctx).clear();
                 }
             }
             Err(e) => {
                 // Without the epoch we cannot know about revocations: stop trusting the cache.
                 tracing::warn!(error = %e, "reading auth_epoch failed; clearing the key cache");
-                ctx.key_cache.clear();
+                super::cache(&ctx).clear();
             }
         }
     }

@@ -20,6 +20,11 @@ use signet_storage::now_ms;
 
 pub use cache::{KeyCache, watch};
 
+/// The key cache of `ctx` (registered at start-up with `Ctx::with`).
+pub fn cache(ctx: &Ctx) -> &KeyCache {
+    ctx.services.get()
+}
+
 use crate::actor::{Actor, Mode, Scopes};
 use crate::plans::Plan;
 use crate::{Ctx, DomainError, ids};
@@ -152,7 +157,7 @@ pub async fn revoke(ctx: &Ctx, id: &str) -> Result<KeyOut, DomainError> {
     let updated = active.update(&txn).await?;
     cache::bump(&txn, ctx).await?;
     txn.commit().await?;
-    ctx.key_cache.clear();
+    cache(ctx).clear();
     to_out(updated)
 }
 
@@ -230,7 +235,7 @@ pub async fn authenticate(ctx: &Ctx, token: &str, client_ip: IpAddr) -> Result<A
         return Err(DomainError::Unauthenticated);
     }
     let digest = hash(ctx, token);
-    let row = match ctx.key_cache.get(&digest) {
+    let row = match cache(ctx).get(&digest) {
         Some(row) => row,
         None => {
             let row = Arc::new(
@@ -238,7 +243,7 @@ pub async fn authenticate(ctx: &Ctx, token: &str, client_ip: IpAddr) -> Result<A
                     .await?
                     .ok_or(DomainError::Unauthenticated)?,
             );
-            ctx.key_cache.put(digest, row.clone());
+            cache(ctx).put(digest, row.clone());
             row
         }
     };

@@ -37,7 +37,7 @@ impl Seen {
         let agent: String = self
             .user_agent
             .chars()
-            .filter(|c| !c.is_control() && !crate::documents::input::is_disguising(*c))
+            .filter(|c| !c.is_control() && !crate::fields::is_disguising(*c))
             .take(400)
             .collect();
         match &self.origin {
@@ -285,7 +285,7 @@ pub async fn decline(
     if stage(&v.doc, &v.person) != Stage::Sign || !v.person.participates() {
         return Err(not_now(&v, "decline"));
     }
-    let reason = crate::documents::input::opt_text("reason", &body.reason, 1000)?;
+    let reason = crate::fields::opt_text("reason", &body.reason, 1000)?;
     let send: crate::documents::types::SendOptionsIn =
         serde_json::from_str(&v.doc.send_options).unwrap_or_default();
     if send.require_decline_reason.unwrap_or(false) && reason.is_none() {

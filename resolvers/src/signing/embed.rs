@@ -18,9 +18,10 @@ use signet_storage::now_ms;
 
 use crate::actor::{Actor, Scope};
 use crate::answer::{Claim, Made, Ready};
-use crate::documents::store::{self, time};
+use crate::clock::time;
+use crate::documents::store;
 use crate::documents::trail::Trail;
-use crate::email::links;
+use crate::signing::links;
 use crate::{Ctx, DomainError};
 
 /// How long an embed link, and the session it is exchanged for, work.
@@ -61,7 +62,7 @@ pub async fn session(
     claim: Option<&Claim>,
 ) -> Result<Made<EmbedSessionOut>, DomainError> {
     actor.require(Scope::EmbeddedWrite)?;
-    let seat = crate::documents::input::line("seat", &body.seat, 100)?;
+    let seat = crate::fields::line("seat", &body.seat, 100)?;
     let origin = crate::workspaces::origin("origin", &body.origin)?;
     let doc = crate::documents::visible(&ctx.db.conn, ctx, actor, id).await?;
     let people = store::people(&ctx.db.conn, &ctx.db, &[&doc.id]).await?;
@@ -104,7 +105,7 @@ pub async fn session(
         EmbedSessionOut {
             url: format!(
                 "{}/e/{}",
-                ctx.mail.public_url.trim_end_matches('/'),
+                ctx.public_url.trim_end_matches('/'),
                 minted.token
             ),
             expires_at: time(until),

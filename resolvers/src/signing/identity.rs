@@ -439,7 +439,7 @@ pub async fn send_code(ctx: &Ctx, token: &str, seen: &Seen) -> Result<CodeOut, D
         );
     trail.write(&txn, &ctx.db).await?;
     txn.commit().await?;
-    ctx.mail.wake.notify_one();
+    ctx.job_queued(crate::outbox::JobKind::Email);
     Ok(CodeOut {
         sent: true,
         gate: gate_of(&v.person, &s, now),

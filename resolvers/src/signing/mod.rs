@@ -8,6 +8,7 @@
 pub mod acts;
 pub mod embed;
 pub mod identity;
+pub mod links;
 pub mod values;
 pub mod words;
 
@@ -49,7 +50,7 @@ pub async fn link_is_live(ctx: &Ctx, token: &str) -> Result<bool, DomainError> {
              OR (purpose = 'session' AND expires_at > $2) \
              OR (purpose = 'embed' AND used_at IS NULL AND expires_at > $2))",
             [
-                Value::from(crate::email::links::hash(ctx, token)),
+                Value::from(crate::signing::links::hash(ctx, token)),
                 Value::from(signet_storage::now_ms()),
             ],
         ))
@@ -71,7 +72,7 @@ pub async fn visit(ctx: &Ctx, token: &str) -> Result<Visit, DomainError> {
             "SELECT document_id, person_id, origin FROM signing_links WHERE hash = $1 \
              AND (purpose = 'sign' OR (purpose = 'session' AND expires_at > $2))",
             [
-                Value::from(crate::email::links::hash(ctx, token)),
+                Value::from(crate::signing::links::hash(ctx, token)),
                 Value::from(signet_storage::now_ms()),
             ],
         ))

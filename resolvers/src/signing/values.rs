@@ -8,8 +8,8 @@ use sea_orm::{ConnectionTrait, Value};
 use serde::Serialize;
 use serde_json::json;
 
-use crate::documents::input::{is_disguising, is_email};
 use crate::documents::store::{DocRow, PersonDbRow};
+use crate::fields::{is_disguising, is_email};
 use crate::{Ctx, DomainError};
 
 /// Strokes in one drawn signature.

@@ -139,10 +139,7 @@ mod tests {
             for (k, v) in &w.page {
                 assert!(!v.trim().is_empty(), "{code}.{k}");
                 assert_eq!(placeholders(v), placeholders(&en.page[k]), "{code}.{k}");
-                assert!(
-                    !v.chars().any(crate::documents::input::is_disguising),
-                    "{code}.{k}"
-                );
+                assert!(!v.chars().any(crate::fields::is_disguising), "{code}.{k}");
             }
             let d = disclosure(code);
             assert!(d.text.len() > 200, "{code}: the disclosure is whole");

@@ -167,10 +167,12 @@ pub async fn fan_out(ctx: &Ctx) -> Result<usize, DomainError> {
         })
         .await?;
     if relayed {
-        ctx.hooks.relay_wake.notify_waiters();
+        crate::webhooks::send::hooks(ctx)
+            .relay_wake
+            .notify_waiters();
     }
     if queued {
-        ctx.hooks.deliver_wake.notify_one();
+        ctx.wakes.of(crate::outbox::JobKind::Event).notify_one();
     }
     Ok(n)
 }
@@ -382,7 +384,7 @@ pub async fn record(ctx: &Ctx, done: &[Done]) -> Result<(), DomainError> {
         }
         .await?;
     }
-    crate::documents::store::insert_rows(
+    crate::sql::insert_rows(
         &txn,
         &ctx.db,
         "webhook_attempts",
@@ -670,7 +672,8 @@ pub async fn pass(ctx: &Ctx, cfg: WorkerConfig) -> Result<usize, DomainError> {
                 async move { target.map(|t| (m, t)) }
             })
             .map(|(m, t)| async move {
-                let outcome = post_one(&ctx.hooks, &t.url, &t.secrets, &m).await;
+                let outcome =
+                    post_one(crate::webhooks::send::hooks(ctx), &t.url, &t.secrets, &m).await;
                 Done {
                     message: m,
                     outcome,
@@ -827,7 +830,7 @@ pub async fn run(
             let Ok(permit) = slots.clone().acquire_owned().await else {
                 return;
             };
-            let hooks = ctx.hooks.clone();
+            let c = ctx.clone();
             let tx = tx.clone();
             let returned = returned.clone();
             let in_flight = in_flight.clone();
@@ -836,7 +839,7 @@ pub async fn run(
                 .unwrap_or_else(std::sync::PoisonError::into_inner)
                 .insert(m.id.clone(), m.lease_until);
             posts.spawn(async move {
-                let outcome = post_one(&hooks, &url, &secrets, &m).await;
+                let outcome = post_one(crate::webhooks::send::hooks(&c), &url, &secrets, &m).await;
                 in_flight
                     .lock()
                     .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -873,7 +876,7 @@ pub async fn run(
                 _ = stop.changed() => {}
                 _ = returned.notified() => {}
                 // Another workspace's new work is looked at soon, at most ten times a second.
-                _ = ctx.hooks.deliver_wake.notified() => {
+                _ = ctx.wakes.of(crate::outbox::JobKind::Event).notified() => {
                     tokio::time::sleep(Duration::from_millis(100)).await;
                 }
                 _ = tokio::time::sleep(Duration::from_millis(500)) => {}
@@ -885,7 +888,7 @@ pub async fn run(
                 _ = stop.changed() => {}
                 _ = tokio::time::timeout(
                     Duration::from_millis(100),
-                    ctx.hooks.deliver_wake.notified(),
+                    ctx.wakes.of(crate::outbox::JobKind::Event).notified(),
                 ) => {}
             }
         }

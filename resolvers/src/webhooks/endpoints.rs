@@ -9,7 +9,7 @@ use super::store::{self, EndpointRow, NewMessage, visible};
 use super::types::*;
 use super::{TOPICS, guard, is_topic, send};
 use crate::answer::{Claim, Made, Ready};
-use crate::documents::store::time;
+use crate::clock::time;
 use crate::page::PageRequest;
 use crate::{Actor, Ctx, DomainError, Mode, Scope, ids};
 
@@ -64,7 +64,7 @@ pub async fn create(
         }
         Some(n)
             if n.chars()
-                .any(|c| c.is_control() || crate::documents::input::is_disguising(c)) =>
+                .any(|c| c.is_control() || crate::fields::is_disguising(c)) =>
         {
             return Err(DomainError::invalid(
                 "name",
@@ -89,7 +89,7 @@ pub async fn create(
         }
         (None, true) => None,
         (Some(raw), false) => {
-            let policy = ctx.hooks.policy;
+            let policy = crate::webhooks::send::hooks(ctx).policy;
             let url = guard::check_form(raw, policy).map_err(|e| DomainError::invalid("url", e))?;
             guard::check_reachable(&url, policy)
                 .await
@@ -107,7 +107,7 @@ pub async fn create(
         url,
         relay,
         event_types: types,
-        secret: ctx.hooks.secrets.seal(&secret),
+        secret: ctx.secrets.seal(&secret),
         previous_secret: None,
         previous_until: None,
         state: "enabled".into(),
@@ -236,7 +236,7 @@ pub async fn rotate(
     let secret = super::secret::generate();
     let now = now_ms();
     let until = (hours > 0).then(|| now + hours * 3_600_000);
-    let sealed = ctx.hooks.secrets.seal(&secret);
+    let sealed = ctx.secrets.seal(&secret);
     row.previous_secret = until.map(|_| row.secret.clone());
     row.previous_until = until;
     let read = std::mem::replace(&mut row.secret, sealed);
@@ -322,7 +322,9 @@ pub async fn test_send(
         )
         .await?;
         txn.commit().await?;
-        ctx.hooks.relay_wake.notify_waiters();
+        crate::webhooks::send::hooks(ctx)
+            .relay_wake
+            .notify_waiters();
         return Ok(WebhookTestOut {
             delivered: false,
             relayed: true,
@@ -339,7 +341,7 @@ pub async fn test_send(
         body.as_bytes(),
     )?;
     let url = row.url.clone().unwrap_or_default();
-    let o = send::post(&ctx.hooks, &url, &headers, body).await;
+    let o = send::post(crate::webhooks::send::hooks(ctx), &url, &headers, body).await;
     Ok(WebhookTestOut {
         delivered: o.succeeded,
         relayed: false,
@@ -432,9 +434,11 @@ pub async fn replay(
     .await?;
     txn.commit().await?;
     if row.relay {
-        ctx.hooks.relay_wake.notify_waiters();
+        crate::webhooks::send::hooks(ctx)
+            .relay_wake
+            .notify_waiters();
     } else {
-        ctx.hooks.deliver_wake.notify_one();
+        ctx.wakes.of(crate::outbox::JobKind::Event).notify_one();
     }
     made.pop()
         .ok_or_else(|| DomainError::Internal("replay stored nothing".into()))

@@ -13,7 +13,7 @@ pub mod types;
 
 pub use endpoints::{create, delete, deliveries, list, replay, rotate, test_send};
 pub use relay::relay;
-pub use send::Hooks;
+pub use send::{Hooks, hooks};
 
 use serde::Serialize;
 

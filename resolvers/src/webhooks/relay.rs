@@ -11,7 +11,7 @@ use signet_storage::now_ms;
 use super::send;
 use super::store::visible;
 use super::types::{HeaderOut, RelayItemOut, RelayOut};
-use crate::documents::store::time;
+use crate::clock::time;
 use crate::{Actor, Ctx, DomainError, Scope};
 
 pub const MAX_WAIT_SECS: i64 = 25;
@@ -67,7 +67,7 @@ pub async fn relay(
     let deadline = Instant::now() + Duration::from_secs(wait as u64);
     loop {
         // Register for the wake-up before looking, so a delivery stored in between is not missed.
-        let woken = ctx.hooks.relay_wake.notified();
+        let woken = crate::webhooks::send::hooks(ctx).relay_wake.notified();
         let items = fetch(ctx, id, after.as_deref(), limit).await?;
         let left = deadline.saturating_duration_since(Instant::now());
         if !items.is_empty() || left.is_zero() {

@@ -1,11 +1,10 @@
 //! One signed POST to a receiver, and the process-wide pieces delivery needs: the guarded HTTP
 //! client, the operator's address policy, the secret box, and the relay's wake-up signal.
 
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::guard::{self, Policy};
-use super::secret::{self, SecretBox};
+use super::secret;
 use crate::DomainError;
 
 /// A receiver has this long to answer.
@@ -15,12 +14,9 @@ const DRAIN_LIMIT: usize = 64 * 1024;
 
 pub struct Hooks {
     pub policy: Policy,
-    pub secrets: SecretBox,
     pub client: reqwest::Client,
     /// Woken when messages are stored for relay endpoints in this process.
     pub relay_wake: tokio::sync::Notify,
-    /// Woken when messages are queued for delivery in this process.
-    pub deliver_wake: tokio::sync::Notify,
 }
 
 impl std::fmt::Debug for Hooks {
@@ -32,7 +28,7 @@ impl std::fmt::Debug for Hooks {
 }
 
 impl Hooks {
-    pub fn new(server_secret: &[u8], policy: Policy) -> Arc<Hooks> {
+    pub fn new(policy: Policy) -> Hooks {
         // reqwest is built without a TLS crypto provider; ring is the one backend of the tree.
         let _ = rustls::crypto::ring::default_provider().install_default();
         let client = reqwest::Client::builder()
@@ -46,14 +42,17 @@ impl Hooks {
             .dns_resolver(guard::resolver(policy))
             .build()
             .unwrap_or_else(|e| panic!("building the webhook HTTP client: {e}"));
-        Arc::new(Hooks {
+        Hooks {
             policy,
-            secrets: SecretBox::new(server_secret),
             client,
             relay_wake: tokio::sync::Notify::new(),
-            deliver_wake: tokio::sync::Notify::new(),
-        })
+        }
     }
+}
+
+/// The webhook services of `ctx` (registered at start-up with `Ctx::with`).
+pub fn hooks(ctx: &crate::Ctx) -> &Hooks {
+    ctx.services.get()
 }
 
 /// The headers of one delivery: `webhook-id`, `webhook-timestamp`, and `webhook-signature` and

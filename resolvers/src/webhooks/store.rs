@@ -5,7 +5,7 @@ use signet_storage::{Backend, Db, now_ms};
 use signet_storage::{Cells, Sql};
 
 use super::types::{DeliveryOut, WebhookOut};
-use crate::documents::store::time;
+use crate::clock::time;
 use crate::{Actor, Ctx, DomainError, Mode};
 
 #[derive(Clone, Debug)]
@@ -74,11 +74,11 @@ impl EndpointRow {
 
     /// The secrets that sign now: the current one, and the previous one during its window.
     pub fn signing_secrets(&self, ctx: &Ctx) -> Result<Vec<String>, DomainError> {
-        let mut out = vec![ctx.hooks.secrets.open(&self.secret)?];
+        let mut out = vec![ctx.secrets.open(&self.secret)?];
         if let (Some(prev), Some(until)) = (&self.previous_secret, self.previous_until)
             && until > now_ms()
         {
-            out.push(ctx.hooks.secrets.open(prev)?);
+            out.push(ctx.secrets.open(prev)?);
         }
         Ok(out)
     }
@@ -189,7 +189,7 @@ pub async fn insert_messages<C: Sql>(
             Value::from(now),
         ]);
     }
-    crate::documents::store::insert_rows(
+    crate::sql::insert_rows(
         txn,
         db,
         "webhook_messages",

@@ -15,7 +15,7 @@ impl Job for Email {
 
     /// `mail_lease_secs`: long enough for a slow server to answer every email of a pass.
     fn lease_ms(ctx: &Ctx) -> i64 {
-        ctx.mail.lease_ms
+        signet_resolvers::email::send::mail(ctx).lease_ms
     }
 
     async fn run(ctx: &Ctx, claimed: Vec<Claimed>) -> Result<(), DomainError> {
@@ -23,7 +23,7 @@ impl Job for Email {
     }
 
     fn wake(ctx: &Ctx) -> &tokio::sync::Notify {
-        &ctx.mail.wake
+        ctx.wakes.of(signet_resolvers::outbox::JobKind::Email)
     }
 
     /// Each pass waits for a lull in the requests this process serves (at most

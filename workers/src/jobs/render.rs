@@ -22,6 +22,6 @@ impl Job for Render {
     }
 
     fn wake(ctx: &Ctx) -> &tokio::sync::Notify {
-        &ctx.render_wake
+        ctx.wakes.of(signet_resolvers::outbox::JobKind::Render)
     }
 }

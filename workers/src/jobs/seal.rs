@@ -22,6 +22,6 @@ impl Job for Seal {
     }
 
     fn wake(ctx: &Ctx) -> &tokio::sync::Notify {
-        &ctx.seal_wake
+        ctx.wakes.of(signet_resolvers::outbox::JobKind::Seal)
     }
 }

@@ -62,7 +62,7 @@ pub async fn store<C: Sql>(
     minted: &Minted,
     to: &LinkFor<'_>,
 ) -> Result<(), DomainError> {
-    crate::documents::store::insert_rows(
+    crate::sql::insert_rows(
         conn,
         &ctx.db,
         "signing_links",
