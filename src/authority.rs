@@ -47,20 +47,20 @@ pub async fn load(config: &Config, db: &Db, secret: &[u8]) -> anyhow::Result<Aut
         return from_folder(config);
     }
     let key = key(secret)?;
-    let files = match signet_resolvers::installation::recorded(db, STORED).await? {
+    let files = match signet_core::installation::recorded(db, STORED).await? {
         Some(stored) => open(&key, &stored)?,
         None => match first_files(config, db).await {
             Ok(files) => {
                 let stored = seal(&key, &files)?;
                 // Another process storing its own at the same moment: the first one stays,
                 // and this process loads it.
-                match signet_resolvers::installation::agree(db, STORED, &stored).await? {
+                match signet_core::installation::agree(db, STORED, &stored).await? {
                     None => files,
                     Some(theirs) => open(&key, &theirs)?,
                 }
             }
             // Refused here, but another process (with the folder) may have stored it since.
-            Err(e) => match signet_resolvers::installation::recorded(db, STORED).await? {
+            Err(e) => match signet_core::installation::recorded(db, STORED).await? {
                 Some(stored) => open(&key, &stored)?,
                 None => return Err(e),
             },
@@ -75,7 +75,7 @@ pub async fn load(config: &Config, db: &Db, secret: &[u8]) -> anyhow::Result<Aut
 /// sealed under an authority that is neither stored nor in `ca_dir` cannot go on without it.
 async fn first_files(config: &Config, db: &Db) -> anyhow::Result<AuthorityFiles> {
     let dir = config.ca_dir();
-    let recorded = signet_resolvers::installation::recorded(db, "ca_root_sha256").await?;
+    let recorded = signet_core::installation::recorded(db, "ca_root_sha256").await?;
     if dir.join("root.crt").exists() {
         let files = Authority::read_files(&dir)
             .with_context(|| format!("ca_dir (SIGNET_CA_DIR): {}", dir.display()))?;
@@ -90,7 +90,7 @@ async fn first_files(config: &Config, db: &Db) -> anyhow::Result<AuthorityFiles>
             ),
         ] {
             let mine = crate::hex_sha256(der);
-            if let Some(theirs) = signet_resolvers::installation::recorded(db, fact)
+            if let Some(theirs) = signet_core::installation::recorded(db, fact)
                 .await?
                 .filter(|r| *r != mine)
             {

@@ -11,7 +11,7 @@ use figment::providers::{Env, Format, Serialized, Toml};
 use ipnet::IpNet;
 use secrecy::{ExposeSecret, SecretString};
 use serde::{Deserialize, Serialize};
-use signet_resolvers::plans::Plans;
+use signet_core::plans::Plans;
 
 #[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]

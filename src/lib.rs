@@ -11,8 +11,8 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use anyhow::Context as _;
-use signet_resolvers::Ctx;
-use signet_resolvers::api_log::{ApiLogSink, ApiLogWriter};
+use signet_core::Ctx;
+use signet_core::api_log::{ApiLogSink, ApiLogWriter};
 use signet_rest::{AppState, HttpConfig, Route};
 use signet_storage::state::{Budget, Daily, Idempotency, RedisState};
 use signet_storage::{Backend, Db};
@@ -82,17 +82,17 @@ pub async fn services(config: &Config) -> anyhow::Result<Services> {
             )
         })?;
     }
-    let documents = signet_resolvers::documents::DocumentServices {
+    let documents = signet_documents::DocumentServices {
         renderer: std::sync::Arc::new(render::PdfRenderer::default()),
         authority: std::sync::Arc::new(authority::load(config, &db, &secret).await?),
         stamping: match &config.tsa_url {
-            Some(url) => signet_resolvers::stamping::Stamping::external(
+            Some(url) => signet_documents::stamping::Stamping::external(
                 url.clone(),
                 config.tsa_fallback_url.clone(),
                 Duration::from_secs(config.tsa_timeout_secs),
             )
             .map_err(|e| anyhow::anyhow!("tsa_url (SIGNET_TSA_URL): {e}"))?,
-            None => signet_resolvers::stamping::Stamping::built_in(),
+            None => signet_documents::stamping::Stamping::built_in(),
         },
         max_pages: config.max_pages,
         reads: Default::default(),
@@ -100,7 +100,7 @@ pub async fn services(config: &Config) -> anyhow::Result<Services> {
     let (api_log, log_writer) = ApiLogSink::spawn(db.clone());
     let transport = mail::transport(config)?;
     // Every service of every resource crate is registered here, in one place.
-    let ctx = Ctx::new(signet_resolvers::ctx::Foundation {
+    let ctx = Ctx::new(signet_core::ctx::Foundation {
         db,
         budget,
         idempotency,
@@ -109,21 +109,21 @@ pub async fn services(config: &Config) -> anyhow::Result<Services> {
         plans: config.plans.clone(),
         api_log,
         blobs,
-        live: signet_resolvers::live::StatusBus::new(pubsub),
+        live: signet_core::live::StatusBus::new(pubsub),
         public_url: config.public_url(),
     })
     .with(documents)
-    .with(signet_resolvers::webhooks::Hooks::new(
-        signet_resolvers::webhooks::guard::Policy {
+    .with(signet_webhooks::Hooks::new(
+        signet_webhooks::guard::Policy {
             allow_private: config.webhooks_allow_private,
             allow_http: config.webhooks_allow_http,
         },
     ))
-    .with(signet_resolvers::email::send::Mail {
+    .with(signet_email::send::Mail {
         lease_ms: config.mail_lease_secs as i64 * 1000,
-        ..signet_resolvers::email::send::Mail::new(transport)
+        ..signet_email::send::Mail::new(transport)
     })
-    .with(signet_resolvers::keys::KeyCache::default());
+    .with(signet_accounts::keys::KeyCache::default());
     // Embedded, each process reads the folder; with PostgreSQL the database holds the
     // authority, so a mismatch means it was changed by hand.
     let remedy = match ctx.db.backend {
@@ -133,12 +133,8 @@ pub async fn services(config: &Config) -> anyhow::Result<Services> {
              the installation began with: restore that row from a backup"
         }
     };
-    let root = hex_sha256(
-        signet_resolvers::documents::services(&ctx)
-            .authority
-            .root_der(),
-    );
-    if let Some(recorded) = signet_resolvers::installation::agree(&ctx.db, "ca_root_sha256", &root)
+    let root = hex_sha256(signet_documents::services(&ctx).authority.root_der());
+    if let Some(recorded) = signet_core::installation::agree(&ctx.db, "ca_root_sha256", &root)
         .await
         .context("recording the certificate authority")?
     {
@@ -147,13 +143,9 @@ pub async fn services(config: &Config) -> anyhow::Result<Services> {
              one this database's documents are sealed under (SHA-256 {recorded}); {remedy}"
         );
     }
-    let test_root = hex_sha256(
-        signet_resolvers::documents::services(&ctx)
-            .authority
-            .test_root_der(),
-    );
+    let test_root = hex_sha256(signet_documents::services(&ctx).authority.test_root_der());
     if let Some(recorded) =
-        signet_resolvers::installation::agree(&ctx.db, "ca_test_root_sha256", &test_root)
+        signet_core::installation::agree(&ctx.db, "ca_test_root_sha256", &test_root)
             .await
             .context("recording the certificate authority's test root")?
     {
@@ -238,7 +230,7 @@ pub async fn start(config: &Config, extra: &'static [Route]) -> anyhow::Result<S
     );
     let app = signet_rest::router(state, extra);
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-    let key_watch = tokio::spawn(signet_resolvers::keys::watch(ctx.clone()));
+    let key_watch = tokio::spawn(signet_accounts::keys::watch(ctx.clone()));
     let background = signet_workers::spawn(&ctx, settings(config, config.workers));
     let grace = Duration::from_secs(config.shutdown_timeout_secs);
     let limits = http::Limits {
@@ -320,7 +312,7 @@ async fn stop_all(tasks: impl IntoIterator<Item = JoinHandle<()>>) {
 fn settings(config: &Config, jobs: bool) -> signet_workers::Settings {
     signet_workers::Settings {
         jobs,
-        delivery: signet_resolvers::webhooks::deliver::WorkerConfig {
+        delivery: signet_webhooks::deliver::WorkerConfig {
             lease: Duration::from_secs(config.webhook_lease_secs),
             ..Default::default()
         },

@@ -15,7 +15,7 @@ use lettre::transport::smtp::client::{AsyncSmtpConnection, Certificate, Tls, Tls
 use lettre::transport::smtp::extension::ClientId;
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 use secrecy::ExposeSecret;
-use signet_resolvers::email::{Outgoing, SendError, Transport};
+use signet_email::{Outgoing, SendError, Transport};
 
 use crate::Config;
 

@@ -9,15 +9,17 @@ use clap::{Args, Parser, Subcommand};
 use ipnet::IpNet;
 use serde_json::{Value, json};
 use signet::{Config, Services};
-use signet_resolvers::actor::Scopes;
-use signet_resolvers::keys::KeyCreateIn;
-use signet_resolvers::plans::Plan;
+use signet_accounts::keys::KeyCreateIn;
+use signet_core::actor::Scopes;
+use signet_core::plans::Plan;
 
 // glibc malloc took over a tenth of the server's time under load (bench/RESULTS.md).
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-use signet_resolvers::workspaces::WorkspaceIn;
-use signet_resolvers::{DomainError, Mode, api_log, documents, keys, teams, workspaces};
+use signet_accounts::workspaces::WorkspaceIn;
+use signet_accounts::{keys, teams, workspaces};
+use signet_core::{DomainError, Mode, api_log};
+use signet_documents as documents;
 
 #[derive(Parser)]
 #[command(
@@ -531,7 +533,7 @@ async fn serve(config: Config) -> anyhow::Result<()> {
     tracing::info!(
         links = %server.ctx.public_url,
         "email goes to {}",
-        signet_resolvers::email::send::mail(&server.ctx).transport.describe()
+        signet_email::send::mail(&server.ctx).transport.describe()
     );
     shutdown_signal().await;
     tracing::info!("shutting down");
@@ -598,7 +600,7 @@ fn parse_duration(s: &str) -> Result<i64, DomainError> {
     n.checked_mul(unit_ms).filter(|ms| *ms > 0).ok_or_else(bad)
 }
 
-async fn admin(ctx: &signet_resolvers::Ctx, cmd: Admin) -> anyhow::Result<()> {
+async fn admin(ctx: &signet_core::Ctx, cmd: Admin) -> anyhow::Result<()> {
     match cmd {
         Admin::Workspace(WorkspaceCmd::Create {
             name,
@@ -816,7 +818,7 @@ async fn admin(ctx: &signet_resolvers::Ctx, cmd: Admin) -> anyhow::Result<()> {
             );
         }
         Admin::Email(EmailCmd::Feedback { json }) => {
-            use signet_resolvers::email::feedback;
+            use signet_email::feedback;
             use std::io::Read as _;
             let mut raw = Vec::new();
             std::io::stdin()
@@ -850,8 +852,7 @@ async fn admin(ctx: &signet_resolvers::Ctx, cmd: Admin) -> anyhow::Result<()> {
             address,
             json,
         }) => {
-            let lifted =
-                signet_resolvers::email::feedback::unsuppress(ctx, &workspace, &address).await?;
+            let lifted = signet_email::feedback::unsuppress(ctx, &workspace, &address).await?;
             let text = if lifted {
                 format!("{address} may receive email again in {workspace}")
             } else {
@@ -860,7 +861,7 @@ async fn admin(ctx: &signet_resolvers::Ctx, cmd: Admin) -> anyhow::Result<()> {
             out(json, json!({"address": address, "lifted": lifted}), text);
         }
         Admin::ApiLog { request_id, json } => {
-            let e = api_log::find(ctx, &request_id).await?;
+            let e = api_log::find(&ctx.db, &request_id).await?;
             let text = format!(
                 "{} {} {} -> {} {} ({} µs, key {})",
                 e.request_id,
@@ -873,17 +874,12 @@ async fn admin(ctx: &signet_resolvers::Ctx, cmd: Admin) -> anyhow::Result<()> {
             );
             out(json, serde_json::to_value(&e)?, text);
         }
-        Admin::Ca(CaCmd::Export { test: false }) => print!(
-            "{}",
-            signet_resolvers::documents::services(&ctx)
-                .authority
-                .root_pem()
-        ),
+        Admin::Ca(CaCmd::Export { test: false }) => {
+            print!("{}", signet_documents::services(ctx).authority.root_pem())
+        }
         Admin::Ca(CaCmd::Export { test: true }) => print!(
             "{}",
-            signet_resolvers::documents::services(&ctx)
-                .authority
-                .test_root_pem()
+            signet_documents::services(ctx).authority.test_root_pem()
         ),
         // Handled before any database is opened.
         Admin::Backup { .. } | Admin::Restore { .. } => {}

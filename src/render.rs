@@ -1,12 +1,12 @@
 //! `signet-pdf` behind the resolvers' `DocRenderer` seam.
 
+use signet_documents::render::{
+    CertificateDoc, DocRenderer, MarkKind, PagePictures, PageView, Placement, RenderFailure,
+    RenderJob, RenderedDoc, ValueMark,
+};
 use signet_pdf::{
     Certificate, CertificatePerson, Labels, Paper, PlacedValue, Profile, RenderInput, Renderer,
     ValueKind,
-};
-use signet_resolvers::render::{
-    CertificateDoc, DocRenderer, MarkKind, PagePictures, PageView, Placement, RenderFailure,
-    RenderJob, RenderedDoc, ValueMark,
 };
 
 fn input_of(job: &RenderJob) -> RenderInput<'_> {

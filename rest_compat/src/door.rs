@@ -19,10 +19,11 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::{Next, from_fn_with_state};
 use axum::response::{IntoResponse, Response};
 use axum::routing::MethodRouter;
-use signet_resolvers::answer;
-use signet_resolvers::api_log::ApiLogEntry;
-use signet_resolvers::keys::canonical;
-use signet_resolvers::{Actor, DomainError, SERVICE_VERSION, ids, keys};
+use signet_accounts::keys;
+use signet_accounts::keys::canonical;
+use signet_core::answer;
+use signet_core::api_log::ApiLogEntry;
+use signet_core::{Actor, DomainError, SERVICE_VERSION, ids};
 use signet_storage::state::{Begin, BudgetState, Hold, Stored};
 use tower_http::catch_panic::CatchPanicLayer;
 use tracing::Instrument;
@@ -165,7 +166,7 @@ pub fn anonymous_bucket(ip: IpAddr) -> String {
 
 async fn outer(State(state): State<AppState>, req: Request, next: Next) -> Response {
     let started = Instant::now();
-    signet_resolvers::pacing::request_arrived();
+    signet_documents::pacing::request_arrived();
     let request_id: Arc<str> = ids::new_id("req").into();
     // Every line logged while the request is answered carries its id: in JSON logs as
     // `span.request_id`, the id the caller sees in `Request-Id` and in error bodies.
@@ -250,9 +251,9 @@ async fn handle(
     // A probe a second would fill the API log with nothing a caller did.
     if !probe {
         if entry.status == 429 {
-            signet_resolvers::metrics::rate_limited();
+            signet_core::metrics::rate_limited();
         }
-        signet_resolvers::metrics::request(operation, entry.status, entry.duration_us as f64 / 1e6);
+        signet_core::metrics::request(operation, entry.status, entry.duration_us as f64 / 1e6);
         state.ctx.api_log.record(entry);
     }
     res
@@ -371,7 +372,7 @@ async fn door(
     };
     let budget = match (&actor, size) {
         // A large answer costs more than one request (`limits::charge_size`).
-        (Some(a), Some(size)) => signet_resolvers::limits::charge_size(&state.ctx, a, size)
+        (Some(a), Some(size)) => signet_core::limits::charge_size(&state.ctx, a, size)
             .await
             .unwrap_or(budget),
         _ => budget,
@@ -442,7 +443,7 @@ async fn authorize(
         // one indexed read, never the memory of a body.
         if route.access == Access::Link {
             let live = match link {
-                Some(token) => signet_resolvers::signing::link_is_live(&state.ctx, token)
+                Some(token) => signet_documents::signing::link_is_live(&state.ctx, token)
                     .await
                     .map_err(|e| (e, Some(b)))?,
                 None => false,
@@ -476,7 +477,7 @@ async fn authorize(
             return Err((e, Some(b)));
         }
     };
-    let b = match signet_resolvers::limits::spend(&state.ctx, &actor, 1).await {
+    let b = match signet_core::limits::spend(&state.ctx, &actor, 1).await {
         Ok(b) => b,
         Err(e) => return Err((e, None)),
     };
@@ -607,7 +608,7 @@ async fn idempotent(
 
 /// Runs the request while holding its key, then stores its answer or gives the key back.
 async fn run_holding(
-    ctx: &signet_resolvers::Ctx,
+    ctx: &signet_core::Ctx,
     hold: Hold,
     req: Request,
     next: Next,
@@ -684,7 +685,7 @@ pub fn answered<T: serde::Serialize>(m: answer::Made<T>) -> Response {
     }
 }
 
-fn replay(ctx: &signet_resolvers::Ctx, stored: Stored, request_id: &str) -> Response {
+fn replay(ctx: &signet_core::Ctx, stored: Stored, request_id: &str) -> Response {
     let status = StatusCode::from_u16(stored.status).unwrap_or(StatusCode::OK);
     let body = match answer::open_answer(ctx, stored.body) {
         Ok(b) => b,

@@ -2,7 +2,7 @@
 
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use signet_resolvers::DomainError;
+use signet_core::DomainError;
 
 /// A handler's error. The door renders it into the error body with the request id.
 #[derive(Debug)]

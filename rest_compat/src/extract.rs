@@ -7,7 +7,7 @@ use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::header;
 use axum::http::request::Parts;
 use serde::de::DeserializeOwned;
-use signet_resolvers::DomainError;
+use signet_core::DomainError;
 
 use crate::ApiError;
 use crate::door::{BodyLimit, body_too_large};

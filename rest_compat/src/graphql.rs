@@ -20,7 +20,8 @@ use axum::http::Method;
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{MethodRouter, get, post};
 use futures_util::StreamExt;
-use signet_resolvers::{Actor, DomainError, keys};
+use signet_accounts::keys;
+use signet_core::{Actor, DomainError};
 
 use signet_schema::guard::{Counter, DoorSpent, KeySockets, MAX_KEY_SOCKETS, Socket};
 
@@ -154,7 +155,7 @@ fn socket() -> MethodRouter<AppState> {
 /// `connection_init`: the key, checked as the door checks a header, one unit of its budget,
 /// and one of its open sockets.
 async fn init(
-    ctx: &signet_resolvers::Ctx,
+    ctx: &signet_core::Ctx,
     socket: &Socket,
     sockets: &KeySockets,
     payload: &serde_json::Value,
@@ -167,7 +168,7 @@ async fn init(
         .map(str::trim)
         .ok_or(DomainError::Unauthenticated)?;
     let actor = keys::authenticate(ctx, token, ip).await?;
-    let b = signet_resolvers::limits::spend(ctx, &actor, 1).await?;
+    let b = signet_core::limits::spend(ctx, &actor, 1).await?;
     if !b.allowed {
         return Err(DomainError::RateLimited {
             message: format!(
@@ -226,7 +227,7 @@ impl Default for SocketLimits {
 /// Resolves (which closes the socket) when the socket has not authenticated in time, has
 /// lived its lifetime, or its key stops being valid: revoked, expired, or no longer allowed
 /// from the socket's address.
-async fn watch(ctx: &signet_resolvers::Ctx, socket: &Socket, limits: SocketLimits) {
+async fn watch(ctx: &signet_core::Ctx, socket: &Socket, limits: SocketLimits) {
     let opened = tokio::time::Instant::now();
     let mut tick = tokio::time::interval(Duration::from_secs(1));
     let mut ticks = 0u64;

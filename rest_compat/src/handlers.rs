@@ -3,7 +3,9 @@
 use axum::extract::{RawQuery, State};
 use axum::routing::{MethodRouter, get};
 use axum::{Extension, Json};
-use signet_resolvers::{Actor, payments, reports, teams, usage, webhooks};
+use signet_accounts::{payments, reports, teams, usage};
+use signet_core::Actor;
+use signet_webhooks as webhooks;
 
 use crate::{ApiError, AppState};
 
@@ -57,9 +59,9 @@ pub mod documents {
     use axum::extract::{Path, RawQuery, State};
     use axum::routing::{MethodRouter, get, post};
     use axum::{Extension, Json};
-    use signet_resolvers::answer::Claim;
-    use signet_resolvers::documents::{self, types::*};
-    use signet_resolvers::{Actor, DomainError};
+    use signet_core::answer::Claim;
+    use signet_core::{Actor, DomainError};
+    use signet_documents::{self as documents, types::*};
 
     use crate::door::answered;
     use crate::extract::{JsonIn, JsonOrEmpty};
@@ -246,10 +248,10 @@ pub mod documents {
              Extension(a): Extension<Actor>,
              claim: Option<Extension<Claim>>,
              Path(id): Path<String>,
-             JsonIn(body): JsonIn<signet_resolvers::signing::embed::EmbedSessionIn>| async move {
+             JsonIn(body): JsonIn<signet_documents::signing::embed::EmbedSessionIn>| async move {
                 let claim = claim.as_ref().map(|c| &c.0);
                 Ok::<_, ApiError>(answered(
-                    signet_resolvers::signing::embed::session(&s.ctx, &a, &id, body, claim).await?,
+                    signet_documents::signing::embed::session(&s.ctx, &a, &id, body, claim).await?,
                 ))
             },
         )

@@ -22,9 +22,7 @@ const FRESH: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// The last readiness answer of this process's application, and when it was worked out.
 #[derive(Default)]
-pub struct Cache(
-    tokio::sync::Mutex<Option<(std::time::Instant, signet_resolvers::health::Readiness)>>,
-);
+pub struct Cache(tokio::sync::Mutex<Option<(std::time::Instant, signet_core::health::Readiness)>>);
 
 pub(crate) fn router() -> Router<AppState> {
     Router::new()
@@ -42,7 +40,7 @@ async fn metrics(
     headers: axum::http::HeaderMap,
 ) -> Response {
     use secrecy::ExposeSecret as _;
-    use signet_resolvers::DomainError;
+    use signet_core::DomainError;
     let Some(token) = &s.config.metrics_token else {
         return crate::ApiError::from(DomainError::NotFound(
             "metrics are off: set metrics_token (SIGNET_METRICS_TOKEN)".into(),
@@ -69,7 +67,7 @@ async fn metrics(
         crate::door::set_rate_headers(res.headers_mut(), &b);
         return res;
     }
-    let text = signet_resolvers::metrics::render(&s.ctx).await;
+    let text = signet_core::metrics::render(&s.ctx).await;
     (
         [(
             axum::http::header::CONTENT_TYPE,
@@ -87,7 +85,7 @@ async fn ready(State(s): State<AppState>, id: Option<axum::Extension<RequestId>>
         match last.as_ref() {
             Some((at, r)) if at.elapsed() < FRESH => r.clone(),
             _ => {
-                let r = signet_resolvers::health::readiness(&s.ctx).await;
+                let r = signet_core::health::readiness(&s.ctx).await;
                 *last = Some((std::time::Instant::now(), r.clone()));
                 r
             }

@@ -4,9 +4,9 @@ use axum::extract::{Path, RawQuery, State};
 use axum::http::StatusCode;
 use axum::routing::{MethodRouter, delete, get, post};
 use axum::{Extension, Json};
-use signet_resolvers::answer::Claim;
-use signet_resolvers::webhooks::{self, types::*};
-use signet_resolvers::{Actor, DomainError};
+use signet_core::answer::Claim;
+use signet_core::{Actor, DomainError};
+use signet_webhooks::{self as webhooks, types::*};
 
 use crate::door::answered;
 use crate::extract::{JsonIn, JsonOrEmpty};

@@ -19,7 +19,7 @@ use std::sync::Arc;
 
 use axum::Router;
 use ipnet::IpNet;
-use signet_resolvers::Ctx;
+use signet_core::Ctx;
 
 pub use error::ApiError;
 pub use routes::{Idem, Route};

@@ -3,9 +3,9 @@
 use axum::extract::{Path, RawQuery, State};
 use axum::routing::{MethodRouter, delete, get, post, put};
 use axum::{Extension, Json};
-use signet_resolvers::Actor;
-use signet_resolvers::email::log::{self, EmailFilter};
-use signet_resolvers::email::templates::{self, EmailWordingIn};
+use signet_core::Actor;
+use signet_email::log::{self, EmailFilter};
+use signet_email::templates::{self, EmailWordingIn};
 
 use crate::extract::JsonIn;
 use crate::hooks::{int, query, text};
@@ -91,7 +91,7 @@ static FEEDBACK: std::sync::LazyLock<crate::routes::Route> = std::sync::LazyLock
         crate::routes::Access::Public,
         feedback,
     );
-    r.body_limit = signet_resolvers::email::feedback::MAX_REPORT_BYTES;
+    r.body_limit = signet_email::feedback::MAX_REPORT_BYTES;
     r
 });
 
@@ -110,7 +110,7 @@ pub(crate) fn same_secret(given: &str, secret: &str) -> bool {
 
 fn feedback() -> MethodRouter<AppState> {
     use secrecy::ExposeSecret as _;
-    use signet_resolvers::DomainError;
+    use signet_core::DomainError;
     post(
         |State(s): State<AppState>, headers: axum::http::HeaderMap, body: axum::body::Bytes| async move {
             let Some(secret) = &s.config.email_feedback_secret else {
@@ -143,7 +143,7 @@ fn feedback() -> MethodRouter<AppState> {
                 )
                 .into());
             }
-            let out = signet_resolvers::email::feedback::apply(&s.ctx, &body).await?;
+            let out = signet_email::feedback::apply(&s.ctx, &body).await?;
             Ok(Json(out))
         },
     )

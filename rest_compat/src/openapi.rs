@@ -4,7 +4,7 @@
 use axum::Router;
 use axum::routing::get;
 use serde_json::{Map, Value, json};
-use signet_resolvers::SERVICE_VERSION;
+use signet_core::SERVICE_VERSION;
 
 use crate::AppState;
 use crate::routes::{Access, Idem, ROUTES, Route};

@@ -17,8 +17,8 @@ use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodRouter, get, post};
 use axum::{Extension, Json};
-use signet_resolvers::DomainError;
-use signet_resolvers::signing::{self, acts, identity};
+use signet_core::DomainError;
+use signet_documents::signing::{self, acts, identity};
 
 use crate::door::ClientIp;
 use crate::extract::JsonIn;
@@ -143,8 +143,8 @@ fn pass(headers: &HeaderMap) -> Option<String> {
         .map(|p| p.trim().to_string())
 }
 
-fn seen(ip: &ClientIp, headers: &HeaderMap) -> acts::Seen {
-    acts::Seen {
+fn seen(ip: &ClientIp, headers: &HeaderMap) -> signing::Seen {
+    signing::Seen {
         origin: None,
         ip: ip.0.to_string(),
         user_agent: headers
@@ -223,7 +223,7 @@ fn shell(origin: Option<&str>) -> String {
         .map(|o| {
             format!(
                 "<meta name=\"signet-origin\" content=\"{}\">",
-                signet_resolvers::email::compose::escape(o)
+                signet_email::compose::escape(o)
             )
         })
         .unwrap_or_default();

@@ -31,7 +31,7 @@ pub(crate) fn router(state: &AppState) -> Router<AppState> {
 fn download() -> MethodRouter<AppState> {
     get(
         |State(s): State<AppState>, Path(token): Path<String>| async move {
-            let file = signet_resolvers::signing::links::download(&s.ctx, &token).await?;
+            let file = signet_documents::signing::links::download(&s.ctx, &token).await?;
             let disposition = format!("attachment; filename=\"{}\"", file.file_name);
             Ok::<_, ApiError>(
                 (

@@ -5,7 +5,7 @@
 use axum::Router;
 use axum::http::Method;
 use axum::routing::MethodRouter;
-use signet_resolvers::Scope;
+use signet_core::Scope;
 use utoipa::openapi::{RefOr, Schema};
 
 use crate::{AppState, door, handlers};
@@ -100,8 +100,8 @@ pub const GRAPHQL_BODY_LIMIT: usize = if FILE_BODY_LIMIT > HTML_BODY_LIMIT {
 /// The largest legal body of `POST /templates/file`: a 10 MB file in base64 (four bytes for
 /// every three) and room for the other fields.
 pub const FILE_BODY_LIMIT: usize =
-    signet_resolvers::templates::MAX_FILE.div_ceil(3) * 4 + 64 * 1024;
-pub const HTML_BODY_LIMIT: usize = 6 * signet_resolvers::templates::MAX_HTML + 64 * 1024;
+    signet_documents::templates::MAX_FILE.div_ceil(3) * 4 + 64 * 1024;
+pub const HTML_BODY_LIMIT: usize = 6 * signet_documents::templates::MAX_HTML + 64 * 1024;
 
 impl std::fmt::Debug for Route {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -149,7 +149,7 @@ pub(crate) fn row(
         idempotency: Idem::None,
         query: &[],
         request: None,
-        response: schema_of::<signet_resolvers::webhooks::TopicOut>,
+        response: schema_of::<signet_webhooks::TopicOut>,
         success: 200,
         statuses: &[],
         body_limit: GRAPHQL_BODY_LIMIT,
@@ -222,14 +222,14 @@ const fn act(
 }
 
 use handlers::documents as docs;
-use signet_resolvers::documents::types::{
-    CheckOut, DocumentCheckIn, DocumentCreateIn, DocumentOut, DocumentPageOut, DocumentReviseIn,
-    DocumentSourceOut, RemindIn, TestSignIn, VoidIn,
-};
-use signet_resolvers::signing::embed::{EmbedSessionIn, EmbedSessionOut};
-use signet_resolvers::templates::{
+use signet_documents::signing::embed::{EmbedSessionIn, EmbedSessionOut};
+use signet_documents::templates::{
     TemplateDefaults, TemplateDocumentIn, TemplateFileIn, TemplateHtmlIn, TemplateOut,
     TemplatePageOut, TemplateSendIn, TemplateSourceIn,
+};
+use signet_documents::types::{
+    CheckOut, DocumentCheckIn, DocumentCreateIn, DocumentOut, DocumentPageOut, DocumentReviseIn,
+    DocumentSourceOut, RemindIn, TestSignIn, VoidIn,
 };
 
 const NOT_FOUND: (u16, &str) = (
@@ -242,11 +242,11 @@ const HOOK_NOT_FOUND: (u16, &str) = (
 );
 use crate::hooks;
 use crate::mail;
-use signet_resolvers::email::log::EmailPageOut;
-use signet_resolvers::email::templates::{
+use signet_email::log::EmailPageOut;
+use signet_email::templates::{
     EmailPreviewOut, EmailTemplateOut, EmailTemplatesOut, EmailWordingIn,
 };
-use signet_resolvers::webhooks::types::{
+use signet_webhooks::types::{
     DeliveryAttemptsOut, DeliveryOut, RelayOut, WebhookCreateIn, WebhookOut, WebhookPageOut,
     WebhookRotateIn, WebhookTestIn, WebhookTestOut,
 };
@@ -617,7 +617,7 @@ pub static ROUTES: &[Route] = &[
         "v1.usage.get",
         "Documents sent this month and emails sent today, with the plan's allowances",
         Scope::AccountRead,
-        schema_of::<signet_resolvers::usage::UsageOut>,
+        schema_of::<signet_accounts::usage::UsageOut>,
         handlers::usage,
     ),
     Route {
@@ -648,7 +648,7 @@ pub static ROUTES: &[Route] = &[
             },
         ],
         request: None,
-        response: schema_of::<signet_resolvers::reports::ReportOut>,
+        response: schema_of::<signet_accounts::reports::ReportOut>,
         success: 200,
         statuses: &[(404, "No such team in the workspace.")],
         body_limit: 0,
@@ -659,7 +659,7 @@ pub static ROUTES: &[Route] = &[
         "v1.teams.list",
         "Teams of the workspace and their members",
         Scope::PeopleRead,
-        schema_of::<signet_resolvers::teams::TeamsOut>,
+        schema_of::<signet_accounts::teams::TeamsOut>,
         handlers::teams,
     ),
     read(
@@ -667,7 +667,7 @@ pub static ROUTES: &[Route] = &[
         "v1.payments.status",
         "Whether the workspace can collect payments: connected, needs_attention or not_connected",
         Scope::MoneyRead,
-        schema_of::<signet_resolvers::payments::PaymentsStatusOut>,
+        schema_of::<signet_accounts::payments::PaymentsStatusOut>,
         handlers::payments_status,
     ),
     read(
@@ -675,7 +675,7 @@ pub static ROUTES: &[Route] = &[
         "v1.webhooks.topics",
         "The event names a webhook endpoint can subscribe to",
         Scope::WebhooksRead,
-        schema_of::<signet_resolvers::webhooks::TopicsOut>,
+        schema_of::<signet_webhooks::TopicsOut>,
         handlers::webhook_topics,
     ),
     Route {

@@ -1,12 +1,12 @@
 //! The template routes' handlers: made from words, read, listed, their defaults, and the
-//! documents made from them. Every rule is in `signet_resolvers::templates`.
+//! documents made from them. Every rule is in `signet_documents::templates`.
 
 use axum::extract::{Path, RawQuery, State};
 use axum::routing::{MethodRouter, get, post};
 use axum::{Extension, Json};
-use signet_resolvers::Actor;
-use signet_resolvers::answer::Claim;
-use signet_resolvers::templates::{
+use signet_core::Actor;
+use signet_core::answer::Claim;
+use signet_documents::templates::{
     self, TemplateDefaults, TemplateDocumentIn, TemplateFileIn, TemplateHtmlIn, TemplateSendIn,
     TemplateSourceIn,
 };

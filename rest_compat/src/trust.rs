@@ -74,17 +74,14 @@ pub(crate) fn router(state: &AppState) -> Router<AppState> {
 fn tsa() -> MethodRouter<AppState> {
     post(|State(s): State<AppState>, body: Bytes| async move {
         // Signing is CPU work: off the async workers.
-        let authority = signet_resolvers::documents::services(&s.ctx)
-            .authority
-            .clone();
+        let authority = signet_documents::services(&s.ctx).authority.clone();
         let answer =
-            signet_resolvers::blocking(move || authority.tsa().respond(&body, chrono::Utc::now()))
-                .await;
+            signet_core::blocking(move || authority.tsa().respond(&body, chrono::Utc::now())).await;
         match answer {
             Ok(der) => {
                 ([(header::CONTENT_TYPE, "application/timestamp-reply")], der).into_response()
             }
-            Err(e) => ApiError::from(signet_resolvers::DomainError::Internal(format!(
+            Err(e) => ApiError::from(signet_core::DomainError::Internal(format!(
                 "the time-stamp authority failed: {e}"
             )))
             .into_response(),
@@ -96,9 +93,7 @@ fn root() -> MethodRouter<AppState> {
     get(|State(s): State<AppState>| async move {
         (
             [(header::CONTENT_TYPE, "application/x-pem-file")],
-            signet_resolvers::documents::services(&s.ctx)
-                .authority
-                .root_pem(),
+            signet_documents::services(&s.ctx).authority.root_pem(),
         )
             .into_response()
     })
@@ -112,9 +107,7 @@ fn test_root() -> MethodRouter<AppState> {
     get(|State(s): State<AppState>| async move {
         (
             [(header::CONTENT_TYPE, "application/x-pem-file")],
-            signet_resolvers::documents::services(&s.ctx)
-                .authority
-                .test_root_pem(),
+            signet_documents::services(&s.ctx).authority.test_root_pem(),
         )
             .into_response()
     })
@@ -125,13 +118,11 @@ fn test_crl() -> MethodRouter<AppState> {
 }
 
 fn published_crl(s: &AppState, test: bool) -> axum::response::Response {
-    match signet_resolvers::documents::services(&s.ctx)
+    match signet_documents::services(&s.ctx)
         .authority
         .published_crl(test, chrono::Utc::now())
     {
         Ok(der) => ([(header::CONTENT_TYPE, "application/pkix-crl")], der).into_response(),
-        Err(e) => {
-            ApiError::from(signet_resolvers::DomainError::Internal(e.to_string())).into_response()
-        }
+        Err(e) => ApiError::from(signet_core::DomainError::Internal(e.to_string())).into_response(),
     }
 }

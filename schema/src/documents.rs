@@ -5,8 +5,8 @@
 use async_graphql::{Context, ErrorExtensions, InputObject, Json, Object, Subscription};
 use futures_util::Stream;
 use serde_json::Value;
-use signet_resolvers::documents::{self, types::*};
-use signet_resolvers::{Actor, Ctx};
+use signet_core::{Actor, Ctx};
+use signet_documents::{self as documents, types::*};
 
 use crate::who;
 
@@ -82,7 +82,7 @@ impl DocumentsQuery {
         .await
         .map_err(|e| e.extend())?;
         // Reading large words costs what a large answer costs over REST.
-        signet_resolvers::limits::charge_size(c, a, size as u64).await;
+        signet_core::limits::charge_size(c, a, size as u64).await;
         Ok(out)
     }
 
@@ -229,13 +229,13 @@ impl DocumentsMutation {
         id: String,
         seat: String,
         origin: String,
-    ) -> async_graphql::Result<signet_resolvers::signing::embed::EmbedSessionOut> {
+    ) -> async_graphql::Result<signet_documents::signing::embed::EmbedSessionOut> {
         let (c, a) = who(ctx)?;
-        signet_resolvers::signing::embed::session(
+        signet_documents::signing::embed::session(
             c,
             a,
             &id,
-            signet_resolvers::signing::embed::EmbedSessionIn { seat, origin },
+            signet_documents::signing::embed::EmbedSessionIn { seat, origin },
             None,
         )
         .await
@@ -294,9 +294,7 @@ impl DocumentsSubscription {
                     }
                 };
                 let next = match change {
-                    Some(change) => {
-                        signet_resolvers::documents::live::read_once(&c, &a, &id, &change).await
-                    }
+                    Some(change) => signet_documents::live::read_once(&c, &a, &id, &change).await,
                     None => documents::get(&c, &a, &id).await,
                 }
                 .map_err(|e| e.extend());

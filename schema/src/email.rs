@@ -1,8 +1,8 @@
 //! Email wording and the email log in GraphQL, over the same resolvers as REST.
 
 use async_graphql::{Context, ErrorExtensions, Object};
-use signet_resolvers::email::log::{self, EmailFilter, EmailPageOut};
-use signet_resolvers::email::templates::{
+use signet_email::log::{self, EmailFilter, EmailPageOut};
+use signet_email::templates::{
     self, EmailPreviewOut, EmailTemplateOut, EmailTemplatesOut, EmailWordingIn,
 };
 

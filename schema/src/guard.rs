@@ -27,8 +27,9 @@ use async_graphql::{
     ErrorExtensions, Pos, Request, Response, ServerError, ServerResult, Variables,
 };
 use futures_util::stream::{BoxStream, StreamExt};
-use signet_resolvers::api_log::ApiLogEntry;
-use signet_resolvers::{Actor, Ctx, DomainError, ids, keys, limits};
+use signet_accounts::keys;
+use signet_core::api_log::ApiLogEntry;
+use signet_core::{Actor, Ctx, DomainError, ids, limits};
 
 pub const MAX_QUERY_BYTES: usize = 64 * 1024;
 pub const MAX_NESTING: usize = 32;
@@ -392,7 +393,7 @@ impl Extension for GuardExtension {
         if let (Some(actor), Ok(services), true) =
             (ctx.data_opt::<Actor>(), ctx.data::<Ctx>(), due > 0)
         {
-            let b = signet_resolvers::limits::spend(services, actor, due)
+            let b = signet_core::limits::spend(services, actor, due)
                 .await
                 .map_err(refused)?;
             if !b.allowed {

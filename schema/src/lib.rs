@@ -8,11 +8,13 @@ mod templates;
 mod webhooks_gql;
 
 use async_graphql::{Context, ErrorExtensions, MergedObject, MergedSubscription, Object, Schema};
-use signet_resolvers::payments::PaymentsStatusOut;
-use signet_resolvers::teams::TeamsOut;
-use signet_resolvers::usage::UsageOut;
-use signet_resolvers::webhooks::TopicsOut;
-use signet_resolvers::{Actor, Ctx, DomainError, payments, reports, teams, usage, webhooks};
+use signet_accounts::payments::PaymentsStatusOut;
+use signet_accounts::teams::TeamsOut;
+use signet_accounts::usage::UsageOut;
+use signet_accounts::{payments, reports, teams, usage};
+use signet_core::{Actor, Ctx, DomainError};
+use signet_webhooks as webhooks;
+use signet_webhooks::TopicsOut;
 
 pub type SignetSchema = Schema<Query, Mutation, Subscription>;
 

@@ -3,11 +3,11 @@
 
 use async_graphql::{Context, ErrorExtensions, Json, Object};
 use serde_json::Value;
-use signet_resolvers::documents::types::DocumentOut;
-use signet_resolvers::templates::{self, TemplateOut, TemplatePageOut};
+use signet_documents::templates::{self, TemplateOut, TemplatePageOut};
+use signet_documents::types::DocumentOut;
 
 use crate::who;
-use signet_resolvers::documents::types::from_json;
+use signet_documents::types::from_json;
 
 #[derive(Default)]
 pub struct TemplatesQuery;

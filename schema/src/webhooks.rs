@@ -2,8 +2,8 @@
 
 use async_graphql::{Context, ErrorExtensions, Json, Object};
 use serde_json::Value;
-use signet_resolvers::documents::types::from_json;
-use signet_resolvers::webhooks::{self, types::*};
+use signet_documents::types::from_json;
+use signet_webhooks::{self as webhooks, types::*};
 
 use crate::who;
 

@@ -3,9 +3,9 @@
 
 use crate::both;
 use crate::harness::{Kind, Options, TestApp};
-use signet_resolvers::Mode;
-use signet_resolvers::actor::Scopes;
-use signet_resolvers::keys::KeyCreateIn;
+use signet_accounts::keys::KeyCreateIn;
+use signet_core::Mode;
+use signet_core::actor::Scopes;
 
 fn key_in(ws: &str) -> KeyCreateIn {
     KeyCreateIn::new(ws, Mode::Live, Scopes::parse(["account:read"]).unwrap())
@@ -15,10 +15,10 @@ both!(every_credential_failure_looks_the_same, |app| {
     let (ws, good) = app.owner().await;
     let under_scoped = app.key(&ws, Mode::Test, &["documents:read"]).await;
     let revoked = app.key(&ws, Mode::Test, &["account:read"]).await;
-    let revoked_id = signet_resolvers::keys::list(app.ctx(), &ws).await.unwrap()[0]
+    let revoked_id = signet_accounts::keys::list(app.ctx(), &ws).await.unwrap()[0]
         .id
         .clone();
-    signet_resolvers::keys::revoke(app.ctx(), &revoked_id)
+    signet_accounts::keys::revoke(app.ctx(), &revoked_id)
         .await
         .unwrap();
     let expired = app
@@ -104,7 +104,7 @@ both!(each_route_needs_its_own_scope, |app| {
             200,
             "{path} with {scope}"
         );
-        let others: Vec<&str> = signet_resolvers::Scope::ALL
+        let others: Vec<&str> = signet_core::Scope::ALL
             .iter()
             .map(|s| s.as_str())
             .filter(|s| *s != scope)
@@ -121,7 +121,7 @@ both!(each_route_needs_its_own_scope, |app| {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn forwarded_for_is_believed_only_from_trusted_proxies() {
     let app = TestApp::start(Kind::Sqlite).await.unwrap();
-    let ws = app.workspace(signet_resolvers::plans::Plan::Free).await;
+    let ws = app.workspace(signet_core::plans::Plan::Free).await;
     let key = app
         .key_with(KeyCreateIn {
             allow: vec!["203.0.113.0/24".parse().unwrap()],
@@ -146,7 +146,7 @@ async fn forwarded_for_is_believed_only_from_trusted_proxies() {
     )
     .await
     .unwrap();
-    let ws = proxied.workspace(signet_resolvers::plans::Plan::Free).await;
+    let ws = proxied.workspace(signet_core::plans::Plan::Free).await;
     let key2 = proxied
         .key_with(KeyCreateIn {
             allow: vec!["203.0.113.0/24".parse().unwrap()],

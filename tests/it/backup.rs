@@ -4,8 +4,8 @@
 use std::process::Command;
 
 use serde_json::json;
-use signet_resolvers::Mode;
-use signet_resolvers::plans::Plan;
+use signet_core::Mode;
+use signet_core::plans::Plan;
 
 use crate::harness::{Kind, TestApp};
 

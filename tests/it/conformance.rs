@@ -13,8 +13,8 @@ use std::time::Duration;
 
 use reqwest::Method;
 use serde_json::{Value, json};
-use signet_resolvers::Mode;
-use signet_resolvers::keys::KeyCreateIn;
+use signet_accounts::keys::KeyCreateIn;
+use signet_core::Mode;
 use signet_rest::routes::{Access, Idem, ROUTES, Route};
 use signet_storage::state::Begin;
 
@@ -41,10 +41,10 @@ struct World {
 /// same workspace's live key (the other mode); another workspace's test key.
 async fn world(app: &TestApp) -> (World, String, String) {
     let (ws, all) = app.owner().await;
-    signet_resolvers::workspaces::update(
+    signet_accounts::workspaces::update(
         app.ctx(),
         &ws,
-        signet_resolvers::workspaces::WorkspacePatch {
+        signet_accounts::workspaces::WorkspacePatch {
             embedding: Some(true),
             embed_origins: Some(vec![SITE.to_string()]),
             ..Default::default()
@@ -52,10 +52,7 @@ async fn world(app: &TestApp) -> (World, String, String) {
     )
     .await
     .unwrap();
-    let every: Vec<&str> = signet_resolvers::Scope::ALL
-        .iter()
-        .map(|s| s.as_str())
-        .collect();
+    let every: Vec<&str> = signet_core::Scope::ALL.iter().map(|s| s.as_str()).collect();
     let live = app.key(&ws, Mode::Live, &every).await;
     let (_, stranger) = app.owner().await;
     (World { ws, all }, live, stranger)
@@ -132,7 +129,7 @@ fn the_route_table_keeps_the_contract_s_scopes_and_idempotency() {
             .unwrap_or_else(|| panic!("{op} is gone from the route table"));
         assert_eq!(
             route.access,
-            Access::Scope(signet_resolvers::Scope::parse(scope).unwrap()),
+            Access::Scope(signet_core::Scope::parse(scope).unwrap()),
             "{op}"
         );
         assert_eq!(route.idempotency, *rule, "{op}");
@@ -147,7 +144,7 @@ fn the_route_table_keeps_the_contract_s_scopes_and_idempotency() {
 }
 
 fn idem() -> String {
-    format!("idem-{}", signet_resolvers::ids::new_id("k"))
+    format!("idem-{}", signet_core::ids::new_id("k"))
 }
 
 const SITE: &str = "https://app.example.com";
@@ -476,7 +473,7 @@ async fn send(
 
 /// Keys that must all be refused with the one 401, for a route needing `scope`.
 async fn refused_credentials(app: &TestApp, ws: &str, good: &str, scope: &str) -> Vec<String> {
-    let all_but: Vec<&str> = signet_resolvers::Scope::ALL
+    let all_but: Vec<&str> = signet_core::Scope::ALL
         .iter()
         .map(|s| s.as_str())
         .filter(|s| *s != scope)
@@ -485,14 +482,14 @@ async fn refused_credentials(app: &TestApp, ws: &str, good: &str, scope: &str) -
         let mut input = KeyCreateIn::new(
             ws,
             Mode::Test,
-            signet_resolvers::actor::Scopes::parse([scope]).unwrap(),
+            signet_core::actor::Scopes::parse([scope]).unwrap(),
         );
         f(&mut input);
         input
     };
     let revoked = app.key(ws, Mode::Test, &[scope]).await;
     let revoked_id = app.actor(&revoked).await.key_id;
-    signet_resolvers::keys::revoke(app.ctx(), &revoked_id)
+    signet_accounts::keys::revoke(app.ctx(), &revoked_id)
         .await
         .unwrap();
     let wrong_secret = format!(
@@ -520,7 +517,7 @@ fn made_up(req: &Req) -> Req {
         .split('/')
         .map(|part| match part.split_once('_') {
             Some((prefix, rest)) if rest.len() == 26 && !prefix.is_empty() => {
-                signet_resolvers::ids::new_id(prefix)
+                signet_core::ids::new_id(prefix)
             }
             _ => part.to_string(),
         })
@@ -572,7 +569,7 @@ async fn hold_as_first(
     h.update(path.as_bytes());
     h.update(b"\n");
     h.update(req.body.as_deref().unwrap_or("").as_bytes());
-    let fingerprint = signet_resolvers::ids::hex(h.sign().as_ref());
+    let fingerprint = signet_core::ids::hex(h.sign().as_ref());
     match ctx
         .idempotency
         .begin(key_id, idem, &fingerprint, 60_000)
@@ -787,7 +784,7 @@ async fn approval(app: &TestApp, ws: &str) -> String {
     let mut input = KeyCreateIn::new(
         ws,
         Mode::Test,
-        signet_resolvers::actor::Scopes::parse(["documents:read", "documents:write"]).unwrap(),
+        signet_core::actor::Scopes::parse(["documents:read", "documents:write"]).unwrap(),
     );
     input.draft_only = true;
     let drafter = app.key_with(input).await;
@@ -917,7 +914,7 @@ fn made_up_vars(vars: &Value) -> Value {
             && let Some((prefix, rest)) = s.split_once('_')
             && rest.len() == 26
         {
-            *v = Value::String(signet_resolvers::ids::new_id(prefix));
+            *v = Value::String(signet_core::ids::new_id(prefix));
         }
     }
     out
@@ -1249,10 +1246,10 @@ fn assert_agree(what: &str, g: &Value, r: &Value) {
 async fn graphql_and_rest_answer_the_same_objects_alike() {
     let app = walker(Kind::Sqlite).await.unwrap();
     let (World { ws, all: key }, live, _) = world(&app).await;
-    let team = signet_resolvers::teams::create(app.ctx(), &ws, "Sales")
+    let team = signet_accounts::teams::create(app.ctx(), &ws, "Sales")
         .await
         .unwrap();
-    signet_resolvers::teams::add_member(
+    signet_accounts::teams::add_member(
         app.ctx(),
         &team.id,
         "ada@example.com",

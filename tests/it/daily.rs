@@ -2,9 +2,9 @@
 //! with 429 until midnight UTC.
 
 use crate::both;
-use signet_resolvers::actor::Scopes;
-use signet_resolvers::keys::{self, KeyCreateIn};
-use signet_resolvers::{DomainError, Mode, limits};
+use signet_accounts::keys::{self, KeyCreateIn};
+use signet_core::actor::Scopes;
+use signet_core::{DomainError, Mode, limits};
 
 both!(daily_limit_counts_exactly_under_concurrency, |app| {
     let (ws, _) = app.owner().await;

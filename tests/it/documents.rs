@@ -2,8 +2,8 @@
 //! reminders, voiding, revising, test mode, usage and approvals.
 
 use serde_json::{Value, json};
-use signet_resolvers::Mode;
-use signet_resolvers::plans::Plan;
+use signet_core::Mode;
+use signet_core::plans::Plan;
 use signet_storage::sea_orm::{ConnectionTrait, Value as Sql};
 
 use crate::harness::{Answer, TestApp, busy, claim_on, replayed, stored};
@@ -55,7 +55,7 @@ pub fn body(extra: Value) -> String {
 }
 
 fn idem() -> String {
-    format!("idem-{}", signet_resolvers::ids::new_id("k"))
+    format!("idem-{}", signet_core::ids::new_id("k"))
 }
 
 pub async fn create(app: &TestApp, key: &str, extra: Value) -> Answer {
@@ -90,7 +90,7 @@ pub async fn audit_chain(app: &TestApp, id: &str) -> Vec<String> {
         ))
         .await
         .unwrap();
-    let mut prev = signet_resolvers::documents::trail_genesis().to_string();
+    let mut prev = signet_documents::trail_genesis().to_string();
     let mut events = Vec::new();
     for r in &rows {
         assert_eq!(r.try_get::<String>("", "prev_hash").unwrap(), prev);
@@ -900,11 +900,11 @@ async fn free_workspace(app: &TestApp) -> (String, String) {
 /// Counts `n` live sends this month for `ws`, in the counter's row `shard`.
 async fn count_sends(app: &TestApp, ws: &str, n: i64, shard: u32) {
     let db = &app.ctx().db;
-    signet_resolvers::usage::add(
+    signet_accounts::usage::add(
         &db.conn,
         db,
         ws,
-        signet_resolvers::usage::DOCUMENTS_SENT,
+        signet_accounts::usage::DOCUMENTS_SENT,
         n,
         shard,
     )
@@ -985,7 +985,7 @@ both!(live_keys_count_usage_and_cannot_test_sign, |app| {
     // Test sends are never counted.
     let (tws, test_key) = app.owner().await;
     create(&app, &test_key, json!({"sendNow": true})).await;
-    let used = signet_resolvers::usage::documents_sent(&app.ctx().db, &tws)
+    let used = signet_accounts::usage::documents_sent(&app.ctx().db, &tws)
         .await
         .unwrap();
     assert_eq!(used, 0);
@@ -1074,10 +1074,10 @@ both!(
 
 both!(draft_only_sends_wait_for_an_approval, |app| {
     let ws = app.workspace(Plan::Free).await;
-    let mut input = signet_resolvers::keys::KeyCreateIn::new(
+    let mut input = signet_accounts::keys::KeyCreateIn::new(
         &ws,
         Mode::Test,
-        signet_resolvers::actor::Scopes::parse(["documents:read", "documents:write"]).unwrap(),
+        signet_core::actor::Scopes::parse(["documents:read", "documents:write"]).unwrap(),
     );
     input.draft_only = true;
     let key = app.key_with(input).await;
@@ -1223,7 +1223,7 @@ both!(the_scheduler_expires_and_reminds, |app| {
     // The server's own scheduler may run its pass at this very moment: each change is claimed
     // once, by whichever pass comes first, so this pass does what is left of the work and
     // the effects below are the same either way.
-    let (expired, reminded) = signet_resolvers::documents::sweep(app.ctx()).await.unwrap();
+    let (expired, reminded) = signet_documents::sweep(app.ctx()).await.unwrap();
     assert!(expired <= 1 && reminded <= 2, "{expired} {reminded}");
     let doc = app.get(&format!("/api/v1/documents/{a}"), Some(&key)).await;
     assert_eq!(doc.body["state"], "expired");
@@ -1233,10 +1233,7 @@ both!(the_scheduler_expires_and_reminds, |app| {
     );
     assert_eq!(emails(&outbox(&app, &b).await, "reminder").len(), 2);
     // The next reminder is the next day of the list; a second pass does nothing now.
-    assert_eq!(
-        signet_resolvers::documents::sweep(app.ctx()).await.unwrap(),
-        (0, 0)
-    );
+    assert_eq!(signet_documents::sweep(app.ctx()).await.unwrap(), (0, 0));
 });
 
 both!(
@@ -1340,7 +1337,7 @@ both!(send_now_stores_the_same_times_as_sending_a_draft, |app| {
 both!(
     remind_void_and_test_sign_store_their_answer_with_their_action,
     |app| {
-        use signet_resolvers::documents::{self, types::*};
+        use signet_documents::{self as documents, types::*};
         let (_, key) = app.owner().await;
         let sent = create(&app, &key, json!({"sendNow": true})).await;
         assert_eq!(sent.status, 201, "{}", sent.body);

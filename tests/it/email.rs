@@ -4,8 +4,8 @@
 
 use reqwest::Method;
 use serde_json::{Value, json};
-use signet_resolvers::Mode;
-use signet_resolvers::plans::{Plan, Plans};
+use signet_core::Mode;
+use signet_core::plans::{Plan, Plans};
 
 use crate::documents;
 use crate::harness::{Kind, Options, TestApp};
@@ -14,10 +14,7 @@ use crate::sink::{Received, Sink, SinkOptions};
 const KINDS: [Kind; 2] = [Kind::Sqlite, Kind::PostgresRedis];
 
 fn all_scopes() -> Vec<&'static str> {
-    signet_resolvers::Scope::ALL
-        .iter()
-        .map(|s| s.as_str())
-        .collect()
+    signet_core::Scope::ALL.iter().map(|s| s.as_str()).collect()
 }
 
 async fn live_owner(app: &TestApp, plan: Plan) -> (String, String) {
@@ -138,7 +135,7 @@ async fn invitations_go_over_smtp_with_starttls_and_auth_and_a_4xx_is_tried_agai
             let token = token_of(&text);
             assert_eq!(token.len(), 43);
             assert!(text.contains(&format!("{}/s/{token}", app.ctx().public_url)));
-            let holder = signet_resolvers::signing::links::check(app.ctx(), &token)
+            let holder = signet_documents::signing::links::check(app.ctx(), &token)
                 .await
                 .unwrap()
                 .expect("the link is known");
@@ -148,10 +145,7 @@ async fn invitations_go_over_smtp_with_starttls_and_auth_and_a_4xx_is_tried_agai
             assert_eq!(entry["kind"], "invitation");
             assert_eq!(entry["subject"], m.subject());
             let mid = m.header("Message-ID");
-            let local = signet_resolvers::email::send::message_local(
-                app.ctx(),
-                entry["id"].as_str().unwrap(),
-            );
+            let local = signet_email::send::message_local(app.ctx(), entry["id"].as_str().unwrap());
             assert_eq!(mid, format!("<{local}@example.org>"));
             // Never a link or a body in the log.
             assert!(!entry.to_string().contains(&token));
@@ -159,13 +153,13 @@ async fn invitations_go_over_smtp_with_starttls_and_auth_and_a_4xx_is_tried_agai
         // A made-up token, and one of another length, are nobody's.
         let ctx = app.ctx();
         assert!(
-            signet_resolvers::signing::links::check(ctx, &"A".repeat(43))
+            signet_documents::signing::links::check(ctx, &"A".repeat(43))
                 .await
                 .unwrap()
                 .is_none()
         );
         assert!(
-            signet_resolvers::signing::links::check(ctx, "short")
+            signet_documents::signing::links::check(ctx, "short")
                 .await
                 .unwrap()
                 .is_none()
@@ -213,7 +207,7 @@ async fn a_reminder_carries_a_fresh_link_and_the_earlier_one_keeps_working_until
         let ctx = app.ctx();
         for t in [&first, &second] {
             assert!(
-                signet_resolvers::signing::links::check(ctx, t)
+                signet_documents::signing::links::check(ctx, t)
                     .await
                     .unwrap()
                     .is_some()
@@ -230,7 +224,7 @@ async fn a_reminder_carries_a_fresh_link_and_the_earlier_one_keeps_working_until
         assert_eq!(v.status, 200, "{}", v.body);
         for t in [&first, &second] {
             assert!(
-                signet_resolvers::signing::links::check(ctx, t)
+                signet_documents::signing::links::check(ctx, t)
                     .await
                     .unwrap()
                     .is_none(),
@@ -317,8 +311,7 @@ async fn without_smtp_each_email_is_an_eml_file_and_a_repeat_keeps_its_message_i
             let raw =
                 std::fs::read(folder.join(format!("{}.eml", e["id"].as_str().unwrap()))).unwrap();
             let m = mail_parser::MessageParser::default().parse(&raw).unwrap();
-            let local =
-                signet_resolvers::email::send::message_local(app.ctx(), e["id"].as_str().unwrap());
+            let local = signet_email::send::message_local(app.ctx(), e["id"].as_str().unwrap());
             assert_eq!(
                 m.message_id().unwrap(),
                 format!("{local}@localhost.localdomain")
@@ -405,10 +398,10 @@ async fn test_mode_emails_go_only_to_the_sender_marked_test_and_never_counted() 
         assert!(sink.received().is_empty());
         // Only the workspace's own sender address, set by the operator or a person: each
         // kind of email once per document, however many people it has.
-        signet_resolvers::workspaces::update(
+        signet_accounts::workspaces::update(
             app.ctx(),
             &ws,
-            signet_resolvers::workspaces::WorkspacePatch {
+            signet_accounts::workspaces::WorkspacePatch {
                 sender_email: Some("team@example.net".into()),
                 ..Default::default()
             },
@@ -569,10 +562,10 @@ async fn each_person_reads_their_own_language_else_the_documents() {
             bad.body
         );
         // The workspace's language, when neither names one; Arabic is laid out right to left.
-        signet_resolvers::workspaces::update(
+        signet_accounts::workspaces::update(
             app.ctx(),
             &ws,
-            signet_resolvers::workspaces::WorkspacePatch {
+            signet_accounts::workspaces::WorkspacePatch {
                 locale: Some("ar".into()),
                 ..Default::default()
             },
@@ -806,7 +799,7 @@ async fn signed_live(app: &TestApp, ws: &str, id: &str) {
         "INSERT INTO outbox (id, kind, workspace_id, document_id, test, payload, state, attempts, run_at, created_at) \
          VALUES ($1, 'seal', $2, $3, false, $4, 'queued', 0, 0, 0)",
         [
-            V::from(signet_resolvers::ids::new_id("job")),
+            V::from(signet_core::ids::new_id("job")),
             V::from(ws),
             V::from(id),
             V::from(json!({ "documentId": id }).to_string()),
@@ -827,10 +820,10 @@ async fn completed_goes_to_everyone_and_the_sender_with_the_sealed_copy_attached
         };
         let (ws, key) = app.owner().await;
         // A test document's emails go to the workspace's own sender address.
-        signet_resolvers::workspaces::update(
+        signet_accounts::workspaces::update(
             app.ctx(),
             &ws,
-            signet_resolvers::workspaces::WorkspacePatch {
+            signet_accounts::workspaces::WorkspacePatch {
                 sender_email: Some("owner@example.net".into()),
                 ..Default::default()
             },
@@ -932,7 +925,7 @@ async fn completed_goes_to_everyone_and_the_sender_with_the_sealed_copy_attached
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_download_link_opens_the_sealed_copy_for_thirty_days_and_nothing_else() {
-    use signet_resolvers::signing::links;
+    use signet_documents::signing::links;
     let app = TestApp::start_without_workers(Kind::Sqlite).await.unwrap();
     let (_, key) = app.owner().await;
     let doc = documents::create(&app, &key, json!({"sendNow": true})).await;
@@ -954,7 +947,7 @@ async fn a_download_link_opens_the_sealed_copy_for_thirty_days_and_nothing_else(
     };
     // Stored as the completed email stores one: for thirty days from now.
     let now = signet_storage::now_ms();
-    let until = signet_resolvers::email::send::download_expires_at(now);
+    let until = signet_email::send::download_expires_at(now);
     assert_eq!(until - now, 30 * 86_400_000);
     let (fresh, old) = (store(until).await, store(now - 1).await);
     // Not sealed yet: nothing to download.
@@ -1023,7 +1016,7 @@ async fn no_email_lost(kind: Kind) {
         // Rendered here, so the invitations (which wait for the pages) are due before the
         // worker starts: the kill below tests emails, not renders.
         let id = d.body["id"].as_str().unwrap();
-        signet_resolvers::documents::rendering::render_document(app.ctx(), id, None)
+        signet_documents::rendering::render_document(app.ctx(), id, None)
             .await
             .unwrap();
     }
@@ -1041,10 +1034,10 @@ async fn no_email_lost(kind: Kind) {
         .iter()
         .map(|r| {
             let job: String = r.try_get("", "id").unwrap();
-            let id = signet_resolvers::email::send::email_id(&job);
+            let id = signet_email::send::email_id(&job);
             format!(
                 "<{}@example.org>",
-                signet_resolvers::email::send::message_local(app.ctx(), &id)
+                signet_email::send::message_local(app.ctx(), &id)
             )
         })
         .collect();

@@ -6,8 +6,8 @@
 //! `frontend/tests/`.
 
 use serde_json::{Value, json};
-use signet_resolvers::Mode;
-use signet_resolvers::plans::Plan;
+use signet_core::Mode;
+use signet_core::plans::Plan;
 use signet_storage::sea_orm::ConnectionTrait;
 
 use crate::both_quiet;
@@ -42,7 +42,7 @@ async fn session(app: &TestApp, key: &str, id: &str, seat: &str, origin: &str) -
             key,
             &[(
                 "Idempotency-Key",
-                &signet_resolvers::ids::new_id("idem").to_string(),
+                &signet_core::ids::new_id("idem").to_string(),
             )],
             &json!({"seat": seat, "origin": origin}).to_string(),
         )
@@ -119,7 +119,7 @@ both_quiet!(an_embedded_seat_signs_inside_the_allowed_site_only, |app| {
             .post(
                 "/api/v1/documents",
                 &key,
-                &[("Idempotency-Key", &signet_resolvers::ids::new_id("idem").to_string())],
+                &[("Idempotency-Key", &signet_core::ids::new_id("idem").to_string())],
                 &json!({"title": "Lease", "source": every_field(), "people": people(extra), "embedded": embedded})
                     .to_string(),
             )

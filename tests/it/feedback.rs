@@ -3,8 +3,8 @@
 //! `signet admin email feedback`, matched by the returned Message-ID.
 
 use serde_json::{Value, json};
-use signet_resolvers::Mode;
-use signet_resolvers::plans::Plan;
+use signet_core::Mode;
+use signet_core::plans::Plan;
 
 use crate::documents;
 use crate::harness::{Answer, Kind, Options, TestApp};
@@ -58,7 +58,7 @@ async fn invitation(app: &TestApp, key: &str, to: &str) -> (String, String) {
 
 /// The local part of the Message-ID Signet wrote for an email.
 fn tagged(app: &TestApp, email: &str) -> String {
-    signet_resolvers::email::send::message_local(app.ctx(), email)
+    signet_email::send::message_local(app.ctx(), email)
 }
 
 async fn status(app: &TestApp, key: &str, email: &str) -> Value {
@@ -84,10 +84,7 @@ async fn bounces_delivery_reports_and_complaints_of_real_mail_systems_are_read_a
             continue;
         };
         let ws = app.workspace(Plan::Pro).await;
-        let all: Vec<&str> = signet_resolvers::Scope::ALL
-            .iter()
-            .map(|s| s.as_str())
-            .collect();
+        let all: Vec<&str> = signet_core::Scope::ALL.iter().map(|s| s.as_str()).collect();
         let key = app.key(&ws, Mode::Live, &all).await;
 
         for (file, outcome, status_after, suppressed, detail) in [

@@ -8,7 +8,7 @@ use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use crate::both;
 use crate::documents;
 use crate::harness::{Answer, TestApp};
-use signet_resolvers::Mode;
+use signet_core::Mode;
 use signet_storage::sea_orm::ConnectionTrait;
 
 both!(queries_share_resolvers_and_error_kinds_with_rest, |app| {
@@ -254,10 +254,10 @@ both!(
     a_person_decides_approvals_over_graphql_with_a_key_that_may_send,
     |app| {
         let (ws, owner) = app.owner().await;
-        let mut input = signet_resolvers::keys::KeyCreateIn::new(
+        let mut input = signet_accounts::keys::KeyCreateIn::new(
             &ws,
             Mode::Test,
-            signet_resolvers::actor::Scopes::parse(["documents:read", "documents:write"]).unwrap(),
+            signet_core::actor::Scopes::parse(["documents:read", "documents:write"]).unwrap(),
         );
         input.draft_only = true;
         let drafter = app.key_with(input).await;
@@ -413,10 +413,10 @@ both!(
         assert!(data(&second)["approvals"]["page"]["nextCursor"].is_null());
 
         // Approving sends as the deciding key: it spends that key's daily allowance.
-        let mut limited = signet_resolvers::keys::KeyCreateIn::new(
+        let mut limited = signet_accounts::keys::KeyCreateIn::new(
             &ws,
             Mode::Test,
-            signet_resolvers::actor::Scopes::parse(["documents:read", "documents:write"]).unwrap(),
+            signet_core::actor::Scopes::parse(["documents:read", "documents:write"]).unwrap(),
         );
         limited.daily_limit = Some(1);
         let limited = app.key_with(limited).await;

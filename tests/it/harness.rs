@@ -7,11 +7,11 @@ use reqwest::header::HeaderMap;
 use secrecy::SecretString;
 use serde_json::{Value, json};
 use signet::{Config, Server};
-use signet_resolvers::Mode;
-use signet_resolvers::actor::Scopes;
-use signet_resolvers::keys::{self, KeyCreateIn};
-use signet_resolvers::plans::Plan;
-use signet_resolvers::workspaces::{self, WorkspaceIn};
+use signet_accounts::keys::{self, KeyCreateIn};
+use signet_accounts::workspaces::{self, WorkspaceIn};
+use signet_core::Mode;
+use signet_core::actor::Scopes;
+use signet_core::plans::Plan;
 
 use crate::servers;
 
@@ -72,7 +72,7 @@ pub struct Options {
     /// An external time-stamp authority and its fallback for the seals.
     pub tsa_urls: Option<(String, String)>,
     /// The plans' allowances instead of the defaults.
-    pub plans: Option<signet_resolvers::plans::Plans>,
+    pub plans: Option<signet_core::plans::Plans>,
     /// Seconds a connection has to send its headers (and may idle between requests).
     pub header_timeout_secs: Option<u64>,
     /// Seconds a GraphQL websocket has to authenticate.
@@ -113,7 +113,7 @@ impl TestApp {
 
     pub async fn start_with(kind: Kind, opts: Options) -> Option<TestApp> {
         let dir = tempfile::tempdir().expect("temp dir");
-        let suffix = signet_resolvers::ids::new_id("t").to_lowercase();
+        let suffix = signet_core::ids::new_id("t").to_lowercase();
         let mut blobs = None;
         let (database_url, redis_url) = match kind {
             Kind::Sqlite => (
@@ -257,7 +257,7 @@ impl TestApp {
         .unwrap();
     }
 
-    pub fn ctx(&self) -> &signet_resolvers::Ctx {
+    pub fn ctx(&self) -> &signet_core::Ctx {
         &self.server.as_ref().expect("server running").ctx
     }
 
@@ -289,7 +289,7 @@ impl TestApp {
     }
 
     /// The actor a request with `key` acts as, for calling resolvers directly.
-    pub async fn actor(&self, key: &str) -> signet_resolvers::Actor {
+    pub async fn actor(&self, key: &str) -> signet_core::Actor {
         keys::authenticate(self.ctx(), key, "127.0.0.1".parse().unwrap())
             .await
             .unwrap()
@@ -298,10 +298,7 @@ impl TestApp {
     /// A workspace on the free plan and a test key with every scope.
     pub async fn owner(&self) -> (String, String) {
         let ws = self.workspace(Plan::Free).await;
-        let all: Vec<&str> = signet_resolvers::Scope::ALL
-            .iter()
-            .map(|s| s.as_str())
-            .collect();
+        let all: Vec<&str> = signet_core::Scope::ALL.iter().map(|s| s.as_str()).collect();
         let key = self.key(&ws, Mode::Test, &all).await;
         (ws, key)
     }
@@ -466,9 +463,9 @@ macro_rules! both {
 pub async fn claim_on(
     db: &signet_storage::db::Db,
     answered: bool,
-) -> (signet_storage::state::Hold, signet_resolvers::answer::Claim) {
+) -> (signet_storage::state::Hold, signet_core::answer::Claim) {
     use signet_storage::state::{Begin, Idempotency, Stored};
-    let key = format!("idem-{}", signet_resolvers::ids::new_id("k"));
+    let key = format!("idem-{}", signet_core::ids::new_id("k"));
     let Begin::Proceed(hold) = Idempotency::sql(db.clone())
         .begin("actions", &key, "fp", 60_000)
         .await
@@ -497,20 +494,20 @@ pub async fn claim_on(
 /// The answer stored under `claim`'s key, read back as a retry would, and opened when it
 /// was stored sealed.
 pub async fn replayed(
-    ctx: &signet_resolvers::Ctx,
-    claim: &signet_resolvers::answer::Claim,
+    ctx: &signet_core::Ctx,
+    claim: &signet_core::answer::Claim,
     status: u16,
 ) -> Value {
     let stored = stored_raw(&ctx.db, claim).await;
     assert_eq!(stored.status, status);
-    let body = signet_resolvers::answer::open_answer(ctx, stored.body).unwrap();
+    let body = signet_core::answer::open_answer(ctx, stored.body).unwrap();
     serde_json::from_str(&body).unwrap()
 }
 
 /// The answer stored under `claim`'s key, as it is stored.
 pub async fn stored_raw(
     db: &signet_storage::db::Db,
-    claim: &signet_resolvers::answer::Claim,
+    claim: &signet_core::answer::Claim,
 ) -> signet_storage::state::Stored {
     use signet_storage::state::{Begin, Idempotency};
     match Idempotency::sql(db.clone())
@@ -524,14 +521,14 @@ pub async fn stored_raw(
 }
 
 /// The answer a resolver stored, as JSON.
-pub fn stored<T>(made: &signet_resolvers::answer::Made<T>) -> Value {
+pub fn stored<T>(made: &signet_core::answer::Made<T>) -> Value {
     serde_json::from_str(made.stored.as_deref().expect("the answer was stored")).unwrap()
 }
 
 /// Asserts that an action was refused with a retryable conflict (its key's answer was taken).
-pub fn busy<T: std::fmt::Debug>(r: Result<T, signet_resolvers::DomainError>) {
+pub fn busy<T: std::fmt::Debug>(r: Result<T, signet_core::DomainError>) {
     match r {
-        Err(signet_resolvers::DomainError::Conflict { retryable, message }) => {
+        Err(signet_core::DomainError::Conflict { retryable, message }) => {
             assert!(retryable);
             assert!(message.contains("Idempotency-Key"), "{message}");
         }

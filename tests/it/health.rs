@@ -5,7 +5,7 @@
 async fn probes_say_up_and_ready_and_name_what_is_down(kind: crate::harness::Kind) {
     // On PostgreSQL+Redis the files are in a bucket of the test's own, which it removes.
     // S3 bucket names are lowercase letters, digits and hyphens.
-    let bucket = signet_resolvers::ids::new_id("h")
+    let bucket = signet_core::ids::new_id("h")
         .to_lowercase()
         .replace('_', "-");
     let opts = crate::harness::Options {
@@ -122,8 +122,8 @@ fn value(s: &prometheus_parse::Scrape, name: &str, labels: &[(&str, &str)]) -> O
 }
 
 async fn metrics_count_requests_jobs_and_the_pool(kind: crate::harness::Kind) {
-    use signet_resolvers::Mode;
-    use signet_resolvers::plans::Plan;
+    use signet_core::Mode;
+    use signet_core::plans::Plan;
     let opts = crate::harness::Options {
         no_worker: true,
         metrics_token: Some(TOKEN.into()),
@@ -260,8 +260,8 @@ async fn metrics_token_guesses_spend_the_address_budget() {
 /// `Request-Id` and in an error's `requestId`, so an operator finds a complaint's lines.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn json_logs_carry_the_id_of_the_request_that_logged() {
-    use signet_resolvers::Mode;
-    use signet_resolvers::plans::Plan;
+    use signet_core::Mode;
+    use signet_core::plans::Plan;
     use signet_storage::sea_orm::ConnectionTrait;
     // Two processes on one store: PostgreSQL (the embedded default serves one).
     let Some(app) =

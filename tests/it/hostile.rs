@@ -5,9 +5,9 @@ use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
-use signet_resolvers::Mode;
-use signet_resolvers::actor::Scopes;
-use signet_resolvers::keys::KeyCreateIn;
+use signet_accounts::keys::KeyCreateIn;
+use signet_core::Mode;
+use signet_core::actor::Scopes;
 use signet_storage::sea_orm::{ConnectionTrait, Value as Sql};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio_tungstenite::tungstenite::Message;
@@ -433,7 +433,7 @@ both!(names_with_bidirectional_overrides_are_refused, |app| {
 both!(webhook_endpoints_are_capped_and_fan_out_is_bounded, |app| {
     let (_, key) = app.owner().await;
     let make = || relay_endpoint(&app, &key);
-    for _ in 0..signet_resolvers::webhooks::endpoints::MAX_ENDPOINTS {
+    for _ in 0..signet_webhooks::endpoints::MAX_ENDPOINTS {
         assert_eq!(make().await.status, 201);
     }
     let a = make().await;
@@ -473,13 +473,9 @@ async fn one_fan_out_writes_a_bounded_number_of_rows() {
                 201
             );
         }
-        let taken = signet_resolvers::webhooks::deliver::fan_out(app.ctx())
-            .await
-            .unwrap();
+        let taken = signet_webhooks::deliver::fan_out(app.ctx()).await.unwrap();
         assert_eq!(taken, 100, "2,000 messages is the most one fan-out writes");
-        let taken = signet_resolvers::webhooks::deliver::fan_out(app.ctx())
-            .await
-            .unwrap();
+        let taken = signet_webhooks::deliver::fan_out(app.ctx()).await.unwrap();
         assert_eq!(taken, 10);
     }
 }
@@ -487,7 +483,7 @@ async fn one_fan_out_writes_a_bounded_number_of_rows() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn test_sends_have_a_daily_allowance() {
     for kind in [Kind::Sqlite, Kind::PostgresRedis] {
-        let mut plans = signet_resolvers::plans::Plans::default();
+        let mut plans = signet_core::plans::Plans::default();
         plans.free.test_sends_per_day = 2;
         let opts = Options {
             plans: Some(plans),
@@ -587,7 +583,7 @@ both!(
             "connection_ack"
         );
         let key_id = app.actor(&other).await.key_id;
-        signet_resolvers::keys::revoke(app.ctx(), &key_id)
+        signet_accounts::keys::revoke(app.ctx(), &key_id)
             .await
             .unwrap();
         subscribe(&mut socket, "x", "{ usage { plan } }").await;
@@ -812,9 +808,7 @@ both!(old_api_log_lines_are_purged_in_batches, |app| {
                 .unwrap();
         }
     }
-    let gone = signet_resolvers::purge::api_log(app.ctx(), 30)
-        .await
-        .unwrap();
+    let gone = signet_core::purge::api_log(app.ctx(), 30).await.unwrap();
     assert_eq!(gone, 12_000);
     let left = db
         .conn
@@ -881,10 +875,10 @@ both_quiet!(finished_jobs_are_purged_after_30_days_and_no_other, |app| {
     // order, not walk every job of the state through the queue's index and sort them while it
     // holds the one writer.
     if db.backend != signet_storage::db::Backend::Postgres {
-        for state in signet_resolvers::purge::FINISHED {
+        for state in signet_core::purge::FINISHED {
             let sql = format!(
                 "EXPLAIN QUERY PLAN SELECT id FROM outbox WHERE {} ORDER BY created_at LIMIT 5000",
-                signet_resolvers::purge::finished_filter(state)
+                signet_core::purge::finished_filter(state)
             );
             let plan: Vec<String> = db
                 .conn
@@ -902,7 +896,7 @@ both_quiet!(finished_jobs_are_purged_after_30_days_and_no_other, |app| {
             );
         }
     }
-    let gone = signet_resolvers::purge::finished_jobs(app.ctx(), 10)
+    let gone = signet_core::purge::finished_jobs(app.ctx(), 10)
         .await
         .unwrap();
     assert_eq!(gone, 6_001);
@@ -1281,7 +1275,7 @@ async fn a_client_that_reads_nothing_of_a_large_answer_is_dropped() {
         .post(
             "/api/v1/documents/send",
             &key,
-            &[("Idempotency-Key", &signet_resolvers::ids::new_id("idem"))],
+            &[("Idempotency-Key", &signet_core::ids::new_id("idem"))],
             &json!({"templateId": t["id"], "parties": [
                 {"seat": "client", "name": "Ada Client", "email": "ada@example.com"}]})
             .to_string(),

@@ -6,7 +6,7 @@ use crate::both;
 use crate::probe;
 
 fn tag() -> String {
-    signet_resolvers::ids::new_id("tag")
+    signet_core::ids::new_id("tag")
 }
 
 both!(same_request_many_times_at_once_runs_once, |app| {
@@ -94,7 +94,7 @@ both!(key_rules, |app| {
 
     // Keys are per API key: another key may use the same value for its own request.
     let second_key = app
-        .key(&ws, signet_resolvers::Mode::Test, &["documents:write"])
+        .key(&ws, signet_core::Mode::Test, &["documents:write"])
         .await;
     let theirs = app
         .post(

@@ -204,10 +204,7 @@ async fn no_answer_or_log_line_of_a_documents_life_holds_a_link_or_code() {
             .request(method.parse().unwrap(), format!("{base}{path}"))
             .bearer_auth(&key)
             .header("content-type", "application/json")
-            .header(
-                "idempotency-key",
-                signet_resolvers::ids::new_id("leak").as_str(),
-            );
+            .header("idempotency-key", signet_core::ids::new_id("leak").as_str());
         if let Some(b) = body {
             req = req.body(b);
         }

@@ -3,9 +3,9 @@
 
 use crate::both;
 use crate::harness::{Kind, TestApp};
-use signet_resolvers::Mode;
-use signet_resolvers::actor::Scopes;
-use signet_resolvers::keys::KeyCreateIn;
+use signet_accounts::keys::KeyCreateIn;
+use signet_core::Mode;
+use signet_core::actor::Scopes;
 
 /// Budgets are counted per UTC minute: the app's budget clock is stopped a second into the
 /// current one, so a burst cannot straddle two (and nothing waits for a minute to turn).

@@ -9,7 +9,7 @@ use std::time::Duration;
 use axum::Json;
 use axum::http::Method;
 use axum::routing::{MethodRouter, post};
-use signet_resolvers::Scope;
+use signet_core::Scope;
 use signet_rest::extract::JsonIn;
 use signet_rest::routes::{Access, Idem, Route, schema_of};
 
@@ -64,7 +64,7 @@ pub static ROUTES: &[Route] = &[Route {
     idempotency: Idem::Required,
     query: &[],
     request: None,
-    response: schema_of::<signet_resolvers::webhooks::TopicOut>,
+    response: schema_of::<signet_webhooks::TopicOut>,
     success: 201,
     statuses: &[],
     body_limit: 1024,

@@ -2,8 +2,8 @@
 
 use crate::both;
 use crate::harness::Answer;
-use signet_resolvers::Mode;
-use signet_resolvers::plans::Plan;
+use signet_core::Mode;
+use signet_core::plans::Plan;
 
 fn assert_common_headers(a: &Answer) {
     assert!(
@@ -50,7 +50,7 @@ both!(usage_reports_plan_allowances, |app| {
 both!(
     usage_counts_live_sends_and_emails_of_the_current_periods,
     |app| {
-        use signet_resolvers::usage::{DOCUMENTS_SENT, EMAILS_SENT, add};
+        use signet_accounts::usage::{DOCUMENTS_SENT, EMAILS_SENT, add};
         let (ws, key) = app.owner().await;
         let (other, _) = app.owner().await;
         let db = &app.ctx().db;
@@ -79,10 +79,10 @@ both!(teams_payments_and_topics, |app| {
     assert_eq!(a.status, 200);
     assert_eq!(a.body["teams"], serde_json::json!([]));
 
-    let team = signet_resolvers::teams::create(app.ctx(), &ws, "Sales")
+    let team = signet_accounts::teams::create(app.ctx(), &ws, "Sales")
         .await
         .unwrap();
-    signet_resolvers::teams::add_member(app.ctx(), &team.id, "Ann@Example.com", "Ann", "admin")
+    signet_accounts::teams::add_member(app.ctx(), &team.id, "Ann@Example.com", "Ann", "admin")
         .await
         .unwrap();
     let a = app.get("/api/v1/teams", Some(&key)).await;
@@ -128,7 +128,7 @@ both!(api_log_records_every_request_and_the_cli_finds_it, |app| {
     let ok = app.get("/api/v1/usage", Some(&key)).await;
     let bad = app.get("/api/v1/usage", Some("svc_test_wrong")).await;
     app.ctx().api_log.flush().await;
-    let bad_entry = signet_resolvers::api_log::find(app.ctx(), bad.header("request-id"))
+    let bad_entry = signet_core::api_log::find(&app.ctx().db, bad.header("request-id"))
         .await
         .expect("the failed request is in the API log");
     assert_eq!(bad_entry.status, 401);
@@ -160,9 +160,9 @@ both!(
         use crate::documents::create;
         // UTC+14: the workspace's today is often not UTC's.
         let tz = "Pacific/Kiritimati";
-        let ws = signet_resolvers::workspaces::create(
+        let ws = signet_accounts::workspaces::create(
             app.ctx(),
-            signet_resolvers::workspaces::WorkspaceIn {
+            signet_accounts::workspaces::WorkspaceIn {
                 name: "Reports".into(),
                 plan: Plan::Pro,
                 time_zone: tz.into(),

@@ -11,8 +11,8 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use signet_resolvers::Mode;
-use signet_resolvers::plans::Plan;
+use signet_core::Mode;
+use signet_core::plans::Plan;
 
 use crate::harness::{Kind, TestApp};
 use crate::sink::{Received, Sink, SinkOptions};
@@ -187,10 +187,7 @@ async fn two_api_processes_and_two_workers_lose_nothing_when_one_of_each_is_kill
         return;
     };
     let ws = app.workspace(Plan::Pro).await;
-    let scopes: Vec<&str> = signet_resolvers::Scope::ALL
-        .iter()
-        .map(|s| s.as_str())
-        .collect();
+    let scopes: Vec<&str> = signet_core::Scope::ALL.iter().map(|s| s.as_str()).collect();
     let key = app.key(&ws, Mode::Live, &scopes).await;
 
     let api1 = Node::start(&app, &sink, &["serve", "--role", "api"]);
@@ -476,7 +473,7 @@ async fn the_authority_is_kept_in_the_database_for_every_process() {
     let lost = ext.fresh_database().await;
     let lost_db = signet_storage::Db::connect(&lost).await.unwrap();
     lost_db.migrate().await.unwrap();
-    signet_resolvers::installation::agree(&lost_db, "ca_root_sha256", &"ab".repeat(32))
+    signet_core::installation::agree(&lost_db, "ca_root_sha256", &"ab".repeat(32))
         .await
         .unwrap();
     let third = tempfile::tempdir().unwrap();
@@ -490,7 +487,7 @@ async fn the_authority_is_kept_in_the_database_for_every_process() {
     assert_ne!(code, 0);
     assert!(err.contains("is not the one"), "{err}");
     assert_eq!(
-        signet_resolvers::installation::recorded(&lost_db, "ca_authority")
+        signet_core::installation::recorded(&lost_db, "ca_authority")
             .await
             .unwrap(),
         None

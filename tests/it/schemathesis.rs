@@ -27,11 +27,11 @@ async fn live_server_conforms_to_its_openapi_document() {
     .await
     .unwrap();
     // A budget schemathesis does not exhaust, so the logic behind each route is reached.
-    let ws = app.workspace(signet_resolvers::plans::Plan::Free).await;
-    let mut input = signet_resolvers::keys::KeyCreateIn::new(
+    let ws = app.workspace(signet_core::plans::Plan::Free).await;
+    let mut input = signet_accounts::keys::KeyCreateIn::new(
         &ws,
-        signet_resolvers::Mode::Test,
-        signet_resolvers::actor::Scopes::all(),
+        signet_core::Mode::Test,
+        signet_core::actor::Scopes::all(),
     );
     input.per_minute = Some(1_000_000);
     let key = app.key_with(input).await;

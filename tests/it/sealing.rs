@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::{Value, json};
-use signet_resolvers::Mode;
-use signet_resolvers::documents::{rendering, seal};
+use signet_core::Mode;
+use signet_documents::{rendering, seal};
 use signet_storage::sea_orm::ConnectionTrait;
 use signet_storage::sea_orm::Value as Sql;
 
@@ -379,7 +379,7 @@ both_quiet!(
 
 #[test]
 fn the_audit_chain_verifier_finds_edited_inserted_and_removed_rows() {
-    use signet_resolvers::documents::trail::{AuditRecord, GENESIS, chain_hash, verify_chain};
+    use signet_documents::trail::{AuditRecord, GENESIS, chain_hash, verify_chain};
     let mut rows: Vec<AuditRecord> = Vec::new();
     let mut prev = GENESIS.to_string();
     for (i, event) in ["created", "sent", "signed", "sealed"].iter().enumerate() {
@@ -818,7 +818,7 @@ async fn an_external_time_stamp_authority_and_its_fallback_stamp_the_seal() {
     // A test document: our test root issued its sealing certificate.
     std::fs::write(
         &ours,
-        signet_resolvers::documents::services(app.ctx())
+        signet_documents::services(app.ctx())
             .authority
             .test_root_pem(),
     )
@@ -826,18 +826,12 @@ async fn an_external_time_stamp_authority_and_its_fallback_stamp_the_seal() {
     let theirs = dir.join("theirs.pem");
     std::fs::write(
         &theirs,
-        signet_resolvers::documents::services(other.ctx())
-            .authority
-            .root_pem(),
+        signet_documents::services(other.ctx()).authority.root_pem(),
     )
     .unwrap();
     assert_ne!(
-        signet_resolvers::documents::services(app.ctx())
-            .authority
-            .root_pem(),
-        signet_resolvers::documents::services(other.ctx())
-            .authority
-            .root_pem()
+        signet_documents::services(app.ctx()).authority.root_pem(),
+        signet_documents::services(other.ctx()).authority.root_pem()
     );
     if let Some(pyhanko) = tool("pyhanko") {
         let out = run(Command::new(&pyhanko)

@@ -60,7 +60,7 @@ impl External {
     /// A new, empty database of its own on the shared PostgreSQL server; its URL.
     pub async fn fresh_database(&self) -> String {
         use signet_storage::sea_orm::{ConnectionTrait, Database};
-        let name = signet_resolvers::ids::new_id("t").to_lowercase();
+        let name = signet_core::ids::new_id("t").to_lowercase();
         let admin = Database::connect(&self.pg_admin)
             .await
             .expect("connect to PostgreSQL");

@@ -6,8 +6,8 @@
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use signet_resolvers::Mode;
-use signet_resolvers::plans::Plan;
+use signet_core::Mode;
+use signet_core::plans::Plan;
 use signet_storage::sea_orm::ConnectionTrait;
 
 use crate::harness::{Kind, TestApp};

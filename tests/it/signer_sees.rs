@@ -2,8 +2,8 @@
 //! an attack from the review of the person-facing side and shows it refused or harmless.
 
 use serde_json::{Value, json};
-use signet_resolvers::Mode;
-use signet_resolvers::plans::Plan;
+use signet_core::Mode;
+use signet_core::plans::Plan;
 use signet_storage::sea_orm::ConnectionTrait;
 
 use crate::both_quiet;
@@ -246,7 +246,7 @@ async fn post(app: &TestApp, key: &str, path: &str, body: &Value) -> (u16, Value
         .post(
             path,
             key,
-            &[("Idempotency-Key", &signet_resolvers::ids::new_id("idem"))],
+            &[("Idempotency-Key", &signet_core::ids::new_id("idem"))],
             &body.to_string(),
         )
         .await;

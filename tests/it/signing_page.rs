@@ -4,8 +4,8 @@
 //! The browser side is `frontend/tests/`.
 
 use serde_json::{Value, json};
-use signet_resolvers::Mode;
-use signet_resolvers::plans::Plan;
+use signet_core::Mode;
+use signet_core::plans::Plan;
 use signet_storage::sea_orm::{ConnectionTrait, Value as Sql};
 
 use crate::both_quiet;
@@ -67,7 +67,7 @@ pub async fn send(app: &TestApp, key: &str, extra: Value) -> String {
             key,
             &[(
                 "Idempotency-Key",
-                &signet_resolvers::ids::new_id("idem").to_string(),
+                &signet_core::ids::new_id("idem").to_string(),
             )],
             &body.to_string(),
         )
@@ -481,10 +481,7 @@ both_quiet!(
         json!({"send": {"requireDeclineReason": true}, "email": {"replyTo": "owner@example.com"}}),
     )
     .await;
-        let all: Vec<&str> = signet_resolvers::Scope::ALL
-            .iter()
-            .map(|s| s.as_str())
-            .collect();
+        let all: Vec<&str> = signet_core::Scope::ALL.iter().map(|s| s.as_str()).collect();
         let reader = app.key(&ws, Mode::Live, &all).await;
         app.run_pending_jobs().await;
         let token = link_of(&app, "ada@example.com");
@@ -910,7 +907,7 @@ both_quiet!(
             .find(|(e, _, _)| e == "identity_locked")
             .unwrap();
         assert_eq!(locked_row["minutes"], 15);
-        assert_eq!(signet_resolvers::signing::identity::lock_minutes(1), 30);
+        assert_eq!(signet_documents::signing::identity::lock_minutes(1), 30);
 
         // Ada's pass is hers: Bob's link, once it is his turn, asks him for his own code.
         let (_, v) = page_as(&app, "GET", "/page/v1/view", &token, Some(&pass), None).await;

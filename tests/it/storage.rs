@@ -86,7 +86,7 @@ async fn partial_document_indexes_still_serve_their_queries() {
         }
     };
     for (sql, n, index) in [
-        // The sealing sweep (resolvers/src/documents/seal.rs).
+        // The sealing sweep (resolvers/documents/src/seal.rs).
         (
             "SELECT d.id FROM documents d WHERE d.state = 'signed' AND d.updated_at < $1 \
              AND NOT EXISTS (SELECT 1 FROM people p WHERE p.document_id = d.id AND p.action <> 'cc' AND p.status <> 'signed') \
@@ -95,7 +95,7 @@ async fn partial_document_indexes_still_serve_their_queries() {
             1,
             "documents_signed_at",
         ),
-        // The scheduler (resolvers/src/documents/ending.rs).
+        // The scheduler (resolvers/documents/src/ending.rs).
         (
             "SELECT id FROM documents WHERE expires_at <= $1 AND state IN ('sent', 'opened', 'signed') LIMIT 200",
             1,
@@ -106,7 +106,7 @@ async fn partial_document_indexes_still_serve_their_queries() {
             1,
             "documents_reminding",
         ),
-        // GET /documents?externalId= (resolvers/src/documents/mod.rs).
+        // GET /documents?externalId= (resolvers/documents/src/lib.rs).
         (
             "SELECT id FROM documents WHERE workspace_id = $1 AND test = $2 AND external_id = $3",
             3,
@@ -452,7 +452,7 @@ async fn a_bucket_keeps_blobs_as_the_folder_does() {
     let Some(ext) = crate::servers::external() else {
         return;
     };
-    let prefix = signet_resolvers::ids::new_id("b").to_lowercase();
+    let prefix = signet_core::ids::new_id("b").to_lowercase();
     let settings = BucketSettings {
         url: format!("s3://{}/{prefix}/", ext.s3.bucket),
         endpoint: Some(ext.s3.endpoint.clone()),

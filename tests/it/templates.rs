@@ -4,8 +4,8 @@
 //! like any document; a draft-only key's template waits unlisted.
 
 use serde_json::{Value, json};
-use signet_resolvers::Mode;
-use signet_resolvers::plans::Plan;
+use signet_core::Mode;
+use signet_core::plans::Plan;
 
 use crate::both_quiet;
 use crate::harness::TestApp;
@@ -37,7 +37,7 @@ async fn post(app: &TestApp, key: &str, path: &str, body: Value) -> (u16, Value)
             key,
             &[(
                 "Idempotency-Key",
-                &signet_resolvers::ids::new_id("idem").to_string(),
+                &signet_core::ids::new_id("idem").to_string(),
             )],
             &body.to_string(),
         )
@@ -349,10 +349,10 @@ both_quiet!(a_template_from_words_is_sent_to_its_parties, |app| {
     // A draft-only key's template waits, unlisted and unsendable, for a person.
     let drafts = app
         .key_with({
-            let mut k = signet_resolvers::keys::KeyCreateIn::new(
+            let mut k = signet_accounts::keys::KeyCreateIn::new(
                 &ws,
                 Mode::Live,
-                signet_resolvers::actor::Scopes::parse(scopes.iter().copied()).unwrap(),
+                signet_core::actor::Scopes::parse(scopes.iter().copied()).unwrap(),
             );
             k.draft_only = true;
             k
@@ -578,7 +578,7 @@ both_quiet!(a_template_from_html_is_cleaned_laid_out_and_sent, |app| {
     // Past 2 MB the page is refused by name; the body itself is within the route's limit.
     let big = format!(
         "<p>{}</p>",
-        "a".repeat(signet_resolvers::templates::MAX_HTML)
+        "a".repeat(signet_documents::templates::MAX_HTML)
     );
     let (status, e) = post(
         &app,

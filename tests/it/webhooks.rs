@@ -7,8 +7,8 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use signet_resolvers::Mode;
-use signet_resolvers::plans::Plan;
+use signet_core::Mode;
+use signet_core::plans::Plan;
 use signet_storage::sea_orm::ConnectionTrait;
 
 use crate::harness::{Kind, Options, TestApp, busy, claim_on, replayed, stored, stored_raw};
@@ -130,7 +130,7 @@ impl Receiver {
 }
 
 fn idem() -> String {
-    format!("idem-{}", signet_resolvers::ids::new_id("k"))
+    format!("idem-{}", signet_core::ids::new_id("k"))
 }
 
 async fn hook(app: &TestApp, key: &str, body: Value) -> Value {
@@ -868,7 +868,7 @@ async fn fan_out_marks_events_done_by_primary_key() {
     let app = TestApp::start(Kind::Sqlite).await.unwrap();
     let db = &app.ctx().db;
     for n in [1, 5, 40, 100] {
-        let sql = signet_resolvers::webhooks::deliver::mark_done_sql(n);
+        let sql = signet_webhooks::deliver::mark_done_sql(n);
         let ids: Vec<signet_storage::sea_orm::Value> = (0..n)
             .map(|i| signet_storage::sea_orm::Value::from(format!("job_{i}")))
             .collect();
@@ -958,12 +958,7 @@ async fn the_fan_out_probe_keeps_to_the_index_after_an_analyze_of_a_burst() {
         )
     };
     analyzed_during_a_burst(&app, "outbox", rows, "done", "queued", 2_000).await;
-    let probe = plan_of(
-        &app,
-        signet_resolvers::webhooks::deliver::EVENT_PROBE,
-        vec![],
-    )
-    .await;
+    let probe = plan_of(&app, signet_webhooks::deliver::EVENT_PROBE, vec![]).await;
     assert!(
         probe.contains("Index Scan using outbox_due") && !probe.contains("Seq Scan"),
         "{probe}"
@@ -971,8 +966,7 @@ async fn the_fan_out_probe_keeps_to_the_index_after_an_analyze_of_a_burst() {
     // The same question without the order is what the planner got wrong, and the setup above
     // reproduces it on PostgreSQL 15 (Debian's). Another version may plan it well too: the
     // probe's own plan above is what is held, on every version.
-    let unordered =
-        signet_resolvers::webhooks::deliver::EVENT_PROBE.replace(" ORDER BY run_at", "");
+    let unordered = signet_webhooks::deliver::EVENT_PROBE.replace(" ORDER BY run_at", "");
     let control = plan_of(&app, &unordered, vec![]).await;
     if !control.contains("Seq Scan") {
         eprintln!(
@@ -1020,12 +1014,7 @@ async fn the_delivery_probe_keeps_to_an_index_after_an_analyze_of_a_backlog() {
         6_000,
     )
     .await;
-    let plan = plan_of(
-        &app,
-        signet_resolvers::webhooks::deliver::DUE_PROBE,
-        vec![now.into()],
-    )
-    .await;
+    let plan = plan_of(&app, signet_webhooks::deliver::DUE_PROBE, vec![now.into()]).await;
     assert!(
         plan.contains("webhook_messages_live") && !plan.contains("Seq Scan"),
         "{plan}"
@@ -1035,7 +1024,7 @@ async fn the_delivery_probe_keeps_to_an_index_after_an_analyze_of_a_backlog() {
 both!(
     creating_and_rotating_an_endpoint_store_their_answer_with_the_change,
     |app| {
-        use signet_resolvers::webhooks::{self, types::*};
+        use signet_webhooks::{self as webhooks, types::*};
         let (_, key) = app.owner().await;
         let ctx = app.ctx();
         let db = ctx.db.clone();

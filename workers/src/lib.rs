@@ -6,8 +6,8 @@ mod scheduler;
 
 use std::time::Duration;
 
-use signet_resolvers::Ctx;
-use signet_resolvers::webhooks::deliver::WorkerConfig;
+use signet_core::Ctx;
+use signet_webhooks::deliver::WorkerConfig;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
@@ -31,7 +31,7 @@ pub struct Workers {
     /// The job runners: told to stop, they finish the pass under way.
     runners: Vec<(JoinHandle<()>, runner::Held)>,
     /// The webhook deliverer: told to stop, it lets the deliveries in flight end.
-    deliverer: Option<(JoinHandle<()>, signet_resolvers::webhooks::deliver::Leased)>,
+    deliverer: Option<(JoinHandle<()>, signet_webhooks::deliver::Leased)>,
     /// The scheduler and the like: stopped at once.
     others: Vec<JoinHandle<()>>,
     stop: watch::Sender<bool>,
@@ -47,7 +47,7 @@ pub fn spawn(ctx: &Ctx, settings: Settings) -> Workers {
         runners.push(start::<jobs::Render>(ctx, &watching));
         runners.push(start::<jobs::Seal>(ctx, &watching));
         runners.push(start::<jobs::Email>(ctx, &watching));
-        let leased = signet_resolvers::webhooks::deliver::Leased::default();
+        let leased = signet_webhooks::deliver::Leased::default();
         deliverer = Some((
             tokio::spawn(jobs::deliver(
                 ctx.clone(),
@@ -97,7 +97,7 @@ impl Workers {
                 task.abort();
                 let _ = task.await;
             }
-            match signet_resolvers::webhooks::deliver::give_back(ctx, &leased).await {
+            match signet_webhooks::deliver::give_back(ctx, &leased).await {
                 Ok(0) => {}
                 Ok(n) => tracing::info!(
                     given_back = n,
@@ -115,7 +115,7 @@ impl Workers {
             }
             let left: Vec<_> = std::mem::take(&mut *held.lock().unwrap_or_else(|p| p.into_inner()));
             if !left.is_empty() {
-                match signet_resolvers::outbox::give_back(ctx, &left).await {
+                match signet_core::outbox::give_back(ctx, &left).await {
                     Ok(n) => tracing::info!(
                         given_back = n,
                         "stopping: leases of jobs not finished given back"
@@ -132,13 +132,13 @@ impl Workers {
 /// Runs every job that is due (renders, seals, emails, webhook deliveries) until none is, as the
 /// workers would; jobs waiting for a later try stay waiting. Answers how many passes ran
 /// work. For tests and tools that run without workers.
-pub async fn run_pending(ctx: &Ctx) -> Result<usize, signet_resolvers::DomainError> {
+pub async fn run_pending(ctx: &Ctx) -> Result<usize, signet_core::DomainError> {
     let mut worked = 0;
     for _ in 0..1000 {
         let n = pass::<Render>(ctx).await?
             + pass::<Seal>(ctx).await?
             + pass::<Email>(ctx).await?
-            + signet_resolvers::webhooks::deliver::pass(ctx, WorkerConfig::default()).await?;
+            + signet_webhooks::deliver::pass(ctx, WorkerConfig::default()).await?;
         if n == 0 {
             break;
         }

@@ -13,8 +13,9 @@ use std::time::Duration;
 
 use tokio::sync::watch;
 
-use signet_resolvers::outbox::{self, Claimed, JobKind};
-use signet_resolvers::{Ctx, DomainError};
+use signet_core::jobs::JobKind;
+use signet_core::outbox::{self, Claimed};
+use signet_core::{Ctx, DomainError};
 
 /// A kind of queued job, as the runner sees it. What running one means is the resolvers'.
 #[async_trait::async_trait]

@@ -4,7 +4,7 @@
 use std::future::Future;
 use std::time::Duration;
 
-use signet_resolvers::{Ctx, DomainError};
+use signet_core::{Ctx, DomainError};
 use tokio::task::JoinHandle;
 
 use crate::Settings;
@@ -39,7 +39,7 @@ pub fn spawn(ctx: &Ctx, s: &Settings) -> Vec<JoinHandle<()>> {
             "expiry and reminders",
             s.scheduler_every.max(Duration::from_secs(1)),
             |ctx| async move {
-                let (expired, reminded) = signet_resolvers::documents::sweep(&ctx).await?;
+                let (expired, reminded) = signet_documents::sweep(&ctx).await?;
                 Ok(if expired + reminded == 0 {
                     String::new()
                 } else {
@@ -54,9 +54,9 @@ pub fn spawn(ctx: &Ctx, s: &Settings) -> Vec<JoinHandle<()>> {
             Duration::from_secs(600),
             move |ctx| async move {
                 ctx.idempotency.purge_expired().await?;
-                signet_resolvers::webhooks::deliver::purge(&ctx).await?;
-                signet_resolvers::purge::api_log(&ctx, days).await?;
-                signet_resolvers::purge::finished_jobs(&ctx, 30).await?;
+                signet_webhooks::deliver::purge(&ctx).await?;
+                signet_core::purge::api_log(&ctx, days).await?;
+                signet_core::purge::finished_jobs(&ctx, 30).await?;
                 Ok(String::new())
             },
         ),
@@ -68,7 +68,7 @@ pub fn spawn(ctx: &Ctx, s: &Settings) -> Vec<JoinHandle<()>> {
             "stuck seals",
             Duration::from_secs(300),
             |ctx| async move {
-                let n = signet_resolvers::documents::seal::requeue_stuck(&ctx).await?;
+                let n = signet_documents::seal::requeue_stuck(&ctx).await?;
                 Ok(if n == 0 {
                     String::new()
                 } else {

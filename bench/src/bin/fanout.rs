@@ -15,9 +15,10 @@ use clap::Parser;
 use secrecy::SecretString;
 use serde_json::json;
 use signet::Config;
-use signet_resolvers::webhooks::{self, deliver, types::WebhookCreateIn};
-use signet_resolvers::{Actor, Mode, actor::Scopes, plans::Plan, workspaces};
+use signet_accounts::workspaces;
+use signet_core::{Actor, Mode, actor::Scopes, plans::Plan};
 use signet_storage::sea_orm::{ConnectionTrait, Value};
+use signet_webhooks::{self as webhooks, deliver, types::WebhookCreateIn};
 
 #[path = "../receiver.rs"]
 mod receiver;
@@ -40,37 +41,37 @@ struct Args {
 }
 
 /// Writes `n` queued `documents.document.sent` events into the outbox, as a send would.
-async fn emit(ctx: &signet_resolvers::Ctx, ws: &str, n: usize) {
+async fn emit(ctx: &signet_core::Ctx, ws: &str, n: usize) {
     let now = signet_storage::now_ms();
     let rows: Vec<Vec<Value>> = (0..n)
         .map(|i| {
-            let evt = signet_resolvers::ids::new_id("evt");
+            let evt = signet_core::ids::new_id("evt");
             let payload = json!({"id": evt, "type": "documents.document.sent", "createdAt": "2026-11-22T00:00:00Z", "test": false,
                 "data": {"document": {"id": format!("doc_bench{i}"), "state": "sent", "title": "Consulting agreement", "test": false,
                 "externalId": format!("deal-{i}"), "metadata": {"crm.deal": "bench"}}}});
             vec![
-                Value::from(signet_resolvers::ids::new_id("job")), Value::from("event"), Value::from(ws.to_string()),
+                Value::from(signet_core::ids::new_id("job")), Value::from("event"), Value::from(ws.to_string()),
                 Value::from(format!("doc_bench{i}")), Value::from(false), Value::from(payload.to_string()),
                 Value::from("queued"), Value::from(0i32), Value::from(now), Value::from(now),
             ]
         })
         .collect();
     for chunk in rows.chunks(1000) {
-        signet_resolvers::sql::insert_rows(
+        signet_core::sql::insert_rows(
             &ctx.db.conn,
             &ctx.db,
             "outbox",
-            signet_resolvers::documents::trail::OUTBOX_COLUMNS,
+            signet_documents::trail::OUTBOX_COLUMNS,
             chunk.to_vec(),
         )
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     }
     // As a committed document change does (`Ctx::committed`).
-    ctx.job_queued(signet_resolvers::outbox::JobKind::Event);
+    ctx.job_queued(signet_core::jobs::JobKind::Event);
 }
 
-async fn delivered(ctx: &signet_resolvers::Ctx) -> u64 {
+async fn delivered(ctx: &signet_core::Ctx) -> u64 {
     let r = ctx
         .db
         .conn

@@ -14,8 +14,9 @@ use std::time::{Duration, Instant};
 use clap::Parser;
 use secrecy::SecretString;
 use signet::Config;
-use signet_resolvers::documents::types::DocumentCreateIn;
-use signet_resolvers::{Actor, Mode, actor::Scopes, plans::Plan, workspaces};
+use signet_accounts::workspaces;
+use signet_core::{Actor, Mode, actor::Scopes, plans::Plan};
+use signet_documents::types::DocumentCreateIn;
 use signet_storage::sea_orm::ConnectionTrait;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
@@ -86,7 +87,7 @@ async fn sink(count: Arc<AtomicU64>) -> u16 {
     port
 }
 
-async fn logged_sent(ctx: &signet_resolvers::Ctx) -> u64 {
+async fn logged_sent(ctx: &signet_core::Ctx) -> u64 {
     ctx.db
         .conn
         .query_one_raw(
@@ -216,7 +217,7 @@ async fn main() {
         .unwrap_or_else(|e| panic!("{e}"));
     let made = Instant::now();
     for _ in 0..args.documents {
-        signet_resolvers::documents::create(&ctx, &actor, body.clone(), None)
+        signet_documents::create(&ctx, &actor, body.clone(), None)
             .await
             .unwrap_or_else(|e| panic!("{e}"));
     }

@@ -1,5 +1,5 @@
 // Finished jobs (done, or withdrawn: `cancelled`) are purged 30 days after they were queued,
-// a batch at a time, oldest first (`signet_resolvers::purge::finished_jobs`). Each index holds
+// a batch at a time, oldest first (`signet_core::purge::finished_jobs`). Each index holds
 // the jobs of its one state, so it costs nothing while a job waits or runs; `state` leads it
 // so that SQLite, which keeps no statistics here, takes it over `outbox_due` (equality, range
 // and order in one). Without the purge the queue's table grew by about five rows a document

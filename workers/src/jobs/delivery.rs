@@ -3,8 +3,8 @@
 //! recorded as it ends, so it does not fit a pass. It shares the outbox, the leases and the
 //! at-least-once rule with the others.
 
-use signet_resolvers::Ctx;
-use signet_resolvers::webhooks::deliver::{self, WorkerConfig};
+use signet_core::Ctx;
+use signet_webhooks::deliver::{self, WorkerConfig};
 
 pub async fn deliver(
     ctx: Ctx,

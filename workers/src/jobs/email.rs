@@ -1,8 +1,9 @@
 //! Sending queued emails (`email::send`).
 
-use signet_resolvers::email::send;
-use signet_resolvers::outbox::{Claimed, JobKind};
-use signet_resolvers::{Ctx, DomainError};
+use signet_core::jobs::JobKind;
+use signet_core::outbox::Claimed;
+use signet_core::{Ctx, DomainError};
+use signet_email::send;
 
 use crate::runner::Job;
 
@@ -15,7 +16,7 @@ impl Job for Email {
 
     /// `mail_lease_secs`: long enough for a slow server to answer every email of a pass.
     fn lease_ms(ctx: &Ctx) -> i64 {
-        signet_resolvers::email::send::mail(ctx).lease_ms
+        signet_email::send::mail(ctx).lease_ms
     }
 
     async fn run(ctx: &Ctx, claimed: Vec<Claimed>) -> Result<(), DomainError> {
@@ -23,13 +24,13 @@ impl Job for Email {
     }
 
     fn wake(ctx: &Ctx) -> &tokio::sync::Notify {
-        ctx.wakes.of(signet_resolvers::outbox::JobKind::Email)
+        ctx.wakes.of(signet_core::jobs::JobKind::Email)
     }
 
     /// Each pass waits for a lull in the requests this process serves (at most
     /// `send::PACE_CAP`): under a flood of sends the invitations go out a little later rather
     /// than slowing the sends that queue them. `signet worker` serves none and never waits.
     async fn before(_ctx: &Ctx) {
-        signet_resolvers::pacing::lull(send::PACE_CAP).await;
+        signet_documents::pacing::lull(send::PACE_CAP).await;
     }
 }

@@ -1,8 +1,9 @@
 //! Rendering a sent document's PDF (`documents::rendering`).
 
-use signet_resolvers::documents::rendering;
-use signet_resolvers::outbox::{Claimed, JobKind};
-use signet_resolvers::{Ctx, DomainError};
+use signet_core::jobs::JobKind;
+use signet_core::outbox::Claimed;
+use signet_core::{Ctx, DomainError};
+use signet_documents::rendering;
 
 use crate::runner::Job;
 
@@ -22,6 +23,6 @@ impl Job for Render {
     }
 
     fn wake(ctx: &Ctx) -> &tokio::sync::Notify {
-        ctx.wakes.of(signet_resolvers::outbox::JobKind::Render)
+        ctx.wakes.of(signet_core::jobs::JobKind::Render)
     }
 }

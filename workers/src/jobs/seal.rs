@@ -1,8 +1,9 @@
 //! Sealing a document everyone signed (`documents::seal`).
 
-use signet_resolvers::documents::seal;
-use signet_resolvers::outbox::{Claimed, JobKind};
-use signet_resolvers::{Ctx, DomainError};
+use signet_core::jobs::JobKind;
+use signet_core::outbox::Claimed;
+use signet_core::{Ctx, DomainError};
+use signet_documents::seal;
 
 use crate::runner::Job;
 
@@ -22,6 +23,6 @@ impl Job for Seal {
     }
 
     fn wake(ctx: &Ctx) -> &tokio::sync::Notify {
-        ctx.wakes.of(signet_resolvers::outbox::JobKind::Seal)
+        ctx.wakes.of(signet_core::jobs::JobKind::Seal)
     }
 }

@@ -1,0 +1,10 @@
+//! Who works in Signet and what they may spend: API keys (made, listed, revoked, cached),
+//! workspaces and their settings, teams, usage against the plan, reports, and the payment
+//! processor's readiness.
+
+pub mod keys;
+pub mod payments;
+pub mod reports;
+pub mod teams;
+pub mod usage;
+pub mod workspaces;

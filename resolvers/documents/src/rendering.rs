@@ -1,0 +1,476 @@
+//! Rendering a sent document: the job every send queues. The send itself commits at once
+//! (state, people, fields, invitations, event, usage); the file people see is rendered after
+//! it by this worker, on threads that run below the request threads' priority, so a burst of
+//! sends is answered at the speed of the database and the renders follow with the CPU left.
+//!
+//! A render depends only on what the send stored (the words, people, facts, choices, test
+//! flag and the date of sending), so it comes out the same whenever it runs. It stores the
+//! file, the page sizes and every field's rectangle in one transaction with an audit row that
+//! states the file's SHA-256; sealing renders first itself if it finds no file yet.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use sea_orm::{ConnectionTrait, Value};
+use serde_json::json;
+use signet_storage::Sql;
+
+use super::draft::{Draft, render_job};
+use super::send;
+use super::store::{self, DocRow};
+use super::trail::Trail;
+use signet_core::outbox as jobs;
+use signet_core::{Ctx, DomainError, ids};
+
+/// How long a worker owns a render job before another may take it.
+pub const LEASE_MS: i64 = 120_000;
+/// Jobs claimed at once; they render side by side on the background threads.
+pub const BATCH: i64 = 16;
+
+/// Renders the claimed documents. Answers how many jobs it took.
+pub async fn run_renders(ctx: &Ctx, claimed: Vec<jobs::Claimed>) -> Result<usize, DomainError> {
+    use futures_util::{FutureExt, StreamExt};
+    let taken = claimed.len();
+    // The renders of a pass run side by side inside this task (the heavy part is on the
+    // render threads), so that stopping the worker drops them all at once: none is left to
+    // fail against a runtime that is shutting down. A job stopped that way keeps its lease
+    // and is taken again when the lease runs out.
+    let mut pass: futures_util::stream::FuturesUnordered<_> = claimed
+        .iter()
+        .map(|c| std::panic::AssertUnwindSafe(render_job_once(ctx, c)).catch_unwind())
+        .collect();
+    while let Some(done) = pass.next().await {
+        match done {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => tracing::warn!(error = %e, "ending a render job failed"),
+            // Its lease runs out and the job is tried again, up to its limit.
+            Err(_) => tracing::error!("a render job panicked"),
+        }
+    }
+    Ok(taken)
+}
+
+/// One claimed render job: rendered and ended, or put back for a later try.
+async fn render_job_once(ctx: &Ctx, c: &jobs::Claimed) -> Result<(), DomainError> {
+    let outcome = match &c.doc_id {
+        Some(doc_id) => render_document(ctx, doc_id, Some(&c.job)).await,
+        None => Ok(false),
+    };
+    // An earlier try may have left a file of its own.
+    if outcome.is_ok()
+        && c.attempts > 0
+        && let Some(doc_id) = &c.doc_id
+        && let Err(e) = jobs::remove_leftovers(ctx, doc_id, jobs::Leftovers::Renders).await
+    {
+        tracing::warn!(document = %doc_id, error = %e, "removing earlier tries' files failed");
+    }
+    match outcome {
+        // The job ended with the stored file.
+        Ok(true) => Ok(()),
+        Ok(false) => jobs::done(ctx, &c.job).await,
+        // The words decide it: the document is voided with the reason, which is where the
+        // failure is kept, and the job has done what it could.
+        Err(DomainError::Invalid(reason)) => {
+            tracing::error!(document = ?c.doc_id, reason, "rendering failed for good; the document is voided");
+            match &c.doc_id {
+                Some(doc_id) => {
+                    super::ending::unrenderable(ctx, doc_id, &reason).await?;
+                    jobs::done(ctx, &c.job).await
+                }
+                None => jobs::give_up(ctx, c).await,
+            }
+        }
+        // The last try failed too: the document ends visibly rather than waiting, unsigned
+        // and with its invitations held, until it expires.
+        Err(e) if c.attempts + 1 >= jobs::MAX_ATTEMPTS => {
+            tracing::error!(document = ?c.doc_id, attempts = c.attempts + 1, error = %e, "rendering failed on its last try; the document is voided");
+            if let Some(doc_id) = &c.doc_id {
+                let why = format!("rendering failed {} times", c.attempts + 1);
+                super::ending::unrenderable(ctx, doc_id, &why).await?;
+            }
+            jobs::give_up(ctx, c).await
+        }
+        Err(e) => {
+            tracing::error!(document = ?c.doc_id, attempts = c.attempts + 1, error = %e, "rendering failed; will retry");
+            jobs::retry_later(ctx, c).await
+        }
+    }
+}
+
+/// The bytes of the PDF a document's pages are (one made from a PDF template), read before
+/// its render; none for a document of words.
+async fn file_data(ctx: &Ctx, doc: &DocRow) -> Result<Option<Arc<[u8]>>, DomainError> {
+    if doc.template_id.is_none() || !doc.source.contains("\"file\"") {
+        return Ok(None);
+    }
+    // Only the file's name is read from the stored words: the rest is skipped, not built into
+    // a tree (this runs on the worker's async thread; a source holds every field's place).
+    #[derive(serde::Deserialize)]
+    struct Source {
+        file: Option<File>,
+    }
+    #[derive(serde::Deserialize)]
+    struct File {
+        blob: Option<String>,
+    }
+    let source: Source = serde_json::from_str(&doc.source)
+        .map_err(|e| DomainError::Internal(format!("stored source of {}: {e}", doc.id)))?;
+    let Some(blob) = source.file.and_then(|f| f.blob) else {
+        return Ok(None);
+    };
+    let blob = blob.as_str();
+    let bytes = ctx.blobs.get(blob).await?.ok_or_else(|| {
+        DomainError::Internal(format!("the file {blob} of document {} is missing", doc.id))
+    })?;
+    Ok(Some(bytes.into()))
+}
+
+/// A draft with its file's bytes in place for the renderer.
+fn with_file(mut draft: Draft, data: Option<Arc<[u8]>>) -> Draft {
+    if let Some(f) = draft.doc.file.as_mut() {
+        f.data = data;
+    }
+    draft
+}
+
+/// Renders a sent document unless it already has its file or no longer needs one (ended
+/// before it was rendered). Answers whether this call stored the file; if so, `job_id` (the
+/// render job, when a worker runs it) ended in the same transaction.
+pub async fn render_document(
+    ctx: &Ctx,
+    doc_id: &str,
+    job_id: Option<&str>,
+) -> Result<bool, DomainError> {
+    let conn = &ctx.db.conn;
+    let Some(doc) = store::load(conn, &ctx.db, doc_id).await? else {
+        return Ok(false);
+    };
+    if doc.page_sizes.is_some() || !matches!(doc.state.as_str(), "sent" | "opened" | "signed") {
+        return Ok(false);
+    }
+    let people = store::people(conn, &ctx.db, &[&doc.id]).await?;
+    // The fields were stored at send from the same words; the render places them.
+    let stored: Vec<(i32, String, String)> = conn
+        .query_all_raw(ctx.db.stmt(
+            "SELECT position, name, field_type FROM fields WHERE document_id = $1 ORDER BY position",
+            [Value::from(doc_id.to_string())],
+        ))
+        .await?
+        .iter()
+        .map(|r| {
+            Ok((
+                r.try_get("", "position")?,
+                r.try_get("", "name")?,
+                r.try_get("", "field_type")?,
+            ))
+        })
+        .collect::<Result<_, sea_orm::DbErr>>()?;
+    // A name of its own per render: a second worker racing on this document (which will lose
+    // at the conditional UPDATE) cannot overwrite the winner's file. It starts with `render`,
+    // which is how `jobs::remove_leftovers` knows a render's file from a seal's.
+    let blob = format!(
+        "documents/{}/{}.pdf",
+        doc.id,
+        ids::new_id("render").to_lowercase()
+    );
+    // Everything but the reads and writes runs on a render thread, in the idle scheduling
+    // class: parsing the stored words, the render itself, the check of its fields and the
+    // file's digest. At normal priority the parsing alone took CPU from requests while renders
+    // lagged behind a stream of sends (bench/RESULTS.md, session 9). Sealing's own render
+    // (no job) runs on the blocking pool at normal priority instead, like the rest of
+    // sealing: it must not queue behind the render threads' paced backlog.
+    let renderer = crate::services(ctx).renderer.clone();
+    let max_pages = crate::services(ctx).max_pages;
+    let (row, name) = (doc.clone(), doc_id.to_string());
+    let data = file_data(ctx, &doc).await?;
+    let work = move || {
+        let draft = with_file(send::draft_from(&row, &people)?, data);
+        let rendered = renderer
+            .render(&render_job(&row, &draft, max_pages))
+            .map_err(|e| match e {
+                // The words decide it, so no later try would differ.
+                crate::render::RenderFailure::Refused(e) => DomainError::Invalid(e),
+                crate::render::RenderFailure::Broken(e) => {
+                    DomainError::Internal(format!("rendering {name}: {e}"))
+                }
+            })?;
+        let places = places_of(&rendered.fields);
+        let same = stored.len() == places.len()
+            && stored.iter().zip(&places).enumerate().all(
+                |(i, ((position, field, ty), (p, _)))| {
+                    *position == i as i32 && *field == p.field.name && ty == p.field.ty.as_str()
+                },
+            );
+        if !same {
+            return Err(DomainError::Internal(format!(
+                "the rendered fields of {name} differ from those stored at send"
+            )));
+        }
+        let sha256 = signet_core::ids::sha256_hex(&rendered.pdf);
+        Ok::<_, DomainError>((rendered, sha256))
+    };
+    let (mut rendered, sha256) = match job_id {
+        Some(_) => crate::render::in_background(work)
+            .await
+            .map_err(DomainError::Internal)??,
+        None => tokio::task::spawn_blocking(work)
+            .await
+            .map_err(|e| DomainError::Internal(format!("rendering {doc_id}: {e}")))??,
+    };
+    let bytes = rendered.pdf.len();
+    // The signing page's pictures and text first, then the file: all on the disk before the
+    // row that names the file commits (`Blobs::put`). They share the file's name.
+    store_views(
+        ctx,
+        &blob,
+        std::mem::take(&mut rendered.views),
+        &rendered.pages,
+    )
+    .await?;
+    ctx.blobs
+        .put(&blob, std::mem::take(&mut rendered.pdf))
+        .await?;
+    let sizes: Vec<[f64; 2]> = rendered.pages.iter().map(|(w, h)| [*w, *h]).collect();
+
+    let (c, id, file, job_id) = (
+        ctx.clone(),
+        doc.id.clone(),
+        blob.clone(),
+        job_id.map(str::to_string),
+    );
+    let won = ctx
+        .db
+        .transaction(move |txn| async move {
+            let won = txn
+                .exec(c.db.stmt(
+                    "UPDATE documents SET pdf_blob = $2, page_sizes = $3 WHERE id = $1 AND page_sizes IS NULL",
+                    [
+                        Value::from(id.clone()),
+                        Value::from(file),
+                        Value::from(serde_json::to_string(&sizes).unwrap_or_default()),
+                    ],
+                ))
+                .await?;
+            if won != 1 {
+                return Ok::<_, DomainError>(false);
+            }
+            if !rendered.fields.is_empty() {
+                // One statement for every field: `VALUES` rows joined on the position. A
+                // field shown in several places keeps its first in its columns and the
+                // others in `areas`.
+                let places = places_of(&rendered.fields);
+                let mut sql = String::from("UPDATE fields SET page = v.column2, x = v.column3, y = v.column4, width = v.column5, height = v.column6, areas = v.column7 FROM (VALUES ");
+                let mut values = vec![Value::from(id.clone())];
+                for (i, (p, more)) in places.iter().enumerate() {
+                    if i > 0 {
+                        sql.push_str(", ");
+                    }
+                    let n = values.len();
+                    sql.push_str(&format!(
+                        "(${}, ${}, ${}, ${}, ${}, ${}, ${})",
+                        n + 1,
+                        n + 2,
+                        n + 3,
+                        n + 4,
+                        n + 5,
+                        n + 6,
+                        n + 7
+                    ));
+                    let areas = (!more.is_empty()).then(|| {
+                        serde_json::to_string(
+                            &more
+                                .iter()
+                                .map(|a| crate::signing::values::Area {
+                                    page: a.page as i64,
+                                    x: a.x,
+                                    y: a.y,
+                                    width: a.width,
+                                    height: a.height,
+                                })
+                                .collect::<Vec<_>>(),
+                        )
+                        .unwrap_or_default()
+                    });
+                    values.extend([
+                        Value::from(i as i32),
+                        Value::from(p.page as i32),
+                        Value::from(p.x),
+                        Value::from(p.y),
+                        Value::from(p.width),
+                        Value::from(p.height),
+                        Value::from(areas),
+                    ]);
+                }
+                sql.push_str(") AS v WHERE fields.document_id = $1 AND fields.position = v.column1");
+                txn.exec(c.db.stmt(&sql, values)).await?;
+            }
+            let mut t = Trail::new(&id);
+            t.audit(
+                "rendered",
+                &format!(
+                    "The document people sign was rendered: {} {}, SHA-256 {sha256}",
+                    sizes.len(),
+                    if sizes.len() == 1 { "page" } else { "pages" }
+                ),
+                None,
+                "signet",
+                json!({"pages": sizes.len(), "fields": rendered.fields.len(), "bytes": bytes, "sha256": sha256}),
+            );
+            t.write(&*txn, &c.db).await?;
+            // The pages exist: the invitations held for them go out.
+            jobs::release_held(&c, &*txn, &id).await?;
+            if let Some(job_id) = job_id {
+                jobs::finish(&c, &*txn, &job_id).await?;
+            }
+            Ok(true)
+        })
+        .await?;
+    if won {
+        ctx.job_queued(signet_core::jobs::JobKind::Email);
+    }
+    if !won {
+        ctx.blobs.delete(&blob).await.ok();
+        let stem = format!("{}.", blob.trim_end_matches(".pdf"));
+        for key in ctx
+            .blobs
+            .list(&format!("documents/{doc_id}"))
+            .await
+            .unwrap_or_default()
+        {
+            if key.starts_with(&stem) {
+                ctx.blobs.delete(&key).await.ok();
+            }
+        }
+        return Ok(false);
+    }
+    Ok(true)
+}
+
+/// Makes the signing page's pictures and text of a document rendered before they existed
+/// (an installation upgraded with documents out for signature): the same words laid out
+/// again, the same way (`render_job` depends only on the stored document), stored beside
+/// the rendered file. At most one at a time per process per document; on a render thread.
+/// Answers whether they exist now.
+pub async fn make_views(ctx: &Ctx, doc: &DocRow, pdf_blob: &str) -> Result<bool, DomainError> {
+    static MAKING: std::sync::LazyLock<std::sync::Mutex<std::collections::HashSet<String>>> =
+        std::sync::LazyLock::new(Default::default);
+    struct Making(String);
+    impl Drop for Making {
+        fn drop(&mut self) {
+            MAKING
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .remove(&self.0);
+        }
+    }
+    if !MAKING
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .insert(doc.id.clone())
+    {
+        return Ok(false);
+    }
+    let _making = Making(doc.id.clone());
+    // The pictures are drawn from the stored file, the bytes people sign and sealing writes
+    // onto. The words are laid out again only for the text layer, kept when the new layout
+    // is that very file (a newer version of Signet may lay them out otherwise; the page then
+    // shows the pictures without a text layer rather than words that are not on them).
+    let pdf = ctx
+        .blobs
+        .get(pdf_blob)
+        .await?
+        .ok_or_else(|| DomainError::Internal(format!("rendered file {pdf_blob} is missing")))?;
+    let people = store::people(&ctx.db.conn, &ctx.db, &[&doc.id]).await?;
+    let (renderer, max_pages, row) = (
+        crate::services(ctx).renderer.clone(),
+        crate::services(ctx).max_pages,
+        doc.clone(),
+    );
+    let data = file_data(ctx, doc).await?;
+    let (views, sizes) = crate::render::in_background(move || {
+        let drawn = renderer
+            .pictures(&pdf, &crate::render::PAGE_WIDTHS)
+            .map_err(DomainError::Internal)?;
+        let (sizes, mut views): (Vec<_>, Vec<_>) = drawn.into_iter().unzip();
+        let laid = send::draft_from(&row, &people).ok().and_then(|d| {
+            renderer
+                .render(&render_job(&row, &with_file(d, data), max_pages))
+                .ok()
+        });
+        if let Some(laid) = laid
+            && laid.pdf == pdf
+        {
+            for (view, again) in views.iter_mut().zip(laid.views) {
+                view.text = again.text;
+            }
+        }
+        Ok::<_, DomainError>((views, sizes))
+    })
+    .await
+    .map_err(DomainError::Internal)??;
+    store_views(ctx, pdf_blob, views, &sizes).await?;
+    tracing::info!(document = %doc.id, "made the signing page's pictures of a document rendered without them");
+    Ok(true)
+}
+
+/// The blob key of a rendered file's page picture `page` (from 1) at `width` pixels.
+pub fn view_image_key(pdf_blob: &str, page: usize, width: u32) -> String {
+    format!("{}.p{page}.{width}.png", pdf_blob.trim_end_matches(".pdf"))
+}
+
+/// The blob key of a rendered file's page sizes and text runs.
+pub fn view_text_key(pdf_blob: &str) -> String {
+    format!("{}.pages.json", pdf_blob.trim_end_matches(".pdf"))
+}
+
+/// Stores the signing page's pictures of each page and one file of every page's size and
+/// text runs (`{"widths": [...], "pages": [{"size": [w, h], "text": [...]}]}`).
+async fn store_views(
+    ctx: &Ctx,
+    pdf_blob: &str,
+    views: Vec<crate::render::PageView>,
+    sizes: &[(f64, f64)],
+) -> Result<(), DomainError> {
+    if views.is_empty() {
+        return Ok(());
+    }
+    let widths = crate::render::PAGE_WIDTHS;
+    let mut pages = Vec::with_capacity(views.len());
+    for (i, (view, size)) in views.into_iter().zip(sizes).enumerate() {
+        for (image, width) in view.images.into_iter().zip(widths) {
+            ctx.blobs
+                .put(&view_image_key(pdf_blob, i + 1, width), image)
+                .await?;
+        }
+        pages.push(json!({"size": [size.0, size.1], "text": view.text}));
+    }
+    let index = json!({"widths": widths, "pages": pages});
+    ctx.blobs
+        .put(
+            &view_text_key(pdf_blob),
+            serde_json::to_vec(&index).unwrap_or_default(),
+        )
+        .await?;
+    Ok(())
+}
+
+/// The rendered boxes as fields: each field once, at its first place, with its other places
+/// (a name written in several places is one field), in the order the fields were stored.
+fn places_of(
+    boxes: &[crate::render::Placement],
+) -> Vec<(&crate::render::Placement, Vec<&crate::render::Placement>)> {
+    let mut out: Vec<(&crate::render::Placement, Vec<&crate::render::Placement>)> = Vec::new();
+    let mut at = BTreeMap::<String, usize>::new();
+    for b in boxes {
+        // The rule of `signet_source::walk::unique_fields`, which made the stored rows.
+        let key = b.field.name.to_ascii_lowercase();
+        match at.get(&key) {
+            Some(&i) => out[i].1.push(b),
+            None => {
+                at.insert(key, out.len());
+                out.push((b, Vec::new()));
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,417 @@
+//! What every transition writes in its own transaction: audit rows chained to the previous one
+//! by hash, the events for webhooks, and the jobs (emails, sealing) it causes. All of it goes
+//! through the outbox table, so a process killed after the commit loses nothing.
+//!
+//! A transition collects its rows in a `Trail` and writes them at once: one read of the last
+//! audit hash and one INSERT each for audit rows and outbox jobs, however many people it
+//! touches.
+
+use ring::digest;
+use sea_orm::{ConnectionTrait, Value};
+use serde_json::json;
+use signet_storage::Sql;
+use signet_storage::{Db, now_ms};
+
+use super::store::{DocRow, PersonDbRow};
+use signet_core::jobs::JobKind;
+use signet_core::{DomainError, ids};
+
+/// The outbox columns, in the order of the values `Trail::job` builds.
+pub const OUTBOX_COLUMNS: &[&str] = &[
+    "id",
+    "kind",
+    "workspace_id",
+    "document_id",
+    "test",
+    "payload",
+    "state",
+    "attempts",
+    "run_at",
+    "created_at",
+];
+
+pub const GENESIS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
+
+struct AuditRow {
+    event: String,
+    description: String,
+    seat: Option<String>,
+    actor: String,
+    detail: String,
+}
+
+/// The audit rows and outbox jobs of one transition of one document.
+pub struct Trail {
+    doc_id: String,
+    audits: Vec<AuditRow>,
+    jobs: Vec<Vec<Value>>,
+    /// The document is made in this trail's transaction, so its chain starts at `GENESIS`
+    /// without reading it.
+    fresh: bool,
+}
+
+impl Trail {
+    pub fn new(doc_id: &str) -> Trail {
+        Trail {
+            doc_id: doc_id.to_string(),
+            audits: Vec::new(),
+            jobs: Vec::new(),
+            fresh: false,
+        }
+    }
+
+    /// The trail of a document its own transaction makes, under an id minted for it.
+    pub fn first(doc_id: &str) -> Trail {
+        Trail {
+            fresh: true,
+            ..Trail::new(doc_id)
+        }
+    }
+
+    pub fn audit(
+        &mut self,
+        event: &str,
+        description: &str,
+        seat: Option<&str>,
+        actor: &str,
+        detail: serde_json::Value,
+    ) -> &mut Trail {
+        self.audits.push(AuditRow {
+            event: event.to_string(),
+            description: description.to_string(),
+            seat: seat.map(str::to_string),
+            actor: actor.to_string(),
+            detail: detail.to_string(),
+        });
+        self
+    }
+
+    /// Queues a job in the outbox.
+    pub fn job(
+        &mut self,
+        kind: JobKind,
+        doc: &DocRow,
+        payload: serde_json::Value,
+        run_at: i64,
+    ) -> &mut Trail {
+        self.jobs.push(vec![
+            Value::from(ids::new_id("job")),
+            Value::from(kind.as_str()),
+            Value::from(doc.workspace_id.clone()),
+            Value::from(doc.id.clone()),
+            Value::from(doc.test),
+            Value::from(payload.to_string()),
+            Value::from("queued"),
+            Value::from(0i32),
+            Value::from(run_at),
+            Value::from(now_ms()),
+        ]);
+        self
+    }
+
+    /// The event of a transition (`documents.document.sent`, ...) with the payload `docs/architecture.md`
+    /// fixes. `doc` must already carry the new state. Never a link or a code.
+    pub fn event(
+        &mut self,
+        topic: &str,
+        doc: &DocRow,
+        person: Option<&PersonDbRow>,
+        reason: Option<&str>,
+    ) -> &mut Trail {
+        let id = ids::new_id("evt");
+        let mut data = json!({
+            "document": {
+                "id": doc.id,
+                "state": doc.state,
+                "title": doc.title,
+                "test": doc.test,
+                "externalId": doc.external_id,
+                "metadata": doc.metadata,
+            }
+        });
+        if let Some(p) = person {
+            data["person"] = json!({
+                "seat": p.seat,
+                "name": p.name,
+                "externalId": p.external_id,
+                "metadata": p.metadata,
+                "status": p.status,
+            });
+        }
+        if let Some(r) = reason {
+            data["reason"] = json!(r);
+        }
+        let payload = json!({
+            "id": id,
+            "type": topic,
+            "createdAt": signet_core::clock::time(now_ms()),
+            "test": doc.test,
+            "data": data,
+        });
+        self.job(JobKind::Event, doc, payload, now_ms())
+    }
+
+    /// An email about `doc` to `person` (invitation, reminder, ...). Delivery belongs to the
+    /// email worker; the job carries what it needs and no link (links are minted when it is
+    /// sent).
+    pub fn email(
+        &mut self,
+        kind: &str,
+        doc: &DocRow,
+        person: &PersonDbRow,
+        locale: &str,
+    ) -> &mut Trail {
+        self.email_at(kind, doc, person, locale, now_ms())
+    }
+
+    /// `email`, due at `run_at` (`outbox::HELD`: held until released).
+    pub fn email_at(
+        &mut self,
+        kind: &str,
+        doc: &DocRow,
+        person: &PersonDbRow,
+        locale: &str,
+        run_at: i64,
+    ) -> &mut Trail {
+        if person.embedded {
+            // Signed inside the caller's own app: Signet emails them nothing.
+            return self;
+        }
+        let payload = json!({
+            "kind": kind,
+            "documentId": doc.id,
+            "personId": person.id,
+            "seat": person.seat,
+            "locale": person.locale.as_deref().unwrap_or(locale),
+            "test": doc.test,
+        });
+        self.job(JobKind::Email, doc, payload, run_at)
+    }
+
+    /// An email about `doc` to its sender (the `sender.email` fact, the reply-to address, or
+    /// the workspace's sender address; none, and it is not sent).
+    pub fn email_to_sender(&mut self, kind: &str, doc: &DocRow, locale: &str) -> &mut Trail {
+        let payload = json!({
+            "kind": kind,
+            "documentId": doc.id,
+            "personId": null,
+            "seat": null,
+            "locale": locale,
+            "test": doc.test,
+        });
+        self.job(JobKind::Email, doc, payload, now_ms())
+    }
+
+    /// Writes everything collected. Call after the transaction has written the document row,
+    /// which holds the row lock (PostgreSQL) or the write lock (SQLite), so audit sequence
+    /// numbers cannot race.
+    pub async fn write<C: Sql>(self, conn: &C, db: &Db) -> Result<(), DomainError> {
+        if !self.audits.is_empty() {
+            let last = if self.fresh {
+                None
+            } else {
+                conn.row(db.stmt(
+                    "SELECT seq, hash FROM audit_events WHERE document_id = $1 ORDER BY seq DESC LIMIT 1",
+                    [Value::from(self.doc_id.clone())],
+                ))
+                .await?
+            };
+            let (mut seq, mut prev): (i64, String) = match last {
+                Some(r) => (r.try_get::<i64>("", "seq")?, r.try_get("", "hash")?),
+                None => (0, GENESIS.to_string()),
+            };
+            let at = now_ms();
+            let mut rows = Vec::with_capacity(self.audits.len());
+            for a in self.audits {
+                seq += 1;
+                let hash = chain_hash(
+                    &prev,
+                    seq,
+                    at,
+                    &a.event,
+                    &a.description,
+                    a.seat.as_deref(),
+                    &a.actor,
+                    &a.detail,
+                );
+                rows.push(vec![
+                    Value::from(self.doc_id.clone()),
+                    Value::from(seq),
+                    Value::from(at),
+                    Value::from(a.event),
+                    Value::from(a.description),
+                    Value::from(a.seat),
+                    Value::from(a.actor),
+                    Value::from(a.detail),
+                    Value::from(std::mem::replace(&mut prev, hash.clone())),
+                    Value::from(hash),
+                ]);
+            }
+            signet_core::sql::insert_rows(
+                conn,
+                db,
+                "audit_events",
+                &[
+                    "document_id",
+                    "seq",
+                    "at",
+                    "event",
+                    "description",
+                    "seat",
+                    "actor",
+                    "detail",
+                    "prev_hash",
+                    "hash",
+                ],
+                rows,
+            )
+            .await?;
+        }
+        signet_core::sql::insert_rows(conn, db, "outbox", OUTBOX_COLUMNS, self.jobs).await
+    }
+}
+
+/// Appends one audit row on its own (see `Trail` for several).
+#[allow(clippy::too_many_arguments)]
+pub async fn audit<C: Sql>(
+    conn: &C,
+    db: &Db,
+    doc_id: &str,
+    event: &str,
+    description: &str,
+    seat: Option<&str>,
+    actor: &str,
+    detail: serde_json::Value,
+) -> Result<(), DomainError> {
+    let mut t = Trail::new(doc_id);
+    t.audit(event, description, seat, actor, detail);
+    t.write(conn, db).await
+}
+
+/// SHA-256 over the previous hash and every column, each length-prefixed so no two rows can
+/// produce the same input.
+#[allow(clippy::too_many_arguments)]
+pub fn chain_hash(
+    prev: &str,
+    seq: i64,
+    at: i64,
+    event: &str,
+    description: &str,
+    seat: Option<&str>,
+    actor: &str,
+    detail: &str,
+) -> String {
+    let mut ctx = digest::Context::new(&digest::SHA256);
+    for part in [
+        prev,
+        &seq.to_string(),
+        &at.to_string(),
+        event,
+        description,
+        seat.unwrap_or(""),
+        actor,
+        detail,
+    ] {
+        ctx.update(&(part.len() as u64).to_be_bytes());
+        ctx.update(part.as_bytes());
+    }
+    signet_core::ids::hex(ctx.finish().as_ref())
+}
+
+/// One stored audit row, as the CSV, the certificate and the verifier read it.
+#[derive(Clone, Debug)]
+pub struct AuditRecord {
+    pub seq: i64,
+    pub at: i64,
+    pub event: String,
+    pub description: String,
+    pub seat: Option<String>,
+    pub actor: String,
+    pub detail: String,
+    pub prev_hash: String,
+    pub hash: String,
+}
+
+/// The audit rows of a document, oldest first.
+pub async fn records<C: ConnectionTrait>(
+    conn: &C,
+    db: &Db,
+    doc_id: &str,
+) -> Result<Vec<AuditRecord>, DomainError> {
+    records_after(conn, db, doc_id, 0, i64::MAX).await
+}
+
+/// At most `limit` audit rows of a document after the row numbered `after`, oldest first.
+pub async fn records_after<C: ConnectionTrait>(
+    conn: &C,
+    db: &Db,
+    doc_id: &str,
+    after: i64,
+    limit: i64,
+) -> Result<Vec<AuditRecord>, DomainError> {
+    let rows = conn
+        .query_all_raw(db.stmt(
+            "SELECT seq, at, event, description, seat, actor, detail, prev_hash, hash \
+             FROM audit_events WHERE document_id = $1 AND seq > $2 ORDER BY seq LIMIT $3",
+            [
+                Value::from(doc_id.to_string()),
+                Value::from(after),
+                Value::from(limit),
+            ],
+        ))
+        .await?;
+    rows.iter()
+        .map(|r| {
+            Ok(AuditRecord {
+                seq: r.try_get("", "seq")?,
+                at: r.try_get("", "at")?,
+                event: r.try_get("", "event")?,
+                description: r.try_get("", "description")?,
+                seat: r.try_get("", "seat")?,
+                actor: r.try_get("", "actor")?,
+                detail: r.try_get("", "detail")?,
+                prev_hash: r.try_get("", "prev_hash")?,
+                hash: r.try_get("", "hash")?,
+            })
+        })
+        .collect()
+}
+
+/// Checks the chain: numbered from 1 with no gap, each row naming the hash of the row before
+/// it, each hash recomputed from the row. Names the first row that is edited, inserted or
+/// out of place, or the place where one was removed. A removed last row is found by comparing
+/// the head with the one the sealed certificate states.
+pub fn verify_chain(rows: &[AuditRecord]) -> Result<(), String> {
+    let mut prev = GENESIS.to_string();
+    for (i, r) in rows.iter().enumerate() {
+        let want = i as i64 + 1;
+        if r.seq != want {
+            return Err(format!(
+                "row {want} is missing or out of place (found row {} there)",
+                r.seq
+            ));
+        }
+        if r.prev_hash != prev {
+            return Err(format!(
+                "row {} does not follow row {}: a row was inserted, removed or edited before it",
+                r.seq,
+                r.seq - 1
+            ));
+        }
+        let hash = chain_hash(
+            &r.prev_hash,
+            r.seq,
+            r.at,
+            &r.event,
+            &r.description,
+            r.seat.as_deref(),
+            &r.actor,
+            &r.detail,
+        );
+        if hash != r.hash {
+            return Err(format!("row {} was edited after it was written", r.seq));
+        }
+        prev = hash;
+    }
+    Ok(())
+}
