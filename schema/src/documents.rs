@@ -8,7 +8,7 @@ use serde_json::Value;
 use signet_core::{Actor, Ctx};
 use signet_documents::{self as documents, types::*};
 
-use crate::who;
+use crate::who::who;
 
 #[derive(InputObject)]
 pub struct MetadataPair {

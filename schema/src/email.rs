@@ -6,7 +6,7 @@ use signet_email::templates::{
     self, EmailPreviewOut, EmailTemplateOut, EmailTemplatesOut, EmailWordingIn,
 };
 
-use crate::who;
+use crate::who::who;
 
 #[derive(Default)]
 pub struct EmailQuery;

@@ -6,15 +6,18 @@ pub mod guard;
 mod templates;
 #[path = "webhooks.rs"]
 mod webhooks_gql;
+mod who;
 
 use async_graphql::{Context, ErrorExtensions, MergedObject, MergedSubscription, Object, Schema};
 use signet_accounts::payments::PaymentsStatusOut;
 use signet_accounts::teams::TeamsOut;
 use signet_accounts::usage::UsageOut;
 use signet_accounts::{payments, reports, teams, usage};
-use signet_core::{Actor, Ctx, DomainError};
+use signet_core::Ctx;
 use signet_webhooks as webhooks;
 use signet_webhooks::TopicsOut;
+
+use who::who;
 
 pub type SignetSchema = Schema<Query, Mutation, Subscription>;
 
@@ -44,17 +47,6 @@ pub fn sdl() -> String {
     )
     .finish()
     .sdl()
-}
-
-/// The calling key and the services, or the same credential error REST gives.
-fn who<'a>(ctx: &'a Context<'_>) -> async_graphql::Result<(&'a Ctx, &'a Actor)> {
-    let services = ctx
-        .data::<Ctx>()
-        .map_err(|_| DomainError::Internal("no services".into()).extend())?;
-    let actor = ctx
-        .data::<Actor>()
-        .map_err(|_| DomainError::Unauthenticated.extend())?;
-    Ok((services, actor))
 }
 
 #[derive(MergedObject, Default)]

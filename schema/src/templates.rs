@@ -6,7 +6,7 @@ use serde_json::Value;
 use signet_documents::templates::{self, TemplateOut, TemplatePageOut};
 use signet_documents::types::DocumentOut;
 
-use crate::who;
+use crate::who::who;
 use signet_documents::types::from_json;
 
 #[derive(Default)]

@@ -5,7 +5,7 @@ use serde_json::Value;
 use signet_documents::types::from_json;
 use signet_webhooks::{self as webhooks, types::*};
 
-use crate::who;
+use crate::who::who;
 
 #[derive(Default)]
 pub struct WebhookEndpointsQuery;

@@ -34,12 +34,10 @@ const KNOWN: &[&str] = &[
     "pdf/src: completion.rs lib.rs markup.rs",
     "rest_compat/src: door.rs extract.rs graphql.rs handlers.rs health.rs hooks.rs lib.rs mail.rs \
      openapi.rs page.rs personal.rs routes.rs templates.rs trust.rs",
-    "schema/src: documents.rs email.rs lib.rs templates.rs webhooks.rs",
     "seal/src: asn1.rs ca.rs cms.rs incremental.rs lib.rs pades.rs remote.rs stamp.rs tsa.rs",
     "source/src: check.rs lib.rs parse.rs",
     "storage/src: blobs.rs blobs/bucket.rs db.rs inline.rs lib.rs migrations/mod.rs",
     "storage/src: state/budget.rs state/daily.rs state/idempotency.rs state/mod.rs",
-    "workers/src: lib.rs scheduler.rs",
 ];
 
 /// A source file's module path (`documents::seal` for `documents/seal.rs` and

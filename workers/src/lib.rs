@@ -3,28 +3,17 @@
 mod jobs;
 mod runner;
 mod scheduler;
+mod settings;
 
-use std::time::Duration;
+use signet_webhooks::deliver::WorkerConfig;
 
 use signet_core::Ctx;
-use signet_webhooks::deliver::WorkerConfig;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 pub use jobs::{Email, Render, Seal};
 pub use runner::{Held, Job, pass, run};
-
-/// What the background work of a process is told.
-#[derive(Clone)]
-pub struct Settings {
-    /// Run the job workers (render, seal, email, webhook delivery); the scheduler always runs.
-    pub jobs: bool,
-    pub delivery: WorkerConfig,
-    /// How often expiry and reminders are looked at.
-    pub scheduler_every: Duration,
-    /// Days the API log keeps a line.
-    pub api_log_days: u64,
-}
+pub use settings::Settings;
 
 /// A process's background work, running.
 pub struct Workers {

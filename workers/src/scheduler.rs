@@ -7,7 +7,7 @@ use std::time::Duration;
 use signet_core::{Ctx, DomainError};
 use tokio::task::JoinHandle;
 
-use crate::Settings;
+use crate::settings::Settings;
 
 /// Runs `task` every `every`, the first time at once.
 fn every<F, Fut>(ctx: &Ctx, name: &'static str, every: Duration, task: F) -> JoinHandle<()>
