@@ -9,6 +9,9 @@
 # BENCH_PROFILE=debug runs the debug build, to try the script quickly (figures mean nothing).
 # BENCH_RUNS=steady or BENCH_RUNS=kill runs only that one. BENCH_PG_SLOW_MS=20
 # BENCH_PG_LOG=/tmp/pg.log logs PostgreSQL's statements slower than 20 ms to that file.
+# After each run, PostgreSQL's statements a second over the run (pg_stat_statements) are
+# printed, in all and for the ten most called, and before the load the statements a second
+# of 20 idle seconds (three processes up, nothing asked): the workers' polling alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER_RUN=${1:-600}
@@ -35,6 +38,7 @@ AS=()
 if [ "$(id -u)" = 0 ]; then chown -R postgres "$WORK"; AS=(runuser -u postgres --); fi
 "${AS[@]}" "$PGBIN/initdb" -D "$WORK/pg/data" -U postgres --auth=trust --no-sync >/dev/null
 "${AS[@]}" "$PGBIN/postgres" -D "$WORK/pg/data" -p "$PGPORT" -k "$WORK/pg" -c listen_addresses=127.0.0.1 -c max_connections=300 \
+  -c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.max=2000 -c pg_stat_statements.track=all \
   ${BENCH_PG_SLOW_MS:+-c log_min_duration_statement=$BENCH_PG_SLOW_MS} >"${BENCH_PG_LOG:-/dev/null}" 2>&1 &
 PIDS+=($!)
 redis-server --port "$RPORT" --bind 127.0.0.1 --save '' --appendonly no --loglevel warning >/dev/null &
@@ -90,8 +94,18 @@ run() { # name, kill-at seconds or empty
   local kill=()
   if [ -n "$kill_at" ]; then kill=(--kill-pid "${pids[0]}" --kill-at "$kill_at"); fi
   echo "## $name"
+  psql_run() { "${AS[@]}" "$PGBIN/psql" -q -X -h 127.0.0.1 -p "$PGPORT" -U postgres -d "$db" "$@"; }
+  psql_run -c "CREATE EXTENSION IF NOT EXISTS pg_stat_statements" -c "SELECT pg_stat_statements_reset()" >/dev/null
+  sleep 20
+  echo "PostgreSQL statements a second, idle (20 s):"
+  psql_run -A -t -c "SELECT round(sum(calls) / 20.0, 1) FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = '$db'"
+  psql_run -c "SELECT pg_stat_statements_reset()" >/dev/null
   "$MIXED" "${apis[@]}" --key "$key" --body bench/create-send.json --metrics-token bench-metrics-token-0123456789 \
     --seconds "$SECONDS_PER_RUN" --clients "$CLIENTS" "${kill[@]}" "${rate[@]}"
+  echo "PostgreSQL statements a second over the run (pg_stat_statements, this database):"
+  psql_run -A -t -F ' | ' -c "SELECT round(sum(calls) / $SECONDS_PER_RUN.0, 1) AS per_second, sum(calls) AS calls FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = '$db'"
+  echo "The ten most called (calls a second | mean ms | statement):"
+  psql_run -A -t -F ' | ' -c "SELECT round(calls / $SECONDS_PER_RUN.0, 1), round(mean_exec_time::numeric, 3), left(regexp_replace(query, '\s+', ' ', 'g'), 110) FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = '$db' ORDER BY calls DESC LIMIT 10"
   # Stopped, and waited for: a worker finishing its pass must not outlive the bucket.
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
   for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done

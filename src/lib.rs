@@ -4,6 +4,7 @@
 pub mod authority;
 pub mod config;
 mod http;
+mod jobs;
 pub mod mail;
 mod render;
 
@@ -19,6 +20,7 @@ use signet_storage::{Backend, Db};
 use tokio::task::JoinHandle;
 
 pub use config::Config;
+pub use jobs::jobs;
 
 /// The services, with the API log writer that must be awaited after the last request.
 pub struct Services {
@@ -71,6 +73,13 @@ pub async fn services(config: &Config) -> anyhow::Result<Services> {
         ),
         None => None,
     };
+    // Jobs are rows in the database either way; with Redis, Redis carries their dispatch.
+    let queue = match &config.redis_url {
+        Some(url) => signet_queue::Queue::with_redis(db.clone(), url, &config.redis_prefix)
+            .await
+            .with_context(|| "redis_url (REDIS_URL): cannot connect")?,
+        None => signet_queue::Queue::new(db.clone()),
+    };
     let secret = config.secret()?;
     let blobs = config.blobs()?;
     if blobs.folder().is_none() {
@@ -111,6 +120,7 @@ pub async fn services(config: &Config) -> anyhow::Result<Services> {
         blobs,
         live: signet_core::live::StatusBus::new(pubsub),
         public_url: config.public_url(),
+        queue,
     })
     .with(documents)
     .with(signet_webhooks::Hooks::new(
@@ -231,7 +241,7 @@ pub async fn start(config: &Config, extra: &'static [Route]) -> anyhow::Result<S
     let app = signet_rest::router(state, extra);
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
     let key_watch = tokio::spawn(signet_accounts::keys::watch(ctx.clone()));
-    let background = signet_workers::spawn(&ctx, settings(config, config.workers));
+    let background = signet_workers::spawn(&ctx, settings(config, config.workers), &jobs());
     let grace = Duration::from_secs(config.shutdown_timeout_secs);
     let limits = http::Limits {
         max_connections: http::fitting(config.max_connections),
@@ -312,7 +322,7 @@ async fn stop_all(tasks: impl IntoIterator<Item = JoinHandle<()>>) {
 fn settings(config: &Config, jobs: bool) -> signet_workers::Settings {
     signet_workers::Settings {
         jobs,
-        delivery: signet_webhooks::deliver::WorkerConfig {
+        delivery: signet_workers::PoolConfig {
             lease: Duration::from_secs(config.webhook_lease_secs),
             ..Default::default()
         },
@@ -329,7 +339,7 @@ pub async fn work(
     stop: impl std::future::Future<Output = ()>,
 ) -> anyhow::Result<()> {
     let Services { ctx, log_writer } = services(config).await?;
-    let background = signet_workers::spawn(&ctx, settings(config, true));
+    let background = signet_workers::spawn(&ctx, settings(config, true), &jobs());
     stop.await;
     let deadline = tokio::time::Instant::now() + Duration::from_secs(config.shutdown_timeout_secs);
     background.stop(&ctx, deadline).await;

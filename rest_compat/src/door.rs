@@ -166,7 +166,7 @@ pub fn anonymous_bucket(ip: IpAddr) -> String {
 
 async fn outer(State(state): State<AppState>, req: Request, next: Next) -> Response {
     let started = Instant::now();
-    signet_documents::pacing::request_arrived();
+    signet_queue::pacing::request_arrived();
     let request_id: Arc<str> = ids::new_id("req").into();
     // Every line logged while the request is answered carries its id: in JSON logs as
     // `span.request_id`, the id the caller sees in `Request-Id` and in error bodies.

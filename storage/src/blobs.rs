@@ -19,7 +19,10 @@ use std::sync::Arc;
 use crate::StorageError;
 
 mod bucket;
+mod key;
+
 pub use bucket::BucketSettings;
+use key::valid;
 
 #[derive(Clone, Debug)]
 pub struct Blobs {
@@ -30,21 +33,6 @@ pub struct Blobs {
 enum Store {
     Local(PathBuf),
     Bucket(Arc<bucket::Bucket>),
-}
-
-/// Checks a key before either store sees it: relative, no empty, `.` or `..` part.
-fn valid(key: &str) -> Result<(), StorageError> {
-    if key.is_empty()
-        || key.starts_with('/')
-        || key
-            .split('/')
-            .any(|p| p.is_empty() || p == "." || p == "..")
-    {
-        return Err(StorageError::Corrupt(format!(
-            "blob key '{key}' is not valid"
-        )));
-    }
-    Ok(())
 }
 
 /// A valid key's file in the folder `root`.

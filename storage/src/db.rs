@@ -9,18 +9,7 @@ use sea_orm_migration::MigratorTrait;
 
 use crate::migrations::Migrator;
 
-#[derive(Debug, thiserror::Error)]
-pub enum StorageError {
-    #[error("database: {0}")]
-    Db(#[from] sea_orm::DbErr),
-    #[error("redis: {0}")]
-    Redis(#[from] redis::RedisError),
-    #[error("stored data is not readable: {0}")]
-    Corrupt(String),
-    /// The bucket did not answer, or refused.
-    #[error("file store: {0}")]
-    Bucket(String),
-}
+pub use crate::error::StorageError;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {

@@ -212,7 +212,7 @@ impl TestApp {
     /// is due, and fails when one failed. Jobs waiting for a later try stay waiting.
     pub async fn run_pending_jobs(&self) {
         let ctx = self.ctx();
-        signet_workers::run_pending(ctx)
+        signet_workers::run_pending(ctx, &signet::jobs())
             .await
             .expect("background jobs ran");
         use signet_storage::sea_orm::ConnectionTrait as _;
@@ -244,6 +244,8 @@ impl TestApp {
         ))
         .await
         .unwrap();
+        // With Redis, its set learns the rows' new time, as its sweep would.
+        self.ctx().queue.sweep(kind).await.unwrap();
     }
 
     /// Makes every webhook message waiting for a retry due now.
@@ -255,6 +257,7 @@ impl TestApp {
         ))
         .await
         .unwrap();
+        signet_webhooks::deliver::sweep(self.ctx()).await.unwrap();
     }
 
     pub fn ctx(&self) -> &signet_core::Ctx {

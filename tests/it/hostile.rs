@@ -1018,7 +1018,7 @@ async fn documents_longer_than_max_pages_are_refused_or_fail_once() {
         ))
         .await
         .unwrap();
-        signet_workers::pass::<signet_workers::Render>(app.ctx())
+        signet_workers::pass::<signet_documents::rendering::Renders>(app.ctx())
             .await
             .unwrap();
         let job = db
@@ -1367,7 +1367,7 @@ async fn one_workspace_s_renders_do_not_hold_the_render_threads_for_others() {
         let id = a.body["id"].as_str().unwrap().to_string();
         // One pass takes 16 jobs, oldest first, but at most 8 of one workspace: the other
         // workspace's render, queued last, is among them.
-        let taken = signet_workers::pass::<signet_workers::Render>(app.ctx())
+        let taken = signet_workers::pass::<signet_documents::rendering::Renders>(app.ctx())
             .await
             .unwrap();
         assert_eq!(taken, 9);

@@ -28,6 +28,7 @@ mod idempotency;
 mod leaks;
 mod limits;
 mod live;
+mod queue;
 mod reads;
 mod scaleout;
 mod schemathesis;

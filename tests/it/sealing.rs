@@ -478,7 +478,7 @@ async fn abandoned_and_lost_jobs_are_sealed(kind: Kind) {
     .await;
 
     assert_eq!(
-        signet_workers::pass::<signet_workers::Seal>(ctx)
+        signet_workers::pass::<signet_documents::seal::Seals>(ctx)
             .await
             .unwrap(),
         1
@@ -496,7 +496,7 @@ async fn abandoned_and_lost_jobs_are_sealed(kind: Kind) {
     assert_eq!(seal::requeue_stuck(ctx).await.unwrap(), 1);
     assert_eq!(seal::requeue_stuck(ctx).await.unwrap(), 0, "queued once");
     assert_eq!(
-        signet_workers::pass::<signet_workers::Seal>(ctx)
+        signet_workers::pass::<signet_documents::seal::Seals>(ctx)
             .await
             .unwrap(),
         1
@@ -504,7 +504,7 @@ async fn abandoned_and_lost_jobs_are_sealed(kind: Kind) {
     assert_eq!(state(&app, &key, &ids[1]).await, "executed");
     // Nothing left, and nothing sealed twice.
     assert_eq!(
-        signet_workers::pass::<signet_workers::Seal>(ctx)
+        signet_workers::pass::<signet_documents::seal::Seals>(ctx)
             .await
             .unwrap(),
         0
@@ -512,13 +512,13 @@ async fn abandoned_and_lost_jobs_are_sealed(kind: Kind) {
     // No render worker ran: sealing rendered each document first. The render jobs still
     // queued then find the file made and end without rendering again.
     assert_eq!(
-        signet_workers::pass::<signet_workers::Render>(ctx)
+        signet_workers::pass::<signet_documents::rendering::Renders>(ctx)
             .await
             .unwrap(),
         2
     );
     assert_eq!(
-        signet_workers::pass::<signet_workers::Render>(ctx)
+        signet_workers::pass::<signet_documents::rendering::Renders>(ctx)
             .await
             .unwrap(),
         0
@@ -571,7 +571,7 @@ async fn files_earlier_tries_left_are_removed(kind: Kind) {
     )
     .await;
     assert_eq!(
-        signet_workers::pass::<signet_workers::Render>(ctx)
+        signet_workers::pass::<signet_documents::rendering::Renders>(ctx)
             .await
             .unwrap(),
         1
@@ -625,7 +625,7 @@ async fn files_earlier_tries_left_are_removed(kind: Kind) {
     )
     .await;
     assert_eq!(
-        signet_workers::pass::<signet_workers::Seal>(ctx)
+        signet_workers::pass::<signet_documents::seal::Seals>(ctx)
             .await
             .unwrap(),
         1
@@ -645,7 +645,7 @@ async fn files_earlier_tries_left_are_removed(kind: Kind) {
     let stray = format!("documents/{other}/render_01stray.pdf");
     ctx.blobs.put(&stray, b"%PDF-1.7".to_vec()).await.unwrap();
     assert_eq!(
-        signet_workers::pass::<signet_workers::Render>(ctx)
+        signet_workers::pass::<signet_documents::rendering::Renders>(ctx)
             .await
             .unwrap(),
         1
@@ -676,13 +676,13 @@ async fn render_jobs_render_each_sent_document_once(kind: Kind) {
     assert_eq!(r.status, 200, "{}", r.body);
 
     assert_eq!(
-        signet_workers::pass::<signet_workers::Render>(ctx)
+        signet_workers::pass::<signet_documents::rendering::Renders>(ctx)
             .await
             .unwrap(),
         2
     );
     assert_eq!(
-        signet_workers::pass::<signet_workers::Render>(ctx)
+        signet_workers::pass::<signet_documents::rendering::Renders>(ctx)
             .await
             .unwrap(),
         0,

@@ -2,14 +2,15 @@
 
 use std::time::Duration;
 
-use signet_webhooks::deliver::WorkerConfig;
+use crate::pool::PoolConfig;
 
 /// What the background work of a process is told.
 #[derive(Clone)]
 pub struct Settings {
-    /// Run the job workers (render, seal, email, webhook delivery); the scheduler always runs.
+    /// Run the registered job kinds; the scheduler always runs.
     pub jobs: bool,
-    pub delivery: WorkerConfig,
+    /// The pools' settings (webhook delivery).
+    pub delivery: PoolConfig,
     /// How often expiry and reminders are looked at.
     pub scheduler_every: Duration,
     /// Days the API log keeps a line.

@@ -17,8 +17,8 @@ use serde_json::json;
 use signet::Config;
 use signet_accounts::workspaces;
 use signet_core::{Actor, Mode, actor::Scopes, plans::Plan};
-use signet_storage::sea_orm::{ConnectionTrait, Value};
-use signet_webhooks::{self as webhooks, deliver, types::WebhookCreateIn};
+use signet_storage::sea_orm::ConnectionTrait;
+use signet_webhooks::{self as webhooks, types::WebhookCreateIn, worker::Deliveries};
 
 #[path = "../receiver.rs"]
 mod receiver;
@@ -43,32 +43,34 @@ struct Args {
 /// Writes `n` queued `documents.document.sent` events into the outbox, as a send would.
 async fn emit(ctx: &signet_core::Ctx, ws: &str, n: usize) {
     let now = signet_storage::now_ms();
-    let rows: Vec<Vec<Value>> = (0..n)
-        .map(|i| {
-            let evt = signet_core::ids::new_id("evt");
-            let payload = json!({"id": evt, "type": "documents.document.sent", "createdAt": "2026-11-22T00:00:00Z", "test": false,
-                "data": {"document": {"id": format!("doc_bench{i}"), "state": "sent", "title": "Consulting agreement", "test": false,
-                "externalId": format!("deal-{i}"), "metadata": {"crm.deal": "bench"}}}});
-            vec![
-                Value::from(signet_core::ids::new_id("job")), Value::from("event"), Value::from(ws.to_string()),
-                Value::from(format!("doc_bench{i}")), Value::from(false), Value::from(payload.to_string()),
-                Value::from("queued"), Value::from(0i32), Value::from(now), Value::from(now),
-            ]
-        })
-        .collect();
-    for chunk in rows.chunks(1000) {
-        signet_core::sql::insert_rows(
-            &ctx.db.conn,
-            &ctx.db,
-            "outbox",
-            signet_documents::trail::OUTBOX_COLUMNS,
-            chunk.to_vec(),
-        )
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
+    let mut queued = signet_queue::Enqueued::none();
+    for chunk in (0..n).collect::<Vec<_>>().chunks(1000) {
+        let mut batch = signet_queue::Batch::default();
+        for &i in chunk {
+            let doc = format!("doc_bench{i}");
+            let event = signet_core::events::Event {
+                created_at: "2026-11-22T00:00:00Z".into(),
+                data: json!({"document": {"id": doc, "state": "sent", "title": "Consulting agreement", "test": false,
+                    "externalId": format!("deal-{i}"), "metadata": {"crm.deal": "bench"}}}),
+                id: signet_core::ids::new_id("evt"),
+                test: false,
+                topic: "documents.document.sent".into(),
+            };
+            let owner = signet_queue::Owner {
+                workspace_id: ws,
+                document_id: Some(&doc),
+                test: false,
+            };
+            batch.add(&event, owner, now);
+        }
+        let written = batch
+            .write(&ctx.db.conn, &ctx.db)
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        queued = queued.and(written);
     }
     // As a committed document change does (`Ctx::committed`).
-    ctx.job_queued(signet_core::jobs::JobKind::Event);
+    ctx.queued(queued).await;
 }
 
 async fn delivered(ctx: &signet_core::Ctx) -> u64 {
@@ -159,7 +161,7 @@ async fn main() {
         }
         spaces.push(ws);
     }
-    let config = deliver::WorkerConfig {
+    let config = signet_workers::PoolConfig {
         concurrency: args.concurrency,
         ..Default::default()
     };
@@ -167,7 +169,7 @@ async fn main() {
     let (_stop, never) = tokio::sync::watch::channel(false);
     let (base, worker, started) = if args.warm {
         // One round first, so the worker, its connections and the database are warm.
-        let worker = tokio::spawn(deliver::run(
+        let worker = tokio::spawn(signet_workers::pool::run::<Deliveries>(
             ctx.clone(),
             config,
             never.clone(),
@@ -192,7 +194,7 @@ async fn main() {
         let started = Instant::now();
         (
             0,
-            tokio::spawn(deliver::run(
+            tokio::spawn(signet_workers::pool::run::<Deliveries>(
                 ctx.clone(),
                 config,
                 never.clone(),

@@ -230,7 +230,7 @@ async fn main() {
     let started = Instant::now();
     // The runner stops when told through `_stop`, kept alive for the whole run.
     let (_stop, watching) = tokio::sync::watch::channel(false);
-    let worker = tokio::spawn(signet_workers::run::<signet_workers::Email>(
+    let worker = tokio::spawn(signet_workers::run::<signet_email::worker::Emails>(
         ctx.clone(),
         watching,
         signet_workers::Held::default(),

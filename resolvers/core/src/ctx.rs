@@ -7,7 +7,6 @@ use signet_storage::Db;
 use signet_storage::state::{Budget, Daily, Idempotency};
 
 use crate::api_log::ApiLogSink;
-use crate::jobs::{JobKind, Wakes};
 use crate::live::StatusBus;
 use crate::plans::Plans;
 use crate::secret_box::SecretBox;
@@ -31,8 +30,8 @@ pub struct Ctx {
     /// The address people reach this installation at, without a trailing `/`; links in
     /// emails and signing sessions are built on it.
     pub public_url: Arc<str>,
-    /// Wakes this process's worker of a job kind when a commit queued such a job.
-    pub wakes: Arc<Wakes>,
+    /// The queue's handle: what a commit queued is dispatched through it.
+    pub queue: signet_queue::Queue,
     /// What the resource crates add (see [`Services`]).
     pub services: Services,
 }
@@ -50,6 +49,7 @@ pub struct Foundation {
     pub blobs: signet_storage::Blobs,
     pub live: StatusBus,
     pub public_url: String,
+    pub queue: signet_queue::Queue,
 }
 
 impl Ctx {
@@ -66,7 +66,7 @@ impl Ctx {
             blobs: f.blobs,
             live: f.live,
             public_url: f.public_url.trim_end_matches('/').into(),
-            wakes: Arc::default(),
+            queue: f.queue,
             services: Services::default(),
         }
     }
@@ -77,19 +77,15 @@ impl Ctx {
         self
     }
 
-    /// After a document change committed: live status subscribers hear of it, and this
-    /// process's webhook and mail workers look for what it queued at once instead of at
-    /// their next poll (nearly every document change queues an event and an email).
-    pub async fn committed(&self, doc_id: &str) {
+    /// After a document change committed: live status subscribers hear of it, and the
+    /// workers of what it queued look at once (see `signet_queue::Queue::dispatch`).
+    pub async fn committed(&self, doc_id: &str, jobs: signet_queue::Enqueued) {
         self.live.publish(doc_id).await;
-        self.job_queued(JobKind::Event);
-        self.job_queued(JobKind::Email);
+        self.queue.dispatch(jobs).await;
     }
 
-    /// After a commit that queued a job of `kind`: that worker looks at once rather than at
-    /// its next poll. Only then: every look reads the outbox, and waking every worker on
-    /// every commit had them look thousands of times a second under a stream of sends.
-    pub fn job_queued(&self, kind: JobKind) {
-        self.wakes.of(kind).notify_one();
+    /// After a commit that queued `jobs` (and changed no document's status).
+    pub async fn queued(&self, jobs: signet_queue::Enqueued) {
+        self.queue.dispatch(jobs).await;
     }
 }

@@ -1,7 +1,7 @@
 //! The core of Signet's domain: who asks ([`Actor`], with scopes and mode), the one error
 //! ([`DomainError`]), ids, paging, plans and limits, the text rules every field goes through,
-//! the idempotent answer, the context every resolver gets ([`Ctx`]) and the queue's rows.
-//! Every resource crate (accounts, documents, email, webhooks) stands on it; it names none of
+//! the idempotent answer, the context every resolver gets ([`Ctx`]), the webhook event, and
+//! what a job kind's handler is (`jobs`; the queue itself is `signet-queue`). Every resource crate (accounts, documents, email, webhooks) stands on it; it names none of
 //! them. It never sees HTTP.
 
 pub mod actor;
@@ -10,9 +10,10 @@ pub mod api_log;
 pub mod clock;
 pub mod ctx;
 pub mod error;
+pub mod events;
 pub mod fields;
 pub mod health;
-pub mod ids;
+pub use signet_storage::ids;
 pub mod installation;
 pub mod jobs;
 pub mod languages;
@@ -20,13 +21,12 @@ pub mod limits;
 pub mod live;
 pub mod metadata;
 pub mod metrics;
-pub mod outbox;
+
 pub mod page;
 pub mod plans;
 pub mod purge;
 pub mod secret_box;
 pub mod services;
-pub mod sql;
 
 pub use actor::{Actor, Mode, Scope};
 pub use ctx::Ctx;

@@ -232,7 +232,7 @@ async fn decide_as(
         )
         .await?;
         txn.commit().await?;
-        ctx.committed(&doc.id).await;
+        ctx.committed(&doc.id, signet_queue::Enqueued::none()).await;
     }
     fetch(ctx, approval_id).await
 }

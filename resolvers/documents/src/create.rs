@@ -441,7 +441,7 @@ impl NewDraft {
     ) -> Result<DraftRows, DomainError> {
         conn.exec_deferred(db.stmt(INSERT_DOCUMENT, self.document))
             .await?;
-        signet_core::sql::insert_rows(
+        signet_storage::insert_rows(
             conn,
             db,
             "document_metadata",
@@ -449,7 +449,7 @@ impl NewDraft {
             self.metadata,
         )
         .await?;
-        signet_core::sql::insert_rows(
+        signet_storage::insert_rows(
             conn,
             db,
             "people",
@@ -575,30 +575,29 @@ pub async fn create(
     };
     drop(draft);
     let (c, a) = (ctx.clone(), actor.clone());
-    let (made, doc) = ctx
+    let (made, doc, queued) = ctx
         .db
         .transaction(move |txn| async move {
             let mut rows = new.write(&*txn, &c.db).await?;
-            let made = if let Some((fields, answer)) = sending {
-                send::write_planned(&c, &*txn, &a, &rows.doc, fields, rows.trail).await?;
-                answer.store(&*txn, &c, claim.as_ref()).await?
+            let (made, queued) = if let Some((fields, answer)) = sending {
+                let queued =
+                    send::write_planned(&c, &*txn, &a, &rows.doc, fields, rows.trail).await?;
+                (answer.store(&*txn, &c, claim.as_ref()).await?, queued)
             } else {
                 let approval = match approval {
                     Some(filed) => Some(filed.write(&*txn, &c, &rows.doc, &mut rows.trail).await?),
                     None => None,
                 };
-                rows.trail.write(&*txn, &c.db).await?;
+                let queued = rows.trail.write(&*txn, &c.db).await?;
                 let status = if approval.is_some() { 202 } else { 201 };
                 let out = store::to_out(&rows.doc, &rows.people, approval);
-                answer::store(&*txn, &c, claim.as_ref(), status, out).await?
+                let made = answer::store(&*txn, &c, claim.as_ref(), status, out).await?;
+                (made, queued)
             };
-            Ok::<_, DomainError>((made, rows.doc))
+            Ok::<_, DomainError>((made, rows.doc, queued))
         })
         .await?;
-    ctx.committed(&doc.id).await;
-    if send_at_once {
-        ctx.job_queued(signet_core::jobs::JobKind::Render);
-    }
+    ctx.committed(&doc.id, queued).await;
     Ok(made)
 }
 
@@ -696,7 +695,7 @@ pub async fn revise(
     );
     drop(draft);
     let (c, old_id, claim) = (ctx.clone(), old.id.clone(), claim.cloned());
-    let (made, new_id) = ctx
+    let (made, new_id, queued) = ctx
         .db
         .transaction(move |txn| async move {
             // Deleting first takes the write lock and proves the old draft is still a draft.
@@ -717,14 +716,14 @@ pub async fn revise(
             ))
             .await?;
             let DraftRows { doc, people, trail } = new.write(&*txn, &c.db).await?;
-            trail.write(&*txn, &c.db).await?;
+            let queued = trail.write(&*txn, &c.db).await?;
             let out = store::to_out(&doc, &people, None);
             let made = answer::store(&*txn, &c, claim.as_ref(), 201, out).await?;
-            Ok::<_, DomainError>((made, doc.id))
+            Ok::<_, DomainError>((made, doc.id, queued))
         })
         .await?;
-    ctx.committed(&old.id).await;
-    ctx.committed(&new_id).await;
+    ctx.committed(&old.id, signet_queue::Enqueued::none()).await;
+    ctx.committed(&new_id, queued).await;
     Ok(made)
 }
 

@@ -13,6 +13,7 @@ use super::types::*;
 use super::{not_found, out_of, visible};
 use signet_core::answer::{self, Claim, Made};
 use signet_core::{Actor, Ctx, DomainError, Scope};
+use signet_queue::Enqueued;
 
 /// POST /documents/{id}/remind. Given the request's idempotency `claim`, the answer is
 /// stored in the transaction of the reminder, so a retry after a stop between the two
@@ -55,10 +56,10 @@ pub async fn remind(
         }));
     }
     let up = reminder_allowance(&people, up, now_ms())?;
-    remind_people(ctx, &txn, &doc, &up, &actor.key_id).await?;
+    let queued = remind_people(ctx, &txn, &doc, &up, &actor.key_id).await?;
     let made = answer::store(&txn, ctx, claim, 200, out_of(ctx, &txn, &doc).await?).await?;
     txn.commit().await?;
-    ctx.committed(&doc.id).await;
+    ctx.committed(&doc.id, queued).await;
     Ok(made)
 }
 
@@ -136,7 +137,7 @@ pub(crate) async fn remind_people(
     doc: &DocRow,
     up: &[&PersonDbRow],
     actor: &str,
-) -> Result<(), DomainError> {
+) -> Result<Enqueued, DomainError> {
     let marks: Vec<String> = (0..up.len()).map(|i| format!("${}", i + 2)).collect();
     let mut values = vec![Value::from(now_ms())];
     values.extend(up.iter().map(|p| Value::from(p.id.clone())));
@@ -159,8 +160,7 @@ pub(crate) async fn remind_people(
             json!({}),
         );
     }
-    trail.write(txn, &ctx.db).await?;
-    Ok(())
+    trail.write(txn, &ctx.db).await
 }
 
 /// Ends a document out for signature (`voided`, `expired`): state, audit, event, emails to
@@ -174,9 +174,9 @@ pub(crate) async fn end(
     description: &str,
 ) -> Result<(), DomainError> {
     let txn = ctx.db.conn.begin().await?;
-    end_in(ctx, &txn, doc, to, reason, actor, description, None).await?;
+    let queued = end_in(ctx, &txn, doc, to, reason, actor, description, None).await?;
     txn.commit().await?;
-    ctx.committed(&doc.id).await;
+    ctx.committed(&doc.id, queued).await;
     Ok(())
 }
 
@@ -192,7 +192,7 @@ pub(crate) async fn end_in(
     actor: &str,
     description: &str,
     by: Option<(&str, serde_json::Value)>,
-) -> Result<(), DomainError> {
+) -> Result<Enqueued, DomainError> {
     lock_out_for_signature(ctx, txn, doc, to).await?;
     let people = store::people(txn, &ctx.db, &[&doc.id]).await?;
     if people
@@ -223,32 +223,29 @@ pub(crate) async fn end_in(
     }
     // People whose invitation is still held for the render were never asked to sign: they
     // hear nothing of its end either.
-    let held: Vec<String> = txn
-        .query_all_raw(ctx.db.stmt(
-            "SELECT payload FROM outbox WHERE document_id = $1 AND kind = 'email' AND state = 'queued' AND run_at = $2",
-            [Value::from(doc.id.clone()), Value::from(signet_core::outbox::HELD)],
-        ))
+    let held: Vec<String> = signet_queue::held::<crate::jobs::EmailJob, _>(&ctx.db, txn, &doc.id)
         .await?
-        .iter()
-        .filter_map(|r| r.try_get::<String>("", "payload").ok())
-        .filter_map(|p| serde_json::from_str::<serde_json::Value>(&p).ok())
-        .filter_map(|p| p["personId"].as_str().map(str::to_string))
+        .into_iter()
+        .filter_map(|j| j.person_id)
         .collect();
     // Emails not yet sent are withdrawn; one an earlier try left waiting says so in the log.
-    txn.execute_raw(ctx.db.stmt(
-        &format!(
-            "UPDATE emails SET status = 'failed', reason = 'withdrawn: the document was {to}', updated_at = $2 \
-             WHERE status IN ('queued', 'paused') AND job_id IN \
-             (SELECT id FROM outbox WHERE document_id = $1 AND kind = 'email' AND state = 'queued')"
-        ),
-        [Value::from(doc.id.clone()), Value::from(now_ms())],
-    ))
-    .await?;
-    txn.execute_raw(ctx.db.stmt(
-        "UPDATE outbox SET state = 'cancelled' WHERE document_id = $1 AND kind = 'email' AND state = 'queued'",
-        [Value::from(doc.id.clone())],
-    ))
-    .await?;
+    let withdrawn = signet_queue::cancel(&ctx.db, txn, &doc.id, "email").await?;
+    if !withdrawn.is_empty() {
+        let marks = (2..withdrawn.len() + 2)
+            .map(|i| format!("${i}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let mut values = vec![Value::from(now_ms())];
+        values.extend(withdrawn.into_iter().map(Value::from));
+        txn.execute_raw(ctx.db.stmt(
+            &format!(
+                "UPDATE emails SET status = 'failed', reason = 'withdrawn: the document was {to}', updated_at = $1 \
+                 WHERE status IN ('queued', 'paused') AND job_id IN ({marks})"
+            ),
+            values,
+        ))
+        .await?;
+    }
     let mut doc = doc.clone();
     doc.state = to.to_string();
     doc.reason = reason.map(str::to_string);
@@ -275,8 +272,7 @@ pub(crate) async fn end_in(
     {
         trail.email(to, &doc, p, &locale);
     }
-    trail.write(txn, &ctx.db).await?;
-    Ok(())
+    trail.write(txn, &ctx.db).await
 }
 
 /// A sent document whose pages cannot be rendered, for good (longer than the installation
@@ -290,7 +286,7 @@ pub(crate) async fn unrenderable(ctx: &Ctx, doc_id: &str, why: &str) -> Result<(
     };
     let reason = format!("Signet could not prepare the pages to sign: {why}");
     let txn = ctx.db.conn.begin().await?;
-    match end_in(
+    let ending = match end_in(
         ctx,
         &txn,
         &doc,
@@ -302,19 +298,18 @@ pub(crate) async fn unrenderable(ctx: &Ctx, doc_id: &str, why: &str) -> Result<(
     )
     .await
     {
-        Ok(()) => {}
+        Ok(q) => q,
         Err(DomainError::Conflict { .. }) => return Ok(()),
         Err(e) => return Err(e),
-    }
+    };
     let mut ended = doc.clone();
     ended.state = "voided".into();
     ended.reason = Some(reason);
     let mut trail = Trail::new(&doc.id);
     trail.email_to_sender("voided", &ended, &locale(&doc));
-    trail.write(&txn, &ctx.db).await?;
+    let queued = ending.and(trail.write(&txn, &ctx.db).await?);
     txn.commit().await?;
-    ctx.committed(&doc.id).await;
-    ctx.job_queued(signet_core::jobs::JobKind::Email);
+    ctx.committed(&doc.id, queued).await;
     Ok(())
 }
 
@@ -333,7 +328,7 @@ pub async fn void(
     let reason = signet_core::fields::opt_text("reason", &body.reason, 1000)?;
     let doc = visible(&ctx.db.conn, ctx, actor, id).await?;
     let txn = ctx.db.conn.begin().await?;
-    end_in(
+    let queued = end_in(
         ctx,
         &txn,
         &doc,
@@ -349,7 +344,7 @@ pub async fn void(
         .ok_or_else(|| not_found(id))?;
     let made = answer::store(&txn, ctx, claim, 200, out_of(ctx, &txn, &doc).await?).await?;
     txn.commit().await?;
-    ctx.committed(&doc.id).await;
+    ctx.committed(&doc.id, queued).await;
     Ok(made)
 }
 
@@ -425,10 +420,13 @@ pub async fn sweep(ctx: &Ctx) -> Result<(usize, usize), DomainError> {
             .collect();
         // Scheduled reminders keep to the same allowance; whoever is over it is skipped.
         let up = reminder_allowance(&people, up, now).unwrap_or_default();
-        if !up.is_empty() {
-            remind_people(ctx, &txn, &doc, &up, "signet").await?;
-        }
+        let queued = if up.is_empty() {
+            Enqueued::none()
+        } else {
+            remind_people(ctx, &txn, &doc, &up, "signet").await?
+        };
         txn.commit().await?;
+        ctx.queued(queued).await;
         reminded += up.len();
     }
     Ok((expired, reminded))

@@ -103,7 +103,7 @@ pub(crate) async fn mark_invited<C: Sql>(
 
 /// Who is invited next, from the rows alone: their invitation emails and `invited` audit rows
 /// go into `trail`, and their seats are answered. The caller marks them invited. The emails
-/// are due at `run_at`: at a send, `outbox::HELD`, released once the pages are rendered.
+/// are due at `run_at`: at a send, `signet_queue::HELD`, released once the pages are rendered.
 pub(crate) fn invitations(
     trail: &mut Trail,
     doc: &DocRow,

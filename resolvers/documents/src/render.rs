@@ -176,7 +176,7 @@ pub struct CertificateDoc {
 /// Threads that render sent documents in the background, one per core, under Linux's idle
 /// scheduling class: they run only on CPU nothing else wants, and give way at once when a
 /// request thread wakes. Under a load that fills every core the renders wait for it to ease,
-/// and on a busy machine they also pace themselves ([`crate::pacing`]); elsewhere they keep
+/// and on a busy machine they also pace themselves ([`signet_queue::pacing`]); elsewhere they keep
 /// the normal priority. Sealing renders a document it finds without a file on the blocking
 /// pool instead (`documents::rendering::render_document`).
 static BACKGROUND: std::sync::LazyLock<std::sync::mpsc::Sender<Task>> =
@@ -189,7 +189,10 @@ static BACKGROUND: std::sync::LazyLock<std::sync::mpsc::Sender<Task>> =
         for i in 0..threads {
             let rx = rx.clone();
             let spawned = std::thread::Builder::new()
-                .name(format!("{}-{i}", crate::pacing::RENDER_THREAD_PREFIX))
+                .name(format!(
+                    "{}-{i}",
+                    signet_queue::pacing::RENDER_THREAD_PREFIX
+                ))
                 .spawn(move || {
                     lower_priority();
                     loop {
@@ -198,7 +201,7 @@ static BACKGROUND: std::sync::LazyLock<std::sync::mpsc::Sender<Task>> =
                             Err(_) => return,
                         };
                         match task {
-                            Ok(task) => crate::pacing::run_paced(task),
+                            Ok(task) => signet_queue::pacing::run_paced(task),
                             Err(_) => return,
                         }
                     }

@@ -19,8 +19,27 @@ use super::draft::{Draft, render_job};
 use super::send;
 use super::store::{self, DocRow};
 use super::trail::Trail;
-use signet_core::outbox as jobs;
+use crate::jobs::RenderJob;
+use signet_core::jobs::{Claimed, Handler};
 use signet_core::{Ctx, DomainError, ids};
+use signet_queue as jobs;
+
+/// The render worker's handler.
+pub struct Renders;
+
+#[async_trait::async_trait]
+impl Handler for Renders {
+    type Job = RenderJob;
+    const BATCH: i64 = BATCH;
+
+    fn lease_ms(_ctx: &Ctx) -> i64 {
+        LEASE_MS
+    }
+
+    async fn run(ctx: &Ctx, claimed: Vec<Claimed>) -> Result<(), DomainError> {
+        run_renders(ctx, claimed).await.map(drop)
+    }
+}
 
 /// How long a worker owns a render job before another may take it.
 pub const LEASE_MS: i64 = 120_000;
@@ -28,7 +47,7 @@ pub const LEASE_MS: i64 = 120_000;
 pub const BATCH: i64 = 16;
 
 /// Renders the claimed documents. Answers how many jobs it took.
-pub async fn run_renders(ctx: &Ctx, claimed: Vec<jobs::Claimed>) -> Result<usize, DomainError> {
+pub async fn run_renders(ctx: &Ctx, claimed: Vec<Claimed>) -> Result<usize, DomainError> {
     use futures_util::{FutureExt, StreamExt};
     let taken = claimed.len();
     // The renders of a pass run side by side inside this task (the heavy part is on the
@@ -51,7 +70,7 @@ pub async fn run_renders(ctx: &Ctx, claimed: Vec<jobs::Claimed>) -> Result<usize
 }
 
 /// One claimed render job: rendered and ended, or put back for a later try.
-async fn render_job_once(ctx: &Ctx, c: &jobs::Claimed) -> Result<(), DomainError> {
+async fn render_job_once(ctx: &Ctx, c: &Claimed) -> Result<(), DomainError> {
     let outcome = match &c.doc_id {
         Some(doc_id) => render_document(ctx, doc_id, Some(&c.job)).await,
         None => Ok(false),
@@ -60,14 +79,15 @@ async fn render_job_once(ctx: &Ctx, c: &jobs::Claimed) -> Result<(), DomainError
     if outcome.is_ok()
         && c.attempts > 0
         && let Some(doc_id) = &c.doc_id
-        && let Err(e) = jobs::remove_leftovers(ctx, doc_id, jobs::Leftovers::Renders).await
+        && let Err(e) =
+            crate::leftovers::remove(ctx, doc_id, crate::leftovers::Leftovers::Renders).await
     {
         tracing::warn!(document = %doc_id, error = %e, "removing earlier tries' files failed");
     }
     match outcome {
         // The job ended with the stored file.
         Ok(true) => Ok(()),
-        Ok(false) => jobs::done(ctx, &c.job).await,
+        Ok(false) => Ok(jobs::done(&ctx.db, &c.job).await?),
         // The words decide it: the document is voided with the reason, which is where the
         // failure is kept, and the job has done what it could.
         Err(DomainError::Invalid(reason)) => {
@@ -75,9 +95,9 @@ async fn render_job_once(ctx: &Ctx, c: &jobs::Claimed) -> Result<(), DomainError
             match &c.doc_id {
                 Some(doc_id) => {
                     super::ending::unrenderable(ctx, doc_id, &reason).await?;
-                    jobs::done(ctx, &c.job).await
+                    Ok(jobs::done(&ctx.db, &c.job).await?)
                 }
-                None => jobs::give_up(ctx, c).await,
+                None => Ok(jobs::give_up(&ctx.db, c).await?),
             }
         }
         // The last try failed too: the document ends visibly rather than waiting, unsigned
@@ -88,11 +108,11 @@ async fn render_job_once(ctx: &Ctx, c: &jobs::Claimed) -> Result<(), DomainError
                 let why = format!("rendering failed {} times", c.attempts + 1);
                 super::ending::unrenderable(ctx, doc_id, &why).await?;
             }
-            jobs::give_up(ctx, c).await
+            Ok(jobs::give_up(&ctx.db, c).await?)
         }
         Err(e) => {
             tracing::error!(document = ?c.doc_id, attempts = c.attempts + 1, error = %e, "rendering failed; will retry");
-            jobs::retry_later(ctx, c).await
+            Ok(jobs::retry_later(&ctx.db, c).await?)
         }
     }
 }
@@ -167,7 +187,7 @@ pub async fn render_document(
         .collect::<Result<_, sea_orm::DbErr>>()?;
     // A name of its own per render: a second worker racing on this document (which will lose
     // at the conditional UPDATE) cannot overwrite the winner's file. It starts with `render`,
-    // which is how `jobs::remove_leftovers` knows a render's file from a seal's.
+    // which is how `leftovers::remove` knows a render's file from a seal's.
     let blob = format!(
         "documents/{}/{}.pdf",
         doc.id,
@@ -252,7 +272,7 @@ pub async fn render_document(
                 ))
                 .await?;
             if won != 1 {
-                return Ok::<_, DomainError>(false);
+                return Ok::<_, DomainError>(None);
             }
             if !rendered.fields.is_empty() {
                 // One statement for every field: `VALUES` rows joined on the position. A
@@ -316,19 +336,16 @@ pub async fn render_document(
                 "signet",
                 json!({"pages": sizes.len(), "fields": rendered.fields.len(), "bytes": bytes, "sha256": sha256}),
             );
-            t.write(&*txn, &c.db).await?;
+            let queued = t.write(&*txn, &c.db).await?;
             // The pages exist: the invitations held for them go out.
-            jobs::release_held(&c, &*txn, &id).await?;
+            let released = jobs::release_held(&c.db, &*txn, &id).await?;
             if let Some(job_id) = job_id {
-                jobs::finish(&c, &*txn, &job_id).await?;
+                jobs::finish(&c.db, &*txn, &job_id).await?;
             }
-            Ok(true)
+            Ok(Some(queued.and(released)))
         })
         .await?;
-    if won {
-        ctx.job_queued(signet_core::jobs::JobKind::Email);
-    }
-    if !won {
+    let Some(queued) = won else {
         ctx.blobs.delete(&blob).await.ok();
         let stem = format!("{}.", blob.trim_end_matches(".pdf"));
         for key in ctx
@@ -342,7 +359,8 @@ pub async fn render_document(
             }
         }
         return Ok(false);
-    }
+    };
+    ctx.queued(queued).await;
     Ok(true)
 }
 

@@ -17,9 +17,28 @@ use signet_storage::now_ms;
 
 use super::store::{self, DocRow, PersonDbRow};
 use super::trail::{self, AuditRecord, Trail};
+use crate::jobs::SealJob;
 use crate::render::{CertificateDoc, MarkKind, ValueMark};
-use signet_core::outbox as jobs;
+use signet_core::jobs::{Claimed, Handler};
 use signet_core::{Ctx, DomainError};
+use signet_queue as jobs;
+
+/// The sealing worker's handler.
+pub struct Seals;
+
+#[async_trait::async_trait]
+impl Handler for Seals {
+    type Job = SealJob;
+    const BATCH: i64 = BATCH;
+
+    fn lease_ms(_ctx: &Ctx) -> i64 {
+        LEASE_MS
+    }
+
+    async fn run(ctx: &Ctx, claimed: Vec<Claimed>) -> Result<(), DomainError> {
+        run_seals(ctx, claimed).await.map(drop)
+    }
+}
 
 /// How long a worker owns a sealing job before another may take it.
 pub const LEASE_MS: i64 = 120_000;
@@ -27,11 +46,11 @@ pub const LEASE_MS: i64 = 120_000;
 pub const BATCH: i64 = 8;
 
 /// Seals the claimed documents. Answers how many became executed.
-pub async fn run_seals(ctx: &Ctx, claimed: Vec<jobs::Claimed>) -> Result<usize, DomainError> {
+pub async fn run_seals(ctx: &Ctx, claimed: Vec<Claimed>) -> Result<usize, DomainError> {
     let mut sealed = 0;
     for c in claimed {
         let Some(doc_id) = c.doc_id.clone() else {
-            jobs::done(ctx, &c.job).await?;
+            jobs::done(&ctx.db, &c.job).await?;
             continue;
         };
         match seal_one(ctx, &c.job, &doc_id).await {
@@ -40,7 +59,9 @@ pub async fn run_seals(ctx: &Ctx, claimed: Vec<jobs::Claimed>) -> Result<usize, 
                 signet_core::metrics::outcome(signet_core::metrics::Outcome::SealDone, 1);
                 // An earlier try may have left its sealed file, or a render its own.
                 if c.attempts > 0
-                    && let Err(e) = jobs::remove_leftovers(ctx, &doc_id, jobs::Leftovers::All).await
+                    && let Err(e) =
+                        crate::leftovers::remove(ctx, &doc_id, crate::leftovers::Leftovers::All)
+                            .await
                 {
                     tracing::warn!(document = %doc_id, error = %e, "removing earlier tries' files failed");
                 }
@@ -49,7 +70,7 @@ pub async fn run_seals(ctx: &Ctx, claimed: Vec<jobs::Claimed>) -> Result<usize, 
             Err(e) => {
                 tracing::error!(document = %doc_id, attempts = c.attempts + 1, error = %e, "sealing failed; will retry");
                 signet_core::metrics::outcome(signet_core::metrics::Outcome::SealRetried, 1);
-                jobs::retry_later(ctx, &c).await?;
+                jobs::retry_later(&ctx.db, &c).await?;
             }
         }
     }
@@ -81,12 +102,14 @@ pub async fn requeue_stuck(ctx: &Ctx) -> Result<usize, DomainError> {
         let doc = DocRow::from_row(r)?;
         let mut t = Trail::new(&doc.id);
         t.job(
-            signet_core::jobs::JobKind::Seal,
+            &SealJob {
+                document_id: doc.id.clone(),
+            },
             &doc,
-            json!({"documentId": doc.id}),
             now_ms(),
         );
-        t.write(&ctx.db.conn, &ctx.db).await?;
+        let queued = t.write(&ctx.db.conn, &ctx.db).await?;
+        ctx.queued(queued).await;
         tracing::warn!(document = %doc.id, "re-queued sealing for a signed document with no job");
     }
     Ok(rows.len())
@@ -96,11 +119,11 @@ pub async fn requeue_stuck(ctx: &Ctx) -> Result<usize, DomainError> {
 async fn seal_one(ctx: &Ctx, job: &str, doc_id: &str) -> Result<bool, DomainError> {
     let conn = &ctx.db.conn;
     let Some(doc) = store::load(conn, &ctx.db, doc_id).await? else {
-        jobs::finish(ctx, conn, job).await?;
+        jobs::finish(&ctx.db, conn, job).await?;
         return Ok(false);
     };
     if doc.state != "signed" {
-        jobs::finish(ctx, conn, job).await?;
+        jobs::finish(&ctx.db, conn, job).await?;
         return Ok(false);
     }
     let people = store::people(conn, &ctx.db, &[doc_id]).await?;
@@ -108,7 +131,7 @@ async fn seal_one(ctx: &Ctx, job: &str, doc_id: &str) -> Result<bool, DomainErro
         .iter()
         .any(|p| p.participates() && p.status != "signed")
     {
-        jobs::finish(ctx, conn, job).await?;
+        jobs::finish(&ctx.db, conn, job).await?;
         return Ok(false);
     }
     // Signed before the render worker came to it (a burst of sends): render it now.
@@ -215,7 +238,7 @@ async fn seal_one(ctx: &Ctx, job: &str, doc_id: &str) -> Result<bool, DomainErro
         .await?;
     if done.rows_affected() != 1 {
         // Voided while we sealed: the job ends, and the file no row names goes.
-        jobs::finish(ctx, &txn, job).await?;
+        jobs::finish(&ctx.db, &txn, job).await?;
         txn.commit().await?;
         if let Err(e) = ctx.blobs.delete(&key).await {
             tracing::warn!(document = %doc.id, error = %e, "removing the file of a voided seal failed");
@@ -248,10 +271,10 @@ async fn seal_one(ctx: &Ctx, job: &str, doc_id: &str) -> Result<bool, DomainErro
         }
     }
     t.email_to_sender("completed", &doc, &locale);
-    t.write(&txn, &ctx.db).await?;
-    jobs::finish(ctx, &txn, job).await?;
+    let queued = t.write(&txn, &ctx.db).await?;
+    jobs::finish(&ctx.db, &txn, job).await?;
     txn.commit().await?;
-    ctx.committed(&doc.id).await;
+    ctx.committed(&doc.id, queued).await;
     Ok(true)
 }
 

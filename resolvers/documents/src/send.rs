@@ -159,15 +159,17 @@ pub(crate) async fn file_approval(
         )));
     }
     let pending = store::pending_approvals(&txn, &ctx.db, &[&doc.id]).await?;
-    if pending.is_empty() {
+    let queued = if pending.is_empty() {
         let mut trail = Trail::new(&doc.id);
         NewApproval::new(actor)
             .write(&txn, ctx, doc, &mut trail)
             .await?;
-        trail.write(&txn, &ctx.db).await?;
-    }
+        trail.write(&txn, &ctx.db).await?
+    } else {
+        signet_queue::Enqueued::none()
+    };
     txn.commit().await?;
-    ctx.committed(&doc.id).await;
+    ctx.committed(&doc.id, queued).await;
     Ok((202, out_of(ctx, &ctx.db.conn, doc).await?))
 }
 
@@ -238,20 +240,20 @@ pub(crate) async fn send_draft(
     let fields = field_rows(&doc.id, &draft);
     // Only the send options go in: the parsed words stay here, off the writer's time.
     let options = draft.send.clone();
-    let (made, id) = ctx
+    let (made, id, queued) = ctx
         .db
         .transaction(move |txn| async move {
             let trail = Trail::new(&doc.id);
             let rows = DraftRows { doc, people, trail };
             let approval = approval.as_deref();
-            let (doc, people) = send_in(&c, &*txn, &a, rows, &options, fields, approval).await?;
+            let (doc, people, queued) =
+                send_in(&c, &*txn, &a, rows, &options, fields, approval).await?;
             let out = store::to_out(&doc, &people, None);
             let made = answer::store(&*txn, &c, claim.as_ref(), 201, out).await?;
-            Ok::<_, DomainError>((made, doc.id))
+            Ok::<_, DomainError>((made, doc.id, queued))
         })
         .await?;
-    ctx.committed(&id).await;
-    ctx.job_queued(signet_core::jobs::JobKind::Render);
+    ctx.committed(&id, queued).await;
     Ok(made)
 }
 
@@ -376,7 +378,7 @@ pub(crate) async fn send_in<C: Sql>(
     options: &SendOptionsIn,
     fields: Vec<Vec<Value>>,
     approval: Option<&str>,
-) -> Result<(DocRow, Vec<PersonDbRow>), DomainError> {
+) -> Result<(DocRow, Vec<PersonDbRow>, signet_queue::Enqueued), DomainError> {
     let DraftRows {
         mut doc,
         mut people,
@@ -443,8 +445,8 @@ pub(crate) async fn send_in<C: Sql>(
         now,
     );
     mark_invited(ctx, txn, &people, &invited, now).await?;
-    write_planned(ctx, txn, actor, &doc, fields, trail).await?;
-    Ok((doc, people))
+    let queued = write_planned(ctx, txn, actor, &doc, fields, trail).await?;
+    Ok((doc, people, queued))
 }
 
 /// What a send writes besides the document's own row, decided from the rows alone, before
@@ -469,9 +471,10 @@ pub(crate) fn plan_sent(
         )
         .event("documents.document.sent", doc, None, None)
         .job(
-            signet_core::jobs::JobKind::Render,
+            &crate::jobs::RenderJob {
+                document_id: doc.id.clone(),
+            },
             doc,
-            json!({"documentId": doc.id}),
             at,
         );
     // Held until the pages are rendered: nobody is invited to pages that may never exist.
@@ -481,7 +484,7 @@ pub(crate) fn plan_sent(
         people,
         signing_order(doc),
         actor,
-        signet_core::outbox::HELD,
+        signet_queue::HELD,
     );
     for p in people.iter_mut().filter(|p| invited.contains(&p.seat)) {
         p.status = "invited".into();
@@ -500,8 +503,8 @@ pub(crate) async fn write_planned<C: Sql>(
     doc: &DocRow,
     fields: Vec<Vec<Value>>,
     trail: Trail,
-) -> Result<(), DomainError> {
-    signet_core::sql::insert_rows(
+) -> Result<signet_queue::Enqueued, DomainError> {
+    signet_storage::insert_rows(
         txn,
         &ctx.db,
         "fields",
@@ -523,7 +526,7 @@ pub(crate) async fn write_planned<C: Sql>(
         fields,
     )
     .await?;
-    trail.write(txn, &ctx.db).await?;
+    let queued = trail.write(txn, &ctx.db).await?;
     if !doc.test {
         let limit = ctx.plans.limits(actor.plan).documents_per_month;
         let shard = usage::shard(&ctx.db, limit.is_some(), &doc.id);
@@ -547,5 +550,5 @@ pub(crate) async fn write_planned<C: Sql>(
             )));
         }
     }
-    Ok(())
+    Ok(queued)
 }

@@ -116,7 +116,7 @@ pub async fn test_sign(
         &actor_name,
         json!({"test": true}),
     );
-    let (doc, all_done) = record_signature(
+    let (doc, queued) = record_signature(
         ctx,
         &txn,
         trail,
@@ -136,10 +136,7 @@ pub async fn test_sign(
     .await?;
     let made = answer::store(&txn, ctx, claim, 200, out_of(ctx, &txn, &doc).await?).await?;
     txn.commit().await?;
-    ctx.committed(&doc.id).await;
-    if all_done {
-        ctx.job_queued(signet_core::jobs::JobKind::Seal);
-    }
+    ctx.committed(&doc.id, queued).await;
     Ok(made)
 }
 
@@ -147,8 +144,7 @@ pub async fn test_sign(
 /// not their turn, or they already acted), their fields' values, the `signed` audit row
 /// (`signed` = description and detail) and event, and then either the sealing job (everyone
 /// signed) or the next invitations. The trail is written; the caller commits, then calls
-/// `ctx.committed` and, when everyone signed, `ctx.job_queued(Seal)`. Answers the document
-/// as it now is and whether everyone has signed.
+/// `ctx.committed` with what it queued. Answers the document as it now is and the jobs.
 #[allow(clippy::too_many_arguments)]
 pub(crate) async fn record_signature(
     ctx: &Ctx,
@@ -160,7 +156,7 @@ pub(crate) async fn record_signature(
     actor_name: &str,
     signed: (String, serde_json::Value),
     inviter: &str,
-) -> Result<(super::store::DocRow, bool), DomainError> {
+) -> Result<(super::store::DocRow, signet_queue::Enqueued), DomainError> {
     lock_out_for_signature(ctx, txn, &doc, "signed").await?;
     let now = now_ms();
     let moved = txn
@@ -219,9 +215,10 @@ pub(crate) async fn record_signature(
     if all_done {
         trail
             .job(
-                signet_core::jobs::JobKind::Seal,
+                &crate::jobs::SealJob {
+                    document_id: doc.id.clone(),
+                },
                 &doc,
-                json!({"documentId": doc.id}),
                 now,
             )
             .audit(
@@ -243,6 +240,6 @@ pub(crate) async fn record_signature(
         )
         .await?;
     }
-    trail.write(txn, &ctx.db).await?;
-    Ok((doc, all_done))
+    let queued = trail.write(txn, &ctx.db).await?;
+    Ok((doc, queued))
 }

@@ -4,7 +4,7 @@
 //!
 //! A transition collects its rows in a `Trail` and writes them at once: one read of the last
 //! audit hash and one INSERT each for audit rows and outbox jobs, however many people it
-//! touches.
+//! touches. Writing answers what it queued, for `Ctx::committed` after the commit.
 
 use ring::digest;
 use sea_orm::{ConnectionTrait, Value};
@@ -13,22 +13,11 @@ use signet_storage::Sql;
 use signet_storage::{Db, now_ms};
 
 use super::store::{DocRow, PersonDbRow};
-use signet_core::jobs::JobKind;
+use signet_core::events::Event;
 use signet_core::{DomainError, ids};
+use signet_queue::{Batch, Enqueued, Job, Owner};
 
-/// The outbox columns, in the order of the values `Trail::job` builds.
-pub const OUTBOX_COLUMNS: &[&str] = &[
-    "id",
-    "kind",
-    "workspace_id",
-    "document_id",
-    "test",
-    "payload",
-    "state",
-    "attempts",
-    "run_at",
-    "created_at",
-];
+use crate::jobs::EmailJob;
 
 pub const GENESIS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
 
@@ -44,7 +33,7 @@ struct AuditRow {
 pub struct Trail {
     doc_id: String,
     audits: Vec<AuditRow>,
-    jobs: Vec<Vec<Value>>,
+    jobs: Batch,
     /// The document is made in this trail's transaction, so its chain starts at `GENESIS`
     /// without reading it.
     fresh: bool,
@@ -55,7 +44,7 @@ impl Trail {
         Trail {
             doc_id: doc_id.to_string(),
             audits: Vec::new(),
-            jobs: Vec::new(),
+            jobs: Batch::default(),
             fresh: false,
         }
     }
@@ -86,26 +75,17 @@ impl Trail {
         self
     }
 
-    /// Queues a job in the outbox.
-    pub fn job(
-        &mut self,
-        kind: JobKind,
-        doc: &DocRow,
-        payload: serde_json::Value,
-        run_at: i64,
-    ) -> &mut Trail {
-        self.jobs.push(vec![
-            Value::from(ids::new_id("job")),
-            Value::from(kind.as_str()),
-            Value::from(doc.workspace_id.clone()),
-            Value::from(doc.id.clone()),
-            Value::from(doc.test),
-            Value::from(payload.to_string()),
-            Value::from("queued"),
-            Value::from(0i32),
-            Value::from(run_at),
-            Value::from(now_ms()),
-        ]);
+    /// Queues `job` about `doc`, due at `run_at` (`signet_queue::HELD`: held until released).
+    pub fn job<J: Job>(&mut self, job: &J, doc: &DocRow, run_at: i64) -> &mut Trail {
+        self.jobs.add(
+            job,
+            Owner {
+                workspace_id: &doc.workspace_id,
+                document_id: Some(&doc.id),
+                test: doc.test,
+            },
+            run_at,
+        );
         self
     }
 
@@ -141,14 +121,14 @@ impl Trail {
         if let Some(r) = reason {
             data["reason"] = json!(r);
         }
-        let payload = json!({
-            "id": id,
-            "type": topic,
-            "createdAt": signet_core::clock::time(now_ms()),
-            "test": doc.test,
-            "data": data,
-        });
-        self.job(JobKind::Event, doc, payload, now_ms())
+        let event = Event {
+            created_at: signet_core::clock::time(now_ms()),
+            data,
+            id,
+            test: doc.test,
+            topic: topic.to_string(),
+        };
+        self.job(&event, doc, now_ms())
     }
 
     /// An email about `doc` to `person` (invitation, reminder, ...). Delivery belongs to the
@@ -164,7 +144,7 @@ impl Trail {
         self.email_at(kind, doc, person, locale, now_ms())
     }
 
-    /// `email`, due at `run_at` (`outbox::HELD`: held until released).
+    /// `email`, due at `run_at` (`signet_queue::HELD`: held until released).
     pub fn email_at(
         &mut self,
         kind: &str,
@@ -177,35 +157,37 @@ impl Trail {
             // Signed inside the caller's own app: Signet emails them nothing.
             return self;
         }
-        let payload = json!({
-            "kind": kind,
-            "documentId": doc.id,
-            "personId": person.id,
-            "seat": person.seat,
-            "locale": person.locale.as_deref().unwrap_or(locale),
-            "test": doc.test,
-        });
-        self.job(JobKind::Email, doc, payload, run_at)
+        let job = EmailJob {
+            kind: kind.to_string(),
+            document_id: doc.id.clone(),
+            person_id: Some(person.id.clone()),
+            seat: Some(person.seat.clone()),
+            locale: person.locale.as_deref().unwrap_or(locale).to_string(),
+            test: doc.test,
+            nonce: None,
+        };
+        self.job(&job, doc, run_at)
     }
 
     /// An email about `doc` to its sender (the `sender.email` fact, the reply-to address, or
     /// the workspace's sender address; none, and it is not sent).
     pub fn email_to_sender(&mut self, kind: &str, doc: &DocRow, locale: &str) -> &mut Trail {
-        let payload = json!({
-            "kind": kind,
-            "documentId": doc.id,
-            "personId": null,
-            "seat": null,
-            "locale": locale,
-            "test": doc.test,
-        });
-        self.job(JobKind::Email, doc, payload, now_ms())
+        let job = EmailJob {
+            kind: kind.to_string(),
+            document_id: doc.id.clone(),
+            person_id: None,
+            seat: None,
+            locale: locale.to_string(),
+            test: doc.test,
+            nonce: None,
+        };
+        self.job(&job, doc, now_ms())
     }
 
     /// Writes everything collected. Call after the transaction has written the document row,
     /// which holds the row lock (PostgreSQL) or the write lock (SQLite), so audit sequence
-    /// numbers cannot race.
-    pub async fn write<C: Sql>(self, conn: &C, db: &Db) -> Result<(), DomainError> {
+    /// numbers cannot race. Answers the jobs it queued, to dispatch after the commit.
+    pub async fn write<C: Sql>(self, conn: &C, db: &Db) -> Result<Enqueued, DomainError> {
         if !self.audits.is_empty() {
             let last = if self.fresh {
                 None
@@ -247,7 +229,7 @@ impl Trail {
                     Value::from(hash),
                 ]);
             }
-            signet_core::sql::insert_rows(
+            signet_storage::insert_rows(
                 conn,
                 db,
                 "audit_events",
@@ -267,7 +249,7 @@ impl Trail {
             )
             .await?;
         }
-        signet_core::sql::insert_rows(conn, db, "outbox", OUTBOX_COLUMNS, self.jobs).await
+        Ok(self.jobs.write(conn, db).await?)
     }
 }
 
@@ -285,7 +267,8 @@ pub async fn audit<C: Sql>(
 ) -> Result<(), DomainError> {
     let mut t = Trail::new(doc_id);
     t.audit(event, description, seat, actor, detail);
-    t.write(conn, db).await
+    // An audit row queues nothing.
+    t.write(conn, db).await.map(drop)
 }
 
 /// SHA-256 over the previous hash and every column, each length-prefixed so no two rows can

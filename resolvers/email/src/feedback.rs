@@ -419,7 +419,7 @@ pub async fn apply(ctx: &Ctx, raw: &[u8]) -> Result<FeedbackOut, DomainError> {
     }
     txn.commit().await?;
     if let Some(doc) = &document {
-        ctx.committed(doc).await;
+        ctx.committed(doc, signet_queue::Enqueued::none()).await;
     }
     Ok(FeedbackOut {
         email_id: report.email_id,

@@ -17,6 +17,7 @@ pub mod send;
 pub mod templates;
 pub mod transport;
 pub mod wording;
+pub mod worker;
 
 pub use kinds::Kind;
 pub use transport::{Outgoing, SendError, Transport};

@@ -19,18 +19,19 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use sea_orm::{ConnectionTrait, TransactionTrait, Value};
-use serde::Deserialize;
 use signet_storage::now_ms;
 
 use super::compose::{self, Extras, Parsed, Values};
 use super::transport::{Attachment, Outgoing, SendError, Transport};
 use super::{Kind, templates};
 use signet_accounts::usage;
-use signet_core::outbox::{self as jobs, Claimed};
+use signet_core::jobs::Claimed;
 use signet_core::plans::Plan;
 use signet_core::{Ctx, DomainError};
+use signet_documents::jobs::EmailJob;
 use signet_documents::store::{self, DocRow, PersonDbRow};
 use signet_documents::types::{EmailOptionsIn, SendOptionsIn};
+use signet_queue as jobs;
 
 /// An email decided in a pass, waiting to be reserved.
 type Decided<'a> = (&'a Claimed, DocRow, Ready);
@@ -140,17 +141,6 @@ pub async fn run_emails(ctx: &Ctx, claimed: Vec<Claimed>) -> Result<usize, Domai
     Ok(taken)
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Payload {
-    kind: String,
-    document_id: String,
-    person_id: Option<String>,
-    /// A `code` email's nonce (`signing::identity`): the code is made from it when sent.
-    #[serde(default)]
-    nonce: Option<String>,
-}
-
 /// The workspace as an email needs it.
 #[derive(Clone)]
 struct Workspace {
@@ -256,16 +246,16 @@ async fn decide(
     pass: &Pass,
     c: &Claimed,
 ) -> Result<Option<(DocRow, Ready)>, DomainError> {
-    let payload: Payload = match serde_json::from_str(&c.payload) {
+    let payload: EmailJob = match c.decode() {
         Ok(p) => p,
         Err(e) => {
             tracing::error!(job = %c.job, error = %e, "an email job cannot be read");
-            jobs::give_up(ctx, c).await?;
+            jobs::give_up(&ctx.db, c).await?;
             return Ok(None);
         }
     };
     let Some(doc) = store::load(&ctx.db.conn, &ctx.db, &payload.document_id).await? else {
-        jobs::done(ctx, &c.job).await?;
+        jobs::done(&ctx.db, &c.job).await?;
         return Ok(None);
     };
     let id = email_id(&c.job);
@@ -274,7 +264,7 @@ async fn decide(
         && status != "queued"
         && status != "paused"
     {
-        jobs::done(ctx, &c.job).await?;
+        jobs::done(&ctx.db, &c.job).await?;
         return Ok(None);
     }
     let planned = match plan(ctx, pass, &doc, &payload, &id).await? {
@@ -284,11 +274,11 @@ async fn decide(
             // A row an earlier try left (waiting for the allowance or the server) says why.
             signet_core::metrics::outcome(signet_core::metrics::Outcome::EmailFailed, 1);
             set_status(ctx, &id, "failed", Some(&format!("not sent: {why}"))).await?;
-            jobs::done(ctx, &c.job).await?;
+            jobs::done(&ctx.db, &c.job).await?;
             return Ok(None);
         }
         Err(Skip::Later) => {
-            jobs::release(ctx, c).await?;
+            jobs::release(&ctx.db, c).await?;
             return Ok(None);
         }
         Err(Skip::Fail {
@@ -341,13 +331,19 @@ async fn deliver<'a>(
                 Some(&format!("the mail server refused it: {why}")),
             )
             .await?;
-            jobs::done(ctx, &c.job).await.map(|_| None)
+            jobs::done(&ctx.db, &c.job)
+                .await
+                .map(|_| None)
+                .map_err(Into::into)
         }
         Err(SendError::Temporary(why)) if c.attempts + 1 >= jobs::MAX_ATTEMPTS => {
             let reason = format!("gave up after {} tries: {why}", c.attempts + 1);
             signet_core::metrics::outcome(signet_core::metrics::Outcome::EmailFailed, 1);
             set_status(ctx, &id, "failed", Some(&reason)).await?;
-            jobs::give_up(ctx, c).await.map(|_| None)
+            jobs::give_up(&ctx.db, c)
+                .await
+                .map(|_| None)
+                .map_err(Into::into)
         }
         Err(SendError::Temporary(why)) => {
             let at = now_ms() + jobs::backoff(c.attempts + 1);
@@ -356,7 +352,10 @@ async fn deliver<'a>(
                 signet_core::clock::time(at)
             );
             set_status(ctx, &id, "paused", Some(&reason)).await?;
-            jobs::retry_later(ctx, c).await.map(|_| None)
+            jobs::retry_later(&ctx.db, c)
+                .await
+                .map(|_| None)
+                .map_err(Into::into)
         }
     }
 }
@@ -381,15 +380,8 @@ async fn record_sent(ctx: &Ctx, sent: &[(&str, String)]) -> Result<(), DomainErr
             values,
         ))
         .await?;
-        let marks: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
-        txn.execute_raw(ctx.db.stmt(
-            &format!(
-                "UPDATE outbox SET state = 'done' WHERE id IN ({})",
-                marks.join(", ")
-            ),
-            chunk.iter().map(|(job, _)| Value::from(job.to_string())),
-        ))
-        .await?;
+        let done: Vec<String> = chunk.iter().map(|(job, _)| job.to_string()).collect();
+        jobs::finish_all(&ctx.db, &txn, &done).await?;
     }
     txn.commit().await?;
     signet_core::metrics::outcome(signet_core::metrics::Outcome::EmailSent, sent.len() as u64);
@@ -510,7 +502,8 @@ pub(crate) async fn audit(
     .await?;
     let mut trail = signet_documents::trail::Trail::new(doc_id);
     trail.audit(event, description, None, "signet", detail);
-    trail.write(txn, &ctx.db).await
+    // An audit row only: nothing is queued.
+    trail.write(txn, &ctx.db).await.map(drop)
 }
 
 /// Logs an email that will not go, ends its job, and for a suppressed address writes the
@@ -557,7 +550,7 @@ async fn fail(
         )
         .await?;
     }
-    jobs::finish(ctx, &txn, &c.job).await?;
+    jobs::finish(&ctx.db, &txn, &c.job).await?;
     txn.commit().await?;
     Ok(())
 }
@@ -664,7 +657,7 @@ async fn reserve_all<'a>(
             link_rows.push(signet_documents::signing::links::row(minted, &to));
         }
     }
-    signet_core::sql::insert_rows(
+    signet_storage::insert_rows(
         &txn,
         &ctx.db,
         "signing_links",
@@ -705,16 +698,7 @@ async fn pause(
         p.row(&c.job, doc, "paused", Some(&reason)),
     ))
     .await?;
-    txn.execute_raw(ctx.db.stmt(
-        "UPDATE outbox SET state = 'queued', attempts = attempts - 1, run_at = $2 \
-         WHERE id = $1 AND state = 'running' AND run_at = $3",
-        [
-            Value::from(c.job.clone()),
-            Value::from(midnight),
-            Value::from(c.lease),
-        ],
-    ))
-    .await?;
+    jobs::release_in(&ctx.db, &txn, c, midnight).await?;
     txn.commit().await?;
     Ok(())
 }
@@ -841,7 +825,7 @@ async fn plan(
     ctx: &Ctx,
     pass: &Pass,
     doc: &DocRow,
-    payload: &Payload,
+    payload: &EmailJob,
     id: &str,
 ) -> Result<Result<Ready, Skip>, DomainError> {
     let Some(kind) = Kind::parse(&payload.kind) else {

@@ -15,8 +15,6 @@
 
 use signet_storage::Sql;
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::Arc;
-use std::time::Duration;
 
 use ring::rand::{SecureRandom, SystemRandom};
 use sea_orm::{ConnectionTrait, TransactionTrait, Value};
@@ -24,14 +22,16 @@ use signet_storage::{Backend, now_ms};
 
 use super::send::{self, Outcome};
 use super::store::{self, ENDPOINT_COLUMNS, EndpointRow, NewMessage};
+use signet_core::events::Event;
 use signet_core::{Ctx, DomainError, ids};
+use signet_queue::Job as _;
 
 /// Seconds to wait after each failed try; a message gets `RETRIES.len() + 1` tries in all.
 pub const RETRIES: [i64; 7] = [5, 300, 1_800, 7_200, 18_000, 36_000, 36_000];
 const MAX_RETRY_AFTER_MS: i64 = 86_400_000;
 const FAILING_LIMIT_MS: i64 = 5 * 86_400_000;
 /// Events fanned out, and messages leased, per statement.
-const BATCH: usize = 500;
+pub const BATCH: usize = 500;
 /// Messages one fan-out transaction writes at most (an event's whole fan-out is never split:
 /// at most `endpoints::MAX_ENDPOINTS` messages).
 pub const MAX_FANOUT_MESSAGES: usize = 2_000;
@@ -43,16 +43,8 @@ fn marks(from: usize, n: usize) -> String {
         .join(", ")
 }
 
-/// Marks `n` fanned-out events done, by id alone. No `AND state = 'queued'`: the lock fan-out
-/// holds already keeps fan-outs apart, and with it SQLite's planner (no statistics) takes the
-/// `outbox_due` index for a list of more than a few ids and walks every queued job: 9 ms a
-/// call with 40,000 emails and renders queued, where the primary key takes 0.1 ms.
-pub fn mark_done_sql(n: usize) -> String {
-    format!(
-        "UPDATE outbox SET state = 'done' WHERE id IN ({})",
-        marks(1, n)
-    )
-}
+/// Marks `n` fanned-out events done, by id alone (see `signet_queue::mark_done_sql`).
+pub use signet_queue::mark_done_sql;
 
 /// Whether any event waits for fan-out. `ORDER BY run_at` keeps PostgreSQL on the
 /// `outbox_due` index: without it, once an autoanalyze sampled a moment with events queued,
@@ -67,19 +59,41 @@ pub const EVENT_PROBE: &str =
 /// became a sequential scan of 30 days of delivered messages after an analyze of a backlog).
 pub const DUE_PROBE: &str = "SELECT id FROM webhook_messages WHERE state IN ('pending', 'sending') AND next_attempt_at <= $1 ORDER BY next_attempt_at LIMIT 1";
 
+/// With Redis, the set in which messages waiting for delivery are filed at their
+/// `next_attempt_at` (the queue's dispatch for a table of our own): the workers ask it, not
+/// PostgreSQL, whether a delivery is due.
+pub const DELIVERIES: &str = "webhook-deliveries";
+
+/// Whether any of `set` is due: Redis's answer with Redis, else the database's `probe`.
+async fn any_due(ctx: &Ctx, set: &str, probe: &str, now: i64) -> Result<bool, DomainError> {
+    match ctx.queue.due(set, now, 1).await {
+        Some(Ok(ids)) => return Ok(!ids.is_empty()),
+        Some(Err(e)) => {
+            tracing::warn!(set, error = %e, "asking Redis what is due failed; asking the database")
+        }
+        None => {}
+    }
+    let values = if probe.contains("$1") {
+        vec![Value::from(now)]
+    } else {
+        Vec::new()
+    };
+    Ok(ctx
+        .db
+        .conn
+        .query_one_raw(ctx.db.stmt(probe, values))
+        .await?
+        .is_some())
+}
+
 /// Fans out up to `BATCH` queued events. Returns how many events it took.
 pub async fn fan_out(ctx: &Ctx) -> Result<usize, DomainError> {
     // A plain read first: an idle worker never takes the write lock.
-    let any = ctx
-        .db
-        .conn
-        .query_one_raw(ctx.db.stmt(EVENT_PROBE, []))
-        .await?;
-    if any.is_none() {
+    if !any_due(ctx, Event::KIND, EVENT_PROBE, now_ms()).await? {
         return Ok(0);
     }
     let c = ctx.clone();
-    let (n, relayed, queued) = ctx
+    let (n, relayed, taken, queued) = ctx
         .db
         .transaction(move |txn| async move {
             let ctx = &c;
@@ -91,9 +105,9 @@ pub async fn fan_out(ctx: &Ctx) -> Result<usize, DomainError> {
                 ))
                 .await?;
             if events.is_empty() {
-                return Ok::<_, DomainError>((0, false, false));
+                return Ok::<_, DomainError>((0, false, Vec::new(), Vec::new()));
             }
-            let mut ids_: Vec<Value> = Vec::with_capacity(events.len());
+            let mut ids_: Vec<String> = Vec::with_capacity(events.len());
             let mut workspaces = BTreeSet::new();
             let mut parsed = Vec::with_capacity(events.len());
             for r in &events {
@@ -109,7 +123,7 @@ pub async fn fan_out(ctx: &Ctx) -> Result<usize, DomainError> {
                 }
                 let head: Head = serde_json::from_str(&payload)
                     .map_err(|e| DomainError::Internal(format!("outbox event {id}: {e}")))?;
-                ids_.push(Value::from(id));
+                ids_.push(id);
                 workspaces.insert(ws.clone());
                 parsed.push((ws, test, head.id, head.topic, payload));
             }
@@ -124,8 +138,8 @@ pub async fn fan_out(ctx: &Ctx) -> Result<usize, DomainError> {
                 .map(EndpointRow::from_row)
                 .collect::<Result<Vec<_>, _>>()?;
             let mut messages = Vec::new();
-            let (mut relayed, mut queued) = (false, false);
-            let mut taken: Vec<Value> = Vec::with_capacity(parsed.len());
+            let mut relayed = false;
+            let mut taken: Vec<String> = Vec::with_capacity(parsed.len());
             for ((ws, test, event_id, topic, payload), id) in parsed.into_iter().zip(ids_) {
                 let mine: Vec<&EndpointRow> = endpoints
                     .iter()
@@ -138,7 +152,6 @@ pub async fn fan_out(ctx: &Ctx) -> Result<usize, DomainError> {
                 taken.push(id);
                 for e in mine {
                     relayed |= e.relay;
-                    queued |= !e.relay;
                     messages.push(NewMessage {
                         endpoint_id: e.id.clone(),
                         relay: e.relay,
@@ -150,27 +163,27 @@ pub async fn fan_out(ctx: &Ctx) -> Result<usize, DomainError> {
                 }
             }
             let n = taken.len();
-            // No `AND state = 'queued'`: the lock above already keeps fan-outs apart, and
-            // with it SQLite's planner picks the `outbox_due` index for a list of more than a
-            // few ids and walks every queued job (9 ms a call with 40,000 queued emails
-            // and renders, where the primary key takes 0.1 ms).
-            txn.exec(ctx.db.stmt(
-                &format!(
-                    "UPDATE outbox SET state = 'done' WHERE id IN ({})",
-                    marks(1, n)
-                ),
-                taken,
-            ))
-            .await?;
-            store::insert_messages(&*txn, &ctx.db, messages).await?;
-            Ok((n, relayed, queued))
+            // By id alone: the lock above already keeps fan-outs apart.
+            signet_queue::finish_all(&ctx.db, &*txn, &taken).await?;
+            let queued: Vec<String> = store::insert_messages(&*txn, &ctx.db, messages)
+                .await?
+                .into_iter()
+                .filter(|m| m.state == "pending")
+                .map(|m| m.id)
+                .collect();
+            Ok((n, relayed, taken, queued))
         })
         .await?;
     if relayed {
         crate::send::hooks(ctx).relay_wake.notify_waiters();
     }
-    if queued {
-        ctx.wakes.of(signet_core::jobs::JobKind::Event).notify_one();
+    ctx.queue.forget(Event::KIND, taken).await;
+    if !queued.is_empty() {
+        let now = now_ms();
+        ctx.queue
+            .file(DELIVERIES, queued.into_iter().map(|id| (id, now)))
+            .await;
+        ctx.queue.wake(Event::KIND);
     }
     Ok(n)
 }
@@ -190,8 +203,96 @@ pub struct Claimed {
 }
 
 /// Leases up to `n` due messages for `lease_ms`, none of the endpoints in `full` (those whose
-/// share of the slots is taken).
+/// share of the slots is taken). With Redis, each is filed at its lease's end (its worker may
+/// die); when Redis said something was due and nothing was, Redis's due entries are put right
+/// from their rows.
 pub async fn claim(
+    ctx: &Ctx,
+    n: usize,
+    lease_ms: i64,
+    full: &[String],
+) -> Result<Vec<Claimed>, DomainError> {
+    let claimed = claim_rows(ctx, n, lease_ms, full).await?;
+    if ctx.queue.on_redis() {
+        if claimed.is_empty() && full.is_empty() {
+            refile(ctx).await?;
+        } else {
+            ctx.queue
+                .file(
+                    DELIVERIES,
+                    claimed.iter().map(|c| (c.id.clone(), c.lease_until)),
+                )
+                .await;
+        }
+    }
+    Ok(claimed)
+}
+
+/// Puts Redis's due deliveries right from their rows: each live one filed at its
+/// `next_attempt_at`, the others (delivered, failed, cancelled, gone) removed.
+async fn refile(ctx: &Ctx) -> Result<(), DomainError> {
+    let Some(due) = ctx.queue.due(DELIVERIES, now_ms(), BATCH).await else {
+        return Ok(());
+    };
+    let due = due?;
+    if due.is_empty() {
+        return Ok(());
+    }
+    let rows = ctx
+        .db
+        .conn
+        .query_all_raw(ctx.db.stmt(
+            &format!(
+                "SELECT id, state, next_attempt_at FROM webhook_messages WHERE id IN ({})",
+                marks(1, due.len())
+            ),
+            due.iter().cloned().map(Value::from),
+        ))
+        .await?;
+    let mut live = BTreeMap::new();
+    for r in &rows {
+        let state: String = r.try_get("", "state")?;
+        if state == "pending" || state == "sending" {
+            live.insert(
+                r.try_get::<String>("", "id")?,
+                r.try_get::<i64>("", "next_attempt_at")?,
+            );
+        }
+    }
+    let ended: Vec<String> = due
+        .into_iter()
+        .filter(|id| !live.contains_key(id))
+        .collect();
+    ctx.queue.forget(DELIVERIES, ended).await;
+    ctx.queue.file(DELIVERIES, live).await;
+    Ok(())
+}
+
+/// Files every live message in Redis again (at most 2,000, soonest first), so an entry Redis
+/// lost is found; and the queued events, which are the queue's. Nothing without Redis.
+pub async fn sweep(ctx: &Ctx) -> Result<(), DomainError> {
+    if !ctx.queue.on_redis() {
+        return Ok(());
+    }
+    ctx.queue.sweep(Event::KIND).await?;
+    let rows = ctx
+        .db
+        .conn
+        .query_all_raw(ctx.db.stmt(
+            "SELECT id, next_attempt_at FROM webhook_messages WHERE state IN ('pending', 'sending') \
+             ORDER BY next_attempt_at LIMIT 2000",
+            [],
+        ))
+        .await?;
+    let live = rows
+        .iter()
+        .map(|r| Ok((r.try_get("", "id")?, r.try_get("", "next_attempt_at")?)))
+        .collect::<Result<Vec<(String, i64)>, sea_orm::DbErr>>()?;
+    ctx.queue.file(DELIVERIES, live).await;
+    Ok(())
+}
+
+async fn claim_rows(
     ctx: &Ctx,
     n: usize,
     lease_ms: i64,
@@ -199,12 +300,7 @@ pub async fn claim(
 ) -> Result<Vec<Claimed>, DomainError> {
     let now = now_ms();
     // A plain read first, as in fan-out: an idle worker never takes the write lock.
-    let due = ctx
-        .db
-        .conn
-        .query_one_raw(ctx.db.stmt(DUE_PROBE, [Value::from(now)]))
-        .await?;
-    if due.is_none() {
+    if !any_due(ctx, DELIVERIES, DUE_PROBE, now).await? {
         return Ok(Vec::new());
     }
     // Endpoints at their share, as parameters numbered from `from`.
@@ -332,6 +428,8 @@ pub async fn record(ctx: &Ctx, done: &[Done]) -> Result<(), DomainError> {
     let mut healthy = BTreeSet::new();
     let mut failing = BTreeSet::new();
     let mut gone = BTreeSet::new();
+    // For Redis, after the commit: messages due again, and those that ended.
+    let (mut again, mut ended) = (Vec::new(), Vec::new());
     for d in done {
         let m = &d.message;
         let tries = m.attempts + 1;
@@ -351,6 +449,7 @@ pub async fn record(ctx: &Ctx, done: &[Done]) -> Result<(), DomainError> {
         if d.outcome.succeeded {
             signet_core::metrics::outcome(signet_core::metrics::Outcome::WebhookDelivered, 1);
             delivered.push(Value::from(m.id.clone()));
+            ended.push(m.id.clone());
             healthy.insert(m.endpoint_id.clone());
             continue;
         }
@@ -371,6 +470,10 @@ pub async fn record(ctx: &Ctx, done: &[Done]) -> Result<(), DomainError> {
             1,
         );
         match next {
+            Some(at) => again.push((m.id.clone(), at)),
+            None => ended.push(m.id.clone()),
+        }
+        match next {
             Some(at) => txn.execute_raw(ctx.db.stmt(
                 "UPDATE webhook_messages SET attempts = $2, state = 'pending', next_attempt_at = $3 WHERE id = $1 AND state = 'sending'",
                 [Value::from(m.id.clone()), Value::from(tries), Value::from(at)],
@@ -382,7 +485,7 @@ pub async fn record(ctx: &Ctx, done: &[Done]) -> Result<(), DomainError> {
         }
         .await?;
     }
-    signet_core::sql::insert_rows(
+    signet_storage::insert_rows(
         &txn,
         &ctx.db,
         "webhook_attempts",
@@ -453,6 +556,8 @@ pub async fn record(ctx: &Ctx, done: &[Done]) -> Result<(), DomainError> {
         disable_endpoint(&txn, ctx, &id, &reason, now).await?;
     }
     txn.commit().await?;
+    ctx.queue.forget(DELIVERIES, ended).await;
+    ctx.queue.file(DELIVERIES, again).await;
     Ok(())
 }
 
@@ -515,6 +620,9 @@ pub async fn endpoints_of(
         .into_iter()
         .partition(|c| out.contains_key(&c.endpoint_id));
     *claimed = keep;
+    ctx.queue
+        .forget(DELIVERIES, drop.iter().map(|c| c.id.clone()))
+        .await;
     if !drop.is_empty() {
         let now = now_ms();
         let mut v = vec![Value::from(now)];
@@ -541,67 +649,13 @@ pub struct Target {
 /// Deliveries one endpoint may have in flight in a worker.
 pub const PER_ENDPOINT: usize = 16;
 
-/// Deliveries in flight in this worker, by endpoint and by workspace. A workspace may hold a
-/// quarter of the slots and an endpoint [`PER_ENDPOINT`]: a workspace whose receivers answer
-/// slowly (or never) waits on its own deliveries and cannot hold everyone's slots. Endpoints
-/// at their share are left out of the next lease, so others' due messages are taken instead.
-#[derive(Default)]
-struct InFlight {
-    endpoints: std::collections::HashMap<String, usize>,
-    workspaces: std::collections::HashMap<String, usize>,
-    /// The workspace of each endpoint seen, to leave out all of a full workspace's endpoints.
-    owner: std::collections::HashMap<String, String>,
-}
-
-impl InFlight {
-    fn full(&self, endpoint: &str, workspace: &str, per_workspace: usize) -> bool {
-        self.endpoints.get(endpoint).copied().unwrap_or(0) >= PER_ENDPOINT
-            || self.workspaces.get(workspace).copied().unwrap_or(0) >= per_workspace
-    }
-
-    fn take(&mut self, endpoint: &str, workspace: &str) {
-        *self.endpoints.entry(endpoint.to_string()).or_default() += 1;
-        *self.workspaces.entry(workspace.to_string()).or_default() += 1;
-        if self.owner.len() > 100_000 {
-            self.owner.clear();
-        }
-        self.owner
-            .insert(endpoint.to_string(), workspace.to_string());
-    }
-
-    fn give_back(&mut self, endpoint: &str, workspace: &str) {
-        for (map, k) in [
-            (&mut self.endpoints, endpoint),
-            (&mut self.workspaces, workspace),
-        ] {
-            if let Some(n) = map.get_mut(k) {
-                *n -= 1;
-                if *n == 0 {
-                    map.remove(k);
-                }
-            }
-        }
-    }
-
-    /// Endpoints to leave out of the next lease.
-    fn skip(&self, per_workspace: usize) -> Vec<String> {
-        let mut out: Vec<String> = self
-            .owner
-            .iter()
-            .filter(|(e, w)| self.full(e, w, per_workspace))
-            .map(|(e, _)| e.clone())
-            .collect();
-        out.truncate(900);
-        out
-    }
-}
-
 /// Puts leased messages back, due again shortly, for when their endpoint has a free slot.
-async fn put_back(ctx: &Ctx, ids: &[String]) -> Result<(), DomainError> {
+pub async fn put_back(ctx: &Ctx, ids: &[String]) -> Result<(), DomainError> {
     if ids.is_empty() {
         return Ok(());
     }
-    let mut v = vec![Value::from(now_ms() + 500)];
+    let at = now_ms() + 500;
+    let mut v = vec![Value::from(at)];
     v.extend(ids.iter().cloned().map(Value::from));
     ctx.db
         .conn
@@ -613,30 +667,14 @@ async fn put_back(ctx: &Ctx, ids: &[String]) -> Result<(), DomainError> {
             v,
         ))
         .await?;
+    ctx.queue
+        .file(DELIVERIES, ids.iter().map(|id| (id.clone(), at)))
+        .await;
     Ok(())
 }
 
-/// Worker settings.
-#[derive(Clone, Copy, Debug)]
-pub struct WorkerConfig {
-    /// How long a leased message is reserved; past it, another worker may deliver it again.
-    /// Must exceed the 15-second receiver timeout.
-    pub lease: Duration,
-    /// Deliveries in flight at once.
-    pub concurrency: usize,
-}
-
-impl Default for WorkerConfig {
-    fn default() -> Self {
-        WorkerConfig {
-            lease: Duration::from_secs(60),
-            concurrency: 512,
-        }
-    }
-}
-
 /// Signs and posts one leased message.
-async fn post_one(hooks: &super::Hooks, url: &str, secrets: &[String], m: &Claimed) -> Outcome {
+pub async fn post_one(hooks: &super::Hooks, url: &str, secrets: &[String], m: &Claimed) -> Outcome {
     match send::signed_headers(secrets, &m.event_id, now_ms() / 1000, m.payload.as_bytes()) {
         Ok(h) => send::post(hooks, url, &h, m.payload.clone()).await,
         Err(e) => Outcome {
@@ -649,54 +687,12 @@ async fn post_one(hooks: &super::Hooks, url: &str, secrets: &[String], m: &Claim
     }
 }
 
-/// One pass of the whole delivery, for tests and tools that run without workers: fans out
-/// what is queued, then leases every due message (in batches), posts them `concurrency` at a
-/// time and records the outcomes, until nothing is due. A failed try waits for its retry as
-/// it would under the worker. Answers how many events and messages it took.
-pub async fn pass(ctx: &Ctx, cfg: WorkerConfig) -> Result<usize, DomainError> {
-    use futures_util::StreamExt as _;
-    let mut took = 0;
-    loop {
-        let fanned = fan_out(ctx).await?;
-        let mut claimed = claim(ctx, BATCH, cfg.lease.as_millis() as i64, &[]).await?;
-        took += fanned + claimed.len();
-        if fanned == 0 && claimed.is_empty() {
-            return Ok(took);
-        }
-        let endpoints = endpoints_of(ctx, &mut claimed).await?;
-        let done: Vec<Done> = futures_util::stream::iter(claimed)
-            .filter_map(|m| {
-                let target = endpoints.get(&m.endpoint_id).cloned();
-                async move { target.map(|t| (m, t)) }
-            })
-            .map(|(m, t)| async move {
-                let outcome = post_one(crate::send::hooks(ctx), &t.url, &t.secrets, &m).await;
-                Done {
-                    message: m,
-                    outcome,
-                    at: now_ms(),
-                }
-            })
-            .buffer_unordered(cfg.concurrency.max(1))
-            .collect()
-            .await;
-        record(ctx, &done).await?;
-    }
-}
-
-/// The messages a delivery worker is posting and has not yet recorded, with when each lease
-/// runs out: what it gives back if it is stopped before they end.
-pub type Leased = Arc<std::sync::Mutex<BTreeMap<String, i64>>>;
-
 /// Gives back the leases of messages a stopped worker still held, due again at once. Only a
 /// lease still this worker's is given back: a message recorded meanwhile, or whose lease ran
 /// out and was taken by another worker, is left alone. Answers how many were given back.
-pub async fn give_back(ctx: &Ctx, leased: &Leased) -> Result<u64, DomainError> {
-    let held = std::mem::take(
-        &mut *leased
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner),
-    );
+pub async fn give_back(ctx: &Ctx, held: BTreeMap<String, i64>) -> Result<u64, DomainError> {
+    let now = now_ms();
+    let ids: Vec<String> = held.keys().cloned().collect();
     let mut by_lease: BTreeMap<i64, Vec<String>> = BTreeMap::new();
     for (id, until) in held {
         by_lease.entry(until).or_default().push(id);
@@ -721,187 +717,11 @@ pub async fn give_back(ctx: &Ctx, leased: &Leased) -> Result<u64, DomainError> {
                 .rows_affected();
         }
     }
+    // A message recorded meanwhile is filed too; the next claim finds it ended.
+    ctx.queue
+        .file(DELIVERIES, ids.into_iter().map(|id| (id, now)))
+        .await;
     Ok(given)
-}
-
-/// The delivery worker: runs until `stop` says so (or the task is dropped). Told to stop,
-/// it leases nothing more, lets the deliveries in flight end (each within the receiver's 15
-/// seconds) and records them, then returns. `leased` holds what it has leased and not yet
-/// recorded, for [`give_back`] when it is cut short.
-pub async fn run(
-    ctx: Ctx,
-    cfg: WorkerConfig,
-    mut stop: tokio::sync::watch::Receiver<bool>,
-    leased: Leased,
-) {
-    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Done>();
-    let writer_ctx = ctx.clone();
-    let recorded = leased.clone();
-    let writer = tokio::spawn(async move {
-        let mut buf = Vec::with_capacity(1000);
-        while rx.recv_many(&mut buf, 1000).await > 0 {
-            if let Err(e) = record(&writer_ctx, &buf).await {
-                // The leases run out and the messages are tried again: nothing is lost.
-                tracing::warn!(error = %e, n = buf.len(), "recording webhook attempts failed");
-            }
-            let mut held = recorded
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            for d in &buf {
-                held.remove(&d.message.id);
-            }
-            drop(held);
-            buf.clear();
-        }
-    });
-    let mut writer = AbortOnDrop(writer);
-    let slots = Arc::new(tokio::sync::Semaphore::new(cfg.concurrency));
-    // Slots are refilled in batches of this many, so a busy queue is leased in few statements.
-    let refill = (cfg.concurrency / 4).clamp(1, BATCH);
-    let returned = Arc::new(tokio::sync::Notify::new());
-    let lease_ms = cfg.lease.as_millis() as i64;
-    let per_workspace = (cfg.concurrency / 4).max(PER_ENDPOINT);
-    let in_flight = Arc::new(std::sync::Mutex::new(InFlight::default()));
-    let lock = |f: &Arc<std::sync::Mutex<InFlight>>| {
-        f.lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .skip(per_workspace)
-    };
-    // The deliveries in flight: dropped with this task, they end with it.
-    let mut posts = tokio::task::JoinSet::new();
-    // Stopped: told so, or the sender is gone.
-    let stopped =
-        |stop: &tokio::sync::watch::Receiver<bool>| *stop.borrow() || stop.has_changed().is_err();
-    while !stopped(&stop) {
-        while posts.try_join_next().is_some() {}
-        let fanned = match fan_out(&ctx).await {
-            Ok(n) => n,
-            Err(e) => {
-                tracing::warn!(error = %e, "webhook fan-out failed");
-                0
-            }
-        };
-        let free = slots.available_permits().min(BATCH);
-        let skip = lock(&in_flight);
-        let mut claimed = if free > 0 && !stopped(&stop) {
-            match claim(&ctx, free, lease_ms, &skip).await {
-                Ok(c) => c,
-                Err(e) => {
-                    tracing::warn!(error = %e, "leasing webhook messages failed");
-                    Vec::new()
-                }
-            }
-        } else {
-            Vec::new()
-        };
-        let took = claimed.len();
-        let endpoints = match endpoints_of(&ctx, &mut claimed).await {
-            Ok(e) => e,
-            Err(e) => {
-                tracing::warn!(error = %e, "reading webhook endpoints failed");
-                // Their leases run out and they are taken again: nothing is lost.
-                claimed.clear();
-                BTreeMap::new()
-            }
-        };
-        let mut deferred = Vec::new();
-        for m in claimed {
-            let Some(Target {
-                url,
-                secrets,
-                workspace,
-            }) = endpoints.get(&m.endpoint_id).cloned()
-            else {
-                continue;
-            };
-            {
-                let mut f = in_flight
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner);
-                if f.full(&m.endpoint_id, &workspace, per_workspace) {
-                    deferred.push(m.id.clone());
-                    continue;
-                }
-                f.take(&m.endpoint_id, &workspace);
-            }
-            let Ok(permit) = slots.clone().acquire_owned().await else {
-                return;
-            };
-            let c = ctx.clone();
-            let tx = tx.clone();
-            let returned = returned.clone();
-            let in_flight = in_flight.clone();
-            leased
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .insert(m.id.clone(), m.lease_until);
-            posts.spawn(async move {
-                let outcome = post_one(crate::send::hooks(&c), &url, &secrets, &m).await;
-                in_flight
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner)
-                    .give_back(&m.endpoint_id, &workspace);
-                let _ = tx.send(Done {
-                    message: m,
-                    outcome,
-                    at: now_ms(),
-                });
-                drop(permit);
-                returned.notify_one();
-            });
-        }
-        if let Err(e) = put_back(&ctx, &deferred).await {
-            // Their leases run out and they are taken again: nothing is lost.
-            tracing::warn!(error = %e, "putting back webhook messages failed");
-        }
-        if took == free {
-            // Busy: wait (briefly) for a batch of slots to come back, then lease again.
-            let until = tokio::time::Instant::now() + Duration::from_millis(20);
-            while slots.available_permits() < refill {
-                if tokio::time::timeout_at(until, returned.notified())
-                    .await
-                    .is_err()
-                {
-                    break;
-                }
-            }
-        } else if took == 0 && !skip.is_empty() && fanned == 0 {
-            // What is due belongs to endpoints at their share: look again when one of their
-            // deliveries ends, when new work is queued (at most ten times a second: each look
-            // reads past all of their queue), or in half a second.
-            tokio::select! {
-                _ = stop.changed() => {}
-                _ = returned.notified() => {}
-                // Another workspace's new work is looked at soon, at most ten times a second.
-                _ = ctx.wakes.of(signet_core::jobs::JobKind::Event).notified() => {
-                    tokio::time::sleep(Duration::from_millis(100)).await;
-                }
-                _ = tokio::time::sleep(Duration::from_millis(500)) => {}
-            }
-        } else if fanned < BATCH {
-            // The queue is drained: wait for new work, or look again shortly (retries come
-            // due, other processes fan out).
-            tokio::select! {
-                _ = stop.changed() => {}
-                _ = tokio::time::timeout(
-                    Duration::from_millis(100),
-                    ctx.wakes.of(signet_core::jobs::JobKind::Event).notified(),
-                ) => {}
-            }
-        }
-    }
-    // Stopping: the deliveries in flight end and are recorded.
-    while posts.join_next().await.is_some() {}
-    drop(tx);
-    let _ = (&mut writer.0).await;
-}
-
-struct AbortOnDrop(tokio::task::JoinHandle<()>);
-
-impl Drop for AbortOnDrop {
-    fn drop(&mut self) {
-        self.0.abort();
-    }
 }
 
 /// Housekeeping: relay messages older than a day, and attempts and finished messages older
@@ -945,7 +765,7 @@ mod tests {
             status,
             result: String::new(),
             duration_ms: 1,
-            retry_after: retry_after.map(Duration::from_secs),
+            retry_after: retry_after.map(std::time::Duration::from_secs),
         }
     }
 

@@ -435,7 +435,15 @@ pub async fn replay(
     if row.relay {
         crate::send::hooks(ctx).relay_wake.notify_waiters();
     } else {
-        ctx.wakes.of(signet_core::jobs::JobKind::Event).notify_one();
+        let now = signet_storage::now_ms();
+        ctx.queue
+            .file(
+                crate::deliver::DELIVERIES,
+                made.iter().map(|m| (m.id.clone(), now)),
+            )
+            .await;
+        ctx.queue
+            .wake(<signet_core::events::Event as signet_queue::Job>::KIND);
     }
     made.pop()
         .ok_or_else(|| DomainError::Internal("replay stored nothing".into()))

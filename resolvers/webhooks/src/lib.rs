@@ -11,6 +11,7 @@ pub mod send;
 pub mod store;
 pub mod topics;
 pub mod types;
+pub mod worker;
 
 pub use endpoints::{create, delete, deliveries, list, replay, rotate, test_send};
 pub use relay::relay;

@@ -189,7 +189,7 @@ pub async fn insert_messages<C: Sql>(
             Value::from(now),
         ]);
     }
-    signet_core::sql::insert_rows(
+    signet_storage::insert_rows(
         txn,
         db,
         "webhook_messages",

@@ -64,7 +64,7 @@ impl Bucket {
             return Err(bad("names no bucket"));
         }
         if !prefix.is_empty() {
-            super::valid(prefix).map_err(|_| bad("its prefix has an empty, . or .. part"))?;
+            super::key::valid(prefix).map_err(|_| bad("its prefix has an empty, . or .. part"))?;
         }
         // Keys given in the settings are the whole story; without them, the environment's
         // (and an instance profile) are used as the AWS tools use them.

@@ -29,14 +29,14 @@ macro_rules! plain_sql {
                 &self,
                 manager: &sea_orm_migration::prelude::SchemaManager,
             ) -> Result<(), sea_orm_migration::prelude::DbErr> {
-                super::run_sql(manager, $up).await
+                $crate::migrations::run_sql(manager, $up).await
             }
 
             async fn down(
                 &self,
                 manager: &sea_orm_migration::prelude::SchemaManager,
             ) -> Result<(), sea_orm_migration::prelude::DbErr> {
-                super::run_sql(manager, $down).await
+                $crate::migrations::run_sql(manager, $down).await
             }
 
             fn use_transaction(&self) -> Option<bool> {

@@ -1,7 +1,9 @@
-//! Redis pub/sub for live status: `publish` sends a document id to every `signet serve`
-//! process; `relay_into` feeds what arrives into the process's local broadcast channel. The
-//! subscriber reconnects by itself; a message published while it is down is missed, which a
-//! live view tolerates (the next change carries the whole document again).
+//! Redis pub/sub between processes: `publish` sends a message to every process listening on
+//! the channel; `relay_into` feeds what arrives into the process's local broadcast channel,
+//! `each` hands it to a function. Live status sends document ids on `live:documents`; the
+//! queue names the kinds a commit queued on `queue:wake`. The subscriber reconnects by
+//! itself; a message published while it is down is missed, which both tolerate (the next
+//! change carries the whole document again; a runner's sweep and timer find the jobs).
 
 use std::time::Duration;
 
@@ -18,13 +20,23 @@ pub struct PubSub {
 }
 
 impl PubSub {
+    /// Live status's channel.
     pub async fn connect(url: &str, prefix: &str) -> Result<PubSub, crate::StorageError> {
+        PubSub::channel(url, prefix, "live:documents").await
+    }
+
+    /// The channel `name` under `prefix`.
+    pub async fn channel(
+        url: &str,
+        prefix: &str,
+        name: &str,
+    ) -> Result<PubSub, crate::StorageError> {
         let client = redis::Client::open(url)?;
         let conn = ConnectionManager::new(client.clone()).await?;
         Ok(PubSub {
             client,
             conn,
-            channel: format!("{prefix}live:documents"),
+            channel: format!("{prefix}{name}"),
         })
     }
 
@@ -36,6 +48,14 @@ impl PubSub {
     }
 
     pub fn relay_into(&self, tx: broadcast::Sender<String>) {
+        self.each(move |id| {
+            let _ = tx.send(id);
+        });
+    }
+
+    /// Hands every message that arrives to `f`, from a task of its own, for as long as the
+    /// process runs.
+    pub fn each(&self, f: impl Fn(String) + Send + 'static) {
         let client = self.client.clone();
         let channel = self.channel.clone();
         tokio::spawn(async move {
@@ -45,13 +65,13 @@ impl PubSub {
                         if ps.subscribe(&channel).await.is_ok() {
                             let mut messages = ps.on_message();
                             while let Some(m) = messages.next().await {
-                                if let Ok(id) = m.get_payload::<String>() {
-                                    let _ = tx.send(id);
+                                if let Ok(text) = m.get_payload::<String>() {
+                                    f(text);
                                 }
                             }
                         }
                     }
-                    Err(e) => tracing::warn!(error = %e, "live status subscriber cannot connect"),
+                    Err(e) => tracing::warn!(channel, error = %e, "a subscriber cannot connect"),
                 }
                 tokio::time::sleep(Duration::from_secs(1)).await;
             }

@@ -78,9 +78,9 @@ pub async fn opened(
             seen.detail(),
         )
         .event("documents.document.opened", &doc, Some(&person), None);
-    trail.write(&txn, &ctx.db).await?;
+    let queued = trail.write(&txn, &ctx.db).await?;
     txn.commit().await?;
-    ctx.committed(&doc.id).await;
+    ctx.committed(&doc.id, queued).await;
     Ok(())
 }
 
@@ -133,8 +133,9 @@ pub async fn consent(
         );
         let txn = ctx.db.conn.begin().await?;
         identity::lock_document(&txn, ctx, &v.doc.id).await?;
-        trail.write(&txn, &ctx.db).await?;
+        let queued = trail.write(&txn, &ctx.db).await?;
         txn.commit().await?;
+        ctx.queued(queued).await;
     }
     view_of(ctx, &v, pass).await
 }
@@ -184,7 +185,7 @@ pub async fn sign(
         })
         .collect();
     let txn = ctx.db.conn.begin().await?;
-    let (doc, all_done) = crate::record_signature(
+    let (doc, queued) = crate::record_signature(
         ctx,
         &txn,
         Trail::new(&v.doc.id),
@@ -200,10 +201,7 @@ pub async fn sign(
     )
     .await?;
     txn.commit().await?;
-    ctx.committed(&doc.id).await;
-    if all_done {
-        ctx.job_queued(signet_core::jobs::JobKind::Seal);
-    }
+    ctx.committed(&doc.id, queued).await;
     let again = visit(ctx, token).await?;
     view_of(ctx, &again, pass).await
 }
@@ -264,7 +262,7 @@ pub async fn decline(
         ),
         None => format!("{} ({}) declined to sign", v.person.name, v.person.email),
     };
-    crate::end_in(
+    let ending = crate::end_in(
         ctx,
         &txn,
         &v.doc,
@@ -280,9 +278,9 @@ pub async fn decline(
     doc.reason = reason;
     let mut trail = Trail::new(&doc.id);
     trail.email_to_sender("declined", &doc, &crate::locale(&doc));
-    trail.write(&txn, &ctx.db).await?;
+    let queued = ending.and(trail.write(&txn, &ctx.db).await?);
     txn.commit().await?;
-    ctx.committed(&doc.id).await;
+    ctx.committed(&doc.id, queued).await;
     let again = visit(ctx, token).await?;
     view_of(ctx, &again, pass).await
 }

@@ -139,9 +139,10 @@ pub async fn session(
         &actor.key_id,
         json!({"origin": origin}),
     );
-    trail.write(&txn, &ctx.db).await?;
+    let queued = trail.write(&txn, &ctx.db).await?;
     let made = ready.store(&txn, ctx, claim).await?;
     txn.commit().await?;
+    ctx.queued(queued).await;
     Ok(made)
 }
 
@@ -286,8 +287,9 @@ pub async fn start(
         &person.name,
         seen.detail(),
     );
-    trail.write(&txn, &ctx.db).await?;
+    let queued = trail.write(&txn, &ctx.db).await?;
     txn.commit().await?;
+    ctx.queued(queued).await;
     Ok(StartOut {
         session: session.token,
         origin,

@@ -25,7 +25,6 @@ use signet_storage::now_ms;
 use super::visit::{Seen, Stage, Visit, stage, visit, with};
 use crate::store::PersonDbRow;
 use crate::trail::Trail;
-use signet_core::jobs::JobKind;
 use signet_core::{Ctx, DomainError};
 
 /// How long an emailed code works.
@@ -423,22 +422,21 @@ pub async fn send_code(ctx: &Ctx, token: &str, seen: &Seen) -> Result<CodeOut, D
             seen.detail(),
         )
         .job(
-            JobKind::Email,
+            &crate::jobs::EmailJob {
+                kind: "code".into(),
+                document_id: v.doc.id.clone(),
+                person_id: Some(v.person.id.clone()),
+                seat: Some(v.person.seat.clone()),
+                locale: locale.to_string(),
+                test: v.doc.test,
+                nonce: Some(nonce.clone()),
+            },
             &v.doc,
-            json!({
-                "kind": "code",
-                "documentId": v.doc.id,
-                "personId": v.person.id,
-                "seat": v.person.seat,
-                "locale": locale,
-                "test": v.doc.test,
-                "nonce": nonce,
-            }),
             now,
         );
-    trail.write(&txn, &ctx.db).await?;
+    let queued = trail.write(&txn, &ctx.db).await?;
     txn.commit().await?;
-    ctx.job_queued(signet_core::jobs::JobKind::Email);
+    ctx.queued(queued).await;
     Ok(CodeOut {
         sent: true,
         gate: gate_of(&v.person, &s, now),
@@ -600,8 +598,9 @@ pub async fn verify(
         wrong
     };
     save(&txn, ctx, person, &s).await?;
-    trail.write(&txn, &ctx.db).await?;
+    let queued = trail.write(&txn, &ctx.db).await?;
     txn.commit().await?;
+    ctx.queued(queued).await;
     Ok(VerifyOut {
         pass,
         wrong,

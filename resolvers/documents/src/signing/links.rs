@@ -62,14 +62,15 @@ pub async fn store<C: Sql>(
     minted: &Minted,
     to: &LinkFor<'_>,
 ) -> Result<(), DomainError> {
-    signet_core::sql::insert_rows(
+    signet_storage::insert_rows(
         conn,
         &ctx.db,
         "signing_links",
         ROW_COLUMNS,
         vec![row(minted, to)],
     )
-    .await
+    .await?;
+    Ok(())
 }
 
 /// The row values of a link, in `ROW_COLUMNS` order, for a batch insert.

@@ -36,8 +36,8 @@ pub const CAP: Duration = Duration::from_millis(250);
 pub const BUSY_SHARE: f64 = 0.7;
 /// The shortest time between two samples of the machine's CPU time.
 pub const SAMPLE: Duration = Duration::from_millis(200);
-/// How the render threads are named (`crate::render`).
-pub(crate) const RENDER_THREAD_PREFIX: &str = "signet-render";
+/// How the render threads are named (`signet_documents::render`).
+pub const RENDER_THREAD_PREFIX: &str = "signet-render";
 
 static EPOCH: std::sync::LazyLock<Instant> = std::sync::LazyLock::new(Instant::now);
 /// When the last request arrived, in microseconds after `EPOCH`; 0 before the first.
@@ -72,7 +72,7 @@ pub async fn lull(cap: Duration) {
 }
 
 /// Runs one background task on the calling render thread, first waiting as the pacing says.
-pub(crate) fn run_paced(task: impl FnOnce()) {
+pub fn run_paced(task: impl FnOnce()) {
     let taken = Instant::now();
     loop {
         let last = LAST_REQUEST_US.load(Ordering::Relaxed);

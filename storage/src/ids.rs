@@ -12,7 +12,7 @@ const CROCKFORD: &[u8; 32] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 static LAST: Mutex<(u64, u128)> = Mutex::new((0, 0));
 
 pub fn new_id(prefix: &str) -> String {
-    let ms = signet_storage::now_ms() as u64;
+    let ms = crate::clock::now_ms() as u64;
     let fresh = random80();
     let (ms, rand) = {
         let mut last = LAST.lock().unwrap_or_else(|p| p.into_inner());

@@ -1,9 +1,9 @@
 //! Writing many rows at once, the same way on SQLite and PostgreSQL.
 
-use sea_orm::Value;
-use signet_storage::{Db, Sql};
+use sea_orm::{DbErr, Value};
 
-use crate::DomainError;
+use crate::db::Db;
+use crate::sql::Sql;
 
 /// Inserts `rows` into `table (columns)` with as few statements as the databases allow: one
 /// multi-row INSERT per 200 rows, so a document's people or fields cost one statement. The
@@ -15,7 +15,7 @@ pub async fn insert_rows<C: Sql>(
     table: &str,
     columns: &[&str],
     rows: Vec<Vec<Value>>,
-) -> Result<(), DomainError> {
+) -> Result<(), DbErr> {
     use std::fmt::Write;
     // SQLite binds `?` marks in order without looking each one up by name.
     let sqlite = conn.backend() == sea_orm::DbBackend::Sqlite;
