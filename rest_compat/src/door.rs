@@ -345,7 +345,7 @@ async fn door(
         }
     };
     if let Some(a) = &actor {
-        info.key_id = Some(a.key_id.clone());
+        info.key_id = a.principal.key_id().map(str::to_string);
         info.workspace_id = Some(a.workspace_id.clone());
         req.extensions_mut().insert(a.clone());
     }
@@ -556,7 +556,7 @@ async fn idempotent(
     let hold = match state
         .ctx
         .idempotency
-        .begin(&actor.key_id, &key, &fingerprint, IDEMPOTENCY_LOCK_MS)
+        .begin(actor.id(), &key, &fingerprint, IDEMPOTENCY_LOCK_MS)
         .await
     {
         Err(e) => return render(&e.into(), request_id),

@@ -178,7 +178,7 @@ async fn init(
             retry_after_secs: b.reset_secs,
         });
     }
-    let counted = Counter::take(&sockets.0, &actor.key_id, MAX_KEY_SOCKETS).ok_or_else(|| {
+    let counted = Counter::take(&sockets.0, actor.id(), MAX_KEY_SOCKETS).ok_or_else(|| {
         DomainError::RateLimited {
             message: format!(
                 "this key holds {MAX_KEY_SOCKETS} open sockets, the most one key may; close one \

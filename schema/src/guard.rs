@@ -425,7 +425,7 @@ impl Extension for GuardExtension {
         };
         let services = ctx.data_opt::<Ctx>().cloned();
         let payer = actor.clone();
-        match Held::take(socket.clone(), &counts.0, &actor.key_id) {
+        match Held::take(socket.clone(), &counts.0, actor.id()) {
             Ok(held) => next
                 .run(ctx, stream)
                 .then(move |r| {
@@ -499,7 +499,9 @@ fn log_socket_operation(ctx: &Ctx, socket: &Socket, checked: Result<&Actor, &Dom
     tracing::debug!(request_id = %request_id, route = "graphql.ws.operation", status, "socket operation");
     ctx.api_log.record(ApiLogEntry {
         request_id,
-        key_id: checked.ok().map(|a| a.key_id.clone()),
+        key_id: checked
+            .ok()
+            .and_then(|a| a.principal.key_id().map(str::to_string)),
         workspace_id: checked.ok().map(|a| a.workspace_id.clone()),
         method: "WS".into(),
         route: "graphql.ws.operation".into(),

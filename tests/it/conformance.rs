@@ -488,7 +488,7 @@ async fn refused_credentials(app: &TestApp, ws: &str, good: &str, scope: &str) -
         input
     };
     let revoked = app.key(ws, Mode::Test, &[scope]).await;
-    let revoked_id = app.actor(&revoked).await.key_id;
+    let revoked_id = app.actor(&revoked).await.id().to_string();
     signet_accounts::keys::revoke(app.ctx(), &revoked_id)
         .await
         .unwrap();
@@ -721,7 +721,7 @@ async fn every_rest_route(app: TestApp) {
             );
         }
         // While a first request under a key runs, a second is told to retry: 409.
-        let key_id = app.actor(&only).await.key_id;
+        let key_id = app.actor(&only).await.id().to_string();
         let running = idem();
         let hold = hold_as_first(&app, &key_id, &running, &req).await;
         let second = send(&app, &req, Some(&only), Some(&running), None).await;

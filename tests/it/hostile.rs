@@ -582,7 +582,7 @@ both!(
             next_text(&mut socket, 5).await.unwrap()["type"],
             "connection_ack"
         );
-        let key_id = app.actor(&other).await.key_id;
+        let key_id = app.actor(&other).await.id().to_string();
         signet_accounts::keys::revoke(app.ctx(), &key_id)
             .await
             .unwrap();

@@ -19,6 +19,11 @@ use signet_core::Ctx;
 use signet_core::jobs::Pool;
 use tokio::sync::watch;
 
+/// With Redis, how long a runner woken from idle waits for more work before it looks: the
+/// commits of every process wake it, and without the wait each event would be fanned out in
+/// a transaction of its own.
+const GATHER: Duration = Duration::from_millis(50);
+
 /// A pool's settings.
 #[derive(Clone, Copy, Debug)]
 pub struct PoolConfig {
@@ -240,7 +245,13 @@ pub async fn run<P: Pool>(
             // due, other processes prepare work).
             tokio::select! {
                 _ = stop.changed() => {}
-                _ = tokio::time::timeout(Duration::from_millis(100), woken.notified()) => {}
+                woke = tokio::time::timeout(Duration::from_millis(100), woken.notified()) => {
+                    // With Redis every process's commits wake this runner: what else they
+                    // queue in the next moments is taken with it, in one transaction.
+                    if woke.is_ok() && ctx.queue.on_redis() {
+                        tokio::time::sleep(GATHER).await;
+                    }
+                }
             }
         }
     }

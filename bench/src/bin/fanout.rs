@@ -136,7 +136,9 @@ async fn main() {
         let actor = Actor {
             workspace_id: ws.clone(),
             workspace_name: "Bench".into(),
-            key_id: "key_bench".into(),
+            principal: signet_core::Principal::Key {
+            id: "key_bench".into(),
+        },
             mode: Mode::Live,
             scopes: Scopes::all(),
             plan: Plan::Pro,

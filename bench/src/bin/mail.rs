@@ -205,7 +205,9 @@ async fn main() {
     let actor = Actor {
         workspace_name: "Bench".into(),
         workspace_id: ws,
-        key_id: "key_bench".into(),
+        principal: signet_core::Principal::Key {
+            id: "key_bench".into(),
+        },
         mode: Mode::Live,
         scopes: Scopes::all(),
         plan: Plan::Pro,

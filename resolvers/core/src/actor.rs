@@ -1,4 +1,6 @@
-//! Who is asking: the API key's workspace, mode, scopes and limits, resolved once per request.
+//! Who is asking: the principal (an API key today; a person signed into the application when
+//! it comes), with the workspace, mode, scopes and limits it acts under, resolved once per
+//! request.
 
 use std::fmt;
 
@@ -126,13 +128,79 @@ impl FromIterator<Scope> for Scopes {
     }
 }
 
+/// What a person may do in a workspace of the application (its issue gives each role's
+/// powers). Carried by a session's principal; an API key has scopes instead.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    Owner,
+    Admin,
+    Member,
+    Viewer,
+}
+
+impl Role {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Owner => "owner",
+            Role::Admin => "admin",
+            Role::Member => "member",
+            Role::Viewer => "viewer",
+        }
+    }
+}
+
+/// Who asks. Everything an actor does is recorded under [`Principal::recorded`], and its
+/// budgets, daily limits, idempotency records and sockets are counted under
+/// [`Principal::id`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Principal {
+    /// An API key (`key_…`).
+    Key { id: String },
+    /// A person signed into the application (`usr_…`) through one session (`ses_…`), acting
+    /// with their role in the workspace.
+    Session {
+        user_id: String,
+        session_id: String,
+        role: Role,
+    },
+    /// A person named by whoever asked, not signed in: the one an API key names when it
+    /// decides an approval (`person:<name> via key_…`), or an operator names at the command
+    /// line (`person:<name>`). Recorded as given.
+    Named { recorded: String },
+}
+
+impl Principal {
+    /// What its budgets and limits are counted under: the key's id, the person's id, or the
+    /// name recorded.
+    pub fn id(&self) -> &str {
+        match self {
+            Principal::Key { id } => id,
+            Principal::Session { user_id, .. } => user_id,
+            Principal::Named { recorded } => recorded,
+        }
+    }
+
+    /// The actor written in audit rows, approvals' `decided_by` and a document's creator.
+    pub fn recorded(&self) -> &str {
+        self.id()
+    }
+
+    /// The API key, when it is one (the API log's `keyId`).
+    pub fn key_id(&self) -> Option<&str> {
+        match self {
+            Principal::Key { id } => Some(id),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Actor {
     pub workspace_id: String,
     /// The workspace's name as the key was last read (at most a minute old: the key cache's
     /// time), the default of a document's `org.name` and `sender.name`.
     pub workspace_name: String,
-    pub key_id: String,
+    pub principal: Principal,
     pub mode: Mode,
     pub scopes: Scopes,
     pub plan: Plan,
@@ -144,6 +212,16 @@ pub struct Actor {
 }
 
 impl Actor {
+    /// What the actor's budgets and limits are counted under (see [`Principal::id`]).
+    pub fn id(&self) -> &str {
+        self.principal.id()
+    }
+
+    /// The actor written in the records (see [`Principal::recorded`]).
+    pub fn recorded(&self) -> &str {
+        self.principal.recorded()
+    }
+
     /// Under-scoped requests get the same answer as any other credential failure.
     pub fn require(&self, scope: Scope) -> Result<(), crate::DomainError> {
         if self.scopes.contains(scope) {

@@ -28,7 +28,7 @@ pub mod purge;
 pub mod secret_box;
 pub mod services;
 
-pub use actor::{Actor, Mode, Scope};
+pub use actor::{Actor, Mode, Principal, Role, Scope};
 pub use ctx::Ctx;
 pub use error::DomainError;
 

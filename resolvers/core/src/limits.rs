@@ -12,7 +12,7 @@ use crate::{Actor, Ctx, DomainError};
 pub async fn spend(ctx: &Ctx, actor: &Actor, units: u64) -> Result<BudgetState, DomainError> {
     Ok(ctx
         .budget
-        .hit_n(&format!("key:{}", actor.key_id), actor.per_minute, units)
+        .hit_n(&format!("key:{}", actor.id()), actor.per_minute, units)
         .await?)
 }
 
@@ -37,7 +37,7 @@ pub async fn spend_daily(ctx: &Ctx, actor: &Actor) -> Result<(), DomainError> {
     };
     let now = Utc::now();
     let day = now.format("%Y-%m-%d").to_string();
-    if ctx.daily.spend(&actor.key_id, &day, limit).await? {
+    if ctx.daily.spend(actor.id(), &day, limit).await? {
         return Ok(());
     }
     Err(DomainError::RateLimited {

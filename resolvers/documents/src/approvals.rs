@@ -12,7 +12,7 @@ use super::store::{self};
 use super::trail::{self};
 use super::types::*;
 use signet_core::page::PageRequest;
-use signet_core::{Actor, Ctx, DomainError, Mode, Scope};
+use signet_core::{Actor, Ctx, DomainError, Mode, Principal, Scope};
 
 const STATES: [&str; 4] = ["pending", "approved", "declined", "withdrawn"];
 
@@ -128,10 +128,13 @@ pub async fn decide_approval(
     {
         return Err(no_approval(approval_id));
     }
-    let who = format!("person:{by} via {}", actor.key_id);
+    // The person the key names decides, through the key.
+    let decider = Principal::Named {
+        recorded: format!("person:{by} via {}", actor.recorded()),
+    };
     // The send is the deciding key's: it counts against that key's daily limit, as its own
     // send would, once every check has passed.
-    decide_as(ctx, approval_id, approve, by, &who, note, Some(actor)).await
+    decide_as(ctx, approval_id, approve, by, &decider, note, Some(actor)).await
 }
 
 fn no_approval(id: &str) -> DomainError {
@@ -158,21 +161,25 @@ pub async fn approvals_decide(
     by: &str,
     note: Option<String>,
 ) -> Result<ApprovalOut, DomainError> {
-    let who = format!("person:{by}");
-    decide_as(ctx, approval_id, approve, by, &who, note, None).await
+    let decider = Principal::Named {
+        recorded: format!("person:{by}"),
+    };
+    decide_as(ctx, approval_id, approve, by, &decider, note, None).await
 }
 
-/// Decides an approval; `who` is the actor recorded in the audit trail and on the approval,
-/// `charge` the key whose daily limit an approved send spends, if any.
+/// Decides an approval; `decider` is the principal recorded in the audit trail and on the
+/// approval (and who sends it, when approved), `charge` the key whose daily limit an approved
+/// send spends, if any.
 async fn decide_as(
     ctx: &Ctx,
     approval_id: &str,
     approve: bool,
     by: &str,
-    who: &str,
+    decider: &Principal,
     note: Option<String>,
     charge: Option<&Actor>,
 ) -> Result<ApprovalOut, DomainError> {
+    let who = decider.recorded();
     let row = approval_row(ctx, approval_id).await?;
     let state: String = row.try_get("", "state")?;
     if state != "pending" {
@@ -194,7 +201,7 @@ async fn decide_as(
         let actor = Actor {
             workspace_id: ws.id.clone(),
             workspace_name: ws.name.clone(),
-            key_id: who.to_string(),
+            principal: decider.clone(),
             mode: if doc.test { Mode::Test } else { Mode::Live },
             scopes: signet_core::actor::Scopes::all(),
             plan: ws.plan,

@@ -345,7 +345,7 @@ impl NewDraft {
             "created",
             note,
             None,
-            &actor.key_id,
+            actor.recorded(),
             serde_json::json!({"title": d.title, "people": d.people.len()}),
         );
         let doc = DocRow {
@@ -364,7 +364,7 @@ impl NewDraft {
             profile: d.profile.clone(),
             email_options: json(&d.email),
             send_options: json(&d.send),
-            created_by: actor.key_id.clone(),
+            created_by: actor.recorded().to_string(),
             created_at: now,
             updated_at: now,
             sent_at: sent.map(|s| s.at),
@@ -421,7 +421,7 @@ impl NewDraft {
                 &mut rows.trail,
                 &rows.doc,
                 &mut rows.people,
-                &actor.key_id,
+                actor.recorded(),
                 field_count,
                 at,
             );

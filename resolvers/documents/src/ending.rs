@@ -56,7 +56,7 @@ pub async fn remind(
         }));
     }
     let up = reminder_allowance(&people, up, now_ms())?;
-    let queued = remind_people(ctx, &txn, &doc, &up, &actor.key_id).await?;
+    let queued = remind_people(ctx, &txn, &doc, &up, actor.recorded()).await?;
     let made = answer::store(&txn, ctx, claim, 200, out_of(ctx, &txn, &doc).await?).await?;
     txn.commit().await?;
     ctx.committed(&doc.id, queued).await;
@@ -334,7 +334,7 @@ pub async fn void(
         &doc,
         "voided",
         reason.as_deref(),
-        &actor.key_id,
+        actor.recorded(),
         "Document voided through the API",
         None,
     )

@@ -96,7 +96,7 @@ impl NewApproval {
     pub(crate) fn new(actor: &Actor) -> NewApproval {
         NewApproval {
             id: ids::new_id("apr"),
-            key_id: actor.key_id.clone(),
+            key_id: actor.recorded().to_string(),
             at: now_ms(),
         }
     }
@@ -425,7 +425,7 @@ pub(crate) async fn send_in<C: Sql>(
     let mut values = vec![
         Value::from(doc.id.clone()),
         Value::from(now),
-        Value::from(actor.key_id.clone()),
+        Value::from(actor.recorded().to_string()),
         Value::from(state),
     ];
     values.extend(approval.map(Value::from));
@@ -440,7 +440,7 @@ pub(crate) async fn send_in<C: Sql>(
         &mut trail,
         &doc,
         &mut people,
-        &actor.key_id,
+        actor.recorded(),
         field_count,
         now,
     );

@@ -106,7 +106,7 @@ pub async fn test_sign(
             person.seat
         )));
     }
-    let actor_name = format!("{} (test signature)", actor.key_id);
+    let actor_name = format!("{} (test signature)", actor.recorded());
     let txn = ctx.db.conn.begin().await?;
     let mut trail = Trail::new(&doc.id);
     trail.audit(
@@ -131,7 +131,7 @@ pub async fn test_sign(
             ),
             json!({"test": true, "fields": completed}),
         ),
-        &actor.key_id,
+        actor.recorded(),
     )
     .await?;
     let made = answer::store(&txn, ctx, claim, 200, out_of(ctx, &txn, &doc).await?).await?;

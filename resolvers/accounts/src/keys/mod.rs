@@ -237,7 +237,9 @@ pub async fn authenticate(ctx: &Ctx, token: &str, client_ip: IpAddr) -> Result<A
     Ok(Actor {
         workspace_id: row.workspace_id.clone(),
         workspace_name: row.workspace_name.clone(),
-        key_id: row.key_id.clone(),
+        principal: signet_core::Principal::Key {
+            id: row.key_id.clone(),
+        },
         mode,
         scopes: row.scopes,
         plan: row.plan,

@@ -136,7 +136,7 @@ pub async fn session(
             person.name, person.email
         ),
         Some(&person.seat),
-        &actor.key_id,
+        actor.recorded(),
         json!({"origin": origin}),
     );
     let queued = trail.write(&txn, &ctx.db).await?;
