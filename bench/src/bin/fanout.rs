@@ -137,8 +137,8 @@ async fn main() {
             workspace_id: ws.clone(),
             workspace_name: "Bench".into(),
             principal: signet_core::Principal::Key {
-            id: "key_bench".into(),
-        },
+                id: "key_bench".into(),
+            },
             mode: Mode::Live,
             scopes: Scopes::all(),
             plan: Plan::Pro,
