@@ -10,7 +10,7 @@ use crate::AppState;
 use crate::routes::{Access, Idem, ROUTES, Route};
 
 pub fn document() -> Value {
-    build(ROUTES)
+    build(&ROUTES)
 }
 
 fn error_response(description: &str) -> Value {
@@ -120,7 +120,7 @@ fn operation(
     if let Some(req) = route.request {
         let name = req(schemas);
         op["requestBody"] = json!({
-            "required": !crate::routes::OPTIONAL_BODY.contains(&route.operation_id),
+            "required": !route.optional_body,
             "content": {"application/json": {"schema": {"$ref": format!("#/components/schemas/{name}")}}}
         });
     }

@@ -38,6 +38,7 @@ macro_rules! rows {
     ($($name:ident: $method:ident $path:literal $id:literal $access:ident $handler:ident;)*) => {
         $(static $name: LazyLock<Route> = LazyLock::new(|| Route {
             body_limit: PAGE_BODY_LIMIT,
+            optional_body: false,
             ..row(Method::$method, $path, $id, Access::$access, $handler)
         });)*
         pub(crate) fn router(state: &AppState) -> Router<AppState> {

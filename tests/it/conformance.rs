@@ -134,7 +134,7 @@ fn the_route_table_keeps_the_contract_s_scopes_and_idempotency() {
         );
         assert_eq!(route.idempotency, *rule, "{op}");
     }
-    for route in ROUTES {
+    for route in ROUTES.iter() {
         assert!(
             CONTRACT.iter().any(|(op, _, _)| *op == route.operation_id),
             "{} is new: add its scope and rule to CONTRACT",
@@ -612,7 +612,7 @@ async fn every_rest_route(app: TestApp) {
     assert_eq!(reference.status, 401);
     assert_eq!(error_kind(&reference), "unauthenticated");
 
-    for route in ROUTES {
+    for route in ROUTES.iter() {
         let what = format!("{} {}", route.method, route.path);
         let Access::Scope(scope) = route.access else {
             panic!("{what}: every /api/v1 route needs a scope");

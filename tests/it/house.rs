@@ -34,7 +34,8 @@ const CRATES: [&str; 16] = [
 const KNOWN: &[&str] = &[
     "pdf/src: completion.rs lib.rs markup.rs",
     "rest_compat/src: door.rs extract.rs graphql.rs handlers.rs health.rs hooks.rs lib.rs mail.rs \
-     openapi.rs page.rs personal.rs routes.rs templates.rs trust.rs",
+     openapi.rs page.rs personal.rs routes/accounts.rs routes/documents.rs routes/email.rs \
+     routes/mod.rs routes/row.rs routes/templates.rs routes/webhooks.rs templates.rs trust.rs",
     "seal/src: asn1.rs ca.rs cms.rs incremental.rs lib.rs pades.rs remote.rs stamp.rs tsa.rs",
     "source/src: check.rs lib.rs parse.rs",
     "storage/src: state/budget.rs state/daily.rs state/idempotency.rs state/mod.rs",

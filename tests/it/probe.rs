@@ -68,5 +68,6 @@ pub static ROUTES: &[Route] = &[Route {
     success: 201,
     statuses: &[],
     body_limit: 1024,
+    optional_body: false,
     handler,
 }];

@@ -29,7 +29,7 @@ async fn openapi_document_matches_the_committed_file_and_the_route_table() {
         doc["components"]["securitySchemes"]["bearer"]["scheme"],
         "bearer"
     );
-    for route in signet_rest::routes::ROUTES {
+    for route in signet_rest::routes::ROUTES.iter() {
         let op = &doc["paths"][route.full_path()][route.method.as_str().to_ascii_lowercase()];
         assert_eq!(
             op["operationId"], route.operation_id,

@@ -1,0 +1,277 @@
+//! What a row of the route table is, and what rows share: access, the idempotency rule,
+//! query parameters, body limits, the helpers that write the common shapes of row.
+
+use axum::Router;
+pub(super) use axum::http::Method;
+use axum::routing::MethodRouter;
+pub(super) use signet_core::Scope;
+use utoipa::openapi::{RefOr, Schema};
+
+pub(super) use crate::{AppState, door, handlers};
+
+/// Who may call a route.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    /// No key needed (documents, GraphiQL); budgeted per client address.
+    Public,
+    /// The signing page's calls: no key, a signing link or session (`Authorization: Link
+    /// …`) that must open a document before the body is read; budgeted per client address.
+    Link,
+    /// Any valid key; the operation checks scopes itself (GraphQL).
+    AnyKey,
+    /// A key holding this scope.
+    Scope(Scope),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Idem {
+    /// The header is not used.
+    None,
+    /// Honoured when sent.
+    Optional,
+    /// A request without it is refused with 400.
+    Required,
+}
+
+/// Pushes a schema and everything it refers to into `out`; returns its name.
+pub type SchemaFn = fn(&mut Vec<(String, RefOr<Schema>)>) -> String;
+
+/// The answer is a file, not JSON: `openapi` describes these names as their media types.
+pub const PDF_FILE: &str = "@application/pdf";
+pub const CSV_FILE: &str = "@text/csv";
+
+pub(super) fn pdf_file(_: &mut Vec<(String, RefOr<Schema>)>) -> String {
+    PDF_FILE.to_string()
+}
+
+pub(super) fn csv_file(_: &mut Vec<(String, RefOr<Schema>)>) -> String {
+    CSV_FILE.to_string()
+}
+
+pub fn schema_of<T: utoipa::ToSchema>(out: &mut Vec<(String, RefOr<Schema>)>) -> String {
+    let name = T::name().into_owned();
+    out.push((name.clone(), T::schema()));
+    T::schemas(out);
+    name
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct QueryParam {
+    pub name: &'static str,
+    /// JSON Schema type: `string` or `integer`.
+    pub ty: &'static str,
+    pub description: &'static str,
+    /// Bounds of an integer parameter, as the resolver enforces them.
+    pub range: Option<(i64, i64)>,
+}
+
+#[derive(Clone)]
+pub struct Route {
+    pub method: Method,
+    /// Relative to `/api/v1`, in the `{param}` form both axum and OpenAPI use.
+    pub path: &'static str,
+    pub operation_id: &'static str,
+    pub summary: &'static str,
+    pub access: Access,
+    pub idempotency: Idem,
+    pub query: &'static [QueryParam],
+    pub request: Option<SchemaFn>,
+    pub response: SchemaFn,
+    pub success: u16,
+    /// Statuses beyond 400, 401, 403 and 429, with what they mean for this route.
+    pub statuses: &'static [(u16, &'static str)],
+    /// Largest request body accepted, in bytes.
+    pub body_limit: usize,
+    /// The JSON body may be left out (the OpenAPI document says it is not required).
+    pub optional_body: bool,
+    pub handler: fn() -> MethodRouter<AppState>,
+}
+
+pub const DEFAULT_BODY_LIMIT: usize = 2 * 1024 * 1024;
+/// The largest legal body of `POST /templates/html`: 2 MB of HTML as JSON, where every byte
+/// may take six (a control character escaped as `\u0001`; Python's `json.dumps` writes an
+/// accented letter's two bytes as six), and room for the other fields. GraphQL takes the same
+/// page in its `input`, so its limit is this one too.
+/// GraphQL takes the bodies of the template mutations in its `input`: its limit is the
+/// largest of them.
+pub const GRAPHQL_BODY_LIMIT: usize = if FILE_BODY_LIMIT > HTML_BODY_LIMIT {
+    FILE_BODY_LIMIT
+} else {
+    HTML_BODY_LIMIT
+};
+/// The largest legal body of `POST /templates/file`: a 10 MB file in base64 (four bytes for
+/// every three) and room for the other fields.
+pub const FILE_BODY_LIMIT: usize =
+    signet_documents::templates::MAX_FILE.div_ceil(3) * 4 + 64 * 1024;
+pub const HTML_BODY_LIMIT: usize = 6 * signet_documents::templates::MAX_HTML + 64 * 1024;
+
+impl std::fmt::Debug for Route {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {}", self.method, self.path)
+    }
+}
+
+impl Route {
+    /// The row's JSON body may be left out.
+    pub(super) const fn optional_body(mut self) -> Route {
+        self.optional_body = true;
+        self
+    }
+
+    pub(super) const fn with_statuses(mut self, statuses: &'static [(u16, &'static str)]) -> Route {
+        self.statuses = statuses;
+        self
+    }
+
+    pub fn full_path(&self) -> String {
+        format!("/api/v1{}", self.path)
+    }
+
+    pub(crate) fn mount(
+        &'static self,
+        router: Router<AppState>,
+        state: &AppState,
+    ) -> Router<AppState> {
+        router.route(
+            &self.full_path(),
+            door::layer(self, (self.handler)(), state),
+        )
+    }
+}
+
+/// A row for a route outside `/api/v1` (GraphQL, the trust routes): it passes through the
+/// same door but is not in the OpenAPI document.
+pub(crate) fn row(
+    method: Method,
+    path: &'static str,
+    id: &'static str,
+    access: Access,
+    handler: fn() -> MethodRouter<AppState>,
+) -> Route {
+    Route {
+        method,
+        path,
+        operation_id: id,
+        summary: "",
+        access,
+        idempotency: Idem::None,
+        query: &[],
+        request: None,
+        response: schema_of::<signet_webhooks::TopicOut>,
+        success: 200,
+        statuses: &[],
+        body_limit: GRAPHQL_BODY_LIMIT,
+        optional_body: false,
+        handler,
+    }
+}
+
+/// A GET row with no body and no query: most read routes.
+pub(super) const fn read(
+    path: &'static str,
+    operation_id: &'static str,
+    summary: &'static str,
+    scope: Scope,
+    response: SchemaFn,
+    handler: fn() -> MethodRouter<AppState>,
+) -> Route {
+    Route {
+        method: Method::GET,
+        path,
+        operation_id,
+        summary,
+        access: Access::Scope(scope),
+        idempotency: Idem::None,
+        query: &[],
+        request: None,
+        response,
+        success: 200,
+        statuses: &[],
+        body_limit: 0,
+        optional_body: false,
+        handler,
+    }
+}
+
+/// A POST row acting on one document.
+#[allow(clippy::too_many_arguments)]
+pub(super) const fn act(
+    path: &'static str,
+    operation_id: &'static str,
+    summary: &'static str,
+    idempotency: Idem,
+    request: Option<SchemaFn>,
+    success: u16,
+    statuses: &'static [(u16, &'static str)],
+    handler: fn() -> MethodRouter<AppState>,
+) -> Route {
+    Route {
+        method: Method::POST,
+        path,
+        operation_id,
+        summary,
+        access: Access::Scope(Scope::DocumentsWrite),
+        idempotency,
+        query: &[],
+        request,
+        response: schema_of::<DocumentOut>,
+        success,
+        statuses,
+        body_limit: DEFAULT_BODY_LIMIT,
+        optional_body: false,
+        handler,
+    }
+}
+
+pub(super) use handlers::documents as docs;
+pub(super) use signet_documents::signing::embed::{EmbedSessionIn, EmbedSessionOut};
+pub(super) use signet_documents::templates::{
+    TemplateDefaults, TemplateDocumentIn, TemplateFileIn, TemplateHtmlIn, TemplateOut,
+    TemplatePageOut, TemplateSendIn, TemplateSourceIn,
+};
+pub(super) use signet_documents::types::{
+    CheckOut, DocumentCheckIn, DocumentCreateIn, DocumentOut, DocumentPageOut, DocumentReviseIn,
+    DocumentSourceOut, RemindIn, TestSignIn, VoidIn,
+};
+
+pub(super) const NOT_FOUND: (u16, &str) = (
+    404,
+    "No such document, or one of the other mode than the key's.",
+);
+pub(super) const HOOK_NOT_FOUND: (u16, &str) = (
+    404,
+    "No such webhook endpoint, or one of the other mode than the key's.",
+);
+pub(super) use crate::hooks;
+pub(super) use crate::mail;
+pub(super) use signet_email::log::EmailPageOut;
+pub(super) use signet_email::templates::{
+    EmailPreviewOut, EmailTemplateOut, EmailTemplatesOut, EmailWordingIn,
+};
+pub(super) use signet_webhooks::types::{
+    DeliveryAttemptsOut, DeliveryOut, RelayOut, WebhookCreateIn, WebhookOut, WebhookPageOut,
+    WebhookRotateIn, WebhookTestIn, WebhookTestOut,
+};
+/// The page size of a list, as `PageRequest` bounds it.
+pub(super) const LIMIT: QueryParam = QueryParam {
+    name: "limit",
+    ty: "integer",
+    description: "1 to 200; default 50.",
+    range: Some((1, 200)),
+};
+pub(super) const CURSOR: QueryParam = QueryParam {
+    name: "cursor",
+    ty: "string",
+    description: "page.nextCursor of the previous page.",
+    range: None,
+};
+pub(super) const LOCALE: QueryParam = QueryParam {
+    name: "locale",
+    ty: "string",
+    description: "One of en, es, fr, de, pt, it, nl, pl, tr, ru, ar, ja, zh, ko; default en.",
+    range: None,
+};
+pub(super) const NOT_OUT: (u16, &str) = (
+    409,
+    "The document is not in a state that allows this; the message says which it is in.",
+);
