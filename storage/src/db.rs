@@ -259,7 +259,7 @@ pub enum Txn {
 /// and sends them together, as one statement of data-modifying `WITH` clauses, before the
 /// next statement it runs or its COMMIT. A create+send's seven INSERTs then take one round
 /// trip instead of seven; a `pgbench` sketch of that shape ran about 30% more transactions a
-/// second on the 2-core bench machine (bench/RESULTS.md, session 10). PostgreSQL runs the
+/// second on the 2-core bench machine (bench/RESULTS.md). PostgreSQL runs the
 /// clauses with one snapshot and checks foreign keys at the end of the statement, so rows may
 /// reference rows of a sibling clause; no clause sees another's rows otherwise, so a
 /// statement whose text is already held (say a second upsert of the same counter row) sends

@@ -376,7 +376,7 @@ const CHECKPOINT_HARD: i32 = 10_000;
 /// of 4 MB or more of log written since the last. A checkpoint that cannot copy everything
 /// (a reader still needs older pages) leaves the log long, and the next commit runs another.
 /// Measured at 2,000 create+send a second: 85 checkpoints a second and 30% of the writer
-/// thread's time in `fsync` (bench/RESULTS.md, session 8).
+/// thread's time in `fsync` (bench/RESULTS.md).
 ///
 /// Here the writer answers its callers first, then checkpoints when the log is long and the
 /// last checkpoint is `IDLE_GAP` old (`BUSY_GAP` while bodies wait, so hot pages rewritten by

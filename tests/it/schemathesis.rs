@@ -44,7 +44,7 @@ async fn live_server_conforms_to_its_openapi_document() {
             "all",
             // Semantic rules (a source's roles and chips, email addresses, an Idempotency-Key
             // reused with another body) cannot be written in JSON Schema, so a schema-valid
-            // request may rightly be refused; every other check runs. See docs/decisions.md.
+            // request may rightly be refused; every other check runs. See docs/decisions/the-safety-net.md.
             "--exclude-checks",
             "positive_data_acceptance",
             "--max-examples",

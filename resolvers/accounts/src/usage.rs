@@ -116,8 +116,8 @@ pub async fn get(ctx: &Ctx, actor: &Actor) -> Result<UsageOut, DomainError> {
 
 /// Shards a counter may be spread over (m0006): sends that need no read-back spread their
 /// row locks over this many rows. On PostgreSQL, at 256 connections, the counter's upsert
-/// waited 37 ms on average with one row, 2.2 ms with 16 and 0.3-0.5 ms with 64 (bench/RESULTS.md,
-/// session 10); a read sums at most this many rows.
+/// waited 37 ms on average with one row, 2.2 ms with 16 and 0.3-0.5 ms with 64
+/// (bench/RESULTS.md); a read sums at most this many rows.
 pub const SHARDS: u32 = 64;
 
 /// Which of a counter's rows an action adds to: shard 0 when it reads the counter back in

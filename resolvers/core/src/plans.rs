@@ -1,5 +1,6 @@
 //! Plans and their allowances. The numbers are operator settings (`[plans.free]` and
-//! `[plans.pro]` in signet.toml); these are the defaults written down in docs/decisions.md.
+//! `[plans.pro]` in signet.toml); these are the defaults written down in
+//! `docs/decisions/foundation.md`.
 
 use serde::{Deserialize, Serialize};
 

@@ -196,7 +196,7 @@ pub async fn render_document(
     // Everything but the reads and writes runs on a render thread, in the idle scheduling
     // class: parsing the stored words, the render itself, the check of its fields and the
     // file's digest. At normal priority the parsing alone took CPU from requests while renders
-    // lagged behind a stream of sends (bench/RESULTS.md, session 9). Sealing's own render
+    // lagged behind a stream of sends (bench/RESULTS.md). Sealing's own render
     // (no job) runs on the blocking pool at normal priority instead, like the rest of
     // sealing: it must not queue behind the render threads' paced backlog.
     let renderer = crate::services(ctx).renderer.clone();

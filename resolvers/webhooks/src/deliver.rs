@@ -50,7 +50,7 @@ pub use signet_queue::mark_done_sql;
 /// `outbox_due` index: without it, once an autoanalyze sampled a moment with events queued,
 /// the planner expected one soon and took a sequential scan of the whole outbox, finished
 /// jobs and all, twenty times a second (30 ms a probe after 5 minutes of the mixed
-/// benchmark, bench/RESULTS.md, session 22).
+/// benchmark, bench/RESULTS.md).
 pub const EVENT_PROBE: &str =
     "SELECT id FROM outbox WHERE state = 'queued' AND kind = 'event' ORDER BY run_at LIMIT 1";
 

@@ -2,7 +2,7 @@
 // sealing sweep asks for signed documents, the list's `externalId` filter for one external
 // id, the scheduler for documents with an expiry or a reminder time. Every other row left
 // out is an index entry a create or send no longer writes (on the embedded default, pages
-// the one writer thread no longer writes at each commit: bench/RESULTS.md, session 8). Each
+// the one writer thread no longer writes at each commit: bench/RESULTS.md). Each
 // query's own conditions (`state = 'signed'`, `external_id = $n`, `expires_at <= $n`,
 // `next_reminder_at <= $n`) imply the index's, so SQLite and PostgreSQL both still use them.
 // The signed documents' index keys on `updated_at` alone: its rows all have one state. Each

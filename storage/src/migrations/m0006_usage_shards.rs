@@ -2,7 +2,7 @@
 // PostgreSQL every send of a workspace added one to the same row, and a row lock is held
 // until COMMIT: 256 concurrent create+sends queued on that one row, 37 ms a statement on
 // average, and a workspace could not send more than about 700 documents a second
-// (bench/RESULTS.md, session 10). A send whose plan has no monthly allowance now adds to one
+// (bench/RESULTS.md). A send whose plan has no monthly allowance now adds to one
 // of 64 shards; a send that must check the allowance still adds to shard 0 and reads the sum
 // back under that row's lock, so of sends racing for the month's last document exactly one
 // commits, as before.

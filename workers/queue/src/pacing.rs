@@ -5,7 +5,7 @@
 //! requests, the SQLite writer can sit runnable behind a request thread on one core while a
 //! render runs on the other, which the kernel counts as nearly idle (a scheduler trace of
 //! 2,000 create+send a second put 221 ms of renders on the other core during 406 ms of the
-//! writer's waits; bench/RESULTS.md, session 12). So renders also pace themselves:
+//! writer's waits; bench/RESULTS.md). So renders also pace themselves:
 //!
 //! - The machine's CPU time is sampled from `/proc/stat`, and the render threads' own from
 //!   `/proc/self/task/<id>/stat` of every thread named `signet-render…` (the render threads
