@@ -168,8 +168,9 @@ pub async fn services(config: &Config) -> anyhow::Result<Services> {
     Ok(Services { ctx, log_writer })
 }
 
-/// Makes ring the TLS clients' crypto provider (the one backend; see DESIGN), before any
-/// client is built: webhooks, SMTP and the bucket's. Called again, it does nothing.
+/// Makes ring the TLS clients' crypto provider (the one crypto backend:
+/// docs/decisions/operations.md), before any client is built: webhooks, SMTP and the bucket's.
+/// Called again, it does nothing.
 pub fn crypto() {
     let _ = rustls::crypto::ring::default_provider().install_default();
 }
@@ -230,7 +231,7 @@ pub async fn start(config: &Config, extra: &'static [Route]) -> anyhow::Result<S
             trusted_proxies: config.trusted_proxies.clone(),
             anonymous_per_minute: config.anonymous_per_minute,
             body_timeout: Duration::from_secs(config.body_timeout_secs),
-            sockets: signet_rest::graphql::SocketLimits {
+            sockets: signet_rest::SocketLimits {
                 init_timeout: Duration::from_secs(config.socket_init_timeout_secs),
                 lifetime: Duration::from_secs(config.socket_lifetime_secs),
             },

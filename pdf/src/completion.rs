@@ -8,7 +8,8 @@
 
 use std::fmt::Write;
 
-use crate::{Paper, RenderError, Renderer};
+use crate::input::{Paper, RenderError};
+use crate::render::{Renderer, export};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ValueKind {
@@ -214,7 +215,7 @@ impl Renderer {
         let data = serde_json::to_vec(&serde_json::json!({ "strings": strings }))
             .map_err(|e| RenderError::Compile(e.to_string()))?;
         let document = self.compile(markup, data, &[])?;
-        crate::export(&document, ident)
+        export(&document, ident)
     }
 }
 

@@ -9,7 +9,7 @@ use std::fmt::Write;
 use serde::Serialize;
 use signet_source::{Align, Block, Field, FieldType, Inline, Marks, walk};
 
-use crate::{Paper, Profile, RenderInput};
+use crate::input::{Paper, Profile, RenderInput};
 
 #[derive(Serialize)]
 pub(crate) struct Data {

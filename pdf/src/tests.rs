@@ -4,6 +4,7 @@ use std::process::Command;
 use serde_json::{Value, json};
 
 use crate::*;
+use signet_source::Doc;
 
 fn doc(content: Value) -> Doc {
     signet_source::parse("source", &json!({"type": "doc", "content": content})).unwrap()

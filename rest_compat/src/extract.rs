@@ -1,6 +1,7 @@
 //! Extractors that turn bad input into a 400 naming the field and the reason: wrong content
 //! type, a body over the route's limit, malformed JSON, a field of the wrong type, an unknown
-//! field (request types deny them, so typos surface instead of being ignored).
+//! field (request types deny them, so typos surface instead of being ignored); and the query
+//! string's parsers (each name at most once and from the route's list).
 
 use axum::body::to_bytes;
 use axum::extract::{FromRequest, FromRequestParts, Request};
@@ -10,7 +11,7 @@ use serde::de::DeserializeOwned;
 use signet_core::DomainError;
 
 use crate::ApiError;
-use crate::door::{BodyLimit, body_too_large};
+use crate::door::body::{BodyLimit, body_too_large};
 
 /// A JSON body of type `T`.
 pub struct JsonIn<T>(pub T);
@@ -124,6 +125,51 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for QueryIn<T> {
                 ApiError(DomainError::Invalid(format!("query: {reason}")))
             })
     }
+}
+
+/// Query pairs, each name at most once and from `allowed`.
+pub(crate) fn query(
+    raw: Option<&str>,
+    allowed: &[&str],
+) -> Result<Vec<(String, String)>, DomainError> {
+    let pairs: Vec<(String, String)> = serde_urlencoded::from_str(raw.unwrap_or(""))
+        .map_err(|e| DomainError::invalid("query", e))?;
+    for (i, (k, _)) in pairs.iter().enumerate() {
+        if !allowed.contains(&k.as_str()) {
+            return Err(DomainError::invalid(
+                k,
+                format!("unknown query parameter; use {}", allowed.join(", ")),
+            ));
+        }
+        if pairs[..i].iter().any(|(p, _)| p == k) {
+            return Err(DomainError::invalid(k, "is given more than once"));
+        }
+    }
+    Ok(pairs)
+}
+
+/// An integer parameter; the spec lets only `wait` be given as `null`.
+pub(crate) fn int(pairs: &[(String, String)], name: &str) -> Result<Option<i64>, DomainError> {
+    match pairs
+        .iter()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.as_str())
+    {
+        None => Ok(None),
+        // `wait` is "integer or null"; an empty value is neither, as for documents' `limit`.
+        Some("null") if name == "wait" => Ok(None),
+        Some(v) => v
+            .parse()
+            .map(Some)
+            .map_err(|_| DomainError::invalid(name, format!("must be a whole number, got '{v}'"))),
+    }
+}
+
+pub(crate) fn text(pairs: &[(String, String)], name: &str) -> Option<String> {
+    pairs
+        .iter()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.clone())
 }
 
 #[cfg(test)]

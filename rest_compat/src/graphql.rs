@@ -14,9 +14,7 @@ use std::time::Duration;
 use async_graphql::http::GraphiQLSource;
 use async_graphql_axum::{GraphQLProtocol, GraphQLResponse, GraphQLWebSocket};
 use axum::Extension;
-use axum::Router;
 use axum::extract::{State, WebSocketUpgrade};
-use axum::http::Method;
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{MethodRouter, get, post};
 use futures_util::StreamExt;
@@ -25,50 +23,19 @@ use signet_core::{Actor, DomainError};
 
 use signet_schema::guard::{Counter, DoorSpent, KeySockets, MAX_KEY_SOCKETS, Socket};
 
-use crate::AppState;
-use crate::door::{self, ClientIp};
+use crate::door::budget::over_budget;
+use crate::door::client::ClientIp;
 use crate::extract::JsonIn;
-use crate::routes::{Access, Route, row};
+use crate::routes::row::{Access, GRAPHQL_BODY_LIMIT, Route};
+use crate::state::{AppState, SocketLimits};
 
-static QUERY: std::sync::LazyLock<Route> = std::sync::LazyLock::new(|| {
-    row(
-        Method::POST,
-        "/graphql",
-        "graphql.query",
-        Access::AnyKey,
-        query,
-    )
-});
-static PAGE: std::sync::LazyLock<Route> = std::sync::LazyLock::new(|| {
-    row(
-        Method::GET,
-        "/graphql",
-        "graphql.graphiql",
-        Access::Public,
-        graphiql,
-    )
-});
-static SOCKET: std::sync::LazyLock<Route> = std::sync::LazyLock::new(|| {
-    row(
-        Method::GET,
-        "/graphql/ws",
-        "graphql.ws",
-        Access::Public,
-        socket,
-    )
-});
-
-pub(crate) fn router(state: &AppState) -> Router<AppState> {
-    let q: &'static Route = &QUERY;
-    let p: &'static Route = &PAGE;
-    let s: &'static Route = &SOCKET;
-    Router::new()
-        .route(
-            "/graphql",
-            door::layer(q, query(), state).merge(door::layer(p, graphiql(), state)),
-        )
-        .route("/graphql/ws", door::layer(s, socket(), state))
-}
+/// GraphQL's rows: queries and mutations (a key; each operation checks its scopes), the
+/// GraphiQL page, and the websocket of subscriptions (its key comes in `connection_init`).
+pub static ROUTES: &[Route] = &[
+    Route::post("/graphql", "graphql.query", Access::AnyKey, query).body_limit(GRAPHQL_BODY_LIMIT),
+    Route::get("/graphql", "graphql.graphiql", Access::Public, graphiql),
+    Route::get("/graphql/ws", "graphql.ws", Access::Public, socket),
+];
 
 fn query() -> MethodRouter<AppState> {
     post(
@@ -170,13 +137,7 @@ async fn init(
     let actor = keys::authenticate(ctx, token, ip).await?;
     let b = signet_core::limits::spend(ctx, &actor, 1).await?;
     if !b.allowed {
-        return Err(DomainError::RateLimited {
-            message: format!(
-                "Over the budget of {} requests a minute; retry after {} seconds.",
-                b.limit, b.reset_secs
-            ),
-            retry_after_secs: b.reset_secs,
-        });
+        return Err(over_budget(&b));
     }
     let counted = Counter::take(&sockets.0, actor.id(), MAX_KEY_SOCKETS).ok_or_else(|| {
         DomainError::RateLimited {
@@ -205,22 +166,6 @@ impl ConnSlot {
 
     fn take(&self) -> Option<tokio::sync::OwnedSemaphorePermit> {
         self.0.lock().ok()?.take()
-    }
-}
-
-/// How long a websocket may take to authenticate, and live at most.
-#[derive(Clone, Copy, Debug)]
-pub struct SocketLimits {
-    pub init_timeout: Duration,
-    pub lifetime: Duration,
-}
-
-impl Default for SocketLimits {
-    fn default() -> SocketLimits {
-        SocketLimits {
-            init_timeout: Duration::from_secs(10),
-            lifetime: Duration::from_secs(3600),
-        }
     }
 }
 

@@ -12,17 +12,15 @@ use axum::routing::get;
 use serde_json::json;
 
 use crate::AppState;
-use crate::door::RequestId;
+use crate::door::auth::same_secret;
+use crate::door::budget::{anonymous_budget, over_budget, set_rate_headers};
+use crate::door::client::{ClientIp, RequestId};
 use crate::error::ErrorKind;
 
 pub(crate) const PATHS: [&str; 3] = ["/healthz", "/readyz", "/metrics"];
 
 /// How long a readiness answer is reused.
 const FRESH: std::time::Duration = std::time::Duration::from_secs(1);
-
-/// The last readiness answer of this process's application, and when it was worked out.
-#[derive(Default)]
-pub struct Cache(tokio::sync::Mutex<Option<(std::time::Instant, signet_core::health::Readiness)>>);
 
 pub(crate) fn router() -> Router<AppState> {
     Router::new()
@@ -36,7 +34,7 @@ pub(crate) fn router() -> Router<AppState> {
 
 async fn metrics(
     State(s): State<AppState>,
-    ip: Option<axum::Extension<crate::door::ClientIp>>,
+    ip: Option<axum::Extension<ClientIp>>,
     headers: axum::http::HeaderMap,
 ) -> Response {
     use secrecy::ExposeSecret as _;
@@ -56,15 +54,15 @@ async fn metrics(
     // minute), and past it the token is not even compared: it cannot be guessed at the
     // network's speed, and a right guess over the budget is not told apart from a wrong one.
     let ip = ip.map_or(std::net::IpAddr::from([0, 0, 0, 0]), |e| e.0.0);
-    let b = crate::door::anonymous_budget(&s, ip).await;
-    if !b.allowed || !crate::mail::same_secret(given, token.expose_secret()) {
+    let b = anonymous_budget(&s, ip).await;
+    if !b.allowed || !same_secret(given, token.expose_secret()) {
         let e = if b.allowed {
             DomainError::Unauthenticated
         } else {
-            crate::door::over_budget(&b)
+            over_budget(&b)
         };
         let mut res = crate::ApiError::from(e).into_response();
-        crate::door::set_rate_headers(res.headers_mut(), &b);
+        set_rate_headers(res.headers_mut(), &b);
         return res;
     }
     let text = signet_core::metrics::render(&s.ctx).await;

@@ -7,7 +7,8 @@ use serde_json::{Map, Value, json};
 use signet_core::SERVICE_VERSION;
 
 use crate::AppState;
-use crate::routes::{Access, Idem, ROUTES, Route};
+use crate::routes::ROUTES;
+use crate::routes::row::{Access, Idem, Route};
 
 pub fn document() -> Value {
     build(&ROUTES)

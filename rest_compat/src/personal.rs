@@ -4,29 +4,21 @@
 //! every route: budgeted per client address and logged (the log keeps the route's pattern,
 //! never the token).
 
-use axum::Router;
 use axum::extract::{Path, State};
-use axum::http::{Method, header};
+use axum::http::header;
 use axum::response::IntoResponse;
 use axum::routing::{MethodRouter, get};
 
-use crate::routes::{Access, Route, row};
-use crate::{ApiError, AppState, door};
+use crate::routes::row::{Access, Route};
+use crate::{ApiError, AppState};
 
-static DOWNLOAD: std::sync::LazyLock<Route> = std::sync::LazyLock::new(|| {
-    row(
-        Method::GET,
-        "/d/{token}",
-        "personal.download",
-        Access::Public,
-        download,
-    )
-});
-
-pub(crate) fn router(state: &AppState) -> Router<AppState> {
-    let d: &'static Route = &DOWNLOAD;
-    Router::new().route("/d/{token}", door::layer(d, download(), state))
-}
+/// The rows of what people reach through their emails' links.
+pub static ROUTES: &[Route] = &[Route::get(
+    "/d/{token}",
+    "personal.download",
+    Access::Public,
+    download,
+)];
 
 fn download() -> MethodRouter<AppState> {
     get(

@@ -5,71 +5,36 @@
 //! seals (`/ca/test-root.pem`, `/ca/test-root.crl`). They pass through the door like
 //! every route: budgeted per client address and logged.
 
-use axum::Router;
 use axum::body::Bytes;
 use axum::extract::State;
-use axum::http::{Method, header};
+use axum::http::header;
 use axum::response::IntoResponse;
 use axum::routing::{MethodRouter, get, post};
 
-use crate::routes::{Access, Route, row};
-use crate::{ApiError, AppState, door};
+use crate::routes::row::{Access, Route};
+use crate::{ApiError, AppState};
 
 /// A time-stamp request is a few hundred bytes.
 const TSA_BODY_LIMIT: usize = 64 * 1024;
 
-static TSA: std::sync::LazyLock<Route> = std::sync::LazyLock::new(|| {
-    let mut r = row(Method::POST, "/tsa", "trust.tsa", Access::Public, tsa);
-    r.body_limit = TSA_BODY_LIMIT;
-    r
-});
-static ROOT: std::sync::LazyLock<Route> = std::sync::LazyLock::new(|| {
-    row(
-        Method::GET,
-        "/ca/root.pem",
-        "trust.root",
-        Access::Public,
-        root,
-    )
-});
-static CRL: std::sync::LazyLock<Route> = std::sync::LazyLock::new(|| {
-    row(
-        Method::GET,
-        "/ca/root.crl",
-        "trust.crl",
-        Access::Public,
-        crl,
-    )
-});
-static TEST_ROOT: std::sync::LazyLock<Route> = std::sync::LazyLock::new(|| {
-    row(
-        Method::GET,
+/// The rows of what verifiers reach.
+pub static ROUTES: &[Route] = &[
+    Route::post("/tsa", "trust.tsa", Access::Public, tsa).body_limit(TSA_BODY_LIMIT),
+    Route::get("/ca/root.pem", "trust.root", Access::Public, root),
+    Route::get("/ca/root.crl", "trust.crl", Access::Public, crl),
+    Route::get(
         "/ca/test-root.pem",
         "trust.test_root",
         Access::Public,
         test_root,
-    )
-});
-static TEST_CRL: std::sync::LazyLock<Route> = std::sync::LazyLock::new(|| {
-    row(
-        Method::GET,
+    ),
+    Route::get(
         "/ca/test-root.crl",
         "trust.test_crl",
         Access::Public,
         test_crl,
-    )
-});
-
-pub(crate) fn router(state: &AppState) -> Router<AppState> {
-    let (t, r, c): (&'static Route, &'static Route, &'static Route) = (&TSA, &ROOT, &CRL);
-    let (tr, tc): (&'static Route, &'static Route) = (&TEST_ROOT, &TEST_CRL);
-    Router::new()
-        .route("/tsa", door::layer(t, tsa(), state))
-        .route("/ca/root.pem", door::layer(r, root(), state))
-        .route("/ca/root.crl", door::layer(c, crl(), state))
-        .route("/ca/test-root.pem", door::layer(tr, test_root(), state))
-        .route("/ca/test-root.crl", door::layer(tc, test_crl(), state))
-}
+    ),
+];
 
 fn tsa() -> MethodRouter<AppState> {
     post(|State(s): State<AppState>, body: Bytes| async move {

@@ -206,3 +206,21 @@ fn rejection(bit: usize, text: &str) -> Vec<u8> {
         })
     })
 }
+
+/// Where time stamps come from: the built-in authority, or an external one.
+pub trait TimeStamper {
+    /// An RFC 3161 token (a CMS ContentInfo) over a SHA-256 digest.
+    fn stamp(&self, sha256: &[u8]) -> Result<Vec<u8>, SealError>;
+}
+
+impl TimeStamper for Tsa {
+    fn stamp(&self, sha256: &[u8]) -> Result<Vec<u8>, SealError> {
+        self.token(sha256, chrono::Utc::now())
+    }
+}
+
+impl<T: TimeStamper + ?Sized> TimeStamper for &T {
+    fn stamp(&self, sha256: &[u8]) -> Result<Vec<u8>, SealError> {
+        (**self).stamp(sha256)
+    }
+}

@@ -15,7 +15,8 @@ use reqwest::Method;
 use serde_json::{Value, json};
 use signet_accounts::keys::KeyCreateIn;
 use signet_core::Mode;
-use signet_rest::routes::{Access, Idem, ROUTES, Route};
+use signet_rest::routes::ROUTES;
+use signet_rest::routes::row::{Access, Idem, Route};
 use signet_storage::state::Begin;
 
 use crate::harness::{Answer, Kind, Options, TestApp, until};
@@ -1061,7 +1062,7 @@ async fn every_signing_page_call_answers_one_404_to_what_is_not_a_link() {
     let app = walker(Kind::Sqlite).await.unwrap();
     let (_, key) = app.owner().await;
     let calls: Vec<&Route> = signet_rest::page_routes()
-        .into_iter()
+        .iter()
         .filter(|r| r.access == Access::Link)
         .collect();
     assert!(calls.len() >= 8, "{calls:?}");

@@ -7,11 +7,10 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use axum::Json;
-use axum::http::Method;
 use axum::routing::{MethodRouter, post};
 use signet_core::Scope;
 use signet_rest::extract::JsonIn;
-use signet_rest::routes::{Access, Idem, Route, schema_of};
+use signet_rest::routes::row::{Access, Idem, Route, schema_of};
 
 static RUNS: Mutex<Option<HashMap<String, u64>>> = Mutex::new(None);
 
@@ -55,19 +54,14 @@ fn handler() -> MethodRouter<signet_rest::AppState> {
     })
 }
 
-pub static ROUTES: &[Route] = &[Route {
-    method: Method::POST,
-    path: "/probe",
-    operation_id: "v1.probe.create",
-    summary: "test only",
-    access: Access::Scope(Scope::DocumentsWrite),
-    idempotency: Idem::Required,
-    query: &[],
-    request: None,
-    response: schema_of::<signet_webhooks::TopicOut>,
-    success: 201,
-    statuses: &[],
-    body_limit: 1024,
-    optional_body: false,
+pub static ROUTES: &[Route] = &[Route::post(
+    "/probe",
+    "v1.probe.create",
+    Access::Scope(Scope::DocumentsWrite),
     handler,
-}];
+)
+.summary("test only")
+.idempotency(Idem::Required)
+.response(schema_of::<signet_webhooks::TopicOut>)
+.success(201)
+.body_limit(1024)];

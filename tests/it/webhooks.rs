@@ -958,7 +958,9 @@ async fn the_fan_out_probe_keeps_to_the_index_after_an_analyze_of_a_burst() {
         )
     };
     analyzed_during_a_burst(&app, "outbox", rows, "done", "queued", 2_000).await;
-    let probe = plan_of(&app, signet_webhooks::deliver::EVENT_PROBE, vec![]).await;
+    let event_probe =
+        signet_queue::queued_probe(<signet_core::events::Event as signet_queue::Job>::KIND);
+    let probe = plan_of(&app, &event_probe, vec![]).await;
     assert!(
         probe.contains("Index Scan using outbox_due") && !probe.contains("Seq Scan"),
         "{probe}"
@@ -966,7 +968,7 @@ async fn the_fan_out_probe_keeps_to_the_index_after_an_analyze_of_a_burst() {
     // The same question without the order is what the planner got wrong, and the setup above
     // reproduces it on PostgreSQL 15 (Debian's). Another version may plan it well too: the
     // probe's own plan above is what is held, on every version.
-    let unordered = signet_webhooks::deliver::EVENT_PROBE.replace(" ORDER BY run_at", "");
+    let unordered = event_probe.replace(" ORDER BY run_at", "");
     let control = plan_of(&app, &unordered, vec![]).await;
     if !control.contains("Seq Scan") {
         eprintln!(

@@ -269,3 +269,43 @@ pub async fn update(
         embed_origins: embed.origins,
     })
 }
+
+/// What emails and the signing page need of a workspace: its name and plan, and the language
+/// and sender address of its emails.
+#[derive(Clone, Debug)]
+pub struct Profile {
+    pub name: String,
+    pub plan: Plan,
+    pub locale: Option<String>,
+    pub sender_email: Option<String>,
+}
+
+/// The workspace's [`Profile`], `None` when there is no such workspace.
+pub async fn profile(ctx: &Ctx, id: &str) -> Result<Option<Profile>, DomainError> {
+    use sea_orm::{ConnectionTrait, Value};
+    let row = ctx
+        .db
+        .conn
+        .query_one_raw(ctx.db.stmt(
+            "SELECT name, plan, locale, sender_email FROM workspaces WHERE id = $1",
+            [Value::from(id.to_string())],
+        ))
+        .await?;
+    let Some(r) = row else { return Ok(None) };
+    Ok(Some(Profile {
+        name: r.try_get("", "name")?,
+        plan: Plan::parse(&r.try_get::<String>("", "plan")?).unwrap_or(Plan::Free),
+        locale: r.try_get("", "locale")?,
+        sender_email: r.try_get("", "sender_email")?,
+    }))
+}
+
+/// The statement that locks a workspace's row until the transaction ends (PostgreSQL; the
+/// embedded default has one writer), so that racing writes counted against the workspace
+/// cannot pass a cap together.
+pub fn lock(db: &signet_storage::Db, id: &str) -> sea_orm::Statement {
+    db.stmt(
+        "UPDATE workspaces SET id = id WHERE id = $1",
+        [sea_orm::Value::from(id.to_string())],
+    )
+}

@@ -11,8 +11,6 @@ use std::fmt::Write;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{LazyLock, Mutex};
 
-use sea_orm::{ConnectionTrait, Value};
-
 use crate::Ctx;
 
 /// Latency buckets in seconds.
@@ -197,40 +195,25 @@ fn requests(out: &mut String) {
 /// Jobs waiting (due or not), running and failed, and the oldest due job's age, per kind.
 async fn queues(ctx: &Ctx, out: &mut String) {
     let now = signet_storage::now_ms();
-    let rows = ctx
-        .db
-        .conn
-        .query_all_raw(ctx.db.stmt(
-            "SELECT kind, state, COUNT(*) AS n, MIN(CASE WHEN run_at <= $1 THEN run_at END) AS oldest \
-             FROM outbox WHERE state IN ('queued', 'running', 'failed') GROUP BY kind, state",
-            [Value::from(now)],
-        ))
-        .await;
-    let Ok(rows) = rows else {
+    let Ok(counts) = signet_queue::counts(&ctx.db, now).await else {
         return;
     };
     out.push_str(
         "# HELP signet_jobs Jobs in the queue, by kind and state.\n# TYPE signet_jobs gauge\n",
     );
     let mut oldest: Vec<(String, i64)> = Vec::new();
-    for row in &rows {
-        let (Ok(kind), Ok(state), Ok(n)) = (
-            row.try_get::<String>("", "kind"),
-            row.try_get::<String>("", "state"),
-            row.try_get::<i64>("", "n"),
-        ) else {
-            continue;
-        };
+    for c in counts {
         let _ = writeln!(
             out,
-            "signet_jobs{{kind=\"{}\",state=\"{}\"}} {n}",
-            label(&kind),
-            label(&state)
+            "signet_jobs{{kind=\"{}\",state=\"{}\"}} {}",
+            label(&c.kind),
+            label(&c.state),
+            c.jobs
         );
-        if state == "queued"
-            && let Ok(Some(at)) = row.try_get::<Option<i64>>("", "oldest")
+        if c.state == "queued"
+            && let Some(at) = c.oldest_due
         {
-            oldest.push((kind, at));
+            oldest.push((c.kind, at));
         }
     }
     out.push_str(

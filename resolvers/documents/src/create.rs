@@ -13,6 +13,7 @@ use super::input::{self, PersonRow};
 use super::store::{self, DocRow};
 use super::types::*;
 use super::{lifecycle, parse_json_map, send, trail, visible};
+use crate::state::DocState;
 use signet_core::answer::{self, Claim, Made};
 use signet_core::metadata::Metadata;
 use signet_core::{Actor, Ctx, DomainError, Mode, Scope, ids};
@@ -352,7 +353,11 @@ impl NewDraft {
             id,
             workspace_id: actor.workspace_id.clone(),
             test: actor.mode == Mode::Test,
-            state: if sent.is_some() { "sent" } else { "draft" }.into(),
+            state: if sent.is_some() {
+                DocState::Sent
+            } else {
+                DocState::Draft
+            },
             title: d.title.clone(),
             description: d.description.clone(),
             external_id: d.external_id.clone(),
@@ -614,7 +619,7 @@ pub async fn revise(
 ) -> Result<Made<DocumentOut>, DomainError> {
     actor.require(Scope::DocumentsWrite)?;
     let old = visible(&ctx.db.conn, ctx, actor, id).await?;
-    if old.state != "draft" {
+    if old.state != DocState::Draft {
         return Err(DomainError::conflict(format!(
             "document {id} is {}; only a draft can be revised",
             old.state

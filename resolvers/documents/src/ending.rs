@@ -6,7 +6,7 @@ use serde_json::json;
 use signet_storage::now_ms;
 
 use super::lifecycle::*;
-use super::state::OUT_FOR_SIGNATURE;
+use super::state::{DocState, OUT_FOR_SIGNATURE};
 use super::store::{self, DocRow, PersonDbRow};
 use super::trail::Trail;
 use super::types::*;
@@ -168,7 +168,7 @@ pub(crate) async fn remind_people(
 pub(crate) async fn end(
     ctx: &Ctx,
     doc: &DocRow,
-    to: &str,
+    to: DocState,
     reason: Option<&str>,
     actor: &str,
     description: &str,
@@ -187,13 +187,13 @@ pub(crate) async fn end_in(
     ctx: &Ctx,
     txn: &DatabaseTransaction,
     doc: &DocRow,
-    to: &str,
+    to: DocState,
     reason: Option<&str>,
     actor: &str,
     description: &str,
     by: Option<(&str, serde_json::Value)>,
 ) -> Result<Enqueued, DomainError> {
-    lock_out_for_signature(ctx, txn, doc, to).await?;
+    lock_out_for_signature(ctx, txn, doc, to.as_str()).await?;
     let people = store::people(txn, &ctx.db, &[&doc.id]).await?;
     if people
         .iter()
@@ -208,13 +208,13 @@ pub(crate) async fn end_in(
     let moved = txn
         .execute_raw(ctx.db.stmt(
             &format!("UPDATE documents SET state = $2, reason = $3, updated_at = $4, next_reminder_at = NULL WHERE id = $1 AND state IN {OUT_FOR_SIGNATURE}"),
-            [Value::from(doc.id.clone()), Value::from(to), Value::from(reason.map(str::to_string)), Value::from(now_ms())],
+            [Value::from(doc.id.clone()), Value::from(to.as_str()), Value::from(reason.map(str::to_string)), Value::from(now_ms())],
         ))
         .await?;
     if moved.rows_affected() != 1 {
         let now = store::load(txn, &ctx.db, &doc.id)
             .await?
-            .map(|d| d.state)
+            .map(|d| d.state.to_string())
             .unwrap_or_default();
         return Err(DomainError::conflict(format!(
             "document {} is {now}; only a document out for signature can be {to}",
@@ -247,7 +247,7 @@ pub(crate) async fn end_in(
         .await?;
     }
     let mut doc = doc.clone();
-    doc.state = to.to_string();
+    doc.state = to;
     doc.reason = reason.map(str::to_string);
     let mut trail = Trail::new(&doc.id);
     let mut detail = json!({"reason": reason});
@@ -258,19 +258,16 @@ pub(crate) async fn end_in(
         d.extend(extra.clone());
     }
     let person = seat.and_then(|s| people.iter().find(|p| p.seat == s));
-    trail.audit(to, description, seat, actor, detail).event(
-        &format!("documents.document.{to}"),
-        &doc,
-        person,
-        reason,
-    );
+    trail
+        .audit(to.as_str(), description, seat, actor, detail)
+        .event(&format!("documents.document.{to}"), &doc, person, reason);
 
     let locale = locale(&doc);
     for p in people
         .iter()
         .filter(|p| p.invited_at.is_some() && !held.contains(&p.id))
     {
-        trail.email(to, &doc, p, &locale);
+        trail.email(to.as_str(), &doc, p, &locale);
     }
     trail.write(txn, &ctx.db).await
 }
@@ -290,7 +287,7 @@ pub(crate) async fn unrenderable(ctx: &Ctx, doc_id: &str, why: &str) -> Result<(
         ctx,
         &txn,
         &doc,
-        "voided",
+        DocState::Voided,
         Some(&reason),
         "signet",
         "Document voided by Signet: its pages could not be rendered",
@@ -303,7 +300,7 @@ pub(crate) async fn unrenderable(ctx: &Ctx, doc_id: &str, why: &str) -> Result<(
         Err(e) => return Err(e),
     };
     let mut ended = doc.clone();
-    ended.state = "voided".into();
+    ended.state = DocState::Voided;
     ended.reason = Some(reason);
     let mut trail = Trail::new(&doc.id);
     trail.email_to_sender("voided", &ended, &locale(&doc));
@@ -332,7 +329,7 @@ pub async fn void(
         ctx,
         &txn,
         &doc,
-        "voided",
+        DocState::Voided,
         reason.as_deref(),
         actor.recorded(),
         "Document voided through the API",
@@ -370,7 +367,7 @@ pub async fn sweep(ctx: &Ctx) -> Result<(usize, usize), DomainError> {
         match end(
             ctx,
             &doc,
-            "expired",
+            DocState::Expired,
             None,
             "signet",
             "Document expired before everyone signed",

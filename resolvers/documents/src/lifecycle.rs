@@ -166,7 +166,7 @@ pub(crate) async fn lock_out_for_signature(
     if touched.rows_affected() != 1 {
         let now = store::load(txn, &ctx.db, &doc.id)
             .await?
-            .map(|d| d.state)
+            .map(|d| d.state.to_string())
             .unwrap_or_default();
         return Err(DomainError::conflict(format!(
             "document {} is {now}; only a document out for signature can be {verb}",

@@ -3,6 +3,7 @@
 use super::trail;
 use super::types::AuditEventOut;
 use super::{store, visible};
+use crate::state::DocState;
 use signet_core::{Actor, Ctx, DomainError, Scope};
 
 /// A file answer: its name for `Content-Disposition` and its bytes.
@@ -22,8 +23,8 @@ pub async fn signed_pdf(ctx: &Ctx, actor: &Actor, id: &str) -> Result<FileOut, D
             doc.state
         ))
     };
-    let blob = match (doc.state.as_str(), blob) {
-        ("executed", Some(b)) => b,
+    let blob = match (doc.state, blob) {
+        (DocState::Executed, Some(b)) => b,
         _ => return Err(not_yet()),
     };
     let bytes = ctx

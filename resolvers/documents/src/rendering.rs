@@ -165,7 +165,7 @@ pub async fn render_document(
     let Some(doc) = store::load(conn, &ctx.db, doc_id).await? else {
         return Ok(false);
     };
-    if doc.page_sizes.is_some() || !matches!(doc.state.as_str(), "sent" | "opened" | "signed") {
+    if doc.page_sizes.is_some() || !doc.state.out_for_signature() {
         return Ok(false);
     }
     let people = store::people(conn, &ctx.db, &[&doc.id]).await?;

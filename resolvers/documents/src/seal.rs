@@ -19,6 +19,7 @@ use super::store::{self, DocRow, PersonDbRow};
 use super::trail::{self, AuditRecord, Trail};
 use crate::jobs::SealJob;
 use crate::render::{CertificateDoc, MarkKind, ValueMark};
+use crate::state::DocState;
 use signet_core::jobs::{Claimed, Handler};
 use signet_core::{Ctx, DomainError};
 use signet_queue as jobs;
@@ -87,13 +88,13 @@ pub async fn requeue_stuck(ctx: &Ctx) -> Result<usize, DomainError> {
             &format!(
                 "SELECT {} FROM documents d WHERE d.state = 'signed' AND d.updated_at < $1 \
                  AND NOT EXISTS (SELECT 1 FROM people p WHERE p.document_id = d.id AND p.action <> 'cc' AND p.status <> 'signed') \
-                 AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.document_id = d.id AND o.kind = 'seal' AND o.state IN ('queued', 'running', 'failed')) \
-                 LIMIT 100",
+                 AND NOT {} LIMIT 100",
                 store::DOC_COLUMNS
                     .split(", ")
                     .map(|c| format!("d.{}", c.trim()))
                     .collect::<Vec<_>>()
-                    .join(", ")
+                    .join(", "),
+                signet_queue::waiting_sql("d.id", <crate::jobs::SealJob as signet_queue::Job>::KIND)
             ),
             [Value::from(now_ms() - LEASE_MS)],
         ))
@@ -122,7 +123,7 @@ async fn seal_one(ctx: &Ctx, job: &str, doc_id: &str) -> Result<bool, DomainErro
         jobs::finish(&ctx.db, conn, job).await?;
         return Ok(false);
     };
-    if doc.state != "signed" {
+    if doc.state != DocState::Signed {
         jobs::finish(&ctx.db, conn, job).await?;
         return Ok(false);
     }
@@ -246,7 +247,7 @@ async fn seal_one(ctx: &Ctx, job: &str, doc_id: &str) -> Result<bool, DomainErro
         return Ok(false);
     }
     let mut doc = doc;
-    doc.state = "executed".into();
+    doc.state = DocState::Executed;
     doc.completed_at = Some(now);
     let mut t = Trail::new(&doc.id);
     t.audit(

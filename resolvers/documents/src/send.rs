@@ -13,6 +13,7 @@ use super::store::{self, DocRow, PersonDbRow};
 use super::trail::Trail;
 use super::types::*;
 use super::{Draft, input, out_of, visible};
+use crate::state::DocState;
 use signet_accounts::usage;
 use signet_core::answer::{self, Claim, Made};
 use signet_core::metadata::Metadata;
@@ -207,7 +208,7 @@ pub(crate) async fn send_draft(
     via: Via<'_>,
     claim: Option<&Claim>,
 ) -> Result<Made<DocumentOut>, DomainError> {
-    if doc.state != "draft" {
+    if doc.state != DocState::Draft {
         return Err(DomainError::conflict(format!(
             "document {} is {}; only a draft can be sent",
             doc.id, doc.state
@@ -403,7 +404,7 @@ pub(crate) async fn send_in<C: Sql>(
             doc.id
         )));
     }
-    doc.state = "sent".into();
+    doc.state = DocState::Sent;
     doc.sent_at = Some(sent.at);
     doc.updated_at = sent.at;
     doc.expires_at = sent.expires_at;

@@ -6,7 +6,7 @@ use serde_json::json;
 use signet_storage::now_ms;
 
 use super::lifecycle::*;
-use super::state::UP;
+use super::state::{DocState, UP};
 use super::store::{self, PersonDbRow};
 use super::trail::Trail;
 use super::types::*;
@@ -197,14 +197,14 @@ pub(crate) async fn record_signature(
         .filter(|p| p.participates())
         .all(|p| p.status == "signed");
     let mut doc = doc;
-    if doc.state != "signed" || all_done {
+    if doc.state != DocState::Signed || all_done {
         txn.execute_raw(ctx.db.stmt(
             "UPDATE documents SET state = 'signed', next_reminder_at = CASE WHEN $2 THEN NULL ELSE next_reminder_at END, \
              expires_at = CASE WHEN $2 THEN NULL ELSE expires_at END WHERE id = $1",
             [Value::from(doc.id.clone()), Value::from(all_done)],
         ))
         .await?;
-        doc.state = "signed".into();
+        doc.state = DocState::Signed;
     }
     let me = people
         .iter()

@@ -42,6 +42,26 @@ impl DocState {
     pub fn out_for_signature(self) -> bool {
         matches!(self, DocState::Sent | DocState::Opened | DocState::Signed)
     }
+
+    /// `declined`, `voided` or `expired`: ended without being executed.
+    pub fn ended_unsigned(self) -> bool {
+        matches!(
+            self,
+            DocState::Declined | DocState::Voided | DocState::Expired
+        )
+    }
+}
+
+impl std::fmt::Display for DocState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl serde::Serialize for DocState {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
 }
 
 /// SQL list of the states a document is out for signature in.

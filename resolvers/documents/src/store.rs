@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use sea_orm::{ConnectionTrait, QueryResult, Value};
 use signet_storage::Db;
 
+use super::state::DocState;
 use super::types::{ApprovalOut, DocumentOut, PersonOut};
 use signet_core::DomainError;
 use signet_core::clock::time;
@@ -14,7 +15,7 @@ pub struct DocRow {
     pub id: String,
     pub workspace_id: String,
     pub test: bool,
-    pub state: String,
+    pub state: DocState,
     pub title: String,
     pub description: Option<String>,
     pub external_id: Option<String>,
@@ -62,7 +63,12 @@ impl DocRow {
             id: get(r, "id")?,
             workspace_id: get(r, "workspace_id")?,
             test: get(r, "test")?,
-            state: get(r, "state")?,
+            state: {
+                let s: String = get(r, "state")?;
+                DocState::parse(&s).ok_or_else(|| {
+                    DomainError::Internal(format!("a document is in an unknown state '{s}'"))
+                })?
+            },
             title: get(r, "title")?,
             description: get(r, "description")?,
             external_id: get(r, "external_id")?,
@@ -238,7 +244,7 @@ pub fn to_out(doc: &DocRow, people: &[PersonDbRow], approval: Option<ApprovalOut
         .map(|v| v.len() as i64);
     DocumentOut {
         id: doc.id.clone(),
-        state: doc.state.clone(),
+        state: doc.state.to_string(),
         test: doc.test,
         title: doc.title.clone(),
         description: doc.description.clone(),
@@ -329,4 +335,34 @@ pub async fn rendered_while_out<C: ConnectionTrait>(
 pub enum FileColumn {
     Rendered,
     Sealed,
+}
+
+/// The name and reason of the first person who declined the document; empty when nobody did.
+pub async fn first_decliner(db: &Db, doc_id: &str) -> Result<(String, String), DomainError> {
+    let row = db
+        .conn
+        .query_one_raw(db.stmt(
+            "SELECT name, decline_reason FROM people WHERE document_id = $1 \
+             AND declined_at IS NOT NULL ORDER BY declined_at LIMIT 1",
+            [Value::from(doc_id.to_string())],
+        ))
+        .await?;
+    Ok(match row {
+        Some(r) => (
+            get(&r, "name")?,
+            get::<Option<String>>(&r, "decline_reason")?.unwrap_or_default(),
+        ),
+        None => (String::new(), String::new()),
+    })
+}
+
+/// Takes the document's row for the rest of the transaction, as every write of its trail
+/// does first, so that rows about one document are written one transaction at a time.
+pub async fn lock_row<C: ConnectionTrait>(conn: &C, db: &Db, id: &str) -> Result<(), DomainError> {
+    conn.execute_raw(db.stmt(
+        "UPDATE documents SET updated_at = updated_at WHERE id = $1",
+        [Value::from(id.to_string())],
+    ))
+    .await?;
+    Ok(())
 }

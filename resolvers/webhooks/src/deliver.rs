@@ -46,14 +46,6 @@ fn marks(from: usize, n: usize) -> String {
 /// Marks `n` fanned-out events done, by id alone (see `signet_queue::mark_done_sql`).
 pub use signet_queue::mark_done_sql;
 
-/// Whether any event waits for fan-out. `ORDER BY run_at` keeps PostgreSQL on the
-/// `outbox_due` index: without it, once an autoanalyze sampled a moment with events queued,
-/// the planner expected one soon and took a sequential scan of the whole outbox, finished
-/// jobs and all, twenty times a second (30 ms a probe after 5 minutes of the mixed
-/// benchmark, bench/RESULTS.md).
-pub const EVENT_PROBE: &str =
-    "SELECT id FROM outbox WHERE state = 'queued' AND kind = 'event' ORDER BY run_at LIMIT 1";
-
 /// Whether any delivery is due (`$1`: now): through the index of live deliveries (m0015) in
 /// its order, which stays the cheap plan whatever an analyze sampled (the unordered question
 /// became a sequential scan of 30 days of delivered messages after an analyze of a backlog).
@@ -65,7 +57,12 @@ pub const DUE_PROBE: &str = "SELECT id FROM webhook_messages WHERE state IN ('pe
 pub const DELIVERIES: &str = "webhook-deliveries";
 
 /// Whether any of `set` is due: Redis's answer with Redis, else the database's `probe`.
-async fn any_due(ctx: &Ctx, set: &str, probe: &str, now: i64) -> Result<bool, DomainError> {
+async fn any_due(
+    ctx: &Ctx,
+    set: &str,
+    now: i64,
+    probe: sea_orm::Statement,
+) -> Result<bool, DomainError> {
     match ctx.queue.due(set, now, 1).await {
         Some(Ok(ids)) => return Ok(!ids.is_empty()),
         Some(Err(e)) => {
@@ -73,23 +70,15 @@ async fn any_due(ctx: &Ctx, set: &str, probe: &str, now: i64) -> Result<bool, Do
         }
         None => {}
     }
-    let values = if probe.contains("$1") {
-        vec![Value::from(now)]
-    } else {
-        Vec::new()
-    };
-    Ok(ctx
-        .db
-        .conn
-        .query_one_raw(ctx.db.stmt(probe, values))
-        .await?
-        .is_some())
+    Ok(ctx.db.conn.query_one_raw(probe).await?.is_some())
 }
 
 /// Fans out up to `BATCH` queued events. Returns how many events it took.
 pub async fn fan_out(ctx: &Ctx) -> Result<usize, DomainError> {
     // A plain read first: an idle worker never takes the write lock.
-    if !any_due(ctx, Event::KIND, EVENT_PROBE, now_ms()).await? {
+    // Whether any event waits for fan-out (the probe keeps to the queue's index).
+    let probe = ctx.db.stmt(&signet_queue::queued_probe(Event::KIND), []);
+    if !any_due(ctx, Event::KIND, now_ms(), probe).await? {
         return Ok(0);
     }
     let c = ctx.clone();
@@ -100,7 +89,7 @@ pub async fn fan_out(ctx: &Ctx) -> Result<usize, DomainError> {
             store::lock_messages(&*txn, &ctx.db).await?;
             let events = txn
                 .rows(ctx.db.stmt(
-                    "SELECT id, workspace_id, test, payload FROM outbox WHERE state = 'queued' AND kind = 'event' ORDER BY run_at LIMIT $1",
+                    &signet_queue::queued_sql(Event::KIND),
                     [Value::from(BATCH as i64)],
                 ))
                 .await?;
@@ -300,7 +289,8 @@ async fn claim_rows(
 ) -> Result<Vec<Claimed>, DomainError> {
     let now = now_ms();
     // A plain read first, as in fan-out: an idle worker never takes the write lock.
-    if !any_due(ctx, DELIVERIES, DUE_PROBE, now).await? {
+    let probe = ctx.db.stmt(DUE_PROBE, [Value::from(now)]);
+    if !any_due(ctx, DELIVERIES, now, probe).await? {
         return Ok(Vec::new());
     }
     // Endpoints at their share, as parameters numbered from `from`.

@@ -117,10 +117,7 @@ pub async fn create(
     };
     // The count and the insert are one statement, after the workspace's row is locked
     // (PostgreSQL), so racing creates cannot pass the cap together.
-    let lock = ctx.db.stmt(
-        "UPDATE workspaces SET id = id WHERE id = $1",
-        [Value::from(row.workspace_id.clone())],
-    );
+    let lock = signet_accounts::workspaces::lock(&ctx.db, &row.workspace_id);
     let insert = ctx.db.stmt(
         &format!("INSERT INTO webhook_endpoints ({}, updated_at) SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13 \
                   WHERE (SELECT COUNT(*) FROM webhook_endpoints WHERE workspace_id = $2 AND test = $3 AND state <> 'deleted') < {MAX_ENDPOINTS}", store::ENDPOINT_COLUMNS),

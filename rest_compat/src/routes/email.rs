@@ -1,80 +1,35 @@
 //! The route table's rows for email wording and the email log.
 
 use super::row::*;
+use crate::handlers::email;
+use signet_email::log::EmailPageOut;
+use signet_email::templates::{
+    EmailPreviewOut, EmailTemplateOut, EmailTemplatesOut, EmailWordingIn,
+};
 
 pub static ROUTES: &[Route] = &[
-    Route {
-        method: Method::GET,
-        path: "/email-templates",
-        operation_id: "v1.emailTemplates.list",
-        summary: "The eight kinds of email in one language: the words they go out with, the standard words, what is saved, and each kind's variables",
-        access: Access::Scope(Scope::NotificationsRead),
-        idempotency: Idem::None,
-        query: &[LOCALE],
-        request: None,
-        response: schema_of::<EmailTemplatesOut>,
-        success: 200,
-        statuses: &[],
-        body_limit: 0,
-        optional_body: false,
-        handler: mail::templates_list,
-    },
-    Route {
-        method: Method::PUT,
-        path: "/email-templates/{kind}",
-        operation_id: "v1.emailTemplates.save",
-        summary: "Save the wording of one kind in one language; a blank or null field keeps the standard words",
-        access: Access::Scope(Scope::NotificationsWrite),
-        idempotency: Idem::None,
-        query: &[],
-        request: Some(schema_of::<EmailWordingIn>),
-        response: schema_of::<EmailTemplateOut>,
-        success: 200,
-        statuses: &[],
-        body_limit: 64 * 1024,
-        optional_body: false,
-        handler: mail::templates_save,
-    },
-    Route {
-        method: Method::DELETE,
-        path: "/email-templates/{kind}",
-        operation_id: "v1.emailTemplates.reset",
-        summary: "Forget the saved wording of one kind in one language: the standard words again",
-        access: Access::Scope(Scope::NotificationsWrite),
-        idempotency: Idem::None,
-        query: &[LOCALE],
-        request: None,
-        response: schema_of::<EmailTemplateOut>,
-        success: 200,
-        statuses: &[],
-        body_limit: 0,
-        optional_body: false,
-        handler: mail::templates_remove,
-    },
-    Route {
-        method: Method::POST,
-        path: "/email-templates/{kind}/preview",
-        operation_id: "v1.emailTemplates.preview",
-        summary: "Render wording with made-up names: subject, preview line, plain-text body and HTML; nothing is saved",
-        access: Access::Scope(Scope::NotificationsRead),
-        idempotency: Idem::Optional,
-        query: &[],
-        request: Some(schema_of::<EmailWordingIn>),
-        response: schema_of::<EmailPreviewOut>,
-        success: 200,
-        statuses: &[],
-        body_limit: 64 * 1024,
-        optional_body: false,
-        handler: mail::templates_preview,
-    },
-    Route {
-        method: Method::GET,
-        path: "/emails",
-        operation_id: "v1.emails.list",
-        summary: "The email log of the key's mode, newest first: never a body or a link",
-        access: Access::Scope(Scope::NotificationsRead),
-        idempotency: Idem::None,
-        query: &[
+    Route::get("/email-templates", "v1.emailTemplates.list", Access::Scope(Scope::NotificationsRead), email::templates_list)
+        .summary("The eight kinds of email in one language: the words they go out with, the standard words, what is saved, and each kind's variables")
+        .query(&[LOCALE])
+        .response(schema_of::<EmailTemplatesOut>),
+    Route::put("/email-templates/{kind}", "v1.emailTemplates.save", Access::Scope(Scope::NotificationsWrite), email::templates_save)
+        .summary("Save the wording of one kind in one language; a blank or null field keeps the standard words")
+        .request(schema_of::<EmailWordingIn>)
+        .response(schema_of::<EmailTemplateOut>)
+        .body_limit(64 * 1024),
+    Route::delete("/email-templates/{kind}", "v1.emailTemplates.reset", Access::Scope(Scope::NotificationsWrite), email::templates_remove)
+        .summary("Forget the saved wording of one kind in one language: the standard words again")
+        .query(&[LOCALE])
+        .response(schema_of::<EmailTemplateOut>),
+    Route::post("/email-templates/{kind}/preview", "v1.emailTemplates.preview", Access::Scope(Scope::NotificationsRead), email::templates_preview)
+        .summary("Render wording with made-up names: subject, preview line, plain-text body and HTML; nothing is saved")
+        .idempotency(Idem::Optional)
+        .request(schema_of::<EmailWordingIn>)
+        .response(schema_of::<EmailPreviewOut>)
+        .body_limit(64 * 1024),
+    Route::get("/emails", "v1.emails.list", Access::Scope(Scope::NotificationsRead), email::emails)
+        .summary("The email log of the key's mode, newest first: never a body or a link")
+        .query(&[
             QueryParam {
                 name: "documentId",
                 ty: "string",
@@ -101,13 +56,6 @@ pub static ROUTES: &[Route] = &[
             },
             LIMIT,
             CURSOR,
-        ],
-        request: None,
-        response: schema_of::<EmailPageOut>,
-        success: 200,
-        statuses: &[],
-        body_limit: 0,
-        optional_body: false,
-        handler: mail::emails,
-    },
+        ])
+        .response(schema_of::<EmailPageOut>),
 ];

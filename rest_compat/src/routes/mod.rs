@@ -8,11 +8,10 @@ use std::sync::LazyLock;
 mod accounts;
 mod documents;
 mod email;
-mod row;
+pub mod row;
 mod templates;
 mod webhooks;
 
-pub(crate) use row::row;
 pub use row::{
     Access, CSV_FILE, DEFAULT_BODY_LIMIT, FILE_BODY_LIMIT, GRAPHQL_BODY_LIMIT, HTML_BODY_LIMIT,
     Idem, PDF_FILE, QueryParam, Route, SchemaFn, schema_of,

@@ -1,13 +1,12 @@
 //! What a row of the route table is, and what rows share: access, the idempotency rule,
 //! query parameters, body limits, the helpers that write the common shapes of row.
 
-use axum::Router;
-pub(super) use axum::http::Method;
+pub use axum::http::Method;
 use axum::routing::MethodRouter;
-pub(super) use signet_core::Scope;
+pub use signet_core::Scope;
 use utoipa::openapi::{RefOr, Schema};
 
-pub(super) use crate::{AppState, door, handlers};
+use crate::state::AppState;
 
 /// Who may call a route.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,11 +39,11 @@ pub type SchemaFn = fn(&mut Vec<(String, RefOr<Schema>)>) -> String;
 pub const PDF_FILE: &str = "@application/pdf";
 pub const CSV_FILE: &str = "@text/csv";
 
-pub(super) fn pdf_file(_: &mut Vec<(String, RefOr<Schema>)>) -> String {
+pub fn pdf_file(_: &mut Vec<(String, RefOr<Schema>)>) -> String {
     PDF_FILE.to_string()
 }
 
-pub(super) fn csv_file(_: &mut Vec<(String, RefOr<Schema>)>) -> String {
+pub fn csv_file(_: &mut Vec<(String, RefOr<Schema>)>) -> String {
     CSV_FILE.to_string()
 }
 
@@ -112,127 +111,146 @@ impl std::fmt::Debug for Route {
 }
 
 impl Route {
-    /// The row's JSON body may be left out.
-    pub(super) const fn optional_body(mut self) -> Route {
-        self.optional_body = true;
+    /// A row answering `GET path` (relative to its table's prefix), named `operation_id`, open
+    /// to `access`, answered by `handler`; the builder methods below set the rest.
+    pub const fn get(
+        path: &'static str,
+        operation_id: &'static str,
+        access: Access,
+        handler: fn() -> MethodRouter<AppState>,
+    ) -> Route {
+        Route::new(Method::GET, path, operation_id, access, handler, 0)
+    }
+
+    pub const fn post(
+        path: &'static str,
+        operation_id: &'static str,
+        access: Access,
+        handler: fn() -> MethodRouter<AppState>,
+    ) -> Route {
+        Route::new(
+            Method::POST,
+            path,
+            operation_id,
+            access,
+            handler,
+            DEFAULT_BODY_LIMIT,
+        )
+    }
+
+    pub const fn put(
+        path: &'static str,
+        operation_id: &'static str,
+        access: Access,
+        handler: fn() -> MethodRouter<AppState>,
+    ) -> Route {
+        Route::new(
+            Method::PUT,
+            path,
+            operation_id,
+            access,
+            handler,
+            DEFAULT_BODY_LIMIT,
+        )
+    }
+
+    pub const fn delete(
+        path: &'static str,
+        operation_id: &'static str,
+        access: Access,
+        handler: fn() -> MethodRouter<AppState>,
+    ) -> Route {
+        Route::new(Method::DELETE, path, operation_id, access, handler, 0)
+    }
+
+    /// A row with no summary, no idempotency rule, no query, no request body described, an
+    /// answer described as nothing, 200 on success, and a body limit of
+    /// [`DEFAULT_BODY_LIMIT`] for a POST or PUT and none for a GET or DELETE (the door still
+    /// takes a small body such as `{}` and ignores it).
+    const fn new(
+        method: Method,
+        path: &'static str,
+        operation_id: &'static str,
+        access: Access,
+        handler: fn() -> MethodRouter<AppState>,
+        body_limit: usize,
+    ) -> Route {
+        Route {
+            method,
+            path,
+            operation_id,
+            summary: "",
+            access,
+            idempotency: Idem::None,
+            query: &[],
+            request: None,
+            response: no_answer,
+            success: 200,
+            statuses: &[],
+            body_limit,
+            optional_body: false,
+            handler,
+        }
+    }
+
+    pub const fn summary(mut self, summary: &'static str) -> Route {
+        self.summary = summary;
         self
     }
 
-    pub(super) const fn with_statuses(mut self, statuses: &'static [(u16, &'static str)]) -> Route {
+    pub const fn idempotency(mut self, rule: Idem) -> Route {
+        self.idempotency = rule;
+        self
+    }
+
+    pub const fn query(mut self, params: &'static [QueryParam]) -> Route {
+        self.query = params;
+        self
+    }
+
+    /// The JSON body's schema.
+    pub const fn request(mut self, schema: SchemaFn) -> Route {
+        self.request = Some(schema);
+        self
+    }
+
+    /// The answer's schema ([`pdf_file`] and [`csv_file`] for files).
+    pub const fn response(mut self, schema: SchemaFn) -> Route {
+        self.response = schema;
+        self
+    }
+
+    /// The status of success, when it is not 200.
+    pub const fn success(mut self, status: u16) -> Route {
+        self.success = status;
+        self
+    }
+
+    pub const fn statuses(mut self, statuses: &'static [(u16, &'static str)]) -> Route {
         self.statuses = statuses;
+        self
+    }
+
+    pub const fn body_limit(mut self, bytes: usize) -> Route {
+        self.body_limit = bytes;
+        self
+    }
+
+    /// The row's JSON body may be left out.
+    pub const fn optional_body(mut self) -> Route {
+        self.optional_body = true;
         self
     }
 
     pub fn full_path(&self) -> String {
         format!("/api/v1{}", self.path)
     }
-
-    pub(crate) fn mount(
-        &'static self,
-        router: Router<AppState>,
-        state: &AppState,
-    ) -> Router<AppState> {
-        router.route(
-            &self.full_path(),
-            door::layer(self, (self.handler)(), state),
-        )
-    }
 }
 
-/// A row for a route outside `/api/v1` (GraphQL, the trust routes): it passes through the
-/// same door but is not in the OpenAPI document.
-pub(crate) fn row(
-    method: Method,
-    path: &'static str,
-    id: &'static str,
-    access: Access,
-    handler: fn() -> MethodRouter<AppState>,
-) -> Route {
-    Route {
-        method,
-        path,
-        operation_id: id,
-        summary: "",
-        access,
-        idempotency: Idem::None,
-        query: &[],
-        request: None,
-        response: schema_of::<signet_webhooks::TopicOut>,
-        success: 200,
-        statuses: &[],
-        body_limit: GRAPHQL_BODY_LIMIT,
-        optional_body: false,
-        handler,
-    }
+/// The answer of a row outside the OpenAPI document, which describes none.
+fn no_answer(_: &mut Vec<(String, RefOr<Schema>)>) -> String {
+    String::new()
 }
-
-/// A GET row with no body and no query: most read routes.
-pub(super) const fn read(
-    path: &'static str,
-    operation_id: &'static str,
-    summary: &'static str,
-    scope: Scope,
-    response: SchemaFn,
-    handler: fn() -> MethodRouter<AppState>,
-) -> Route {
-    Route {
-        method: Method::GET,
-        path,
-        operation_id,
-        summary,
-        access: Access::Scope(scope),
-        idempotency: Idem::None,
-        query: &[],
-        request: None,
-        response,
-        success: 200,
-        statuses: &[],
-        body_limit: 0,
-        optional_body: false,
-        handler,
-    }
-}
-
-/// A POST row acting on one document.
-#[allow(clippy::too_many_arguments)]
-pub(super) const fn act(
-    path: &'static str,
-    operation_id: &'static str,
-    summary: &'static str,
-    idempotency: Idem,
-    request: Option<SchemaFn>,
-    success: u16,
-    statuses: &'static [(u16, &'static str)],
-    handler: fn() -> MethodRouter<AppState>,
-) -> Route {
-    Route {
-        method: Method::POST,
-        path,
-        operation_id,
-        summary,
-        access: Access::Scope(Scope::DocumentsWrite),
-        idempotency,
-        query: &[],
-        request,
-        response: schema_of::<DocumentOut>,
-        success,
-        statuses,
-        body_limit: DEFAULT_BODY_LIMIT,
-        optional_body: false,
-        handler,
-    }
-}
-
-pub(super) use handlers::documents as docs;
-pub(super) use signet_documents::signing::embed::{EmbedSessionIn, EmbedSessionOut};
-pub(super) use signet_documents::templates::{
-    TemplateDefaults, TemplateDocumentIn, TemplateFileIn, TemplateHtmlIn, TemplateOut,
-    TemplatePageOut, TemplateSendIn, TemplateSourceIn,
-};
-pub(super) use signet_documents::types::{
-    CheckOut, DocumentCheckIn, DocumentCreateIn, DocumentOut, DocumentPageOut, DocumentReviseIn,
-    DocumentSourceOut, RemindIn, TestSignIn, VoidIn,
-};
 
 pub(super) const NOT_FOUND: (u16, &str) = (
     404,
@@ -242,16 +260,6 @@ pub(super) const HOOK_NOT_FOUND: (u16, &str) = (
     404,
     "No such webhook endpoint, or one of the other mode than the key's.",
 );
-pub(super) use crate::hooks;
-pub(super) use crate::mail;
-pub(super) use signet_email::log::EmailPageOut;
-pub(super) use signet_email::templates::{
-    EmailPreviewOut, EmailTemplateOut, EmailTemplatesOut, EmailWordingIn,
-};
-pub(super) use signet_webhooks::types::{
-    DeliveryAttemptsOut, DeliveryOut, RelayOut, WebhookCreateIn, WebhookOut, WebhookPageOut,
-    WebhookRotateIn, WebhookTestIn, WebhookTestOut,
-};
 /// The page size of a list, as `PageRequest` bounds it.
 pub(super) const LIMIT: QueryParam = QueryParam {
     name: "limit",

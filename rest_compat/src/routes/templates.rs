@@ -1,118 +1,55 @@
 //! The route table's rows for templates: made from words, HTML or files, read, and documents made from them.
 
 use super::row::*;
+use crate::handlers::templates;
+use signet_documents::templates::{
+    TemplateDefaults, TemplateDocumentIn, TemplateFileIn, TemplateHtmlIn, TemplateOut,
+    TemplatePageOut, TemplateSourceIn,
+};
+use signet_documents::types::DocumentOut;
 
 pub static ROUTES: &[Route] = &[
-    Route {
-        method: Method::GET,
-        path: "/documents/templates",
-        operation_id: "v1.documents.templates",
-        summary: "Approved, current templates to send from, with their seats, newest first",
-        access: Access::Scope(Scope::TemplatesRead),
-        idempotency: Idem::None,
-        query: &[LIMIT, CURSOR],
-        request: None,
-        response: schema_of::<TemplatePageOut>,
-        success: 200,
-        statuses: &[],
-        body_limit: 0,
-        optional_body: false,
-        handler: crate::templates::list,
-    },
-    Route {
-        method: Method::POST,
-        path: "/templates/source",
-        operation_id: "v1.templates.createSource",
-        summary: "Make a template from words: its roles are its seats, its unanswered custom chips its questions",
-        access: Access::Scope(Scope::TemplatesWrite),
-        idempotency: Idem::Required,
-        query: &[],
-        request: Some(schema_of::<TemplateSourceIn>),
-        response: schema_of::<TemplateOut>,
-        success: 201,
-        statuses: &[],
-        body_limit: DEFAULT_BODY_LIMIT,
-        optional_body: false,
-        handler: crate::templates::create_source,
-    },
-    Route {
-        method: Method::POST,
-        path: "/templates/html",
-        operation_id: "v1.templates.createHtml",
-        summary: "Make a template from an HTML page: cleaned with an allow-list, printed by Typst, a field at each text tag",
-        access: Access::Scope(Scope::TemplatesWrite),
-        idempotency: Idem::Required,
-        query: &[],
-        request: Some(schema_of::<TemplateHtmlIn>),
-        response: schema_of::<TemplateOut>,
-        success: 201,
-        statuses: &[],
-        body_limit: HTML_BODY_LIMIT,
-        optional_body: false,
-        handler: crate::templates::create_html,
-    },
-    Route {
-        method: Method::POST,
-        path: "/templates/file",
-        operation_id: "v1.templates.createFile",
-        summary: "Make a template from a PDF with text tags: made safe, a field at each tag, the tags taken out of the page",
-        access: Access::Scope(Scope::TemplatesWrite),
-        idempotency: Idem::Required,
-        query: &[],
-        request: Some(schema_of::<TemplateFileIn>),
-        response: schema_of::<TemplateOut>,
-        success: 201,
-        statuses: &[],
-        body_limit: FILE_BODY_LIMIT,
-        optional_body: false,
-        handler: crate::templates::create_file,
-    },
-    Route {
-        method: Method::GET,
-        path: "/templates/{id}",
-        operation_id: "v1.templates.get",
-        summary: "A template with its seats, questions, fields and defaults",
-        access: Access::Scope(Scope::TemplatesRead),
-        idempotency: Idem::None,
-        query: &[],
-        request: None,
-        response: schema_of::<TemplateOut>,
-        success: 200,
-        statuses: &[(404, "No such template in this workspace.")],
-        body_limit: 0,
-        optional_body: false,
-        handler: crate::templates::get_one,
-    },
-    Route {
-        method: Method::POST,
-        path: "/templates/{id}/documents",
-        operation_id: "v1.templates.documents",
-        summary: "A document from a written template, with answers to its questions; a draft unless sendNow",
-        access: Access::Scope(Scope::DocumentsWrite),
-        idempotency: Idem::Required,
-        query: &[],
-        request: Some(schema_of::<TemplateDocumentIn>),
-        response: schema_of::<DocumentOut>,
-        success: 201,
-        statuses: &[(404, "No such template in this workspace.")],
-        body_limit: DEFAULT_BODY_LIMIT,
-        optional_body: false,
-        handler: crate::templates::documents,
-    },
-    Route {
-        method: Method::POST,
-        path: "/templates/{id}/defaults",
-        operation_id: "v1.templates.defaults",
-        summary: "Save what every later document of the template starts with",
-        access: Access::Scope(Scope::TemplatesWrite),
-        idempotency: Idem::Optional,
-        query: &[],
-        request: Some(schema_of::<TemplateDefaults>),
-        response: schema_of::<TemplateOut>,
-        success: 200,
-        statuses: &[(404, "No such template in this workspace.")],
-        body_limit: 64 * 1024,
-        optional_body: true,
-        handler: crate::templates::defaults,
-    },
+    Route::get("/documents/templates", "v1.documents.templates", Access::Scope(Scope::TemplatesRead), templates::list)
+        .summary("Approved, current templates to send from, with their seats, newest first")
+        .query(&[LIMIT, CURSOR])
+        .response(schema_of::<TemplatePageOut>),
+    Route::post("/templates/source", "v1.templates.createSource", Access::Scope(Scope::TemplatesWrite), templates::create_source)
+        .summary("Make a template from words: its roles are its seats, its unanswered custom chips its questions")
+        .idempotency(Idem::Required)
+        .request(schema_of::<TemplateSourceIn>)
+        .response(schema_of::<TemplateOut>)
+        .success(201),
+    Route::post("/templates/html", "v1.templates.createHtml", Access::Scope(Scope::TemplatesWrite), templates::create_html)
+        .summary("Make a template from an HTML page: cleaned with an allow-list, printed by Typst, a field at each text tag")
+        .idempotency(Idem::Required)
+        .request(schema_of::<TemplateHtmlIn>)
+        .response(schema_of::<TemplateOut>)
+        .success(201)
+        .body_limit(HTML_BODY_LIMIT),
+    Route::post("/templates/file", "v1.templates.createFile", Access::Scope(Scope::TemplatesWrite), templates::create_file)
+        .summary("Make a template from a PDF with text tags: made safe, a field at each tag, the tags taken out of the page")
+        .idempotency(Idem::Required)
+        .request(schema_of::<TemplateFileIn>)
+        .response(schema_of::<TemplateOut>)
+        .success(201)
+        .body_limit(FILE_BODY_LIMIT),
+    Route::get("/templates/{id}", "v1.templates.get", Access::Scope(Scope::TemplatesRead), templates::get_one)
+        .summary("A template with its seats, questions, fields and defaults")
+        .response(schema_of::<TemplateOut>)
+        .statuses(&[(404, "No such template in this workspace.")]),
+    Route::post("/templates/{id}/documents", "v1.templates.documents", Access::Scope(Scope::DocumentsWrite), templates::documents)
+        .summary("A document from a written template, with answers to its questions; a draft unless sendNow")
+        .idempotency(Idem::Required)
+        .request(schema_of::<TemplateDocumentIn>)
+        .response(schema_of::<DocumentOut>)
+        .success(201)
+        .statuses(&[(404, "No such template in this workspace.")]),
+    Route::post("/templates/{id}/defaults", "v1.templates.defaults", Access::Scope(Scope::TemplatesWrite), templates::defaults)
+        .summary("Save what every later document of the template starts with")
+        .idempotency(Idem::Optional)
+        .request(schema_of::<TemplateDefaults>)
+        .response(schema_of::<TemplateOut>)
+        .statuses(&[(404, "No such template in this workspace.")])
+        .body_limit(64 * 1024)
+        .optional_body(),
 ];

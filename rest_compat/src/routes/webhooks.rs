@@ -1,145 +1,70 @@
 //! The route table's rows for webhook endpoints, their deliveries and the relay.
 
 use super::row::*;
+use crate::handlers::webhooks;
+use signet_webhooks::types::{
+    DeliveryAttemptsOut, DeliveryOut, RelayOut, WebhookCreateIn, WebhookOut, WebhookPageOut,
+    WebhookRotateIn, WebhookTestIn, WebhookTestOut,
+};
 
 pub static ROUTES: &[Route] = &[
-    read(
-        "/webhooks/topics",
-        "v1.webhooks.topics",
-        "The event names a webhook endpoint can subscribe to",
-        Scope::WebhooksRead,
-        schema_of::<signet_webhooks::TopicsOut>,
-        handlers::webhook_topics,
-    ),
-    Route {
-        method: Method::GET,
-        path: "/webhooks",
-        operation_id: "v1.webhooks.list",
-        summary: "Webhook endpoints of the key's mode, newest first",
-        access: Access::Scope(Scope::WebhooksRead),
-        idempotency: Idem::None,
-        query: &[LIMIT, CURSOR],
-        request: None,
-        response: schema_of::<WebhookPageOut>,
-        success: 200,
-        statuses: &[],
-        body_limit: 0,
-        optional_body: false,
-        handler: hooks::list,
-    },
-    Route {
-        method: Method::POST,
-        path: "/webhooks",
-        operation_id: "v1.webhooks.create",
-        summary: "Add an endpoint: a public https URL, or a relay for signet listen; the secret is shown once",
-        access: Access::Scope(Scope::WebhooksWrite),
-        idempotency: Idem::Optional,
-        query: &[],
-        request: Some(schema_of::<WebhookCreateIn>),
-        response: schema_of::<WebhookOut>,
-        success: 201,
-        statuses: &[],
-        body_limit: 64 * 1024,
-        optional_body: false,
-        handler: hooks::create,
-    },
-    Route {
-        method: Method::DELETE,
-        path: "/webhooks/{id}",
-        operation_id: "v1.webhooks.delete",
-        summary: "Remove an endpoint: nothing more is delivered; past deliveries stay in the log",
-        access: Access::Scope(Scope::WebhooksWrite),
-        idempotency: Idem::None,
-        query: &[],
-        request: None,
-        response: schema_of::<WebhookOut>,
-        success: 200,
-        statuses: &[HOOK_NOT_FOUND],
-        body_limit: 0,
-        optional_body: false,
-        handler: hooks::remove,
-    },
-    Route {
-        method: Method::POST,
-        path: "/webhooks/{id}/test",
-        operation_id: "v1.webhooks.test",
-        summary: "Send a signed sample event (test: true) at once and answer what the receiver said",
-        access: Access::Scope(Scope::WebhooksWrite),
-        idempotency: Idem::Optional,
-        query: &[],
-        request: Some(schema_of::<WebhookTestIn>),
-        response: schema_of::<WebhookTestOut>,
-        success: 200,
-        statuses: &[HOOK_NOT_FOUND],
-        body_limit: 64 * 1024,
-        optional_body: true,
-        handler: hooks::test,
-    },
-    Route {
-        method: Method::POST,
-        path: "/webhooks/{id}/rotate",
-        operation_id: "v1.webhooks.rotate",
-        summary: "A new secret, shown once; both secrets sign during the window",
-        access: Access::Scope(Scope::WebhooksWrite),
-        idempotency: Idem::Optional,
-        query: &[],
-        request: Some(schema_of::<WebhookRotateIn>),
-        response: schema_of::<WebhookOut>,
-        success: 200,
-        statuses: &[
+    Route::get("/webhooks/topics", "v1.webhooks.topics", Access::Scope(Scope::WebhooksRead), webhooks::webhook_topics)
+        .summary("The event names a webhook endpoint can subscribe to")
+        .response(schema_of::<signet_webhooks::TopicsOut>),
+    Route::get("/webhooks", "v1.webhooks.list", Access::Scope(Scope::WebhooksRead), webhooks::list)
+        .summary("Webhook endpoints of the key's mode, newest first")
+        .query(&[LIMIT, CURSOR])
+        .response(schema_of::<WebhookPageOut>),
+    Route::post("/webhooks", "v1.webhooks.create", Access::Scope(Scope::WebhooksWrite), webhooks::create)
+        .summary("Add an endpoint: a public https URL, or a relay for signet listen; the secret is shown once")
+        .idempotency(Idem::Optional)
+        .request(schema_of::<WebhookCreateIn>)
+        .response(schema_of::<WebhookOut>)
+        .success(201)
+        .body_limit(64 * 1024),
+    Route::delete("/webhooks/{id}", "v1.webhooks.delete", Access::Scope(Scope::WebhooksWrite), webhooks::remove)
+        .summary("Remove an endpoint: nothing more is delivered; past deliveries stay in the log")
+        .response(schema_of::<WebhookOut>)
+        .statuses(&[HOOK_NOT_FOUND]),
+    Route::post("/webhooks/{id}/test", "v1.webhooks.test", Access::Scope(Scope::WebhooksWrite), webhooks::test)
+        .summary("Send a signed sample event (test: true) at once and answer what the receiver said")
+        .idempotency(Idem::Optional)
+        .request(schema_of::<WebhookTestIn>)
+        .response(schema_of::<WebhookTestOut>)
+        .statuses(&[HOOK_NOT_FOUND])
+        .body_limit(64 * 1024)
+        .optional_body(),
+    Route::post("/webhooks/{id}/rotate", "v1.webhooks.rotate", Access::Scope(Scope::WebhooksWrite), webhooks::rotate)
+        .summary("A new secret, shown once; both secrets sign during the window")
+        .idempotency(Idem::Optional)
+        .request(schema_of::<WebhookRotateIn>)
+        .response(schema_of::<WebhookOut>)
+        .statuses(&[
             HOOK_NOT_FOUND,
             (409, "Rotated by another request at the same moment; retry."),
-        ],
-        body_limit: 64 * 1024,
-        optional_body: true,
-        handler: hooks::rotate,
-    },
-    Route {
-        method: Method::GET,
-        path: "/webhooks/{id}/deliveries",
-        operation_id: "v1.webhooks.deliveries",
-        summary: "The last 50 delivery attempts, newest first",
-        access: Access::Scope(Scope::WebhooksRead),
-        idempotency: Idem::None,
-        query: &[],
-        request: None,
-        response: schema_of::<DeliveryAttemptsOut>,
-        success: 200,
-        statuses: &[HOOK_NOT_FOUND],
-        body_limit: 0,
-        optional_body: false,
-        handler: hooks::deliveries,
-    },
-    Route {
-        method: Method::POST,
-        path: "/webhooks/{id}/deliveries/{deliveryId}/replay",
-        operation_id: "v1.webhooks.replay",
-        summary: "Deliver one event again, with the same webhook-id and body",
-        access: Access::Scope(Scope::WebhooksWrite),
-        idempotency: Idem::Optional,
-        query: &[],
-        request: None,
-        response: schema_of::<DeliveryOut>,
-        success: 201,
-        statuses: &[
+        ])
+        .body_limit(64 * 1024)
+        .optional_body(),
+    Route::get("/webhooks/{id}/deliveries", "v1.webhooks.deliveries", Access::Scope(Scope::WebhooksRead), webhooks::deliveries)
+        .summary("The last 50 delivery attempts, newest first")
+        .response(schema_of::<DeliveryAttemptsOut>)
+        .statuses(&[HOOK_NOT_FOUND]),
+    Route::post("/webhooks/{id}/deliveries/{deliveryId}/replay", "v1.webhooks.replay", Access::Scope(Scope::WebhooksWrite), webhooks::replay)
+        .summary("Deliver one event again, with the same webhook-id and body")
+        .idempotency(Idem::Optional)
+        .response(schema_of::<DeliveryOut>)
+        .success(201)
+        .statuses(&[
             (
                 404,
                 "No such endpoint or delivery, or one of the other mode than the key's.",
             ),
             (409, "The endpoint is disabled."),
-        ],
-        body_limit: 0,
-        optional_body: false,
-        handler: hooks::replay,
-    },
-    Route {
-        method: Method::GET,
-        path: "/webhooks/{id}/relay",
-        operation_id: "v1.webhooks.relay",
-        summary: "Stored deliveries of a relay endpoint, oldest first, each with the exact headers to forward",
-        access: Access::Scope(Scope::WebhooksRead),
-        idempotency: Idem::None,
-        query: &[
+        ])
+        .body_limit(0),
+    Route::get("/webhooks/{id}/relay", "v1.webhooks.relay", Access::Scope(Scope::WebhooksRead), webhooks::relay)
+        .summary("Stored deliveries of a relay endpoint, oldest first, each with the exact headers to forward")
+        .query(&[
             QueryParam {
                 name: "after",
                 ty: "string",
@@ -158,13 +83,7 @@ pub static ROUTES: &[Route] = &[
                 description: "1 to 100; default 20.",
                 range: Some((1, 100)),
             },
-        ],
-        request: None,
-        response: schema_of::<RelayOut>,
-        success: 200,
-        statuses: &[HOOK_NOT_FOUND],
-        body_limit: 0,
-        optional_body: false,
-        handler: hooks::relay,
-    },
+        ])
+        .response(schema_of::<RelayOut>)
+        .statuses(&[HOOK_NOT_FOUND]),
 ];

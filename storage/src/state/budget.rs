@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use super::RedisState;
+use super::connection::RedisState;
 use crate::StorageError;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,7 +4,7 @@
 
 use sea_orm::{ConnectionTrait, Value};
 
-use super::RedisState;
+use super::connection::RedisState;
 use crate::{Db, StorageError};
 
 #[derive(Clone)]

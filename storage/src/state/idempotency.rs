@@ -20,7 +20,7 @@ use std::sync::{Arc, Mutex};
 use sea_orm::{ConnectionTrait, Value};
 use serde::{Deserialize, Serialize};
 
-use super::RedisState;
+use super::connection::RedisState;
 use crate::{Db, Sql, StorageError, now_ms};
 
 pub const KEEP_MS: i64 = 24 * 60 * 60 * 1000;

@@ -3,6 +3,7 @@
 mod claim;
 mod end;
 mod job;
+mod look;
 pub mod pacing;
 mod queue;
 
@@ -12,4 +13,5 @@ pub use end::{
     mark_done_sql, release, release_held, release_in, release_until, retry_later,
 };
 pub use job::{Batch, Enqueued, HELD, Job, Owner, decode, enqueue};
+pub use look::{KindCount, counts, queued_probe, queued_sql, waiting_sql};
 pub use queue::{Queue, SWEEP};

@@ -63,7 +63,7 @@ pub async fn opened(
         ))
         .await?;
     if first.rows_affected() == 1 {
-        doc.state = "opened".into();
+        doc.state = crate::state::DocState::Opened;
     }
     let mut person = v.person.clone();
     person.status = "opened".into();
@@ -266,7 +266,7 @@ pub async fn decline(
         ctx,
         &txn,
         &v.doc,
-        "declined",
+        crate::state::DocState::Declined,
         reason.as_deref(),
         &v.person.name,
         &description,
@@ -274,7 +274,7 @@ pub async fn decline(
     )
     .await?;
     let mut doc = v.doc.clone();
-    doc.state = "declined".into();
+    doc.state = crate::state::DocState::Declined;
     doc.reason = reason;
     let mut trail = Trail::new(&doc.id);
     trail.email_to_sender("declined", &doc, &crate::locale(&doc));

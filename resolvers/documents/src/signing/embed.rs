@@ -91,7 +91,7 @@ pub async fn session(
              (signet admin workspace update ID --embed-origin {origin})"
         )));
     }
-    let out = crate::state::OUT_FOR_SIGNATURE.contains(&format!("'{}'", doc.state));
+    let out = doc.state.out_for_signature();
     if !out || !matches!(person.status.as_str(), "invited" | "opened") {
         return Err(refused(format!(
             "it is not seat '{seat}'s turn: the document is {} and the seat is {}",

@@ -3,7 +3,6 @@
 
 use std::collections::BTreeMap;
 
-use sea_orm::{ConnectionTrait, Value};
 use serde::Serialize;
 
 use super::visit::{Stage, Visit, consented, language, stage, visit};
@@ -242,17 +241,8 @@ async fn sender(ctx: &Ctx, doc: &DocRow) -> Result<String, DomainError> {
 }
 
 async fn workspace_name(ctx: &Ctx, id: &str) -> Result<String, DomainError> {
-    Ok(ctx
-        .db
-        .conn
-        .query_one_raw(ctx.db.stmt(
-            "SELECT name FROM workspaces WHERE id = $1",
-            [Value::from(id.to_string())],
-        ))
-        .await?
-        .map(|r| r.try_get::<String>("", "name"))
-        .transpose()?
-        .unwrap_or_default())
+    let profile = signet_accounts::workspaces::profile(ctx, id).await?;
+    Ok(profile.map(|p| p.name).unwrap_or_default())
 }
 
 /// The rendered pages' pictures and text, `None` until rendered.
@@ -268,7 +258,7 @@ async fn pages(ctx: &Ctx, doc: &DocRow) -> Result<Option<Vec<PageOut>>, DomainEr
     else {
         // Rendered before pictures were made: they are made now (the page waits as for a
         // render and asks again).
-        if !crate::state::OUT_FOR_SIGNATURE.contains(&format!("'{}'", doc.state)) {
+        if !doc.state.out_for_signature() {
             return Ok(None);
         }
         let (ctx2, doc2) = (ctx.clone(), doc.clone());

@@ -5,6 +5,7 @@ use sea_orm::{ConnectionTrait, Value};
 use serde::Serialize;
 use serde_json::json;
 
+use crate::state::DocState;
 use crate::store::{self, DocRow, PersonDbRow};
 use signet_core::{Ctx, DomainError};
 
@@ -115,11 +116,11 @@ pub enum Stage {
 }
 
 pub fn stage(doc: &DocRow, person: &PersonDbRow) -> Stage {
-    match doc.state.as_str() {
-        "executed" => Stage::Executed,
-        "declined" => Stage::Declined,
-        "voided" => Stage::Voided,
-        "expired" => Stage::Expired,
+    match doc.state {
+        DocState::Executed => Stage::Executed,
+        DocState::Declined => Stage::Declined,
+        DocState::Voided => Stage::Voided,
+        DocState::Expired => Stage::Expired,
         _ => match person.status.as_str() {
             "invited" | "opened" => Stage::Sign,
             "signed" => Stage::Signed,

@@ -7,8 +7,9 @@ use signet_core::Actor;
 use signet_email::log::{self, EmailFilter};
 use signet_email::templates::{self, EmailWordingIn};
 
-use crate::extract::JsonIn;
-use crate::hooks::{int, query, text};
+use crate::door::auth::same_secret;
+use crate::extract::{JsonIn, int, query, text};
+use crate::routes::row::{Access, Route};
 use crate::{ApiError, AppState};
 
 type Answer<T> = Result<Json<T>, ApiError>;
@@ -83,30 +84,11 @@ pub fn emails() -> MethodRouter<AppState> {
 /// `POST /hooks/email`: a mail server posts one delivery status notification or abuse report
 /// (`message/rfc822`) with the bearer secret `email_feedback_secret`. Not in the OpenAPI
 /// document: it is the mail server's door, not the API's.
-static FEEDBACK: std::sync::LazyLock<crate::routes::Route> = std::sync::LazyLock::new(|| {
-    let mut r = crate::routes::row(
-        axum::http::Method::POST,
-        "/hooks/email",
-        "hooks.email",
-        crate::routes::Access::Public,
-        feedback,
-    );
-    r.body_limit = signet_email::feedback::MAX_REPORT_BYTES;
-    r
-});
-
-pub(crate) fn router(state: &AppState) -> axum::Router<AppState> {
-    let f: &'static crate::routes::Route = &FEEDBACK;
-    axum::Router::new().route("/hooks/email", crate::door::layer(f, feedback(), state))
-}
-
-/// Whether `given` is the secret, compared in constant time (as keyed hashes).
-pub(crate) fn same_secret(given: &str, secret: &str) -> bool {
-    use ring::hmac;
-    let key = hmac::Key::new(hmac::HMAC_SHA256, b"signet email feedback");
-    let want = hmac::sign(&key, secret.as_bytes());
-    hmac::verify(&key, given.as_bytes(), want.as_ref()).is_ok()
-}
+pub static FEEDBACK: &[Route] =
+    &[
+        Route::post("/hooks/email", "hooks.email", Access::Public, feedback)
+            .body_limit(signet_email::feedback::MAX_REPORT_BYTES),
+    ];
 
 fn feedback() -> MethodRouter<AppState> {
     use secrecy::ExposeSecret as _;

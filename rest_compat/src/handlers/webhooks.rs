@@ -4,60 +4,15 @@ use axum::extract::{Path, RawQuery, State};
 use axum::http::StatusCode;
 use axum::routing::{MethodRouter, delete, get, post};
 use axum::{Extension, Json};
+use signet_core::Actor;
 use signet_core::answer::Claim;
-use signet_core::{Actor, DomainError};
 use signet_webhooks::{self as webhooks, types::*};
 
-use crate::door::answered;
-use crate::extract::{JsonIn, JsonOrEmpty};
+use crate::door::idempotency::answered;
+use crate::extract::{JsonIn, JsonOrEmpty, int, query, text};
 use crate::{ApiError, AppState};
 
 type Answer<T> = Result<Json<T>, ApiError>;
-
-/// Query pairs, each name at most once and from `allowed`.
-pub(crate) fn query(
-    raw: Option<&str>,
-    allowed: &[&str],
-) -> Result<Vec<(String, String)>, DomainError> {
-    let pairs: Vec<(String, String)> = serde_urlencoded::from_str(raw.unwrap_or(""))
-        .map_err(|e| DomainError::invalid("query", e))?;
-    for (i, (k, _)) in pairs.iter().enumerate() {
-        if !allowed.contains(&k.as_str()) {
-            return Err(DomainError::invalid(
-                k,
-                format!("unknown query parameter; use {}", allowed.join(", ")),
-            ));
-        }
-        if pairs[..i].iter().any(|(p, _)| p == k) {
-            return Err(DomainError::invalid(k, "is given more than once"));
-        }
-    }
-    Ok(pairs)
-}
-
-/// An integer parameter; the spec lets only `wait` be given as `null`.
-pub(crate) fn int(pairs: &[(String, String)], name: &str) -> Result<Option<i64>, DomainError> {
-    match pairs
-        .iter()
-        .find(|(k, _)| k == name)
-        .map(|(_, v)| v.as_str())
-    {
-        None => Ok(None),
-        // `wait` is "integer or null"; an empty value is neither, as for documents' `limit`.
-        Some("null") if name == "wait" => Ok(None),
-        Some(v) => v
-            .parse()
-            .map(Some)
-            .map_err(|_| DomainError::invalid(name, format!("must be a whole number, got '{v}'"))),
-    }
-}
-
-pub(crate) fn text(pairs: &[(String, String)], name: &str) -> Option<String> {
-    pairs
-        .iter()
-        .find(|(k, _)| k == name)
-        .map(|(_, v)| v.clone())
-}
 
 pub fn list() -> MethodRouter<AppState> {
     get(
@@ -154,4 +109,8 @@ pub fn replay() -> MethodRouter<AppState> {
             Result::<_, ApiError>::Ok((StatusCode::CREATED, Json(out)))
         },
     )
+}
+
+pub fn webhook_topics() -> MethodRouter<AppState> {
+    get(|Extension(a): Extension<Actor>| async move { Answer::Ok(Json(webhooks::topics(&a)?)) })
 }

@@ -10,21 +10,20 @@ use std::collections::HashMap;
 use std::io::Write as _;
 use std::sync::{LazyLock, Mutex};
 
-use axum::Router;
 use axum::body::Body;
 use axum::extract::{Path, RawQuery, State};
-use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodRouter, get, post};
 use axum::{Extension, Json};
 use signet_core::DomainError;
 use signet_documents::signing::{self, acts, identity};
 
-use crate::door::ClientIp;
-use crate::extract::JsonIn;
-use crate::hooks::{int, query, text};
-use crate::routes::{Access, Route, row};
-use crate::{ApiError, AppState, door};
+use crate::door::auth::link_of;
+use crate::door::client::ClientIp;
+use crate::extract::{JsonIn, int, query, text};
+use crate::routes::row::{Access, Route};
+use crate::{ApiError, AppState};
 
 /// The policy of every page answer: only this origin's scripts, styles, pictures and calls;
 /// no inline script, no plugin, no form posting elsewhere, not framed (embedding has its own).
@@ -34,42 +33,45 @@ pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; 
 /// The largest body a page call takes: a signature drawn on the pad is bounded far below it.
 pub const PAGE_BODY_LIMIT: usize = 1024 * 1024;
 
-macro_rules! rows {
-    ($($name:ident: $method:ident $path:literal $id:literal $access:ident $handler:ident;)*) => {
-        $(static $name: LazyLock<Route> = LazyLock::new(|| Route {
-            body_limit: PAGE_BODY_LIMIT,
-            optional_body: false,
-            ..row(Method::$method, $path, $id, Access::$access, $handler)
-        });)*
-        pub(crate) fn router(state: &AppState) -> Router<AppState> {
-            let mut r = Router::new();
-            $(let route: &'static Route = &$name;
-            r = r.route($path, door::layer(route, $handler(), state));)*
-            r
-        }
-        /// The rows of the signing page's routes, as the router mounts them.
-        pub fn rows() -> Vec<&'static Route> {
-            vec![$(&*$name),*]
-        }
-    };
-}
-
-rows! {
-    PAGE: GET "/s/{token}" "page.sign" Public page;
-    EMBED_PAGE: GET "/e/{token}" "page.embed" Public embed_page;
-    EMBED_START: POST "/page/v1/embed/start" "page.embed_start" Link embed_start;
-    LOADER: GET "/embed/signing.js" "page.loader" Public loader;
-    ASSET: GET "/assets/{file}" "page.asset" Public asset;
-    VIEW: GET "/page/v1/view" "page.view" Link view;
-    OPENED: POST "/page/v1/opened" "page.opened" Link opened;
-    CONSENT: POST "/page/v1/consent" "page.consent" Link consent;
-    SIGN: POST "/page/v1/sign" "page.sign_fields" Link sign;
-    DECLINE: POST "/page/v1/decline" "page.decline" Link decline;
-    CODE: POST "/page/v1/code" "page.code" Link code;
-    VERIFY: POST "/page/v1/verify" "page.verify" Link verify;
-    IMAGE: GET "/page/v1/images/{doc}/{page}/{width}" "page.image" Public image;
-    SEALED: GET "/page/v1/signed.pdf" "page.signed_pdf" Link sealed;
-}
+/// The signing page's rows: the pages and files are public, the calls need the link.
+pub static ROUTES: &[Route] = &[
+    Route::get("/s/{token}", "page.sign", Access::Public, page).body_limit(PAGE_BODY_LIMIT),
+    Route::get("/e/{token}", "page.embed", Access::Public, embed_page).body_limit(PAGE_BODY_LIMIT),
+    Route::post(
+        "/page/v1/embed/start",
+        "page.embed_start",
+        Access::Link,
+        embed_start,
+    )
+    .body_limit(PAGE_BODY_LIMIT),
+    Route::get("/embed/signing.js", "page.loader", Access::Public, loader)
+        .body_limit(PAGE_BODY_LIMIT),
+    Route::get("/assets/{file}", "page.asset", Access::Public, asset).body_limit(PAGE_BODY_LIMIT),
+    Route::get("/page/v1/view", "page.view", Access::Link, view).body_limit(PAGE_BODY_LIMIT),
+    Route::post("/page/v1/opened", "page.opened", Access::Link, opened).body_limit(PAGE_BODY_LIMIT),
+    Route::post("/page/v1/consent", "page.consent", Access::Link, consent)
+        .body_limit(PAGE_BODY_LIMIT),
+    Route::post("/page/v1/sign", "page.sign_fields", Access::Link, sign)
+        .body_limit(PAGE_BODY_LIMIT),
+    Route::post("/page/v1/decline", "page.decline", Access::Link, decline)
+        .body_limit(PAGE_BODY_LIMIT),
+    Route::post("/page/v1/code", "page.code", Access::Link, code).body_limit(PAGE_BODY_LIMIT),
+    Route::post("/page/v1/verify", "page.verify", Access::Link, verify).body_limit(PAGE_BODY_LIMIT),
+    Route::get(
+        "/page/v1/images/{doc}/{page}/{width}",
+        "page.image",
+        Access::Public,
+        image,
+    )
+    .body_limit(PAGE_BODY_LIMIT),
+    Route::get(
+        "/page/v1/signed.pdf",
+        "page.signed_pdf",
+        Access::Link,
+        sealed,
+    )
+    .body_limit(PAGE_BODY_LIMIT),
+];
 
 /// The headers of every page answer; `cache` is its Cache-Control.
 fn guarded(mut res: Response, cache: &'static str) -> Response {
@@ -116,15 +118,6 @@ fn framed(res: impl IntoResponse, origin: &str) -> Response {
         res.headers_mut().remove(header::X_FRAME_OPTIONS);
     }
     res
-}
-
-/// The link a page call carries, if any.
-pub(crate) fn link_of(headers: &HeaderMap) -> Option<&str> {
-    headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Link "))
-        .map(str::trim)
 }
 
 /// The link a page call carries.

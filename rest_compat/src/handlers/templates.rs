@@ -11,9 +11,8 @@ use signet_documents::templates::{
     TemplateSourceIn,
 };
 
-use crate::door::answered;
-use crate::extract::{JsonIn, JsonOrEmpty};
-use crate::hooks::{int, query, text};
+use crate::door::idempotency::answered;
+use crate::extract::{JsonIn, JsonOrEmpty, int, query, text};
 use crate::{ApiError, AppState};
 
 type Answer<T> = Result<Json<T>, ApiError>;
