@@ -287,6 +287,14 @@ impl Config {
     }
 
     fn validate(&self) -> anyhow::Result<()> {
+        self.validate_secrets()?;
+        self.validate_storage()?;
+        self.validate_services()?;
+        self.validate_bounds()
+    }
+
+    /// The database and Redis addresses, and the secrets' lengths.
+    fn validate_secrets(&self) -> anyhow::Result<()> {
         if let Some(url) = &self.database_url
             && !(url.starts_with("sqlite:")
                 || url.starts_with("postgres://")
@@ -323,6 +331,11 @@ impl Config {
                 "email_feedback_secret (SIGNET_EMAIL_FEEDBACK_SECRET): must be at least 24 characters"
             );
         }
+        Ok(())
+    }
+
+    /// The file store's settings.
+    fn validate_storage(&self) -> anyhow::Result<()> {
         if self.blob_url.is_none()
             && (self.blob_endpoint.is_some()
                 || self.blob_region.is_some()
@@ -355,6 +368,11 @@ impl Config {
                  process hashes API keys alike; set 32 or more random characters"
             );
         }
+        Ok(())
+    }
+
+    /// Logging, leases, budgets and the time-stamp authorities.
+    fn validate_services(&self) -> anyhow::Result<()> {
         if !matches!(self.log_format.as_str(), "text" | "json") {
             anyhow::bail!(
                 "log_format (SIGNET_LOG_FORMAT): must be text or json, got {:?}",
@@ -388,6 +406,11 @@ impl Config {
                 "tsa_fallback_url (SIGNET_TSA_FALLBACK_URL): needs tsa_url (SIGNET_TSA_URL) as well"
             );
         }
+        Ok(())
+    }
+
+    /// The settings that take a number within bounds.
+    fn validate_bounds(&self) -> anyhow::Result<()> {
         for (name, var, v, range) in [
             (
                 "max_connections",

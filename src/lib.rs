@@ -32,22 +32,7 @@ pub struct Services {
 /// PostgreSQL must be migrated with `signet migrate` first, and says so.
 pub async fn services(config: &Config) -> anyhow::Result<Services> {
     config.ensure_data_dir()?;
-    let db = Db::connect(&config.database_url())
-        .await
-        .with_context(|| "database_url (DATABASE_URL): cannot connect")?;
-    match db.backend {
-        Backend::Sqlite => db
-            .migrate()
-            .await
-            .context("migrating the SQLite database")?,
-        Backend::Postgres => {
-            let pending = pending_migrations(&db.conn).await?;
-            anyhow::ensure!(
-                pending == 0,
-                "the PostgreSQL database has {pending} pending migration(s): run `signet migrate` first"
-            );
-        }
-    }
+    let db = database(config).await?;
     let (budget, idempotency, daily) = match &config.redis_url {
         Some(url) => {
             let redis = RedisState::connect(url, &config.redis_prefix)
@@ -134,6 +119,35 @@ pub async fn services(config: &Config) -> anyhow::Result<Services> {
         ..signet_email::send::Mail::new(transport)
     })
     .with(signet_accounts::keys::KeyCache::default());
+    same_authority(&ctx).await?;
+    Ok(Services { ctx, log_writer })
+}
+
+/// The database, migrated: the embedded default migrates itself, PostgreSQL must have been
+/// migrated by `signet migrate`.
+async fn database(config: &Config) -> anyhow::Result<Db> {
+    let db = Db::connect(&config.database_url())
+        .await
+        .with_context(|| "database_url (DATABASE_URL): cannot connect")?;
+    match db.backend {
+        Backend::Sqlite => db
+            .migrate()
+            .await
+            .context("migrating the SQLite database")?,
+        Backend::Postgres => {
+            let pending = pending_migrations(&db.conn).await?;
+            anyhow::ensure!(
+                pending == 0,
+                "the PostgreSQL database has {pending} pending migration(s): run `signet migrate` first"
+            );
+        }
+    }
+    Ok(db)
+}
+
+/// Refuses to run with another certificate authority than the one the installation's
+/// documents are sealed under (its roots are recorded by the first process).
+async fn same_authority(ctx: &Ctx) -> anyhow::Result<()> {
     // Embedded, each process reads the folder; with PostgreSQL the database holds the
     // authority, so a mismatch means it was changed by hand.
     let remedy = match ctx.db.backend {
@@ -143,7 +157,7 @@ pub async fn services(config: &Config) -> anyhow::Result<Services> {
              the installation began with: restore that row from a backup"
         }
     };
-    let root = hex_sha256(signet_documents::services(&ctx).authority.root_der());
+    let root = hex_sha256(signet_documents::services(ctx).authority.root_der());
     if let Some(recorded) = signet_core::installation::agree(&ctx.db, "ca_root_sha256", &root)
         .await
         .context("recording the certificate authority")?
@@ -153,7 +167,7 @@ pub async fn services(config: &Config) -> anyhow::Result<Services> {
              one this database's documents are sealed under (SHA-256 {recorded}); {remedy}"
         );
     }
-    let test_root = hex_sha256(signet_documents::services(&ctx).authority.test_root_der());
+    let test_root = hex_sha256(signet_documents::services(ctx).authority.test_root_der());
     if let Some(recorded) =
         signet_core::installation::agree(&ctx.db, "ca_test_root_sha256", &test_root)
             .await
@@ -165,7 +179,7 @@ pub async fn services(config: &Config) -> anyhow::Result<Services> {
              {remedy}"
         );
     }
-    Ok(Services { ctx, log_writer })
+    Ok(())
 }
 
 /// Makes ring the TLS clients' crypto provider (the one crypto backend:

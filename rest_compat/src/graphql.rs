@@ -45,7 +45,17 @@ fn query() -> MethodRouter<AppState> {
             // Only JSON: no multipart uploads, no batches. The door has read the body within
             // the route's limit and spent one unit of the key's budget.
             let req = req.data(actor).data(DoorSpent(1));
-            GraphQLResponse::from(s.schema.execute(req).await)
+            let mut res = s.schema.execute(req).await;
+            for e in &mut res.errors {
+                // An error GraphQL itself raised (a query or variables that do not fit the
+                // schema: an unknown field, a value of the wrong type) is the caller's input,
+                // as a 400 would be over REST.
+                let ext = e.extensions.get_or_insert_with(Default::default);
+                if ext.get("kind").is_none() {
+                    ext.set("kind", "invalid");
+                }
+            }
+            GraphQLResponse::from(res)
         },
     )
 }

@@ -2,9 +2,8 @@
 //! `documentStatus` subscription. Request bodies travel as one `JSON` argument shaped exactly
 //! like the REST body, so both front doors accept and refuse the same input.
 
-use async_graphql::{Context, ErrorExtensions, InputObject, Json, Object, Subscription};
+use async_graphql::{Context, ErrorExtensions, InputObject, Object, Subscription};
 use futures_util::Stream;
-use serde_json::Value;
 use signet_core::{Actor, Ctx};
 use signet_documents::{self as documents, types::*};
 
@@ -106,10 +105,10 @@ impl DocumentsQuery {
     async fn check_document(
         &self,
         ctx: &Context<'_>,
-        input: Json<Value>,
+        input: documents::types::DocumentCheckIn,
     ) -> async_graphql::Result<CheckOut> {
         let (c, a) = who(ctx)?;
-        let body = from_json("input", input.0).map_err(|e| e.extend())?;
+        let body = input;
         documents::check(c, a, body).await.map_err(|e| e.extend())
     }
 }
@@ -124,10 +123,10 @@ impl DocumentsMutation {
     async fn create_document(
         &self,
         ctx: &Context<'_>,
-        input: Json<Value>,
+        input: documents::types::DocumentCreateIn,
     ) -> async_graphql::Result<DocumentOut> {
         let (c, a) = who(ctx)?;
-        let body = from_json("input", input.0).map_err(|e| e.extend())?;
+        let body = input;
         documents::create(c, a, body, None)
             .await
             .map(|m| m.out)
@@ -183,10 +182,10 @@ impl DocumentsMutation {
         &self,
         ctx: &Context<'_>,
         id: String,
-        input: Json<Value>,
+        input: documents::types::DocumentReviseIn,
     ) -> async_graphql::Result<DocumentOut> {
         let (c, a) = who(ctx)?;
-        let body = from_json("input", input.0).map_err(|e| e.extend())?;
+        let body = input;
         documents::revise(c, a, &id, body, None)
             .await
             .map(|m| m.out)

@@ -1,13 +1,11 @@
 //! Templates in GraphQL, over the same resolvers as REST. Bodies are given as `input`, the
 //! JSON of the REST route's body.
 
-use async_graphql::{Context, ErrorExtensions, Json, Object};
-use serde_json::Value;
+use async_graphql::{Context, ErrorExtensions, Object};
 use signet_documents::templates::{self, TemplateOut, TemplatePageOut};
 use signet_documents::types::DocumentOut;
 
 use crate::who::who;
-use signet_documents::types::from_json;
 
 #[derive(Default)]
 pub struct TemplatesQuery;
@@ -44,10 +42,10 @@ impl TemplatesMutation {
     async fn create_template_from_source(
         &self,
         ctx: &Context<'_>,
-        input: Json<Value>,
+        input: templates::TemplateSourceIn,
     ) -> async_graphql::Result<TemplateOut> {
         let (c, a) = who(ctx)?;
-        let body = from_json("input", input.0).map_err(|e| e.extend())?;
+        let body = input;
         templates::create_source(c, a, body, None)
             .await
             .map(|m| m.out)
@@ -59,10 +57,10 @@ impl TemplatesMutation {
     async fn create_template_from_html(
         &self,
         ctx: &Context<'_>,
-        input: Json<Value>,
+        input: templates::TemplateHtmlIn,
     ) -> async_graphql::Result<TemplateOut> {
         let (c, a) = who(ctx)?;
-        let body = from_json("input", input.0).map_err(|e| e.extend())?;
+        let body = input;
         templates::create_html(c, a, body, None)
             .await
             .map(|m| m.out)
@@ -74,10 +72,10 @@ impl TemplatesMutation {
     async fn create_template_from_file(
         &self,
         ctx: &Context<'_>,
-        input: Json<Value>,
+        input: templates::TemplateFileIn,
     ) -> async_graphql::Result<TemplateOut> {
         let (c, a) = who(ctx)?;
-        let body = from_json("input", input.0).map_err(|e| e.extend())?;
+        let body = input;
         templates::create_file(c, a, body, None)
             .await
             .map(|m| m.out)
@@ -90,10 +88,10 @@ impl TemplatesMutation {
         &self,
         ctx: &Context<'_>,
         id: String,
-        input: Json<Value>,
+        input: templates::TemplateDefaults,
     ) -> async_graphql::Result<TemplateOut> {
         let (c, a) = who(ctx)?;
-        let body = from_json("input", input.0).map_err(|e| e.extend())?;
+        let body = input;
         templates::set_defaults(c, a, &id, body)
             .await
             .map_err(|e| e.extend())
@@ -105,10 +103,10 @@ impl TemplatesMutation {
         &self,
         ctx: &Context<'_>,
         id: String,
-        input: Json<Value>,
+        input: templates::TemplateDocumentIn,
     ) -> async_graphql::Result<DocumentOut> {
         let (c, a) = who(ctx)?;
-        let body = from_json("input", input.0).map_err(|e| e.extend())?;
+        let body = input;
         templates::make_document(c, a, &id, body, None)
             .await
             .map(|m| m.out)
@@ -120,10 +118,10 @@ impl TemplatesMutation {
     async fn send_template(
         &self,
         ctx: &Context<'_>,
-        input: Json<Value>,
+        input: templates::TemplateSendIn,
     ) -> async_graphql::Result<DocumentOut> {
         let (c, a) = who(ctx)?;
-        let body = from_json("input", input.0).map_err(|e| e.extend())?;
+        let body = input;
         templates::send(c, a, body, None)
             .await
             .map(|m| m.out)

@@ -1,8 +1,6 @@
 //! Webhooks over GraphQL: the same resolvers as `/api/v1/webhooks`.
 
-use async_graphql::{Context, ErrorExtensions, Json, Object};
-use serde_json::Value;
-use signet_documents::types::from_json;
+use async_graphql::{Context, ErrorExtensions, Object};
 use signet_webhooks::{self as webhooks, types::*};
 
 use crate::who::who;
@@ -64,10 +62,10 @@ impl WebhooksMutation {
     async fn create_webhook(
         &self,
         ctx: &Context<'_>,
-        input: Json<Value>,
+        input: signet_webhooks::types::WebhookCreateIn,
     ) -> async_graphql::Result<WebhookOut> {
         let (c, a) = who(ctx)?;
-        let body = from_json("input", input.0).map_err(|e| e.extend())?;
+        let body = input;
         webhooks::create(c, a, body, None)
             .await
             .map(|m| m.out)

@@ -135,7 +135,7 @@ both!(
         let c = gql(
             &app,
             &key,
-            "query($i: JSON!) { checkDocument(input: $i) { ok problems { path message } roles } }",
+            "query($i: DocumentCheckInput!) { checkDocument(input: $i) { ok problems { path message } roles } }",
             json!({"i": {"source": documents::source(),
                "people": [{"name": "Ada", "email": "ada@example.com", "role": "client"}]}}),
         )
@@ -158,7 +158,9 @@ both!(
         let made = gql(
             &app,
             &key,
-            &format!("mutation($i: JSON!) {{ createDocument(input: $i) {{ {DOC} }} }}"),
+            &format!(
+                "mutation($i: DocumentCreateInput!) {{ createDocument(input: $i) {{ {DOC} }} }}"
+            ),
             json!({"i": input}),
         )
         .await;
@@ -188,7 +190,7 @@ both!(
         let rev = gql(
         &app,
         &key,
-        &format!("mutation($id: String!, $i: JSON!) {{ reviseDocument(id: $id, input: $i) {{ {DOC} }} }}"),
+        &format!("mutation($id: String!, $i: DocumentReviseInput!) {{ reviseDocument(id: $id, input: $i) {{ {DOC} }} }}"),
         json!({"id": id, "i": {"source": documents::source(), "variableValues": {"fee": "2,000 EUR"}}}),
     )
     .await;
@@ -266,7 +268,7 @@ both!(
             let made = gql(
                 &app,
                 key,
-                "mutation($i: JSON!) { createDocument(input: $i) { id } }",
+                "mutation($i: DocumentCreateInput!) { createDocument(input: $i) { id } }",
                 json!({"i": body}),
             )
             .await;

@@ -64,7 +64,7 @@ both!(
         let input: Value =
             serde_json::from_str(&body(json!({"send": {"signingOrder": true}}))).unwrap();
         let q = json!({
-            "query": "mutation($input: JSON!) { createDocument(input: $input) { id state test people { seat status } } }",
+            "query": "mutation($input: DocumentCreateInput!) { createDocument(input: $input) { id state test people { seat status } } }",
             "variables": {"input": input}
         });
         let made = app.post("/graphql", &key, &[], &q.to_string()).await;
@@ -109,7 +109,7 @@ both!(
 
         // Errors carry the REST kinds; bad input names the field under `input`.
         let bad = app.post("/graphql", &key, &[], &json!({
-        "query": "mutation($input: JSON!) { createDocument(input: $input) { id } }",
+        "query": "mutation($input: DocumentCreateInput!) { createDocument(input: $input) { id } }",
         "variables": {"input": {"title": "x", "source": {}, "people": [], "paper": "legal"}}
     }).to_string()).await;
         assert_eq!(
@@ -117,6 +117,24 @@ both!(
             "{}",
             bad.body
         );
+        // A field the input object does not have, or a value of the wrong type, is refused by
+        // GraphQL itself before the resolver runs: still `invalid`, naming the field.
+        for input in [
+            json!({"title": "x", "source": {}, "people": [], "colour": "red"}),
+            json!({"title": 7, "source": {}, "people": []}),
+        ] {
+            let odd = app.post("/graphql", &key, &[], &json!({
+                "query": "mutation($input: DocumentCreateInput!) { createDocument(input: $input) { id } }",
+                "variables": {"input": input}
+            }).to_string()).await;
+            let e = &odd.body["errors"][0];
+            assert_eq!(e["extensions"]["kind"], "invalid", "{}", odd.body);
+            let message = e["message"].as_str().unwrap();
+            assert!(
+                message.contains("colour") || message.contains("title"),
+                "{message}"
+            );
+        }
         let again = app.post("/graphql", &key, &[], &json!({"query": format!("mutation {{ voidDocument(id: \"{id}\") {{ state }} }} ")}).to_string()).await;
         assert_eq!(
             again.body["data"]["voidDocument"]["state"], "voided",

@@ -412,7 +412,7 @@ both_quiet!(a_template_from_words_is_sent_to_its_parties, |app| {
     );
 
     // GraphQL reads and sends through the same resolvers.
-    let q = json!({"query": "mutation($i: JSON!) { sendTemplate(input: $i) { state templateId } }",
+    let q = json!({"query": "mutation($i: TemplateSendInput!) { sendTemplate(input: $i) { state templateId } }",
         "variables": {"i": {"templateId": tpl, "parties": parties(&["client", "landlord"])}}});
     let g = app.post("/graphql", &key, &[], &q.to_string()).await;
     assert_eq!(
@@ -625,7 +625,7 @@ both_quiet!(a_template_from_html_is_cleaned_laid_out_and_sent, |app| {
     }
 
     // GraphQL makes one through the same resolver.
-    let q = json!({"query": "mutation($i: JSON!) { createTemplateFromHtml(input: $i) { kind seats pages } }",
+    let q = json!({"query": "mutation($i: TemplateHtmlInput!) { createTemplateFromHtml(input: $i) { kind seats pages } }",
         "variables": {"i": {"name": "From GraphQL", "html": "<p>{{Sign;type=signature;role=buyer}}</p>"}}});
     let g = app.post("/graphql", &key, &[], &q.to_string()).await;
     assert_eq!(
@@ -760,7 +760,7 @@ both_quiet!(a_template_from_a_pdf_keeps_its_pages_and_is_sent, |app| {
     )
     .await;
     // GraphQL makes one through the same resolver.
-    let q = json!({"query": "mutation($i: JSON!) { createTemplateFromFile(input: $i) { kind seats pages } }",
+    let q = json!({"query": "mutation($i: TemplateFileInput!) { createTemplateFromFile(input: $i) { kind seats pages } }",
         "variables": {"i": {"name": "From GraphQL", "fileName": "lease.pdf", "file": b64(&tagged_pdf())}}});
     let g = app.post("/graphql", &key, &[], &q.to_string()).await;
     assert_eq!(

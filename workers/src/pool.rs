@@ -128,25 +128,7 @@ pub async fn run<P: Pool>(
     mut stop: watch::Receiver<bool>,
     leases: Leases,
 ) {
-    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<P::Done>();
-    let writer_ctx = ctx.clone();
-    let recorded = leases.clone();
-    let writer = tokio::spawn(async move {
-        let mut buf = Vec::with_capacity(1000);
-        while rx.recv_many(&mut buf, 1000).await > 0 {
-            if let Err(e) = P::record(&writer_ctx, &buf).await {
-                // The leases run out and the items are run again: nothing is lost.
-                tracing::warn!(pool = P::NAME, error = %e, n = buf.len(), "recording finished items failed");
-            }
-            let mut held = lock(&recorded);
-            for d in &buf {
-                held.remove(P::id_of(d));
-            }
-            drop(held);
-            buf.clear();
-        }
-    });
-    let mut writer = AbortOnDrop(writer);
+    let (tx, mut writer) = recorder::<P>(&ctx, &leases);
     let slots = Arc::new(tokio::sync::Semaphore::new(cfg.concurrency));
     // Slots are refilled in batches of this many, so a busy queue is leased in few statements.
     let refill = (cfg.concurrency / 4).clamp(1, P::BATCH);
@@ -217,48 +199,118 @@ pub async fn run<P: Pool>(
             // Their leases run out and they are taken again: nothing is lost.
             tracing::warn!(pool = P::NAME, error = %e, "putting back items failed");
         }
-        if took == free {
-            // Busy: wait (briefly) for a batch of slots to come back, then lease again.
-            let until = tokio::time::Instant::now() + Duration::from_millis(20);
-            while slots.available_permits() < refill {
-                if tokio::time::timeout_at(until, returned.notified())
-                    .await
-                    .is_err()
-                {
-                    break;
-                }
-            }
+        let wait = if took == free {
+            Wait::Busy
         } else if took == 0 && !skip.is_empty() && prepared == 0 {
-            // What is due belongs to keys at their share: look again when one of their items
-            // ends, when new work is queued (at most ten times a second: each look reads past
-            // all of their queue), or in half a second.
-            tokio::select! {
-                _ = stop.changed() => {}
-                _ = returned.notified() => {}
-                _ = woken.notified() => {
-                    tokio::time::sleep(Duration::from_millis(100)).await;
-                }
-                _ = tokio::time::sleep(Duration::from_millis(500)) => {}
-            }
+            Wait::AtShare
         } else if prepared < P::BATCH {
-            // The queue is drained: wait for new work, or look again shortly (retries come
-            // due, other processes prepare work).
-            tokio::select! {
-                _ = stop.changed() => {}
-                woke = tokio::time::timeout(Duration::from_millis(100), woken.notified()) => {
-                    // With Redis every process's commits wake this runner: what else they
-                    // queue in the next moments is taken with it, in one transaction.
-                    if woke.is_ok() && ctx.queue.on_redis() {
-                        tokio::time::sleep(GATHER).await;
-                    }
-                }
-            }
-        }
+            Wait::Drained
+        } else {
+            continue;
+        };
+        let signals = Signals {
+            slots: &slots,
+            refill,
+            returned: &returned,
+            woken: &woken,
+            redis: ctx.queue.on_redis(),
+        };
+        wait.until_next(&signals, &mut stop).await;
     }
     // Stopping: the items in flight end and are recorded.
     while running.join_next().await.is_some() {}
     drop(tx);
     let _ = (&mut writer.0).await;
+}
+
+/// The task that records finished items in batches, and the sender that hands them to it.
+fn recorder<P: Pool>(
+    ctx: &Ctx,
+    leases: &Leases,
+) -> (tokio::sync::mpsc::UnboundedSender<P::Done>, AbortOnDrop) {
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<P::Done>();
+    let (ctx, recorded) = (ctx.clone(), leases.clone());
+    let writer = tokio::spawn(async move {
+        let mut buf = Vec::with_capacity(1000);
+        while rx.recv_many(&mut buf, 1000).await > 0 {
+            if let Err(e) = P::record(&ctx, &buf).await {
+                // The leases run out and the items are run again: nothing is lost.
+                tracing::warn!(pool = P::NAME, error = %e, n = buf.len(), "recording finished items failed");
+            }
+            let mut held = lock(&recorded);
+            for d in &buf {
+                held.remove(P::id_of(d));
+            }
+            drop(held);
+            buf.clear();
+        }
+    });
+    (tx, AbortOnDrop(writer))
+}
+
+/// Why a pass of the pool's loop waits before it leases again.
+enum Wait {
+    /// Every free slot was filled.
+    Busy,
+    /// What is due belongs to keys at their share.
+    AtShare,
+    /// The queue is drained.
+    Drained,
+}
+
+/// What a waiting pool listens to.
+struct Signals<'a> {
+    slots: &'a tokio::sync::Semaphore,
+    refill: usize,
+    returned: &'a tokio::sync::Notify,
+    woken: &'a tokio::sync::Notify,
+    redis: bool,
+}
+
+impl Wait {
+    async fn until_next(self, s: &Signals<'_>, stop: &mut watch::Receiver<bool>) {
+        match self {
+            Wait::Busy => {
+                // Wait (briefly) for a batch of slots to come back, then lease again.
+                let until = tokio::time::Instant::now() + Duration::from_millis(20);
+                while s.slots.available_permits() < s.refill {
+                    if tokio::time::timeout_at(until, s.returned.notified())
+                        .await
+                        .is_err()
+                    {
+                        break;
+                    }
+                }
+            }
+            Wait::AtShare => {
+                // Look again when one of their items ends, when new work is queued (at most
+                // ten times a second: each look reads past all of their queue), or in half a
+                // second.
+                tokio::select! {
+                    _ = stop.changed() => {}
+                    _ = s.returned.notified() => {}
+                    _ = s.woken.notified() => {
+                        tokio::time::sleep(Duration::from_millis(100)).await;
+                    }
+                    _ = tokio::time::sleep(Duration::from_millis(500)) => {}
+                }
+            }
+            Wait::Drained => {
+                // Wait for new work, or look again shortly (retries come due, other processes
+                // prepare work).
+                tokio::select! {
+                    _ = stop.changed() => {}
+                    woke = tokio::time::timeout(Duration::from_millis(100), s.woken.notified()) => {
+                        // With Redis every process's commits wake this runner: what else they
+                        // queue in the next moments is taken with it, in one transaction.
+                        if woke.is_ok() && s.redis {
+                            tokio::time::sleep(GATHER).await;
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
 
 struct AbortOnDrop(tokio::task::JoinHandle<()>);

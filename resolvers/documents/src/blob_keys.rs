@@ -1,6 +1,32 @@
-//! Where stored files live: the blob keys that more than one part of the domain names.
+//! Where stored files live: every blob key the documents crate makes, in one place.
 
 /// Where a file template's version keeps its PDF.
 pub fn template_file(template_id: &str, version: i64) -> String {
     format!("templates/{template_id}/v{version}.pdf")
+}
+
+/// The folder of a document's files: its renders, their pictures, its sealed copy.
+pub fn document_folder(doc_id: &str) -> String {
+    format!("documents/{doc_id}")
+}
+
+/// A new render's PDF: a name of its own per render, so that a second worker racing on the
+/// document (which will lose at the conditional UPDATE) cannot overwrite the winner's file.
+/// It starts with `render`, which is how `leftovers::remove` knows a render's file from a
+/// seal's; the render's pictures share its stem.
+pub fn render_file(doc_id: &str) -> String {
+    format!(
+        "{}/{}.pdf",
+        document_folder(doc_id),
+        signet_core::ids::new_id("render").to_lowercase()
+    )
+}
+
+/// A new sealed copy's PDF, a name of its own per try.
+pub fn sealed_file(doc_id: &str) -> String {
+    format!(
+        "{}/sealed-{}.pdf",
+        document_folder(doc_id),
+        signet_core::ids::new_id("seal").to_lowercase()
+    )
 }

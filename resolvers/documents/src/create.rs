@@ -313,32 +313,7 @@ impl NewDraft {
             .people
             .iter()
             .enumerate()
-            .map(|(i, p)| store::PersonDbRow {
-                id: ids::new_id("per"),
-                document_id: id.clone(),
-                position: i as i64,
-                seat: p.seat.clone(),
-                name: p.name.clone(),
-                email: p.email.clone(),
-                external_id: p.external_id.clone(),
-                metadata: p.metadata.0.clone(),
-                action: p.action.as_str().to_string(),
-                order: p.order,
-                status: "waiting".into(),
-                invited_at: None,
-                opened_at: None,
-                completed_at: None,
-                declined_at: None,
-                last_reminded_at: None,
-                reminders: 0,
-                locale: p.locale.clone(),
-                access_code_hash: match &p.access_code {
-                    Some(input::AccessCode::Hashed(h)) => Some(h.clone()),
-                    _ => None,
-                },
-                email_code: p.email_code,
-                embedded: p.embedded,
-            })
+            .map(|(i, p)| person_row(&id, i, p))
             .collect();
         let people_values = people_values(&people);
         let mut trail = trail::Trail::first(&id);
@@ -380,30 +355,7 @@ impl NewDraft {
             template_id: d.template.as_ref().map(|t| t.0.clone()),
             template_version: d.template.as_ref().map(|t| t.1),
         };
-        let document = vec![
-            Value::from(doc.id.as_str()),
-            Value::from(doc.workspace_id.as_str()),
-            Value::from(doc.test),
-            Value::from(doc.title.as_str()),
-            Value::from(doc.description.clone()),
-            Value::from(doc.external_id.clone()),
-            Value::from(json(&doc.metadata)),
-            Value::from(doc.source.as_str()),
-            Value::from(doc.facts.as_str()),
-            Value::from(doc.variable_values.as_str()),
-            Value::from(doc.paper.as_str()),
-            Value::from(doc.profile.as_str()),
-            Value::from(doc.email_options.as_str()),
-            Value::from(doc.send_options.as_str()),
-            Value::from(doc.created_by.as_str()),
-            Value::from(doc.created_at),
-            Value::from(doc.state.as_str()),
-            Value::from(doc.sent_at),
-            Value::from(doc.expires_at),
-            Value::from(sent.and_then(|s| s.next_reminder_at)),
-            Value::from(doc.template_id.clone()),
-            Value::from(doc.template_version.map(|v| v as i32)),
-        ];
+        let document = document_values(&doc, sent.and_then(|s| s.next_reminder_at));
         NewDraft {
             rows: DraftRows { doc, people, trail },
             document,
@@ -485,6 +437,65 @@ impl NewDraft {
 }
 
 /// The values of `people`'s rows, in the order `NewDraft::write` inserts them.
+/// A new document's person in seat order `i`, waiting for their turn.
+fn person_row(doc_id: &str, i: usize, p: &input::PersonRow) -> store::PersonDbRow {
+    store::PersonDbRow {
+        id: ids::new_id("per"),
+        document_id: doc_id.to_string(),
+        position: i as i64,
+        seat: p.seat.clone(),
+        name: p.name.clone(),
+        email: p.email.clone(),
+        external_id: p.external_id.clone(),
+        metadata: p.metadata.0.clone(),
+        action: p.action.as_str().to_string(),
+        order: p.order,
+        status: "waiting".into(),
+        invited_at: None,
+        opened_at: None,
+        completed_at: None,
+        declined_at: None,
+        last_reminded_at: None,
+        reminders: 0,
+        locale: p.locale.clone(),
+        access_code_hash: match &p.access_code {
+            Some(input::AccessCode::Hashed(h)) => Some(h.clone()),
+            _ => None,
+        },
+        email_code: p.email_code,
+        embedded: p.embedded,
+    }
+}
+
+/// The values of [`INSERT_DOCUMENT`] for a new document.
+fn document_values(doc: &DocRow, next_reminder_at: Option<i64>) -> Vec<Value> {
+    let json = |v: &dyn erased::Ser| v.json();
+    vec![
+        Value::from(doc.id.as_str()),
+        Value::from(doc.workspace_id.as_str()),
+        Value::from(doc.test),
+        Value::from(doc.title.as_str()),
+        Value::from(doc.description.clone()),
+        Value::from(doc.external_id.clone()),
+        Value::from(json(&doc.metadata)),
+        Value::from(doc.source.as_str()),
+        Value::from(doc.facts.as_str()),
+        Value::from(doc.variable_values.as_str()),
+        Value::from(doc.paper.as_str()),
+        Value::from(doc.profile.as_str()),
+        Value::from(doc.email_options.as_str()),
+        Value::from(doc.send_options.as_str()),
+        Value::from(doc.created_by.as_str()),
+        Value::from(doc.created_at),
+        Value::from(doc.state.as_str()),
+        Value::from(doc.sent_at),
+        Value::from(doc.expires_at),
+        Value::from(next_reminder_at),
+        Value::from(doc.template_id.clone()),
+        Value::from(doc.template_version.map(|v| v as i32)),
+    ]
+}
+
 fn people_values(people: &[store::PersonDbRow]) -> Vec<Vec<Value>> {
     people
         .iter()
@@ -626,29 +637,8 @@ pub async fn revise(
         )));
     }
     let role_map = body.role_map.unwrap_or_default();
-    for (from, to) in &role_map {
-        if let Some(problem) = signet_source::role_problem(to) {
-            return Err(DomainError::invalid(&format!("roleMap.{from}"), problem));
-        }
-    }
     let people = store::people(&ctx.db.conn, &ctx.db, &[&old.id]).await?;
-    for (from, to) in &role_map {
-        if !people.iter().any(|p| &p.seat == from) {
-            return Err(DomainError::invalid(
-                &format!("roleMap.{from}"),
-                format!("document {id} has no seat '{from}'"),
-            ));
-        }
-        let taken = people
-            .iter()
-            .any(|p| &p.seat == to && !role_map.contains_key(&p.seat));
-        if taken || role_map.iter().any(|(f, t)| t == to && f != from) {
-            return Err(DomainError::invalid(
-                &format!("roleMap.{from}"),
-                format!("seat '{to}' would be taken twice"),
-            ));
-        }
-    }
+    check_role_map(id, &role_map, &people)?;
     let people_in: Vec<PersonIn> = people
         .iter()
         .map(|p| {
@@ -730,6 +720,37 @@ pub async fn revise(
     ctx.committed(&old.id, signet_queue::Enqueued::none()).await;
     ctx.committed(&new_id, queued).await;
     Ok(made)
+}
+
+/// A revision's `roleMap`: each old seat renamed to a free, well-formed role, no seat twice.
+fn check_role_map(
+    id: &str,
+    role_map: &BTreeMap<String, String>,
+    people: &[store::PersonDbRow],
+) -> Result<(), DomainError> {
+    for (from, to) in role_map {
+        if let Some(problem) = signet_source::role_problem(to) {
+            return Err(DomainError::invalid(&format!("roleMap.{from}"), problem));
+        }
+    }
+    for (from, to) in role_map {
+        if !people.iter().any(|p| &p.seat == from) {
+            return Err(DomainError::invalid(
+                &format!("roleMap.{from}"),
+                format!("document {id} has no seat '{from}'"),
+            ));
+        }
+        let taken = people
+            .iter()
+            .any(|p| &p.seat == to && !role_map.contains_key(&p.seat));
+        if taken || role_map.iter().any(|(f, t)| t == to && f != from) {
+            return Err(DomainError::invalid(
+                &format!("roleMap.{from}"),
+                format!("seat '{to}' would be taken twice"),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// A template's words checked as a template: no people yet, unanswered questions allowed.

@@ -87,107 +87,87 @@ pub fn people(list: &[PersonIn]) -> Result<Vec<PersonRow>, Vec<Problem>> {
         );
     }
     for (i, p) in list.iter().enumerate() {
-        let at = |k: &str| format!("people[{i}].{k}");
-        let name = match line(&at("name"), &p.name, 200) {
-            Ok(n) => n,
-            Err(e) => {
-                bad(at("name"), reason(e));
-                continue;
-            }
-        };
-        let email = p.email.trim().to_string();
-        if !is_email(&email) {
-            bad(
-                at("email"),
-                format!("'{}' is not an email address", p.email),
-            );
-            continue;
+        match person(i, p) {
+            Ok(row) => out.push(row),
+            Err((path, message)) => bad(path, message),
         }
-        let seat = match &p.role {
-            None => format!("signer_{}", i + 1),
-            Some(r) => match signet_source::role_problem(r) {
-                None => r.clone(),
-                Some(problem) => {
-                    bad(at("role"), problem);
-                    continue;
-                }
-            },
-        };
-        let action = match p.action.as_deref() {
-            None => PersonAction::Sign,
-            Some(a) => match PersonAction::parse(a) {
-                Some(a) => a,
-                None => {
-                    bad(
-                        at("action"),
-                        format!("unknown action '{a}'; one of sign, approve, cc"),
-                    );
-                    continue;
-                }
-            },
-        };
-        let order = p.order.unwrap_or(1);
-        if !(1..=100).contains(&order) {
-            bad(at("order"), "must be from 1 to 100".into());
-            continue;
-        }
-        let external_id = match opt_line(&at("externalId"), &p.external_id, 200) {
-            Ok(x) => x,
-            Err(e) => {
-                bad(at("externalId"), reason(e));
-                continue;
-            }
-        };
-        let metadata =
-            match Metadata::parse(&at("metadata"), p.metadata.as_ref().unwrap_or(&Value::Null)) {
-                Ok(m) => m,
-                Err(e) => {
-                    let msg = e.to_string();
-                    let (path, m) = msg.split_once(": ").unwrap_or(("", &msg));
-                    bad(path.to_string(), m.to_string());
-                    continue;
-                }
-            };
-        let locale = match p.locale.as_deref().map(str::trim) {
-            None | Some("") => None,
-            Some(l) if LANGUAGES.contains(&l) => Some(l.to_string()),
-            Some(_) => {
-                bad(
-                    at("locale"),
-                    format!("must be one of {}", LANGUAGES.join(", ")),
-                );
-                continue;
-            }
-        };
-        let access_code = match p.access_code.as_deref().map(str::trim) {
-            None | Some("") => p.kept_access_code.clone().map(AccessCode::Hashed),
-            Some(c) => match access_code(c) {
-                Ok(()) => Some(AccessCode::Given(c.to_string())),
-                Err(why) => {
-                    bad(at("accessCode"), why.into());
-                    continue;
-                }
-            },
-        };
-        out.push(PersonRow {
-            seat,
-            name,
-            email,
-            action,
-            order,
-            external_id,
-            metadata,
-            locale,
-            access_code,
-            email_code: p.email_code.unwrap_or(false),
-            embedded: p.kept_embedded,
-        });
     }
     if problems.is_empty() {
         Ok(out)
     } else {
         Err(problems)
     }
+}
+
+/// One person of a request, checked; the first problem found as (path, message).
+fn person(i: usize, p: &PersonIn) -> Result<PersonRow, (String, String)> {
+    let at = |k: &str| format!("people[{i}].{k}");
+    let name = line(&at("name"), &p.name, 200).map_err(|e| (at("name"), reason(e)))?;
+    let email = p.email.trim().to_string();
+    if !is_email(&email) {
+        return Err((
+            at("email"),
+            format!("'{}' is not an email address", p.email),
+        ));
+    }
+    let seat = match &p.role {
+        None => format!("signer_{}", i + 1),
+        Some(r) => match signet_source::role_problem(r) {
+            None => r.clone(),
+            Some(problem) => return Err((at("role"), problem)),
+        },
+    };
+    let action = match p.action.as_deref() {
+        None => PersonAction::Sign,
+        Some(a) => PersonAction::parse(a).ok_or_else(|| {
+            (
+                at("action"),
+                format!("unknown action '{a}'; one of sign, approve, cc"),
+            )
+        })?,
+    };
+    let order = p.order.unwrap_or(1);
+    if !(1..=100).contains(&order) {
+        return Err((at("order"), "must be from 1 to 100".into()));
+    }
+    let external_id = opt_line(&at("externalId"), &p.external_id, 200)
+        .map_err(|e| (at("externalId"), reason(e)))?;
+    let metadata = Metadata::parse(&at("metadata"), p.metadata.as_ref().unwrap_or(&Value::Null))
+        .map_err(|e| {
+            let msg = e.to_string();
+            let (path, m) = msg.split_once(": ").unwrap_or(("", &msg));
+            (path.to_string(), m.to_string())
+        })?;
+    let locale = match p.locale.as_deref().map(str::trim) {
+        None | Some("") => None,
+        Some(l) if LANGUAGES.contains(&l) => Some(l.to_string()),
+        Some(_) => {
+            return Err((
+                at("locale"),
+                format!("must be one of {}", LANGUAGES.join(", ")),
+            ));
+        }
+    };
+    let access_code = match p.access_code.as_deref().map(str::trim) {
+        None | Some("") => p.kept_access_code.clone().map(AccessCode::Hashed),
+        Some(c) => {
+            access_code(c).map_err(|why| (at("accessCode"), why.to_string()))?;
+            Some(AccessCode::Given(c.to_string()))
+        }
+    };
+    Ok(PersonRow {
+        seat,
+        name,
+        email,
+        action,
+        order,
+        external_id,
+        metadata,
+        locale,
+        access_code,
+        email_code: p.email_code.unwrap_or(false),
+        embedded: p.kept_embedded,
+    })
 }
 
 /// Marks the seats of `embedded` on `people`: each a seat of a person who signs (a copy is

@@ -45,7 +45,11 @@ pub async fn remove(ctx: &Ctx, doc_id: &str, which: Leftovers) -> Result<usize, 
     }
     let named: Vec<String> = [pdf, sealed].into_iter().flatten().collect();
     let mut removed = 0;
-    for key in ctx.blobs.list(&format!("documents/{doc_id}")).await? {
+    for key in ctx
+        .blobs
+        .list(&crate::blob_keys::document_folder(doc_id))
+        .await?
+    {
         let name = key.rsplit('/').next().unwrap_or_default();
         let ours =
             name.starts_with("render") || (which == Leftovers::All && name.starts_with("sealed-"));

@@ -21,7 +21,7 @@ use super::store::{self, DocRow};
 use super::trail::Trail;
 use crate::jobs::RenderJob;
 use signet_core::jobs::{Claimed, Handler};
-use signet_core::{Ctx, DomainError, ids};
+use signet_core::{Ctx, DomainError};
 use signet_queue as jobs;
 
 /// The render worker's handler.
@@ -170,29 +170,8 @@ pub async fn render_document(
     }
     let people = store::people(conn, &ctx.db, &[&doc.id]).await?;
     // The fields were stored at send from the same words; the render places them.
-    let stored: Vec<(i32, String, String)> = conn
-        .query_all_raw(ctx.db.stmt(
-            "SELECT position, name, field_type FROM fields WHERE document_id = $1 ORDER BY position",
-            [Value::from(doc_id.to_string())],
-        ))
-        .await?
-        .iter()
-        .map(|r| {
-            Ok((
-                r.try_get("", "position")?,
-                r.try_get("", "name")?,
-                r.try_get("", "field_type")?,
-            ))
-        })
-        .collect::<Result<_, sea_orm::DbErr>>()?;
-    // A name of its own per render: a second worker racing on this document (which will lose
-    // at the conditional UPDATE) cannot overwrite the winner's file. It starts with `render`,
-    // which is how `leftovers::remove` knows a render's file from a seal's.
-    let blob = format!(
-        "documents/{}/{}.pdf",
-        doc.id,
-        ids::new_id("render").to_lowercase()
-    );
+    let stored = stored_fields(ctx, doc_id).await?;
+    let blob = crate::blob_keys::render_file(&doc.id);
     // Everything but the reads and writes runs on a render thread, in the idle scheduling
     // class: parsing the stored words, the render itself, the check of its fields and the
     // file's digest. At normal priority the parsing alone took CPU from requests while renders
@@ -214,14 +193,7 @@ pub async fn render_document(
                     DomainError::Internal(format!("rendering {name}: {e}"))
                 }
             })?;
-        let places = places_of(&rendered.fields);
-        let same = stored.len() == places.len()
-            && stored.iter().zip(&places).enumerate().all(
-                |(i, ((position, field, ty), (p, _)))| {
-                    *position == i as i32 && *field == p.field.name && ty == p.field.ty.as_str()
-                },
-            );
-        if !same {
+        if !same_fields(&stored, &places_of(&rendered.fields)) {
             return Err(DomainError::Internal(format!(
                 "the rendered fields of {name} differ from those stored at send"
             )));
@@ -275,53 +247,7 @@ pub async fn render_document(
                 return Ok::<_, DomainError>(None);
             }
             if !rendered.fields.is_empty() {
-                // One statement for every field: `VALUES` rows joined on the position. A
-                // field shown in several places keeps its first in its columns and the
-                // others in `areas`.
-                let places = places_of(&rendered.fields);
-                let mut sql = String::from("UPDATE fields SET page = v.column2, x = v.column3, y = v.column4, width = v.column5, height = v.column6, areas = v.column7 FROM (VALUES ");
-                let mut values = vec![Value::from(id.clone())];
-                for (i, (p, more)) in places.iter().enumerate() {
-                    if i > 0 {
-                        sql.push_str(", ");
-                    }
-                    let n = values.len();
-                    sql.push_str(&format!(
-                        "(${}, ${}, ${}, ${}, ${}, ${}, ${})",
-                        n + 1,
-                        n + 2,
-                        n + 3,
-                        n + 4,
-                        n + 5,
-                        n + 6,
-                        n + 7
-                    ));
-                    let areas = (!more.is_empty()).then(|| {
-                        serde_json::to_string(
-                            &more
-                                .iter()
-                                .map(|a| crate::signing::values::Area {
-                                    page: a.page as i64,
-                                    x: a.x,
-                                    y: a.y,
-                                    width: a.width,
-                                    height: a.height,
-                                })
-                                .collect::<Vec<_>>(),
-                        )
-                        .unwrap_or_default()
-                    });
-                    values.extend([
-                        Value::from(i as i32),
-                        Value::from(p.page as i32),
-                        Value::from(p.x),
-                        Value::from(p.y),
-                        Value::from(p.width),
-                        Value::from(p.height),
-                        Value::from(areas),
-                    ]);
-                }
-                sql.push_str(") AS v WHERE fields.document_id = $1 AND fields.position = v.column1");
+                let (sql, values) = place_fields(&id, &places_of(&rendered.fields));
                 txn.exec(c.db.stmt(&sql, values)).await?;
             }
             let mut t = Trail::new(&id);
@@ -346,22 +272,107 @@ pub async fn render_document(
         })
         .await?;
     let Some(queued) = won else {
-        ctx.blobs.delete(&blob).await.ok();
-        let stem = format!("{}.", blob.trim_end_matches(".pdf"));
-        for key in ctx
-            .blobs
-            .list(&format!("documents/{doc_id}"))
-            .await
-            .unwrap_or_default()
-        {
-            if key.starts_with(&stem) {
-                ctx.blobs.delete(&key).await.ok();
-            }
-        }
+        lost(ctx, &blob, doc_id).await;
         return Ok(false);
     };
     ctx.queued(queued).await;
     Ok(true)
+}
+
+/// Another worker's render of the document won: this one's file and pictures go.
+async fn lost(ctx: &Ctx, blob: &str, doc_id: &str) {
+    ctx.blobs.delete(blob).await.ok();
+    let stem = format!("{}.", blob.trim_end_matches(".pdf"));
+    let keys = ctx
+        .blobs
+        .list(&crate::blob_keys::document_folder(doc_id))
+        .await
+        .unwrap_or_default();
+    for key in keys.iter().filter(|k| k.starts_with(&stem)) {
+        ctx.blobs.delete(key).await.ok();
+    }
+}
+
+/// Whether the rendered fields are those stored at send, in their order, names and types.
+fn same_fields(
+    stored: &[(i32, String, String)],
+    places: &[(&crate::render::Placement, Vec<&crate::render::Placement>)],
+) -> bool {
+    stored.len() == places.len()
+        && stored
+            .iter()
+            .zip(places)
+            .enumerate()
+            .all(|(i, ((position, field, ty), (p, _)))| {
+                *position == i as i32 && *field == p.field.name && ty == p.field.ty.as_str()
+            })
+}
+
+/// The fields stored at send, by position: (position, name, type).
+async fn stored_fields(ctx: &Ctx, doc_id: &str) -> Result<Vec<(i32, String, String)>, DomainError> {
+    ctx.db
+        .conn
+        .query_all_raw(ctx.db.stmt(
+            "SELECT position, name, field_type FROM fields WHERE document_id = $1 ORDER BY position",
+            [Value::from(doc_id.to_string())],
+        ))
+        .await?
+        .iter()
+        .map(|r| {
+            Ok((
+                r.try_get("", "position")?,
+                r.try_get("", "name")?,
+                r.try_get("", "field_type")?,
+            ))
+        })
+        .collect::<Result<_, sea_orm::DbErr>>()
+        .map_err(Into::into)
+}
+
+/// One statement that places every field of document `id`: `VALUES` rows joined on the
+/// position. A field shown in several places keeps its first in its columns and the others
+/// in `areas`.
+fn place_fields(
+    id: &str,
+    places: &[(&crate::render::Placement, Vec<&crate::render::Placement>)],
+) -> (String, Vec<Value>) {
+    let mut sql = String::from(
+        "UPDATE fields SET page = v.column2, x = v.column3, y = v.column4, width = v.column5, \
+         height = v.column6, areas = v.column7 FROM (VALUES ",
+    );
+    let mut values = vec![Value::from(id.to_string())];
+    for (i, (p, more)) in places.iter().enumerate() {
+        if i > 0 {
+            sql.push_str(", ");
+        }
+        let n = values.len();
+        let marks: Vec<String> = (n + 1..=n + 7).map(|k| format!("${k}")).collect();
+        sql.push_str(&format!("({})", marks.join(", ")));
+        let areas = (!more.is_empty()).then(|| {
+            let areas: Vec<crate::signing::values::Area> = more
+                .iter()
+                .map(|a| crate::signing::values::Area {
+                    page: a.page as i64,
+                    x: a.x,
+                    y: a.y,
+                    width: a.width,
+                    height: a.height,
+                })
+                .collect();
+            serde_json::to_string(&areas).unwrap_or_default()
+        });
+        values.extend([
+            Value::from(i as i32),
+            Value::from(p.page as i32),
+            Value::from(p.x),
+            Value::from(p.y),
+            Value::from(p.width),
+            Value::from(p.height),
+            Value::from(areas),
+        ]);
+    }
+    sql.push_str(") AS v WHERE fields.document_id = $1 AND fields.position = v.column1");
+    (sql, values)
 }
 
 /// Makes the signing page's pictures and text of a document rendered before they existed

@@ -118,32 +118,10 @@ pub async fn requeue_stuck(ctx: &Ctx) -> Result<usize, DomainError> {
 
 /// Seals one document. `Ok(false)` when there was nothing to do (already executed, voided).
 async fn seal_one(ctx: &Ctx, job: &str, doc_id: &str) -> Result<bool, DomainError> {
+    let Some((doc, people)) = ready_to_seal(ctx, job, doc_id).await? else {
+        return Ok(false);
+    };
     let conn = &ctx.db.conn;
-    let Some(doc) = store::load(conn, &ctx.db, doc_id).await? else {
-        jobs::finish(&ctx.db, conn, job).await?;
-        return Ok(false);
-    };
-    if doc.state != DocState::Signed {
-        jobs::finish(&ctx.db, conn, job).await?;
-        return Ok(false);
-    }
-    let people = store::people(conn, &ctx.db, &[doc_id]).await?;
-    if people
-        .iter()
-        .any(|p| p.participates() && p.status != "signed")
-    {
-        jobs::finish(&ctx.db, conn, job).await?;
-        return Ok(false);
-    }
-    // Signed before the render worker came to it (a burst of sends): render it now.
-    let doc = if doc.page_sizes.is_none() {
-        super::rendering::render_document(ctx, doc_id, None).await?;
-        store::load(conn, &ctx.db, doc_id)
-            .await?
-            .ok_or_else(|| DomainError::Internal(format!("{doc_id} vanished while rendering")))?
-    } else {
-        doc
-    };
     let blob = store::file_of(conn, &ctx.db, doc_id, store::FileColumn::Rendered).await?;
     let blob =
         blob.ok_or_else(|| DomainError::Internal(format!("{doc_id} has no rendered file")))?;
@@ -157,50 +135,120 @@ async fn seal_one(ctx: &Ctx, job: &str, doc_id: &str) -> Result<bool, DomainErro
     let send: super::types::SendOptionsIn =
         serde_json::from_str(&doc.send_options).unwrap_or_default();
     let lang = send.language.unwrap_or_else(|| "en".into());
-    let marks = value_marks(ctx, doc_id, &people, &lang).await?;
-    let pages: Vec<(f64, f64)> = doc
+    let sealing = Sealing {
+        marks: value_marks(ctx, doc_id, &people, &lang).await?,
+        pages: page_sizes(&doc)?,
+        doc: doc.clone(),
+        people: people.clone(),
+        audit,
+        original,
+        sealed_at: chrono::Utc::now(),
+    };
+    let services = crate::services(ctx);
+    let (renderer, authority) = (services.renderer.clone(), services.authority.clone());
+    let stamping = services.stamping.clone();
+    let handle = tokio::runtime::Handle::current();
+    let made = tokio::task::spawn_blocking(move || {
+        let stamper = stamping.stamper(&authority, sealing.doc.test, handle);
+        sealing.make(renderer.as_ref(), &authority, stamper.as_ref())
+    })
+    .await
+    .map_err(|e| DomainError::Internal(format!("sealing panicked: {e}")))?
+    .map_err(|e| DomainError::Internal(format!("sealing {doc_id}: {e}")))?;
+    record_sealed(ctx, job, doc, &people, made).await
+}
+
+/// The document and its people when it is ready to seal: signed by every participant, its
+/// pages rendered (rendered now when everyone signed before the render worker came to it).
+/// `None` when it is not, and the job has ended.
+async fn ready_to_seal(
+    ctx: &Ctx,
+    job: &str,
+    doc_id: &str,
+) -> Result<Option<(DocRow, Vec<PersonDbRow>)>, DomainError> {
+    let conn = &ctx.db.conn;
+    let doc = match store::load(conn, &ctx.db, doc_id).await? {
+        Some(doc) if doc.state == DocState::Signed => doc,
+        _ => {
+            jobs::finish(&ctx.db, conn, job).await?;
+            return Ok(None);
+        }
+    };
+    let people = store::people(conn, &ctx.db, &[doc_id]).await?;
+    if people
+        .iter()
+        .any(|p| p.participates() && p.status != "signed")
+    {
+        jobs::finish(&ctx.db, conn, job).await?;
+        return Ok(None);
+    }
+    if doc.page_sizes.is_some() {
+        return Ok(Some((doc, people)));
+    }
+    super::rendering::render_document(ctx, doc_id, None).await?;
+    let doc = store::load(conn, &ctx.db, doc_id)
+        .await?
+        .ok_or_else(|| DomainError::Internal(format!("{doc_id} vanished while rendering")))?;
+    Ok(Some((doc, people)))
+}
+
+/// The document's page sizes as rendered.
+fn page_sizes(doc: &DocRow) -> Result<Vec<(f64, f64)>, DomainError> {
+    Ok(doc
         .page_sizes
         .as_deref()
         .and_then(|s| serde_json::from_str::<Vec<[f64; 2]>>(s).ok())
         .filter(|p| !p.is_empty())
-        .ok_or_else(|| DomainError::Internal(format!("{doc_id} has no page sizes")))?
+        .ok_or_else(|| DomainError::Internal(format!("{} has no page sizes", doc.id)))?
         .into_iter()
         .map(|[w, h]| (w, h))
-        .collect();
+        .collect())
+}
 
-    let renderer = crate::services(ctx).renderer.clone();
-    let authority = crate::services(ctx).authority.clone();
-    let stamping = crate::services(ctx).stamping.clone();
-    let handle = tokio::runtime::Handle::current();
-    let doc2 = doc.clone();
-    let recipients = people.clone();
-    let sealed_at = chrono::Utc::now();
-    let made = tokio::task::spawn_blocking(move || -> Result<Made, String> {
-        let layer = renderer.values_layer(&pages, &marks)?;
-        let with_values =
-            signet_seal::stamp(&original, &layer, pages.len()).map_err(|e| e.to_string())?;
-        let original_sha256 = signet_core::ids::sha256_hex(&original);
+/// Everything the sealed copy is made of.
+struct Sealing {
+    doc: DocRow,
+    people: Vec<PersonDbRow>,
+    audit: Vec<AuditRecord>,
+    original: Vec<u8>,
+    pages: Vec<(f64, f64)>,
+    marks: Vec<ValueMark>,
+    sealed_at: chrono::DateTime<chrono::Utc>,
+}
+
+impl Sealing {
+    /// The sealed copy: the values stamped on the rendered pages, the certificate of
+    /// completion added, and the whole signed and time-stamped (CPU work, off the runtime).
+    fn make(
+        self,
+        renderer: &dyn crate::render::DocRenderer,
+        authority: &signet_seal::Authority,
+        stamper: &dyn signet_seal::TimeStamper,
+    ) -> Result<Made, String> {
+        let layer = renderer.values_layer(&self.pages, &self.marks)?;
+        let with_values = signet_seal::stamp(&self.original, &layer, self.pages.len())
+            .map_err(|e| e.to_string())?;
+        let original_sha256 = signet_core::ids::sha256_hex(&self.original);
         let final_sha256 = signet_core::ids::sha256_hex(&with_values);
         let cert = certificate(
-            &doc2,
-            &people,
-            &audit,
+            &self.doc,
+            &self.people,
+            &self.audit,
             &original_sha256,
-            original.len(),
+            self.original.len(),
             &final_sha256,
             with_values.len(),
-            sealed_at,
+            self.sealed_at,
         );
         let cert_pdf = renderer.certificate(&cert)?;
         let complete = signet_seal::stamp(&with_values, &cert_pdf, 0).map_err(|e| e.to_string())?;
-        let stamper = stamping.stamper(&authority, doc2.test, handle);
         let pdf = signet_seal::seal(
             &complete,
-            &authority,
-            stamper.as_ref(),
-            doc2.test,
+            authority,
+            stamper,
+            self.doc.test,
             "Signed by every party; sealed by Signet",
-            sealed_at,
+            self.sealed_at,
         )
         .map_err(|e| e.to_string())?;
         Ok(Made {
@@ -208,19 +256,22 @@ async fn seal_one(ctx: &Ctx, job: &str, doc_id: &str) -> Result<bool, DomainErro
             original_sha256,
             final_sha256,
         })
-    })
-    .await
-    .map_err(|e| DomainError::Internal(format!("sealing panicked: {e}")))?
-    .map_err(|e| DomainError::Internal(format!("sealing {doc_id}: {e}")))?;
+    }
+}
 
-    let key = format!(
-        "documents/{}/sealed-{}.pdf",
-        doc.id,
-        signet_core::ids::new_id("seal").to_lowercase()
-    );
+/// Keeps the sealed copy and moves the document to `executed`, with its audit row, event and
+/// completed emails, ending the job. A document voided while it was sealed keeps its state,
+/// and the file no row names goes.
+async fn record_sealed(
+    ctx: &Ctx,
+    job: &str,
+    doc: DocRow,
+    recipients: &[PersonDbRow],
+    made: Made,
+) -> Result<bool, DomainError> {
+    let key = crate::blob_keys::sealed_file(&doc.id);
     let size = made.pdf.len();
     ctx.blobs.put(&key, made.pdf).await?;
-
     let txn = ctx.db.conn.begin().await?;
     let now = now_ms();
     let done = txn
@@ -267,7 +318,7 @@ async fn seal_one(ctx: &Ctx, job: &str, doc_id: &str) -> Result<bool, DomainErro
     // sender. A test document's emails all go to its sender: one copy is enough.
     let locale = super::lifecycle::locale(&doc);
     if !doc.test {
-        for p in &recipients {
+        for p in recipients {
             t.email("completed", &doc, p, &locale);
         }
     }

@@ -5,8 +5,11 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-#[derive(Clone, Debug, Default, Deserialize, Serialize, utoipa::ToSchema)]
+#[derive(
+    Clone, Debug, Default, Deserialize, Serialize, utoipa::ToSchema, async_graphql::InputObject,
+)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[graphql(name = "PersonInput")]
 pub struct PersonIn {
     /// Full name, printed under the person's signature.
     pub name: String,
@@ -45,16 +48,21 @@ pub struct PersonIn {
     /// revised draft keeps it); never part of a request or an answer.
     #[serde(skip)]
     #[schema(ignore)]
+    #[graphql(skip)]
     pub kept_access_code: Option<String>,
     /// Whether a stored person was sent as embedded (see `DocumentCreateIn::embedded`).
     #[serde(skip)]
     #[schema(ignore)]
+    #[graphql(skip)]
     pub kept_embedded: bool,
 }
 
 /// Sending options.
-#[derive(Clone, Debug, Default, Deserialize, Serialize, utoipa::ToSchema)]
+#[derive(
+    Clone, Debug, Default, Deserialize, Serialize, utoipa::ToSchema, async_graphql::InputObject,
+)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[graphql(name = "SendOptionsInput")]
 pub struct SendOptionsIn {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reply_to: Option<String>,
@@ -85,8 +93,11 @@ pub struct SendOptionsIn {
 }
 
 /// Custom wording for the emails about this document.
-#[derive(Clone, Debug, Default, Deserialize, Serialize, utoipa::ToSchema)]
+#[derive(
+    Clone, Debug, Default, Deserialize, Serialize, utoipa::ToSchema, async_graphql::InputObject,
+)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[graphql(name = "EmailOptionsInput")]
 pub struct EmailOptionsIn {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subject: Option<String>,
@@ -100,8 +111,9 @@ pub struct EmailOptionsIn {
     pub locale: Option<String>,
 }
 
-#[derive(Clone, Debug, Deserialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, Deserialize, utoipa::ToSchema, async_graphql::InputObject)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[graphql(name = "DocumentCreateInput")]
 pub struct DocumentCreateIn {
     #[schema(min_length = 1, max_length = 300)]
     pub title: String,
@@ -144,11 +156,13 @@ pub struct DocumentCreateIn {
     /// by a request).
     #[serde(skip)]
     #[schema(ignore)]
+    #[graphql(skip)]
     pub from_template: Option<(String, i64)>,
 }
 
-#[derive(Clone, Debug, Deserialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, Deserialize, utoipa::ToSchema, async_graphql::InputObject)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[graphql(name = "DocumentCheckInput")]
 pub struct DocumentCheckIn {
     #[schema(value_type = Object)]
     pub source: Value,
@@ -166,8 +180,9 @@ pub struct DocumentCheckIn {
     pub for_template: Option<bool>,
 }
 
-#[derive(Clone, Debug, Deserialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, Deserialize, utoipa::ToSchema, async_graphql::InputObject)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[graphql(name = "DocumentReviseInput")]
 pub struct DocumentReviseIn {
     #[schema(value_type = Object)]
     pub source: Value,
@@ -360,23 +375,6 @@ pub struct ApprovalOut {
 pub struct ApprovalPageOut {
     pub data: Vec<ApprovalOut>,
     pub page: signet_core::page::PageInfo,
-}
-
-/// Parses a JSON value (a GraphQL `JSON` argument) into a request type, naming the offending
-/// field exactly as the REST body parser does.
-pub fn from_json<T: serde::de::DeserializeOwned>(
-    root: &str,
-    v: Value,
-) -> Result<T, signet_core::DomainError> {
-    serde_path_to_error::deserialize(v).map_err(|e| {
-        let path = e.path().to_string();
-        let field = if path == "." {
-            root.to_string()
-        } else {
-            format!("{root}.{path}")
-        };
-        signet_core::DomainError::invalid(&field, e.into_inner())
-    })
 }
 
 /// One row of a document's audit trail, as the CSV and GraphQL show it.

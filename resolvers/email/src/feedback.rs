@@ -174,6 +174,7 @@ pub fn read(raw: &[u8]) -> Result<Report, String> {
     let msg = MessageParser::default()
         .parse(raw)
         .ok_or("the input is not an email message")?;
+    let m = Returned { raw, msg: &msg };
     let top = msg.content_type();
     let is = |t: &str, s: &str| {
         top.is_some_and(|c| {
@@ -184,94 +185,11 @@ pub fn read(raw: &[u8]) -> Result<Report, String> {
     let report_type = top
         .and_then(|c| c.attribute("report-type"))
         .map(|r| r.trim_matches('"').to_ascii_lowercase());
-    let body_of = |p: &mail_parser::MessagePart| -> String {
-        match &p.body {
-            PartType::Message(_) | PartType::Multipart(_) => String::from_utf8_lossy(
-                raw.get(p.offset_body as usize..p.offset_end as usize)
-                    .unwrap_or_default(),
-            )
-            .into_owned(),
-            _ => String::from_utf8_lossy(p.contents()).into_owned(),
-        }
-    };
-    let part_of = |t: &str, subs: &[&str]| {
-        msg.parts.iter().find(|p| {
-            p.content_type().is_some_and(|c| {
-                c.ctype().eq_ignore_ascii_case(t)
-                    && c.subtype()
-                        .is_some_and(|s| subs.iter().any(|x| s.eq_ignore_ascii_case(x)))
-            })
-        })
-    };
-    let returned_id = || -> Result<(String, String), String> {
-        let original = part_of("message", &["rfc822", "global", "rfc822-headers"])
-            .or_else(|| part_of("text", &["rfc822-headers"]))
-            .ok_or("the report returns no copy of the original message's headers")?;
-        let text = body_of(original);
-        let mid = field(&fields(header_block(&text)), "message-id")
-            .ok_or("the returned original has no Message-ID")?
-            .to_string();
-        signet_id(&mid).ok_or(format!(
-            "the returned original's Message-ID {mid} is not one Signet wrote (<eml_...@...>)"
-        ))
-    };
-    let report = |outcome, (email_id, tag): (String, String), detail: String, code| Report {
-        outcome,
-        email_id,
-        tag,
-        detail,
-        code,
-    };
-
     if is("multipart", "report") && report_type.as_deref() == Some("delivery-status") {
-        let status = part_of("message", &["delivery-status", "global-delivery-status"])
-            .ok_or("the report has no message/delivery-status part")?;
-        let text = body_of(status).replace("\r\n", "\n");
-        let email_id = returned_id()?;
-        // The per-message group first, then one group per recipient.
-        for group in text.split("\n\n").skip(1) {
-            let f = fields(group);
-            let Some(action) = field(&f, "action") else {
-                continue;
-            };
-            let status = field(&f, "status").unwrap_or_default();
-            let detail = one_line(field(&f, "diagnostic-code").unwrap_or(status), 300);
-            // Exim writes 5.0.0 for every failure; the diagnostic code says which.
-            let code = enhanced(&detail)
-                .filter(|c| c != "5.0.0" || enhanced(status).is_none())
-                .or_else(|| enhanced(status));
-            let outcome = match action.to_ascii_lowercase().as_str() {
-                "failed" => Outcome::Bounced {
-                    hard: status.starts_with('5') && bad_address(code.as_deref(), &detail),
-                },
-                "delayed" => Outcome::Delayed,
-                "delivered" | "relayed" | "expanded" => Outcome::Delivered,
-                other => {
-                    return Err(format!(
-                        "the delivery status has an unknown Action '{other}'"
-                    ));
-                }
-            };
-            return Ok(report(outcome, email_id, detail, code));
-        }
-        return Err("the delivery status names no recipient with an Action".into());
+        return delivery_status(&m);
     }
     if is("multipart", "report") && report_type.as_deref() == Some("feedback-report") {
-        let part = part_of("message", &["feedback-report"])
-            .ok_or("the report has no message/feedback-report part")?;
-        let f = fields(&body_of(part));
-        let kind = field(&f, "feedback-type")
-            .ok_or("the feedback report has no Feedback-Type")?
-            .to_ascii_lowercase();
-        if kind == "not-spam" {
-            return Err("a not-spam report changes nothing".into());
-        }
-        return Ok(report(
-            Outcome::Complained,
-            returned_id()?,
-            one_line(&format!("feedback report: {kind}"), 300),
-            None,
-        ));
+        return feedback_report(&m);
     }
     // Exim before DSN support: plain text from the mailer daemon, the original after a marker.
     let from_daemon = msg
@@ -279,37 +197,166 @@ pub fn read(raw: &[u8]) -> Result<Report, String> {
         .and_then(|f| f.first())
         .and_then(|a| a.address())
         .is_some_and(|a| a.to_ascii_lowercase().starts_with("mailer-daemon@"));
-    if from_daemon && (top.is_none() || is("text", "plain")) {
-        let text = msg.body_text(0).unwrap_or_default().replace("\r\n", "\n");
-        const MARKER: &str = "------ This is a copy of the message";
-        if let Some(at) = text.find(MARKER) {
-            let after = &text[at..];
-            let copy = after.split_once('\n').map(|x| x.1).unwrap_or_default();
-            let mid = field(&fields(header_block(copy)), "message-id")
-                .ok_or("the copy of the original has no Message-ID")?
-                .to_string();
-            let email_id = signet_id(&mid).ok_or(format!(
-                "the returned original's Message-ID {mid} is not one Signet wrote (<eml_...@...>)"
-            ))?;
-            let detail = text[..at]
-                .lines()
-                .find_map(smtp_reply)
-                .map(|l| one_line(l, 300))
-                .unwrap_or_else(|| "returned by the mailer daemon".into());
-            // Exim's old delay warning returns the headers the same way.
-            if text[..at].contains("has not yet been delivered") {
-                return Ok(report(Outcome::Delayed, email_id, detail, None));
-            }
-            let code = enhanced(&detail);
-            let hard = bad_address(code.as_deref(), &detail);
-            return Ok(report(Outcome::Bounced { hard }, email_id, detail, code));
-        }
+    if from_daemon
+        && (top.is_none() || is("text", "plain"))
+        && let Some(report) = daemon_text(&msg)
+    {
+        return report;
     }
     Err(
         "not a delivery status notification (RFC 3464) or an abuse feedback report (RFC 5965): \
          expected a multipart/report of report-type delivery-status or feedback-report"
             .into(),
     )
+}
+
+/// A report as parsed, with the raw bytes its parts point into.
+struct Returned<'a> {
+    raw: &'a [u8],
+    msg: &'a mail_parser::Message<'a>,
+}
+
+impl Returned<'_> {
+    /// The first part of type `t` and one of the subtypes `subs`.
+    fn part_of(&self, t: &str, subs: &[&str]) -> Option<&mail_parser::MessagePart<'_>> {
+        self.msg.parts.iter().find(|p| {
+            p.content_type().is_some_and(|c| {
+                c.ctype().eq_ignore_ascii_case(t)
+                    && c.subtype()
+                        .is_some_and(|s| subs.iter().any(|x| s.eq_ignore_ascii_case(x)))
+            })
+        })
+    }
+
+    /// A part's text: a message or multipart part as it was written, any other decoded.
+    fn body_of(&self, p: &mail_parser::MessagePart) -> String {
+        match &p.body {
+            PartType::Message(_) | PartType::Multipart(_) => String::from_utf8_lossy(
+                self.raw
+                    .get(p.offset_body as usize..p.offset_end as usize)
+                    .unwrap_or_default(),
+            )
+            .into_owned(),
+            _ => String::from_utf8_lossy(p.contents()).into_owned(),
+        }
+    }
+
+    /// The email id and tag of the original the report returns.
+    fn returned_id(&self) -> Result<(String, String), String> {
+        let original = self
+            .part_of("message", &["rfc822", "global", "rfc822-headers"])
+            .or_else(|| self.part_of("text", &["rfc822-headers"]))
+            .ok_or("the report returns no copy of the original message's headers")?;
+        let text = self.body_of(original);
+        let mid = field(&fields(header_block(&text)), "message-id")
+            .ok_or("the returned original has no Message-ID")?
+            .to_string();
+        signet_id(&mid).ok_or(format!(
+            "the returned original's Message-ID {mid} is not one Signet wrote (<eml_...@...>)"
+        ))
+    }
+}
+
+fn report(
+    outcome: Outcome,
+    (email_id, tag): (String, String),
+    detail: String,
+    code: Option<String>,
+) -> Report {
+    Report {
+        outcome,
+        email_id,
+        tag,
+        detail,
+        code,
+    }
+}
+
+/// A delivery status notification (RFC 3464): the first recipient group with an Action.
+fn delivery_status(m: &Returned) -> Result<Report, String> {
+    let status = m
+        .part_of("message", &["delivery-status", "global-delivery-status"])
+        .ok_or("the report has no message/delivery-status part")?;
+    let text = m.body_of(status).replace("\r\n", "\n");
+    let email_id = m.returned_id()?;
+    // The per-message group first, then one group per recipient.
+    for group in text.split("\n\n").skip(1) {
+        let f = fields(group);
+        let Some(action) = field(&f, "action") else {
+            continue;
+        };
+        let status = field(&f, "status").unwrap_or_default();
+        let detail = one_line(field(&f, "diagnostic-code").unwrap_or(status), 300);
+        // Exim writes 5.0.0 for every failure; the diagnostic code says which.
+        let code = enhanced(&detail)
+            .filter(|c| c != "5.0.0" || enhanced(status).is_none())
+            .or_else(|| enhanced(status));
+        let outcome = match action.to_ascii_lowercase().as_str() {
+            "failed" => Outcome::Bounced {
+                hard: status.starts_with('5') && bad_address(code.as_deref(), &detail),
+            },
+            "delayed" => Outcome::Delayed,
+            "delivered" | "relayed" | "expanded" => Outcome::Delivered,
+            other => {
+                return Err(format!(
+                    "the delivery status has an unknown Action '{other}'"
+                ));
+            }
+        };
+        return Ok(report(outcome, email_id, detail, code));
+    }
+    Err("the delivery status names no recipient with an Action".into())
+}
+
+/// An abuse feedback report (RFC 5965): a complaint, unless it says the mail is not spam.
+fn feedback_report(m: &Returned) -> Result<Report, String> {
+    let part = m
+        .part_of("message", &["feedback-report"])
+        .ok_or("the report has no message/feedback-report part")?;
+    let f = fields(&m.body_of(part));
+    let kind = field(&f, "feedback-type")
+        .ok_or("the feedback report has no Feedback-Type")?
+        .to_ascii_lowercase();
+    if kind == "not-spam" {
+        return Err("a not-spam report changes nothing".into());
+    }
+    Ok(report(
+        Outcome::Complained,
+        m.returned_id()?,
+        one_line(&format!("feedback report: {kind}"), 300),
+        None,
+    ))
+}
+
+/// A mailer daemon's plain-text bounce or delay warning with the original after Exim's
+/// marker; `None` without the marker.
+fn daemon_text(msg: &mail_parser::Message) -> Option<Result<Report, String>> {
+    let text = msg.body_text(0).unwrap_or_default().replace("\r\n", "\n");
+    const MARKER: &str = "------ This is a copy of the message";
+    let at = text.find(MARKER)?;
+    let after = &text[at..];
+    let copy = after.split_once('\n').map(|x| x.1).unwrap_or_default();
+    let read = || -> Result<Report, String> {
+        let mid = field(&fields(header_block(copy)), "message-id")
+            .ok_or("the copy of the original has no Message-ID")?
+            .to_string();
+        let email_id = signet_id(&mid).ok_or(format!(
+            "the returned original's Message-ID {mid} is not one Signet wrote (<eml_...@...>)"
+        ))?;
+        let detail = text[..at]
+            .lines()
+            .find_map(smtp_reply)
+            .map(|l| one_line(l, 300))
+            .unwrap_or_else(|| "returned by the mailer daemon".into());
+        // Exim's old delay warning returns the headers the same way.
+        if text[..at].contains("has not yet been delivered") {
+            return Ok(report(Outcome::Delayed, email_id, detail, None));
+        }
+        let code = enhanced(&detail);
+        let hard = bad_address(code.as_deref(), &detail);
+        Ok(report(Outcome::Bounced { hard }, email_id, detail, code))
+    };
+    Some(read())
 }
 
 /// Reads a report and records what it says. Unreadable: 400; about no email of this

@@ -4,8 +4,9 @@ use serde::{Deserialize, Serialize};
 
 use signet_core::page::PageInfo;
 
-#[derive(Clone, Debug, Default, Deserialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, Default, Deserialize, utoipa::ToSchema, async_graphql::InputObject)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[graphql(name = "WebhookCreateInput")]
 pub struct WebhookCreateIn {
     /// Topics from GET /webhooks/topics; at least one.
     pub event_types: Vec<String>,

@@ -509,85 +509,13 @@ pub async fn verify(
         s.locked_until = None;
         s.failures = 0;
     }
-    let mut wrong = Vec::new();
-    if let Some(stored) = &person.access_code_hash
-        && !access
-            .as_deref()
-            .is_some_and(|a| access_code_is(ctx, stored, a))
-    {
-        wrong.push("accessCode");
-    }
-    if person.email_code {
-        let live = s.code_until.is_some_and(|t| t > now);
-        let ok = live
-            && matches!((&s.code_hash, &emailed), (Some(stored), Some(e)) if email_code_is(ctx, &person.id, stored, e));
-        if !ok {
-            wrong.push("emailCode");
-        }
-    }
-    let names = |list: &[&str]| {
-        list.iter()
-            .map(|c| {
-                if *c == "accessCode" {
-                    "access code"
-                } else {
-                    "emailed code"
-                }
-            })
-            .collect::<Vec<_>>()
-            .join(" and ")
-    };
+    let wrong = wrong_answers(ctx, person, &s, access.as_deref(), emailed.as_deref(), now);
     let mut trail = Trail::new(&v.doc.id);
     let pass = if wrong.is_empty() {
-        s.failures = 0;
-        // An emailed code works once.
-        s.code_hash = None;
-        s.code_until = None;
-        let checks = person.checks();
-        let list: Vec<&str> = checks.iter().map(String::as_str).collect();
-        trail.audit(
-            "identity_confirmed",
-            &format!(
-                "{} confirmed who they are with the {}",
-                who(person),
-                names(&list)
-            ),
-            Some(&person.seat),
-            &person.name,
-            with(json!({"checks": checks}), seen),
-        );
+        confirmed(&mut trail, person, &mut s, seen);
         Some(pass_for(ctx, &person.id, until))
     } else {
-        s.failures += 1;
-        trail.audit(
-            "identity_failed",
-            &format!(
-                "A wrong {} was given for {} (try {} of {MAX_TRIES})",
-                names(&wrong),
-                who(person),
-                s.failures
-            ),
-            Some(&person.seat),
-            &person.name,
-            with(json!({"wrong": wrong, "try": s.failures}), seen),
-        );
-        if s.failures >= MAX_TRIES {
-            let minutes = lock_minutes(s.locks);
-            s.locks += 1;
-            s.locked_until = Some(now + minutes * MINUTE);
-            s.code_hash = None;
-            s.code_until = None;
-            trail.audit(
-                "identity_locked",
-                &format!(
-                    "The links of {} were locked for {minutes} minutes after {MAX_TRIES} wrong tries",
-                    who(person)
-                ),
-                Some(&person.seat),
-                &person.name,
-                json!({"minutes": minutes, "lock": s.locks}),
-            );
-        }
+        failed(&mut trail, person, &mut s, &wrong, seen, now);
         None
     };
     // Both asked: a wrong try does not say which, so the access code cannot be guessed alone
@@ -606,6 +534,110 @@ pub async fn verify(
         wrong,
         gate: gate_of(person, &s, now),
     })
+}
+
+/// The checks a try got wrong: `accessCode`, `emailCode`.
+fn wrong_answers(
+    ctx: &Ctx,
+    person: &PersonDbRow,
+    s: &State,
+    access: Option<&str>,
+    emailed: Option<&str>,
+    now: i64,
+) -> Vec<&'static str> {
+    let mut wrong = Vec::new();
+    if let Some(stored) = &person.access_code_hash
+        && !access.is_some_and(|a| access_code_is(ctx, stored, a))
+    {
+        wrong.push("accessCode");
+    }
+    if person.email_code {
+        let live = s.code_until.is_some_and(|t| t > now);
+        let ok = live
+            && matches!((&s.code_hash, emailed), (Some(stored), Some(e)) if email_code_is(ctx, &person.id, stored, e));
+        if !ok {
+            wrong.push("emailCode");
+        }
+    }
+    wrong
+}
+
+/// The checks as a person reads them: "access code and emailed code".
+fn check_names(list: &[&str]) -> String {
+    list.iter()
+        .map(|c| {
+            if *c == "accessCode" {
+                "access code"
+            } else {
+                "emailed code"
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" and ")
+}
+
+/// A right try: the tries start again, an emailed code is used up, and the trail says so.
+fn confirmed(trail: &mut Trail, person: &PersonDbRow, s: &mut State, seen: &Seen) {
+    s.failures = 0;
+    // An emailed code works once.
+    s.code_hash = None;
+    s.code_until = None;
+    let checks = person.checks();
+    let list: Vec<&str> = checks.iter().map(String::as_str).collect();
+    trail.audit(
+        "identity_confirmed",
+        &format!(
+            "{} confirmed who they are with the {}",
+            who(person),
+            check_names(&list)
+        ),
+        Some(&person.seat),
+        &person.name,
+        with(json!({"checks": checks}), seen),
+    );
+}
+
+/// A wrong try: counted, and after [`MAX_TRIES`] the person's links are locked for a while
+/// that grows with each lock.
+fn failed(
+    trail: &mut Trail,
+    person: &PersonDbRow,
+    s: &mut State,
+    wrong: &[&str],
+    seen: &Seen,
+    now: i64,
+) {
+    s.failures += 1;
+    trail.audit(
+        "identity_failed",
+        &format!(
+            "A wrong {} was given for {} (try {} of {MAX_TRIES})",
+            check_names(wrong),
+            who(person),
+            s.failures
+        ),
+        Some(&person.seat),
+        &person.name,
+        with(json!({"wrong": wrong, "try": s.failures}), seen),
+    );
+    if s.failures < MAX_TRIES {
+        return;
+    }
+    let minutes = lock_minutes(s.locks);
+    s.locks += 1;
+    s.locked_until = Some(now + minutes * MINUTE);
+    s.code_hash = None;
+    s.code_until = None;
+    trail.audit(
+        "identity_locked",
+        &format!(
+            "The links of {} were locked for {minutes} minutes after {MAX_TRIES} wrong tries",
+            who(person)
+        ),
+        Some(&person.seat),
+        &person.name,
+        json!({"minutes": minutes, "lock": s.locks}),
+    );
 }
 
 /// For the mail worker: the code a `code` job stands for, while it is the person's current

@@ -60,49 +60,7 @@ pub(super) async fn reserve_all<'a>(
         .iter()
         .map(|r| r.try_get::<String>("", "id"))
         .collect::<Result<_, _>>()?;
-    let mut allowed = vec![true; group.len()];
-    // Test emails are never counted in usage, but they go to an address the caller names:
-    // they keep to the same daily allowance on a counter of their own.
-    for (test, metric) in [(false, usage::EMAILS_SENT), (true, usage::TEST_EMAILS_SENT)] {
-        let new: Vec<usize> = (0..group.len())
-            .filter(|&i| group[i].1.test == test && !counted.contains(&group[i].2.email_id))
-            .collect();
-        if new.is_empty() {
-            continue;
-        }
-        let shard = usage::shard(&ctx.db, limit.is_some(), &group[new[0]].2.email_id);
-        usage::add(&txn, &ctx.db, &workspace, metric, new.len() as i64, shard).await?;
-        if let Some(limit) = limit {
-            // Read back under the checked row's lock: of passes racing for the day's last
-            // emails, the counts add up exactly.
-            let total = usage::counted_today(&txn, &ctx.db, &workspace, metric).await?;
-            let over = (total - limit as i64).clamp(0, new.len() as i64) as usize;
-            if over > 0 {
-                usage::add(&txn, &ctx.db, &workspace, metric, -(over as i64), shard).await?;
-                for &i in new.iter().rev().take(over) {
-                    allowed[i] = false;
-                }
-            }
-        }
-        let going: Vec<&str> = new
-            .iter()
-            .filter(|&&i| allowed[i])
-            .map(|&i| group[i].2.email_id.as_str())
-            .collect();
-        if !going.is_empty() {
-            let marks: Vec<String> = (2..=going.len() + 1).map(|i| format!("${i}")).collect();
-            let mut values = vec![Value::from(usage::today())];
-            values.extend(going.iter().map(|i| Value::from(*i)));
-            txn.execute_raw(ctx.db.stmt(
-                &format!(
-                    "UPDATE emails SET counted = $1 WHERE id IN ({})",
-                    marks.join(", ")
-                ),
-                values,
-            ))
-            .await?;
-        }
-    }
+    let allowed = allowance(ctx, &txn, &workspace, &group, &counted, limit).await?;
     let mut link_rows = Vec::new();
     for ((_, doc, p), ok) in group.iter().zip(&allowed) {
         if let (true, Some((minted, purpose, expires))) = (ok, &p.link) {
@@ -134,6 +92,63 @@ pub(super) async fn reserve_all<'a>(
         }
     }
     Ok(going)
+}
+
+/// Counts the group's emails not counted before against the day's allowance, in the
+/// reservation's transaction; answers, per email, whether it may go (those past the
+/// allowance, the last queued first, may not). Test emails are never counted in usage, but
+/// they go to an address the caller names: they keep to the same daily allowance on a counter
+/// of their own.
+async fn allowance(
+    ctx: &Ctx,
+    txn: &sea_orm::DatabaseTransaction,
+    workspace: &str,
+    group: &[Decided<'_>],
+    counted: &std::collections::HashSet<String>,
+    limit: Option<u64>,
+) -> Result<Vec<bool>, DomainError> {
+    let mut allowed = vec![true; group.len()];
+    for (test, metric) in [(false, usage::EMAILS_SENT), (true, usage::TEST_EMAILS_SENT)] {
+        let new: Vec<usize> = (0..group.len())
+            .filter(|&i| group[i].1.test == test && !counted.contains(&group[i].2.email_id))
+            .collect();
+        if new.is_empty() {
+            continue;
+        }
+        let shard = usage::shard(&ctx.db, limit.is_some(), &group[new[0]].2.email_id);
+        usage::add(txn, &ctx.db, workspace, metric, new.len() as i64, shard).await?;
+        if let Some(limit) = limit {
+            // Read back under the checked row's lock: of passes racing for the day's last
+            // emails, the counts add up exactly.
+            let total = usage::counted_today(txn, &ctx.db, workspace, metric).await?;
+            let over = (total - limit as i64).clamp(0, new.len() as i64) as usize;
+            if over > 0 {
+                usage::add(txn, &ctx.db, workspace, metric, -(over as i64), shard).await?;
+                for &i in new.iter().rev().take(over) {
+                    allowed[i] = false;
+                }
+            }
+        }
+        let going: Vec<&str> = new
+            .iter()
+            .filter(|&&i| allowed[i])
+            .map(|&i| group[i].2.email_id.as_str())
+            .collect();
+        if !going.is_empty() {
+            let marks: Vec<String> = (2..=going.len() + 1).map(|i| format!("${i}")).collect();
+            let mut values = vec![Value::from(usage::today())];
+            values.extend(going.iter().map(|i| Value::from(*i)));
+            txn.execute_raw(ctx.db.stmt(
+                &format!(
+                    "UPDATE emails SET counted = $1 WHERE id IN ({})",
+                    marks.join(", ")
+                ),
+                values,
+            ))
+            .await?;
+        }
+    }
+    Ok(allowed)
 }
 
 /// The allowance is used: the email waits until after midnight UTC. Its job keeps its place
