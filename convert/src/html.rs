@@ -337,34 +337,7 @@ impl Walker {
             }
             "ul" | "ol" | "menu" if nest < MAX_NESTING => {
                 self.flush(flow);
-                let mut items = Vec::new();
-                for child in node.children() {
-                    let mut item = Flow::new();
-                    match child.value().as_element().map(|e| e.name()) {
-                        Some("li") => {
-                            self.children(child, &mut item, m.clone(), nest + 1, depth + 1)
-                        }
-                        // Words between items belong to an item of their own.
-                        _ => self.node(child, &mut item, &m, nest + 1, depth + 1),
-                    }
-                    self.flush(&mut item);
-                    if !item.blocks.is_empty() {
-                        items.push(json!({"type": "listItem", "content": item.blocks}));
-                    }
-                }
-                if !items.is_empty() {
-                    let list = if name == "ol" {
-                        let start = e
-                            .attr("start")
-                            .and_then(|s| s.trim().parse::<u32>().ok())
-                            .filter(|s| *s <= 100_000)
-                            .unwrap_or(1);
-                        json!({"type": "orderedList", "attrs": {"start": start}, "content": items})
-                    } else {
-                        json!({"type": "bulletList", "content": items})
-                    };
-                    flow.blocks.push(list);
-                }
+                self.list(node, e, flow, &m, nest, depth);
                 return;
             }
             "table" if nest < MAX_NESTING => {
@@ -385,20 +358,7 @@ impl Walker {
             }
             "pre" | "listing" | "xmp" | "plaintext" => {
                 self.flush(flow);
-                let mut text = String::new();
-                raw_text(node, &mut text, depth);
-                let text = text
-                    .strip_prefix('\n')
-                    .unwrap_or(&text)
-                    .trim_end()
-                    .to_string();
-                if !text.is_empty() {
-                    self.blocks_seen += 1;
-                    self.tags_in_code(&text);
-                    flow.blocks.push(
-                        json!({"type": "codeBlock", "content": [{"type": "text", "text": text}]}),
-                    );
-                }
+                self.code(node, flow, depth);
                 return;
             }
             "hr" => {
@@ -422,6 +382,61 @@ impl Walker {
             flow.align = outer;
         } else {
             self.children(node, flow, m, nest, depth);
+        }
+    }
+
+    /// A list: each item's words a list item, words between items an item of their own.
+    fn list(
+        &mut self,
+        node: NodeRef<'_, Node>,
+        e: &scraper::node::Element,
+        flow: &mut Flow,
+        m: &Marks,
+        nest: usize,
+        depth: usize,
+    ) {
+        let mut items = Vec::new();
+        for child in node.children() {
+            let mut item = Flow::new();
+            match child.value().as_element().map(|e| e.name()) {
+                Some("li") => self.children(child, &mut item, m.clone(), nest + 1, depth + 1),
+                _ => self.node(child, &mut item, m, nest + 1, depth + 1),
+            }
+            self.flush(&mut item);
+            if !item.blocks.is_empty() {
+                items.push(json!({"type": "listItem", "content": item.blocks}));
+            }
+        }
+        if items.is_empty() {
+            return;
+        }
+        let list = if e.name() == "ol" {
+            let start = e
+                .attr("start")
+                .and_then(|s| s.trim().parse::<u32>().ok())
+                .filter(|s| *s <= 100_000)
+                .unwrap_or(1);
+            json!({"type": "orderedList", "attrs": {"start": start}, "content": items})
+        } else {
+            json!({"type": "bulletList", "content": items})
+        };
+        flow.blocks.push(list);
+    }
+
+    /// Preformatted text as a code block; a tag inside it is refused (it would be printed).
+    fn code(&mut self, node: NodeRef<'_, Node>, flow: &mut Flow, depth: usize) {
+        let mut text = String::new();
+        raw_text(node, &mut text, depth);
+        let text = text
+            .strip_prefix('\n')
+            .unwrap_or(&text)
+            .trim_end()
+            .to_string();
+        if !text.is_empty() {
+            self.blocks_seen += 1;
+            self.tags_in_code(&text);
+            flow.blocks
+                .push(json!({"type": "codeBlock", "content": [{"type": "text", "text": text}]}));
         }
     }
 

@@ -182,16 +182,7 @@ fn clean_zip(bytes: &[u8]) -> Result<Cleaned, PdfError> {
                 crate::fields::short(&name)
             )));
         }
-        if name.starts_with('/')
-            || name.contains('\\')
-            || name.contains('\0')
-            || name.split('/').any(|s| s == "..")
-        {
-            return Err(err(format!(
-                "has a part whose name leaves the archive: {}",
-                crate::fields::short(&name)
-            )));
-        }
+        check_name(&name)?;
         if part.encrypted() {
             return Err(err(
                 "is protected by a password; save it without one (or as PDF) and send it again",
@@ -204,33 +195,8 @@ fn clean_zip(bytes: &[u8]) -> Result<Cleaned, PdfError> {
             *removed.entry(what).or_default() += 1;
             continue;
         }
-        let packed = part.compressed_size();
-        let mut data = Vec::new();
-        (&mut part)
-            .take(MAX_PART + 1)
-            .read_to_end(&mut data)
-            .map_err(|e| {
-                err(format!(
-                    "cannot be read (part {}: {e})",
-                    crate::fields::short(&name)
-                ))
-            })?;
-        let size = data.len() as u64;
-        if size > MAX_PART {
-            return Err(err(format!(
-                "has a part larger than {} MB unpacked ({}): it looks like a zip bomb",
-                MAX_PART >> 20,
-                crate::fields::short(&name)
-            )));
-        }
-        if size > RATIO_FROM && size > packed.saturating_mul(MAX_RATIO) {
-            return Err(err(format!(
-                "has a part that unpacks to more than {MAX_RATIO} times its packed size ({}): \
-                 it looks like a zip bomb",
-                crate::fields::short(&name)
-            )));
-        }
-        total += size;
+        let mut data = unpacked(&mut part, &name)?;
+        total += data.len() as u64;
         if total > MAX_UNPACKED {
             return Err(err(format!(
                 "unpacks to more than {} MB: it looks like a zip bomb",
@@ -254,25 +220,7 @@ fn clean_zip(bytes: &[u8]) -> Result<Cleaned, PdfError> {
         parts.push((name, data));
     }
     let ext = kind_of(family, &parts)?;
-    let mut out = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-    for (name, data) in &parts {
-        // ODF wants its `mimetype` first and stored; it was first, and stays so.
-        let method = if name == "mimetype" {
-            zip::CompressionMethod::Stored
-        } else {
-            zip::CompressionMethod::Deflated
-        };
-        let options = zip::write::SimpleFileOptions::default()
-            .compression_method(method)
-            .large_file(data.len() as u64 > u32::MAX as u64);
-        out.start_file(name.as_str(), options)
-            .and_then(|_| out.write_all(data).map_err(Into::into))
-            .map_err(|e| err(format!("could not be written anew: {e}")))?;
-    }
-    let bytes = out
-        .finish()
-        .map_err(|e| err(format!("could not be written anew: {e}")))?
-        .into_inner();
+    let bytes = zipped(&parts)?;
     let warnings = removed
         .into_iter()
         .map(|(what, n)| {
@@ -288,6 +236,77 @@ fn clean_zip(bytes: &[u8]) -> Result<Cleaned, PdfError> {
         ext,
         warnings,
     })
+}
+
+/// A part's name must stay inside the archive.
+fn check_name(name: &str) -> Result<(), PdfError> {
+    if name.starts_with('/')
+        || name.contains('\\')
+        || name.contains('\0')
+        || name.split('/').any(|s| s == "..")
+    {
+        return Err(err(format!(
+            "has a part whose name leaves the archive: {}",
+            crate::fields::short(name)
+        )));
+    }
+    Ok(())
+}
+
+/// A part unpacked, within the size of one part and the ratio of a zip bomb.
+fn unpacked(
+    part: &mut zip::read::ZipFile<'_, std::io::Cursor<&[u8]>>,
+    name: &str,
+) -> Result<Vec<u8>, PdfError> {
+    let packed = part.compressed_size();
+    let mut data = Vec::new();
+    part.take(MAX_PART + 1)
+        .read_to_end(&mut data)
+        .map_err(|e| {
+            err(format!(
+                "cannot be read (part {}: {e})",
+                crate::fields::short(name)
+            ))
+        })?;
+    let size = data.len() as u64;
+    if size > MAX_PART {
+        return Err(err(format!(
+            "has a part larger than {} MB unpacked ({}): it looks like a zip bomb",
+            MAX_PART >> 20,
+            crate::fields::short(name)
+        )));
+    }
+    if size > RATIO_FROM && size > packed.saturating_mul(MAX_RATIO) {
+        return Err(err(format!(
+            "has a part that unpacks to more than {MAX_RATIO} times its packed size ({}): \
+             it looks like a zip bomb",
+            crate::fields::short(name)
+        )));
+    }
+    Ok(data)
+}
+
+/// The cleaned parts zipped again, in their order.
+fn zipped(parts: &[(String, Vec<u8>)]) -> Result<Vec<u8>, PdfError> {
+    let mut out = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    for (name, data) in parts {
+        // ODF wants its `mimetype` first and stored; it was first, and stays so.
+        let method = if name == "mimetype" {
+            zip::CompressionMethod::Stored
+        } else {
+            zip::CompressionMethod::Deflated
+        };
+        let options = zip::write::SimpleFileOptions::default()
+            .compression_method(method)
+            .large_file(data.len() as u64 > u32::MAX as u64);
+        out.start_file(name.as_str(), options)
+            .and_then(|_| out.write_all(data).map_err(Into::into))
+            .map_err(|e| err(format!("could not be written anew: {e}")))?;
+    }
+    Ok(out
+        .finish()
+        .map_err(|e| err(format!("could not be written anew: {e}")))?
+        .into_inner())
 }
 
 /// What a macro part is, when `name` is one.

@@ -240,6 +240,70 @@ impl Gen<'_> {
         self.out.push(']');
     }
 
+    /// A table: its header row strong, a short row's missing cells left empty.
+    fn table(&mut self, t: &signet_source::Table) {
+        let cols = t.columns().max(1);
+        let _ = write!(
+            self.out,
+            "#table(columns: {cols}, inset: 5pt, stroke: 0.5pt + luma(150), "
+        );
+        // A short row keeps its cells in their columns, as in a browser: empty cells
+        // fill the rest of it.
+        let gaps: Vec<usize> = t.filled().iter().map(|f| cols.saturating_sub(*f)).collect();
+        for (r, row) in t.rows.iter().enumerate() {
+            let header = r == 0 && t.header;
+            if header {
+                self.out.push_str("table.header(");
+            }
+            for cell in row {
+                if cell.colspan > 1 || cell.rowspan > 1 {
+                    let _ = write!(
+                        self.out,
+                        "table.cell(colspan: {}, rowspan: {})",
+                        cell.colspan.max(1),
+                        cell.rowspan.max(1)
+                    );
+                }
+                if header {
+                    self.out.push_str("[#strong");
+                    self.content_arg(&cell.content);
+                    self.out.push(']');
+                } else {
+                    self.content_arg(&cell.content);
+                }
+                self.out.push(',');
+            }
+            for _ in 0..gaps[r] {
+                self.out.push_str("[],");
+            }
+            if header {
+                self.out.push_str("),");
+            }
+        }
+        self.out.push(')');
+    }
+
+    /// A picture at its pixels' size (96 per inch), or the width asked for, within the text
+    /// area.
+    fn image(&mut self, img: &signet_source::Image) {
+        let n = self.images.len();
+        self.images.push(img.data.clone());
+        // Its pixels at 96 per inch, as a browser shows it, unless a width was asked
+        // for; never wider than the text nor taller than a page.
+        let (max_w, max_h) = text_area(self.input.paper);
+        let natural = img.px_width as f64 * 0.75;
+        let mut w = img.width.unwrap_or(natural).min(max_w);
+        let h = w * img.px_height as f64 / img.px_width as f64;
+        if h > max_h {
+            w *= max_h / h;
+        }
+        let alt = match &img.alt {
+            Some(a) => format!("s({})", self.s(a)),
+            None => "none".into(),
+        };
+        let _ = write!(self.out, "#image(\"/i/{n}\", width: {w:.2}pt, alt: {alt})");
+    }
+
     fn block(&mut self, b: &Block) {
         match b {
             Block::Heading {
@@ -291,47 +355,7 @@ impl Gen<'_> {
                 }
                 self.out.push(')');
             }
-            Block::Table(t) => {
-                let cols = t.columns().max(1);
-                let _ = write!(
-                    self.out,
-                    "#table(columns: {cols}, inset: 5pt, stroke: 0.5pt + luma(150), "
-                );
-                // A short row keeps its cells in their columns, as in a browser: empty cells
-                // fill the rest of it.
-                let gaps: Vec<usize> = t.filled().iter().map(|f| cols.saturating_sub(*f)).collect();
-                for (r, row) in t.rows.iter().enumerate() {
-                    let header = r == 0 && t.header;
-                    if header {
-                        self.out.push_str("table.header(");
-                    }
-                    for cell in row {
-                        if cell.colspan > 1 || cell.rowspan > 1 {
-                            let _ = write!(
-                                self.out,
-                                "table.cell(colspan: {}, rowspan: {})",
-                                cell.colspan.max(1),
-                                cell.rowspan.max(1)
-                            );
-                        }
-                        if header {
-                            self.out.push_str("[#strong");
-                            self.content_arg(&cell.content);
-                            self.out.push(']');
-                        } else {
-                            self.content_arg(&cell.content);
-                        }
-                        self.out.push(',');
-                    }
-                    for _ in 0..gaps[r] {
-                        self.out.push_str("[],");
-                    }
-                    if header {
-                        self.out.push_str("),");
-                    }
-                }
-                self.out.push(')');
-            }
+            Block::Table(t) => self.table(t),
             Block::Quote(blocks) => {
                 self.out.push_str(
                     "#block(inset: (left: 12pt, y: 2pt), stroke: (left: 1.5pt + luma(170)), ",
@@ -352,24 +376,7 @@ impl Gen<'_> {
                     "#block(above: 1em, below: 1em, line(length: 100%, stroke: 0.5pt + luma(150)))",
                 );
             }
-            Block::Image(img) => {
-                let n = self.images.len();
-                self.images.push(img.data.clone());
-                // Its pixels at 96 per inch, as a browser shows it, unless a width was asked
-                // for; never wider than the text nor taller than a page.
-                let (max_w, max_h) = text_area(self.input.paper);
-                let natural = img.px_width as f64 * 0.75;
-                let mut w = img.width.unwrap_or(natural).min(max_w);
-                let h = w * img.px_height as f64 / img.px_width as f64;
-                if h > max_h {
-                    w *= max_h / h;
-                }
-                let alt = match &img.alt {
-                    Some(a) => format!("s({})", self.s(a)),
-                    None => "none".into(),
-                };
-                let _ = write!(self.out, "#image(\"/i/{n}\", width: {w:.2}pt, alt: {alt})");
-            }
+            Block::Image(img) => self.image(img),
             Block::SignatureBlock { role, path } => {
                 let n = self.sig_blocks.entry(role.clone()).or_default();
                 *n += 1;

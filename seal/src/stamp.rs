@@ -16,7 +16,6 @@ const XOBJECT_NAME: &[u8] = b"SignetLayer";
 /// Lays the first `overlays` pages of `layer` over pages 1..=`overlays` of `base` and appends
 /// the rest of `layer`'s pages.
 pub fn stamp(base: &[u8], layer: &[u8], overlays: usize) -> Result<Vec<u8>, SealError> {
-    let bad = |m: String| SealError::Pdf(m);
     let mut file = Revisions::open(base)?;
     let layer_doc = lopdf::Document::load_mem(layer).map_err(|e| bad(format!("layer: {e}")))?;
     let base_pages: Vec<ObjectId> = file.doc.get_pages().into_values().collect();
@@ -28,31 +27,65 @@ pub fn stamp(base: &[u8], layer: &[u8], overlays: usize) -> Result<Vec<u8>, Seal
             layer_pages.len()
         )));
     }
+    let pages_root = pages_root(&file.doc)?;
+    let (map, mut objects) = moved_in(&mut file, &layer_doc, &layer_pages, overlays, pages_root)?;
+    for (i, layer_page) in layer_pages[..overlays].iter().enumerate() {
+        let over = Overlay {
+            layer: &layer_doc,
+            layer_page: *layer_page,
+            base_page: base_pages[i],
+            number: i + 1,
+            map: &map,
+        };
+        over.draw(&mut file, &mut objects)?;
+    }
+    let added: Vec<Object> = layer_pages[overlays..]
+        .iter()
+        .map(|id| Object::Reference(map[id]))
+        .collect();
+    if !added.is_empty() {
+        let root = grown_tree(&file, pages_root, &added)?;
+        objects.push((pages_root.0, body(&Object::Dictionary(root))));
+    }
+    file.append(objects);
+    Ok(file.out)
+}
 
-    // What the layer's pages use moves in under new numbers: the overlays' resources and the
-    // appended pages with everything they reach. The layer's catalog, page tree and structure
-    // tree stay behind (an appended page's /StructParents would point into a tree that is not
-    // there, so it is dropped).
-    let overlay_ids: Vec<ObjectId> = layer_pages[..overlays].to_vec();
+fn bad(m: String) -> SealError {
+    SealError::Pdf(m)
+}
+
+type Moved = (BTreeMap<ObjectId, ObjectId>, Vec<(u32, Vec<u8>)>);
+
+/// What the layer's pages use moves in under new numbers: the overlays' resources and the
+/// appended pages with everything they reach. The layer's catalog, page tree and structure
+/// tree stay behind (an appended page's /StructParents would point into a tree that is not
+/// there, so it is dropped). Answers the numbers' map and the objects to append.
+fn moved_in(
+    file: &mut Revisions,
+    layer_doc: &lopdf::Document,
+    layer_pages: &[ObjectId],
+    overlays: usize,
+    pages_root: ObjectId,
+) -> Result<Moved, SealError> {
     let mut roots: Vec<Object> = Vec::new();
-    for id in &overlay_ids {
+    for id in &layer_pages[..overlays] {
         let page = layer_doc
             .get_dictionary(*id)
             .map_err(|e| bad(format!("layer page: {e}")))?;
-        roots.extend(inherited(&layer_doc, page, b"Resources"));
+        roots.extend(inherited(layer_doc, page, b"Resources"));
     }
     roots.extend(
         layer_pages[overlays..]
             .iter()
             .map(|id| Object::Reference(*id)),
     );
-    let used = reachable(&layer_doc, &roots);
+    let used = reachable(layer_doc, &roots);
     let mut map: BTreeMap<ObjectId, ObjectId> = BTreeMap::new();
     for id in &used {
         map.insert(*id, (file.alloc(), 0));
     }
     let mut objects: Vec<(u32, Vec<u8>)> = Vec::new();
-    let pages_root = pages_root(&file.doc)?;
     for id in &used {
         let Ok(obj) = layer_doc.get_object(*id) else {
             continue;
@@ -66,41 +99,55 @@ pub fn stamp(base: &[u8], layer: &[u8], overlays: usize) -> Result<Vec<u8>, Seal
         }
         objects.push((map[id].0, body(&obj)));
     }
+    Ok((map, objects))
+}
 
-    for (i, layer_page) in overlay_ids.iter().enumerate() {
-        let lp = layer_doc
-            .get_dictionary(*layer_page)
-            .map_err(|e| bad(format!("layer page {}: {e}", i + 1)))?;
-        let content = page_content(&layer_doc, lp)?;
+/// One layer page drawn over one base page.
+struct Overlay<'a> {
+    layer: &'a lopdf::Document,
+    layer_page: ObjectId,
+    base_page: ObjectId,
+    /// The page's number, from 1, for errors.
+    number: usize,
+    map: &'a BTreeMap<ObjectId, ObjectId>,
+}
+
+impl Overlay<'_> {
+    /// The layer page becomes a form; the base page keeps its own drawing inside q/Q and
+    /// draws the form on top.
+    fn draw(
+        &self,
+        file: &mut Revisions,
+        objects: &mut Vec<(u32, Vec<u8>)>,
+    ) -> Result<(), SealError> {
+        let i = self.number;
+        let lp = self
+            .layer
+            .get_dictionary(self.layer_page)
+            .map_err(|e| bad(format!("layer page {i}: {e}")))?;
+        let content = page_content(self.layer, lp)?;
         let mut form = Dictionary::new();
         form.set("Type", Object::Name(b"XObject".to_vec()));
         form.set("Subtype", Object::Name(b"Form".to_vec()));
-        let bbox = inherited(&layer_doc, lp, b"MediaBox")
-            .ok_or_else(|| bad(format!("layer page {} has no size", i + 1)))?;
+        let bbox = inherited(self.layer, lp, b"MediaBox")
+            .ok_or_else(|| bad(format!("layer page {i} has no size")))?;
         form.set("BBox", bbox);
-        let resources = inherited(&layer_doc, lp, b"Resources")
-            .map(|r| remap(&r, &map))
+        let resources = inherited(self.layer, lp, b"Resources")
+            .map(|r| remap(&r, self.map))
             .unwrap_or(Object::Dictionary(Dictionary::new()));
         form.set("Resources", resources);
         let form_id = file.alloc();
         objects.push((form_id, body(&Object::Stream(Stream::new(form, content)))));
 
-        // The base page: its own drawing kept inside q/Q, then the layer on top.
-        let page_id = base_pages[i];
         let mut page = file
             .doc
-            .get_dictionary(page_id)
-            .map_err(|e| bad(format!("page {}: {e}", i + 1)))?
+            .get_dictionary(self.base_page)
+            .map_err(|e| bad(format!("page {i}: {e}")))?
             .clone();
         let mut contents = vec![];
         let open = file.alloc();
-        objects.push((
-            open,
-            body(&Object::Stream(Stream::new(
-                Dictionary::new(),
-                b"q\n".to_vec(),
-            ))),
-        ));
+        let stream = |bytes: Vec<u8>| body(&Object::Stream(Stream::new(Dictionary::new(), bytes)));
+        objects.push((open, stream(b"q\n".to_vec())));
         contents.push(Object::Reference((open, 0)));
         match page.get(b"Contents") {
             Ok(Object::Array(a)) => contents.extend(a.iter().cloned()),
@@ -115,14 +162,8 @@ pub fn stamp(base: &[u8], layer: &[u8], overlays: usize) -> Result<Vec<u8>, Seal
         let draw = file.alloc();
         let mut name = String::from_utf8_lossy(XOBJECT_NAME).to_string();
         name.insert(0, '/');
-        objects.push((
-            draw,
-            body(&Object::Stream(Stream::new(
-                Dictionary::new(),
-                // Readers may join content streams with nothing between: start on a new line.
-                format!("\nQ\nq {name} Do Q\n").into_bytes(),
-            ))),
-        ));
+        // Readers may join content streams with nothing between: start on a new line.
+        objects.push((draw, stream(format!("\nQ\nq {name} Do Q\n").into_bytes())));
         contents.push(Object::Reference((draw, 0)));
         page.set("Contents", Object::Array(contents));
         let mut res = match inherited(&file.doc, &page, b"Resources") {
@@ -137,37 +178,37 @@ pub fn stamp(base: &[u8], layer: &[u8], overlays: usize) -> Result<Vec<u8>, Seal
         xobjects.set(XOBJECT_NAME.to_vec(), Object::Reference((form_id, 0)));
         res.set("XObject", Object::Dictionary(xobjects));
         page.set("Resources", Object::Dictionary(res));
-        objects.push((page_id.0, body(&Object::Dictionary(page))));
+        objects.push((self.base_page.0, body(&Object::Dictionary(page))));
+        Ok(())
     }
+}
 
-    let added: Vec<Object> = layer_pages[overlays..]
-        .iter()
-        .map(|id| Object::Reference(map[id]))
-        .collect();
-    if !added.is_empty() {
-        let mut root = file
+/// The page tree's root with `added` pages at its end.
+fn grown_tree(
+    file: &Revisions,
+    pages_root: ObjectId,
+    added: &[Object],
+) -> Result<Dictionary, SealError> {
+    let mut root = file
+        .doc
+        .get_dictionary(pages_root)
+        .map_err(|e| bad(format!("page tree: {e}")))?
+        .clone();
+    let mut kids = match root.get(b"Kids") {
+        Ok(Object::Array(a)) => a.clone(),
+        Ok(Object::Reference(r)) => file
             .doc
-            .get_dictionary(pages_root)
-            .map_err(|e| bad(format!("page tree: {e}")))?
-            .clone();
-        let mut kids = match root.get(b"Kids") {
-            Ok(Object::Array(a)) => a.clone(),
-            Ok(Object::Reference(r)) => file
-                .doc
-                .get_object(*r)
-                .and_then(Object::as_array)
-                .cloned()
-                .map_err(|e| bad(format!("page tree kids: {e}")))?,
-            _ => return Err(bad("the page tree has no kids".into())),
-        };
-        kids.extend(added.iter().cloned());
-        let count = root.get(b"Count").and_then(Object::as_i64).unwrap_or(0);
-        root.set("Kids", Object::Array(kids));
-        root.set("Count", Object::Integer(count + added.len() as i64));
-        objects.push((pages_root.0, body(&Object::Dictionary(root))));
-    }
-    file.append(objects);
-    Ok(file.out)
+            .get_object(*r)
+            .and_then(Object::as_array)
+            .cloned()
+            .map_err(|e| bad(format!("page tree kids: {e}")))?,
+        _ => return Err(bad("the page tree has no kids".into())),
+    };
+    kids.extend(added.iter().cloned());
+    let count = root.get(b"Count").and_then(Object::as_i64).unwrap_or(0);
+    root.set("Kids", Object::Array(kids));
+    root.set("Count", Object::Integer(count + added.len() as i64));
+    Ok(root)
 }
 
 /// Every object `roots` reach, not following /Parent (up the page tree).

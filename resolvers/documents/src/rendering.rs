@@ -250,18 +250,7 @@ pub async fn render_document(
                 let (sql, values) = place_fields(&id, &places_of(&rendered.fields));
                 txn.exec(c.db.stmt(&sql, values)).await?;
             }
-            let mut t = Trail::new(&id);
-            t.audit(
-                "rendered",
-                &format!(
-                    "The document people sign was rendered: {} {}, SHA-256 {sha256}",
-                    sizes.len(),
-                    if sizes.len() == 1 { "page" } else { "pages" }
-                ),
-                None,
-                "signet",
-                json!({"pages": sizes.len(), "fields": rendered.fields.len(), "bytes": bytes, "sha256": sha256}),
-            );
+            let t = rendered_trail(&id, sizes.len(), rendered.fields.len(), bytes, &sha256);
             let queued = t.write(&*txn, &c.db).await?;
             // The pages exist: the invitations held for them go out.
             let released = jobs::release_held(&c.db, &*txn, &id).await?;
@@ -277,6 +266,22 @@ pub async fn render_document(
     };
     ctx.queued(queued).await;
     Ok(true)
+}
+
+/// The audit row of a render: its pages, fields, bytes and digest.
+fn rendered_trail(id: &str, pages: usize, fields: usize, bytes: usize, sha256: &str) -> Trail {
+    let mut t = Trail::new(id);
+    t.audit(
+        "rendered",
+        &format!(
+            "The document people sign was rendered: {pages} {}, SHA-256 {sha256}",
+            if pages == 1 { "page" } else { "pages" }
+        ),
+        None,
+        "signet",
+        json!({"pages": pages, "fields": fields, "bytes": bytes, "sha256": sha256}),
+    );
+    t
 }
 
 /// Another worker's render of the document won: this one's file and pictures go.
