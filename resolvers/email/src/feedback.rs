@@ -390,30 +390,7 @@ pub async fn apply(ctx: &Ctx, raw: &[u8]) -> Result<FeedbackOut, DomainError> {
     let address: String = row.try_get("", "to_address")?;
     let kind: String = row.try_get("", "kind")?;
     let was: String = row.try_get("", "status")?;
-    let (outcome, status, suppress) = match report.outcome {
-        Outcome::Delivered => (
-            "delivered",
-            // A later delivery report does not undo a bounce or a complaint.
-            if was == "sent" {
-                "delivered"
-            } else {
-                was.as_str()
-            },
-            false,
-        ),
-        Outcome::Delayed => ("delayed", was.as_str(), false),
-        Outcome::Bounced { hard } => (
-            "bounced",
-            if was == "complained" {
-                "complained"
-            } else {
-                "bounced"
-            },
-            hard,
-        ),
-        Outcome::Complained => ("complained", "complained", true),
-    };
-    let status = status.to_string();
+    let (outcome, status, suppress) = report.outcome.applied_to(&was);
     let txn = ctx.db.conn.begin().await?;
     if status != was {
         txn.execute_raw(ctx.db.stmt(
@@ -475,6 +452,33 @@ pub async fn apply(ctx: &Ctx, raw: &[u8]) -> Result<FeedbackOut, DomainError> {
         suppressed,
         detail: report.detail,
     })
+}
+
+impl Outcome {
+    /// What a report of this outcome does to an email whose status `was`: the outcome's
+    /// name, the email's status after it, and whether its address is suppressed.
+    fn applied_to(&self, was: &str) -> (&'static str, String, bool) {
+        let (outcome, status, suppress) = match self {
+            Outcome::Delivered => (
+                "delivered",
+                // A later delivery report does not undo a bounce or a complaint.
+                if was == "sent" { "delivered" } else { was },
+                false,
+            ),
+            Outcome::Delayed => ("delayed", was, false),
+            Outcome::Bounced { hard } => (
+                "bounced",
+                if was == "complained" {
+                    "complained"
+                } else {
+                    "bounced"
+                },
+                *hard,
+            ),
+            Outcome::Complained => ("complained", "complained", true),
+        };
+        (outcome, status.to_string(), suppress)
+    }
 }
 
 /// Lifts a suppression (`signet admin email unsuppress`). Answers whether there was one.

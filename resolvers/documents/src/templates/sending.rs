@@ -175,26 +175,53 @@ pub async fn send(
             ),
         ));
     }
-    if body.parties.len() > input::MAX_PEOPLE {
+    let people = parties_in_seats(&t.out, &body.parties)?;
+    let own = SendOptionsIn {
+        message: body.message.clone(),
+        subject: body.subject.clone(),
+        language: body.language.clone(),
+        expiry_days: body.expiry_days,
+        ..SendOptionsIn::default()
+    };
+    let doc = document_of(
+        &t,
+        body.title,
+        people,
+        body.email,
+        body.metadata,
+        body.external_id,
+        None,
+        None,
+        Some(own),
+        true,
+        body.embedded,
+    );
+    crate::create(ctx, actor, doc, claim).await
+}
+
+/// One person per seat of the template, from the send's parties: each party names a seat of
+/// the template, no seat twice, every seat taken; the seats' order is the signing order.
+fn parties_in_seats(t: &TemplateOut, parties: &[PartyIn]) -> Result<Vec<PersonIn>, DomainError> {
+    if parties.len() > input::MAX_PEOPLE {
         return Err(DomainError::invalid(
             "parties",
             format!("has at most {} entries", input::MAX_PEOPLE),
         ));
     }
-    let mut people = Vec::with_capacity(body.parties.len());
-    for (i, p) in body.parties.iter().enumerate() {
+    let mut people = Vec::with_capacity(parties.len());
+    for (i, p) in parties.iter().enumerate() {
         let seat = p.seat.trim();
-        let Some(at) = t.out.seats.iter().position(|s| s == seat) else {
+        let Some(at) = t.seats.iter().position(|s| s == seat) else {
             return Err(DomainError::invalid(
                 &format!("parties[{i}].seat"),
                 format!(
                     "template {} has no seat '{seat}'; its seats are {}",
-                    t.out.id,
-                    t.out.seats.join(", ")
+                    t.id,
+                    t.seats.join(", ")
                 ),
             ));
         };
-        if body.parties[..i].iter().any(|q| q.seat.trim() == seat) {
+        if parties[..i].iter().any(|q| q.seat.trim() == seat) {
             return Err(DomainError::invalid(
                 &format!("parties[{i}].seat"),
                 format!("seat '{seat}' is given twice"),
@@ -217,37 +244,16 @@ pub async fn send(
         });
     }
     if let Some(missing) = t
-        .out
         .seats
         .iter()
-        .find(|s| !body.parties.iter().any(|p| p.seat.trim() == s.as_str()))
+        .find(|s| !parties.iter().any(|p| p.seat.trim() == s.as_str()))
     {
         return Err(DomainError::invalid(
             "parties",
             format!("no party takes seat '{missing}'; give one per seat"),
         ));
     }
-    let own = SendOptionsIn {
-        message: body.message.clone(),
-        subject: body.subject.clone(),
-        language: body.language.clone(),
-        expiry_days: body.expiry_days,
-        ..SendOptionsIn::default()
-    };
-    let doc = document_of(
-        &t,
-        body.title,
-        people,
-        body.email,
-        body.metadata,
-        body.external_id,
-        None,
-        None,
-        Some(own),
-        true,
-        body.embedded,
-    );
-    crate::create(ctx, actor, doc, claim).await
+    Ok(people)
 }
 
 /// Decides a template's pending approval: approved, the template is listed for sending;
