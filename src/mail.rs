@@ -199,26 +199,7 @@ impl Smtp {
             "smtps" => true,
             s => anyhow::bail!("{setting}: the scheme must be smtp:// or smtps://, not {s}://"),
         };
-        let mut mode = if implicit {
-            TlsMode::Implicit
-        } else {
-            TlsMode::None
-        };
-        let mut said_none = false;
-        for (k, v) in url.query_pairs() {
-            match (k.as_ref(), v.as_ref()) {
-                ("tls", "starttls" | "required") if !implicit => mode = TlsMode::StartTls,
-                ("tls", "opportunistic") if !implicit => mode = TlsMode::Opportunistic,
-                ("tls", "none") if !implicit => {
-                    mode = TlsMode::None;
-                    said_none = true;
-                }
-                ("tls", other) => anyhow::bail!(
-                    "{setting}: tls={other} is not one of starttls, opportunistic, none (smtps:// is always TLS)"
-                ),
-                (other, _) => anyhow::bail!("{setting}: unknown option {other}; only tls= is read"),
-            }
-        }
+        let (mode, said_none) = tls_mode(&url, implicit)?;
         let credentials = (!url.username().is_empty()).then(|| {
             let decode = |s: &str| {
                 percent_encoding::percent_decode_str(s)
@@ -242,25 +223,7 @@ impl Smtp {
             TlsMode::StartTls => 587,
             _ => 25,
         });
-        let mut params = TlsParameters::builder(host.clone());
-        if let Some(file) = &config.smtp_ca_file {
-            let pem = std::fs::read(file).with_context(|| {
-                format!(
-                    "smtp_ca_file (SIGNET_SMTP_CA_FILE): cannot read {}",
-                    file.display()
-                )
-            })?;
-            let cert = Certificate::from_pem(&pem).with_context(|| {
-                format!(
-                    "smtp_ca_file (SIGNET_SMTP_CA_FILE): {} is not a PEM certificate",
-                    file.display()
-                )
-            })?;
-            params = params.add_root_certificate(cert);
-        }
-        let params = params
-            .build_rustls()
-            .map_err(|e| anyhow::anyhow!("{setting}: TLS for {host}: {e}"))?;
+        let params = tls_params(&host, config)?;
         let timeout = Duration::from_secs(config.smtp_timeout_secs);
         let wrapped = (mode == TlsMode::Implicit).then(|| {
             let mut b = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(host.clone())
@@ -455,4 +418,53 @@ fn answer(e: &lettre::transport::smtp::Error) -> String {
         .chars()
         .take(300)
         .collect()
+}
+
+/// The TLS mode `url` asks for (`?tls=`), and whether it said `none` outright.
+fn tls_mode(url: &url::Url, implicit: bool) -> anyhow::Result<(TlsMode, bool)> {
+    let setting = "smtp_url (SIGNET_SMTP_URL)";
+    let mut mode = if implicit {
+        TlsMode::Implicit
+    } else {
+        TlsMode::None
+    };
+    let mut said_none = false;
+    for (k, v) in url.query_pairs() {
+        match (k.as_ref(), v.as_ref()) {
+            ("tls", "starttls" | "required") if !implicit => mode = TlsMode::StartTls,
+            ("tls", "opportunistic") if !implicit => mode = TlsMode::Opportunistic,
+            ("tls", "none") if !implicit => {
+                mode = TlsMode::None;
+                said_none = true;
+            }
+            ("tls", other) => anyhow::bail!(
+                "{setting}: tls={other} is not one of starttls, opportunistic, none (smtps:// is always TLS)"
+            ),
+            (other, _) => anyhow::bail!("{setting}: unknown option {other}; only tls= is read"),
+        }
+    }
+    Ok((mode, said_none))
+}
+
+/// TLS towards `host`, trusting `smtp_ca_file` as well when it is set.
+fn tls_params(host: &str, config: &Config) -> anyhow::Result<TlsParameters> {
+    let mut params = TlsParameters::builder(host.to_string());
+    if let Some(file) = &config.smtp_ca_file {
+        let pem = std::fs::read(file).with_context(|| {
+            format!(
+                "smtp_ca_file (SIGNET_SMTP_CA_FILE): cannot read {}",
+                file.display()
+            )
+        })?;
+        let cert = Certificate::from_pem(&pem).with_context(|| {
+            format!(
+                "smtp_ca_file (SIGNET_SMTP_CA_FILE): {} is not a PEM certificate",
+                file.display()
+            )
+        })?;
+        params = params.add_root_certificate(cert);
+    }
+    params
+        .build_rustls()
+        .map_err(|e| anyhow::anyhow!("smtp_url (SIGNET_SMTP_URL): TLS for {host}: {e}"))
 }
