@@ -39,13 +39,13 @@ pub async fn services(config: &Config) -> anyhow::Result<Services> {
                 .await
                 .with_context(|| "redis_url (REDIS_URL): cannot connect")?;
             (
-                Budget::redis(redis.clone()),
+                Budget::redis(redis.clone()).with_clock(db.clock.clone()),
                 Idempotency::Redis(redis.clone()),
                 Daily::Redis(redis),
             )
         }
         None => (
-            Budget::in_process(),
+            Budget::in_process().with_clock(db.clock.clone()),
             Idempotency::sql(db.clone()),
             Daily::Sql(db.clone()),
         ),

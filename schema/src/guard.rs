@@ -509,15 +509,8 @@ fn log_socket_operation(ctx: &Ctx, socket: &Socket, checked: Result<&Actor, &Dom
         error_kind: kind,
         duration_us: 0,
         client_ip: socket.ip.to_string(),
-        created_at: now_ms(),
+        created_at: ctx.now(),
     });
-}
-
-fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
 }
 
 #[cfg(test)]

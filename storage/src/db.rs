@@ -23,6 +23,8 @@ pub struct Db {
     pub backend: Backend,
     /// Hot-path point reads on SQLite (see `inline`); `None` on PostgreSQL.
     pub inline: Option<std::sync::Arc<crate::inline::InlineSqlite>>,
+    /// Where this Signet reads the time; tests move it (`Clock::advance`).
+    pub clock: crate::clock::Clock,
 }
 
 impl Db {
@@ -98,6 +100,7 @@ impl Db {
             conn,
             backend,
             inline,
+            clock: crate::clock::Clock::default(),
         })
     }
 

@@ -14,7 +14,7 @@ pub mod sql;
 pub mod state;
 
 pub use blobs::Blobs;
-pub use clock::now_ms;
+pub use clock::{Clock, now_ms};
 pub use db::{Backend, Db, Txn};
 pub use error::StorageError;
 pub use insert::insert_rows;

@@ -1191,7 +1191,7 @@ both!(the_scheduler_expires_and_reminds, |app| {
     let a = create(
         &app,
         &key,
-        json!({"sendNow": true, "send": {"expiryDays": 5, "reminderDays": [1, 2]}}),
+        json!({"sendNow": true, "send": {"expiryDays": 1}}),
     )
     .await;
     let b = create(
@@ -1204,22 +1204,11 @@ both!(the_scheduler_expires_and_reminds, |app| {
         a.body["id"].as_str().unwrap().to_string(),
         b.body["id"].as_str().unwrap().to_string(),
     );
-    let db = &app.ctx().db;
-    let past = signet_storage::now_ms() - 1000;
-    db.conn
-        .execute_raw(db.stmt(
-            "UPDATE documents SET expires_at = $1 WHERE id = $2",
-            [Sql::from(past), Sql::from(a.clone())],
-        ))
-        .await
-        .unwrap();
-    db.conn
-        .execute_raw(db.stmt(
-            "UPDATE documents SET next_reminder_at = $1 WHERE id = $2",
-            [Sql::from(past), Sql::from(b.clone())],
-        ))
-        .await
-        .unwrap();
+    // Nothing is due yet.
+    assert_eq!(signet_documents::sweep(app.ctx()).await.unwrap(), (0, 0));
+    // A day passes: a expires, b's people are reminded.
+    let day = std::time::Duration::from_secs(86_400);
+    app.advance(day + std::time::Duration::from_secs(60));
     // The server's own scheduler may run its pass at this very moment: each change is claimed
     // once, by whichever pass comes first, so this pass does what is left of the work and
     // the effects below are the same either way.
@@ -1234,6 +1223,18 @@ both!(the_scheduler_expires_and_reminds, |app| {
     assert_eq!(emails(&outbox(&app, &b).await, "reminder").len(), 2);
     // The next reminder is the next day of the list; a second pass does nothing now.
     assert_eq!(signet_documents::sweep(app.ctx()).await.unwrap(), (0, 0));
+    // The second day: b's people are reminded again, and b is still out for signature.
+    app.advance(day);
+    signet_documents::sweep(app.ctx()).await.unwrap();
+    assert_eq!(emails(&outbox(&app, &b).await, "reminder").len(), 4);
+    let doc = app.get(&format!("/api/v1/documents/{b}"), Some(&key)).await;
+    assert_eq!(doc.body["state"], "sent");
+    // Past its fifth day b expires too, and is reminded no more.
+    app.advance(3 * day);
+    let (_, reminded) = signet_documents::sweep(app.ctx()).await.unwrap();
+    assert_eq!(reminded, 0);
+    let doc = app.get(&format!("/api/v1/documents/{b}"), Some(&key)).await;
+    assert_eq!(doc.body["state"], "expired");
 });
 
 both!(

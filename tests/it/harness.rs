@@ -235,6 +235,12 @@ impl TestApp {
         );
     }
 
+    /// Moves this app's clock on by `by`: what the time makes due (an expiry, a reminder, the
+    /// end of a session or of a wait) is due at once. Other apps' clocks stay where they are.
+    pub fn advance(&self, by: std::time::Duration) {
+        self.ctx().db.clock.advance(by);
+    }
+
     /// Makes the jobs of `kind` that wait for a later try due now, as if the time had come.
     pub async fn make_due(&self, kind: &str) {
         let db = &self.ctx().db;

@@ -289,19 +289,13 @@ both!(reminders_are_limited_per_person_and_per_document, |app| {
     // One row for each of the two people waiting, from the first reminder only.
     assert_eq!(trail.try_get::<i64>("", "n").unwrap(), 2);
     // An hour later a person may be reminded again, until ten reminders in all.
-    let age = |reminders: i64| {
-        db.stmt(
-            "UPDATE people SET last_reminded_at = $1, reminders = $2 WHERE document_id = $3",
-            [
-                Sql::from(signet_storage::now_ms() - 3_700_000),
-                Sql::from(reminders),
-                Sql::from(id.clone()),
-            ],
-        )
-    };
-    db.conn.execute_raw(age(5)).await.unwrap();
-    assert_eq!(remind(Some("client")).await.status, 200);
-    db.conn.execute_raw(age(10)).await.unwrap();
+    let hour = Duration::from_secs(3_601);
+    for n in 2..=10 {
+        app.advance(hour);
+        let a = remind(Some("client")).await;
+        assert_eq!(a.status, 200, "reminder {n}: {}", a.body);
+    }
+    app.advance(hour);
     let a = remind(Some("client")).await;
     assert_eq!(a.status, 409, "{}", a.body);
     assert!(

@@ -233,6 +233,23 @@ both_quiet!(a_template_from_words_is_sent_to_its_parties, |app| {
             "{e}"
         );
     }
+    // A party's rules are checked under the name the caller gave it, first fault first in the
+    // order the fields are declared, whatever the order they were sent in.
+    let mut two_faults = parties(&["client", "landlord"]);
+    two_faults[1]["accessCode"] = json!("abc");
+    two_faults[1]["email"] = json!("not an address");
+    let (status, e) = post(
+        &app,
+        &key,
+        "/api/v1/documents/send",
+        json!({"templateId": tpl, "parties": two_faults, "expiryDays": 0}),
+    )
+    .await;
+    assert_eq!(status, 400, "{e}");
+    assert_eq!(
+        e["error"]["message"], "parties[1].email: 'not an address' is not an email address",
+        "{e}"
+    );
     let (status, e) = post(
         &app,
         &key,

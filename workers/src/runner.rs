@@ -56,7 +56,7 @@ async fn idle_wait<H: Handler>(ctx: &Ctx) -> Duration {
     }
     match ctx.queue.next_due(kind::<H>()).await {
         Ok(Some(at)) => {
-            let ms = (at - signet_storage::now_ms()).max(0) as u64;
+            let ms = (at - ctx.now()).max(0) as u64;
             Duration::from_millis(ms).min(signet_queue::SWEEP)
         }
         Ok(None) => signet_queue::SWEEP,

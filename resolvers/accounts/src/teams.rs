@@ -4,7 +4,6 @@
 use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, QueryOrder, Set};
 use serde::Serialize;
 use signet_storage::entities::{team, team_member};
-use signet_storage::now_ms;
 
 use signet_core::{Actor, Ctx, DomainError, Scope, ids};
 
@@ -83,7 +82,7 @@ pub async fn create(ctx: &Ctx, workspace_id: &str, name: &str) -> Result<TeamOut
         id: Set(ids::new_id("team")),
         workspace_id: Set(workspace_id.to_string()),
         name: Set(name.to_string()),
-        created_at: Set(now_ms()),
+        created_at: Set(ctx.now()),
     }
     .insert(&ctx.db.conn)
     .await?;
@@ -120,7 +119,7 @@ pub async fn add_member(
         email: Set(email.to_lowercase()),
         name: Set(name.trim().to_string()),
         role: Set(role.to_string()),
-        created_at: Set(now_ms()),
+        created_at: Set(ctx.now()),
     }
     .insert(&ctx.db.conn)
     .await

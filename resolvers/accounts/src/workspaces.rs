@@ -3,7 +3,6 @@
 use sea_orm::{ActiveModelTrait, EntityTrait, Set};
 use serde::Serialize;
 use signet_storage::entities::workspace;
-use signet_storage::now_ms;
 
 use signet_core::plans::Plan;
 use signet_core::{Ctx, DomainError, ids};
@@ -45,7 +44,7 @@ pub async fn create(ctx: &Ctx, input: WorkspaceIn) -> Result<WorkspaceOut, Domai
         name: Set(name.to_string()),
         plan: Set(input.plan.as_str().to_string()),
         time_zone: Set(parse_time_zone(&input.time_zone)?),
-        created_at: Set(now_ms()),
+        created_at: Set(ctx.now()),
     }
     .insert(&ctx.db.conn)
     .await?;

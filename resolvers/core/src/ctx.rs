@@ -71,6 +71,12 @@ impl Ctx {
         }
     }
 
+    /// The time now, in milliseconds since 1970, by this Signet's clock (`Db::clock`): every
+    /// time the domain stores or compares is read here, so a test can move it.
+    pub fn now(&self) -> i64 {
+        self.db.clock.now_ms()
+    }
+
     /// Adds a resource crate's service (see [`Services`]).
     pub fn with<T: std::any::Any + Send + Sync>(mut self, service: T) -> Ctx {
         self.services.insert(service);

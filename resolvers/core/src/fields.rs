@@ -22,34 +22,36 @@ pub fn is_email(s: &str) -> bool {
 }
 
 pub fn text(field: &str, v: &str, max: usize) -> Result<String, DomainError> {
+    match text_problem(v, max) {
+        None => Ok(v.trim().to_string()),
+        Some(why) => Err(DomainError::invalid(field, why)),
+    }
+}
+
+/// Why `v` is not a text of at most `max` characters (trimmed), if it is not.
+pub fn text_problem(v: &str, max: usize) -> Option<String> {
     // Looked for before trimming: a separator is white space to `trim`, and one at an end
     // is refused like one inside.
     let disguised = v.chars().any(is_disguising);
     let t = v.trim();
     if t.is_empty() {
-        return Err(DomainError::invalid(field, "must not be empty"));
+        return Some("must not be empty".into());
     }
     if t.chars().count() > max {
-        return Err(DomainError::invalid(
-            field,
-            format!("is longer than {max} characters"),
-        ));
+        return Some(format!("is longer than {max} characters"));
     }
     if t.chars().any(|c| c.is_control() && c != '\n' && c != '\t') {
-        return Err(DomainError::invalid(
-            field,
-            "must not hold control characters",
-        ));
+        return Some("must not hold control characters".into());
     }
     if disguised {
-        return Err(DomainError::invalid(
-            field,
+        return Some(
             "must not hold bidirectional embedding, override or isolate characters \
              (U+202A to U+202E, U+2066 to U+2069) or line and paragraph separators (U+2028, \
-             U+2029), which make text read as something else",
-        ));
+             U+2029), which make text read as something else"
+                .into(),
+        );
     }
-    Ok(t.to_string())
+    None
 }
 
 /// Characters that make printed text read as something else: the explicit bidirectional
@@ -64,14 +66,20 @@ pub fn is_disguising(c: char) -> bool {
 /// A one-line value (a title, a name, an email subject): no line breaks or other control
 /// characters, which could reach email headers.
 pub fn line(field: &str, v: &str, max: usize) -> Result<String, DomainError> {
-    let t = text(field, v, max)?;
-    if t.chars().any(char::is_control) {
-        return Err(DomainError::invalid(
-            field,
-            "must be one line, without control characters",
-        ));
+    match line_problem(v, max) {
+        None => Ok(v.trim().to_string()),
+        Some(why) => Err(DomainError::invalid(field, why)),
     }
-    Ok(t)
+}
+
+/// Why `v` is not one line of at most `max` characters (trimmed), if it is not.
+pub fn line_problem(v: &str, max: usize) -> Option<String> {
+    text_problem(v, max).or_else(|| {
+        v.trim()
+            .chars()
+            .any(char::is_control)
+            .then(|| "must be one line, without control characters".into())
+    })
 }
 
 /// An optional value: left out or blank is `None`, anything else goes through `parse`.

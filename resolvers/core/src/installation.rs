@@ -4,7 +4,7 @@
 //! one certificate authority, or documents would be sealed under different roots.
 
 use sea_orm::{ConnectionTrait, Value};
-use signet_storage::{Db, now_ms};
+use signet_storage::Db;
 
 use crate::DomainError;
 
@@ -18,7 +18,7 @@ pub async fn agree(db: &Db, name: &str, value: &str) -> Result<Option<String>, D
             [
                 Value::from(name.to_string()),
                 Value::from(value.to_string()),
-                Value::from(now_ms()),
+                Value::from(db.clock.now_ms()),
             ],
         ))
         .await?;

@@ -25,6 +25,7 @@ pub mod metrics;
 pub mod page;
 pub mod plans;
 pub mod purge;
+pub mod rules;
 pub mod secret_box;
 pub mod services;
 

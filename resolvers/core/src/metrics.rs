@@ -194,7 +194,7 @@ fn requests(out: &mut String) {
 
 /// Jobs waiting (due or not), running and failed, and the oldest due job's age, per kind.
 async fn queues(ctx: &Ctx, out: &mut String) {
-    let now = signet_storage::now_ms();
+    let now = ctx.now();
     let Ok(counts) = signet_queue::counts(&ctx.db, now).await else {
         return;
     };

@@ -41,7 +41,7 @@ pub async fn in_batches(
 
 /// The API log's lines older than `days`.
 pub async fn api_log(ctx: &Ctx, days: u64) -> Result<u64, DomainError> {
-    let before = signet_storage::now_ms() - days as i64 * DAY_MS;
+    let before = ctx.now() - days as i64 * DAY_MS;
     in_batches(ctx, "api_log", "created_at < $1", vec![Value::from(before)]).await
 }
 
@@ -49,7 +49,7 @@ pub async fn api_log(ctx: &Ctx, days: u64) -> Result<u64, DomainError> {
 /// and were queued more than `days` ago. Failed jobs stay: they are few, and an operator
 /// looks into them.
 pub async fn finished_jobs(ctx: &Ctx, days: u64) -> Result<u64, DomainError> {
-    let before = signet_storage::now_ms() - days as i64 * DAY_MS;
+    let before = ctx.now() - days as i64 * DAY_MS;
     let mut gone = 0;
     for state in FINISHED {
         gone += in_batches(

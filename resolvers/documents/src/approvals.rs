@@ -4,7 +4,6 @@
 
 use sea_orm::{ConnectionTrait, TransactionTrait, Value};
 use serde_json::json;
-use signet_storage::now_ms;
 
 use super::not_found;
 use super::send::{Via, send_draft};
@@ -219,7 +218,7 @@ async fn decide_as(
         let done = txn
             .execute_raw(ctx.db.stmt(
                 "UPDATE approvals SET state = 'declined', decided_at = $2, decided_by = $3, note = $4 WHERE id = $1 AND state = 'pending'",
-                [Value::from(approval_id), Value::from(now_ms()), Value::from(who), Value::from(note.clone())],
+                [Value::from(approval_id), Value::from(ctx.now()), Value::from(who), Value::from(note.clone())],
             ))
             .await?;
         if done.rows_affected() != 1 {

@@ -233,7 +233,8 @@ pub(crate) fn parse_draft(
     body: DocumentCreateIn,
     facts: BTreeMap<String, String>,
 ) -> Result<Draft, DomainError> {
-    let title = signet_core::fields::line("title", &body.title, 300)?;
+    signet_core::rules::check(&body)?;
+    let title = body.title.trim().to_string();
     let doc = signet_source::parse("source", &body.source).map_err(|p| problems_error(&p))?;
     // A document of a file's pages comes only from that file's template: its file is named
     // by the template and version the document remembers, never by the caller.
@@ -254,8 +255,8 @@ pub(crate) fn parse_draft(
         input::paper_and_profile_of(body.paper, body.profile, body.from_template.is_some())?;
     Ok(Draft {
         title,
-        description: signet_core::fields::opt_text("description", &body.description, 2000)?,
-        external_id: signet_core::fields::opt_line("externalId", &body.external_id, 200)?,
+        description: input::trimmed(&body.description),
+        external_id: input::trimmed(&body.external_id),
         metadata: Metadata::parse(
             "metadata",
             body.metadata.as_ref().unwrap_or(&serde_json::Value::Null),
@@ -267,8 +268,8 @@ pub(crate) fn parse_draft(
         variable_values: input::variable_values("variableValues", body.variable_values.as_ref())?,
         paper,
         profile,
-        send: input::send_options(body.send.as_ref())?,
-        email: input::email_options(body.email.as_ref())?,
+        send: input::send_options(body.send.as_ref()),
+        email: input::email_options(body.email.as_ref()),
         template: body.from_template,
     })
 }
@@ -293,7 +294,13 @@ const INSERT_DOCUMENT: &str = "INSERT INTO documents (id, workspace_id, test, st
      VALUES ($1, $2, $3, $17, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $16, $18, $19, $20, $21, $22)";
 
 impl NewDraft {
-    pub(crate) fn new(actor: &Actor, d: &Draft, note: &str, sent: Option<&send::Sent>) -> NewDraft {
+    pub(crate) fn new(
+        actor: &Actor,
+        d: &Draft,
+        note: &str,
+        sent: Option<&send::Sent>,
+        _now: i64,
+    ) -> NewDraft {
         let id = ids::new_id("doc");
         let now = sent.map(|s| s.at).unwrap_or_else(now_ms);
         let json = |v: &dyn erased::Ser| v.json();
@@ -316,7 +323,7 @@ impl NewDraft {
             .map(|(i, p)| person_row(&id, i, p))
             .collect();
         let people_values = people_values(&people);
-        let mut trail = trail::Trail::first(&id);
+        let mut trail = trail::Trail::first(&id, now);
         trail.audit(
             "created",
             note,
@@ -567,16 +574,17 @@ pub async fn create(
     let send_at_once = send_now && !actor.draft_only;
     // A draft-only key's sendNow: the draft stays, and its approval is filed and answered
     // (202) in the same transaction, so a retry finds the answer or nothing at all.
-    let approval = (send_now && actor.draft_only).then(|| send::NewApproval::new(actor));
+    let approval = (send_now && actor.draft_only).then(|| send::NewApproval::new(actor, ctx.now()));
     let claim = claim.cloned();
     // Everything but the statements is built here, off the transaction's (SQLite: the
     // writer thread's) time.
-    let sent = send_at_once.then(|| send::Sent::now(&draft.send));
+    let sent = send_at_once.then(|| send::Sent::at(&draft.send, ctx.now()));
     let mut new = NewDraft::new(
         actor,
         &draft,
         "Draft created through the API",
         sent.as_ref(),
+        ctx.now(),
     );
     // With `sendNow`, the send is planned here too, and its answer serialised: the
     // transaction only runs statements.
@@ -687,6 +695,7 @@ pub async fn revise(
         &draft,
         &format!("Draft revised from {}", old.id),
         None,
+        ctx.now(),
     );
     drop(draft);
     let (c, old_id, claim) = (ctx.clone(), old.id.clone(), claim.cloned());
@@ -707,7 +716,7 @@ pub async fn revise(
             }
             txn.exec(c.db.stmt(
                 "UPDATE approvals SET state = 'declined', decided_at = $2, note = 'the draft was revised' WHERE document_id = $1 AND state = 'pending'",
-                [Value::from(old_id), Value::from(now_ms())],
+                [Value::from(old_id), Value::from(c.now())],
             ))
             .await?;
             let DraftRows { doc, people, trail } = new.write(&*txn, &c.db).await?;

@@ -3,7 +3,6 @@
 
 use sea_orm::{ConnectionTrait, DatabaseTransaction, TransactionTrait, Value};
 use serde_json::json;
-use signet_storage::now_ms;
 
 use super::lifecycle::*;
 use super::state::{DocState, OUT_FOR_SIGNATURE};
@@ -55,7 +54,7 @@ pub async fn remind(
             None => "nobody is waiting to be reminded".into(),
         }));
     }
-    let up = reminder_allowance(&people, up, now_ms())?;
+    let up = reminder_allowance(&people, up, ctx.now())?;
     let queued = remind_people(ctx, &txn, &doc, &up, actor.recorded()).await?;
     let made = answer::store(&txn, ctx, claim, 200, out_of(ctx, &txn, &doc).await?).await?;
     txn.commit().await?;
@@ -139,7 +138,7 @@ pub(crate) async fn remind_people(
     actor: &str,
 ) -> Result<Enqueued, DomainError> {
     let marks: Vec<String> = (0..up.len()).map(|i| format!("${}", i + 2)).collect();
-    let mut values = vec![Value::from(now_ms())];
+    let mut values = vec![Value::from(ctx.now())];
     values.extend(up.iter().map(|p| Value::from(p.id.clone())));
     txn.execute_raw(ctx.db.stmt(
         &format!(
@@ -150,7 +149,7 @@ pub(crate) async fn remind_people(
     ))
     .await?;
     let locale = locale(doc);
-    let mut trail = Trail::new(&doc.id);
+    let mut trail = Trail::new(&doc.id, ctx.now());
     for p in up {
         trail.email("reminder", doc, p, &locale).audit(
             "reminded",
@@ -208,7 +207,7 @@ pub(crate) async fn end_in(
     let moved = txn
         .execute_raw(ctx.db.stmt(
             &format!("UPDATE documents SET state = $2, reason = $3, updated_at = $4, next_reminder_at = NULL WHERE id = $1 AND state IN {OUT_FOR_SIGNATURE}"),
-            [Value::from(doc.id.clone()), Value::from(to.as_str()), Value::from(reason.map(str::to_string)), Value::from(now_ms())],
+            [Value::from(doc.id.clone()), Value::from(to.as_str()), Value::from(reason.map(str::to_string)), Value::from(ctx.now())],
         ))
         .await?;
     if moved.rows_affected() != 1 {
@@ -235,7 +234,7 @@ pub(crate) async fn end_in(
             .map(|i| format!("${i}"))
             .collect::<Vec<_>>()
             .join(", ");
-        let mut values = vec![Value::from(now_ms())];
+        let mut values = vec![Value::from(ctx.now())];
         values.extend(withdrawn.into_iter().map(Value::from));
         txn.execute_raw(ctx.db.stmt(
             &format!(
@@ -249,7 +248,7 @@ pub(crate) async fn end_in(
     let mut doc = doc.clone();
     doc.state = to;
     doc.reason = reason.map(str::to_string);
-    let mut trail = Trail::new(&doc.id);
+    let mut trail = Trail::new(&doc.id, ctx.now());
     let mut detail = json!({"reason": reason});
     let seat = by.as_ref().map(|(seat, _)| *seat);
     if let Some((_, serde_json::Value::Object(extra))) = &by
@@ -302,7 +301,7 @@ pub(crate) async fn unrenderable(ctx: &Ctx, doc_id: &str, why: &str) -> Result<(
     let mut ended = doc.clone();
     ended.state = DocState::Voided;
     ended.reason = Some(reason);
-    let mut trail = Trail::new(&doc.id);
+    let mut trail = Trail::new(&doc.id, ctx.now());
     trail.email_to_sender("voided", &ended, &locale(&doc));
     let queued = ending.and(trail.write(&txn, &ctx.db).await?);
     txn.commit().await?;
@@ -322,7 +321,8 @@ pub async fn void(
 ) -> Result<Made<DocumentOut>, DomainError> {
     actor.require(Scope::DocumentsWrite)?;
     refuse_draft_only(actor, "void")?;
-    let reason = signet_core::fields::opt_text("reason", &body.reason, 1000)?;
+    signet_core::rules::check(&body)?;
+    let reason = crate::input::trimmed(&body.reason);
     let doc = visible(&ctx.db.conn, ctx, actor, id).await?;
     let txn = ctx.db.conn.begin().await?;
     let queued = end_in(
@@ -348,7 +348,7 @@ pub async fn void(
 /// The scheduler's pass: expires overdue documents and sends due reminders. Safe to run in
 /// several processes at once: each change is claimed by a conditional UPDATE.
 pub async fn sweep(ctx: &Ctx) -> Result<(usize, usize), DomainError> {
-    let now = now_ms();
+    let now = ctx.now();
     let due = ctx
         .db
         .conn

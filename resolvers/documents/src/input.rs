@@ -8,9 +8,9 @@ use signet_source::{Person, PersonAction, Problem, Severity};
 
 use super::types::{EmailOptionsIn, PersonIn, SendOptionsIn};
 use signet_core::DomainError;
-use signet_core::fields::{is_disguising, is_email, line, opt_line, opt_text, text};
-use signet_core::languages::LANGUAGES;
+use signet_core::fields::{is_disguising, text};
 use signet_core::metadata::Metadata;
+use signet_core::rules::{self};
 
 pub const MAX_PEOPLE: usize = 50;
 
@@ -99,72 +99,39 @@ pub fn people(list: &[PersonIn]) -> Result<Vec<PersonRow>, Vec<Problem>> {
     }
 }
 
-/// One person of a request, checked; the first problem found as (path, message).
+/// One person of a request, checked by its rules (`PersonIn`); the first problem found as
+/// (path, message).
 fn person(i: usize, p: &PersonIn) -> Result<PersonRow, (String, String)> {
     let at = |k: &str| format!("people[{i}].{k}");
-    let name = line(&at("name"), &p.name, 200).map_err(|e| (at("name"), reason(e)))?;
-    let email = p.email.trim().to_string();
-    if !is_email(&email) {
-        return Err((
-            at("email"),
-            format!("'{}' is not an email address", p.email),
-        ));
+    if let Some(problem) = rules::first(p, &format!("people[{i}]")) {
+        return Err(problem);
     }
-    let seat = match &p.role {
-        None => format!("signer_{}", i + 1),
-        Some(r) => match signet_source::role_problem(r) {
-            None => r.clone(),
-            Some(problem) => return Err((at("role"), problem)),
-        },
-    };
-    let action = match p.action.as_deref() {
-        None => PersonAction::Sign,
-        Some(a) => PersonAction::parse(a).ok_or_else(|| {
-            (
-                at("action"),
-                format!("unknown action '{a}'; one of sign, approve, cc"),
-            )
-        })?,
-    };
-    let order = p.order.unwrap_or(1);
-    if !(1..=100).contains(&order) {
-        return Err((at("order"), "must be from 1 to 100".into()));
-    }
-    let external_id = opt_line(&at("externalId"), &p.external_id, 200)
-        .map_err(|e| (at("externalId"), reason(e)))?;
     let metadata = Metadata::parse(&at("metadata"), p.metadata.as_ref().unwrap_or(&Value::Null))
         .map_err(|e| {
             let msg = e.to_string();
             let (path, m) = msg.split_once(": ").unwrap_or(("", &msg));
             (path.to_string(), m.to_string())
         })?;
-    let locale = match p.locale.as_deref().map(str::trim) {
-        None | Some("") => None,
-        Some(l) if LANGUAGES.contains(&l) => Some(l.to_string()),
-        Some(_) => {
-            return Err((
-                at("locale"),
-                format!("must be one of {}", LANGUAGES.join(", ")),
-            ));
-        }
-    };
-    let access_code = match p.access_code.as_deref().map(str::trim) {
-        None | Some("") => p.kept_access_code.clone().map(AccessCode::Hashed),
-        Some(c) => {
-            access_code(c).map_err(|why| (at("accessCode"), why.to_string()))?;
-            Some(AccessCode::Given(c.to_string()))
-        }
-    };
     Ok(PersonRow {
-        seat,
-        name,
-        email,
-        action,
-        order,
-        external_id,
+        seat: p
+            .role
+            .clone()
+            .unwrap_or_else(|| format!("signer_{}", i + 1)),
+        name: p.name.trim().to_string(),
+        email: p.email.trim().to_string(),
+        action: p
+            .action
+            .as_deref()
+            .and_then(PersonAction::parse)
+            .unwrap_or(PersonAction::Sign),
+        order: p.order.unwrap_or(1),
+        external_id: trimmed(&p.external_id),
         metadata,
-        locale,
-        access_code,
+        locale: trimmed(&p.locale),
+        access_code: match trimmed(&p.access_code) {
+            None => p.kept_access_code.clone().map(AccessCode::Hashed),
+            Some(c) => Some(AccessCode::Given(c)),
+        },
         email_code: p.email_code.unwrap_or(false),
         embedded: p.kept_embedded,
     })
@@ -242,23 +209,6 @@ pub fn paper_and_profile_of(
         ));
     }
     Ok((paper, profile))
-}
-
-/// What an access code may be: 4 to 64 printable characters (spaces inside allowed).
-fn access_code(c: &str) -> Result<(), &'static str> {
-    let n = c.chars().count();
-    if !(4..=64).contains(&n) {
-        return Err("must be 4 to 64 characters");
-    }
-    if c.chars().any(|ch| ch.is_control() || is_disguising(ch)) {
-        return Err("must be printable characters");
-    }
-    Ok(())
-}
-
-fn reason(e: DomainError) -> String {
-    let m = e.to_string();
-    m.split_once(": ").map(|(_, r)| r.to_string()).unwrap_or(m)
 }
 
 /// Facts as `org.name`-style keys: nested objects are flattened with dots.
@@ -359,85 +309,43 @@ pub fn variable_values(
     Ok(out)
 }
 
-pub fn send_options(s: Option<&SendOptionsIn>) -> Result<SendOptionsIn, DomainError> {
+/// Sending options in their normal form (reminder days sorted once each, blank texts left
+/// out); their rules are checked with the request that carries them (`SendOptionsIn`).
+pub fn send_options(s: Option<&SendOptionsIn>) -> SendOptionsIn {
     let Some(s) = s else {
-        return Ok(SendOptionsIn::default());
+        return SendOptionsIn::default();
     };
     let mut out = s.clone();
-    if let Some(d) = s.expiry_days
-        && !(1..=365).contains(&d)
-    {
-        return Err(DomainError::invalid(
-            "send.expiryDays",
-            "must be from 1 to 365",
-        ));
-    }
     if let Some(days) = &s.reminder_days {
-        if days.len() > 10 {
-            return Err(DomainError::invalid(
-                "send.reminderDays",
-                "holds at most 10 days",
-            ));
-        }
-        for (i, d) in days.iter().enumerate() {
-            if !(1..=365).contains(d) {
-                return Err(DomainError::invalid(
-                    &format!("send.reminderDays[{i}]"),
-                    "must be from 1 to 365",
-                ));
-            }
-        }
         let mut sorted = days.clone();
         sorted.sort_unstable();
         sorted.dedup();
         out.reminder_days = Some(sorted);
     }
-    if let Some(l) = &s.language
-        && !LANGUAGES.contains(&l.as_str())
-    {
-        return Err(DomainError::invalid(
-            "send.language",
-            format!("must be one of {}", LANGUAGES.join(", ")),
-        ));
-    }
-    if let Some(r) = &s.reply_to
-        && !is_email(r.trim())
-    {
-        return Err(DomainError::invalid(
-            "send.replyTo",
-            format!("'{r}' is not an email address"),
-        ));
-    }
-    out.sender_name = opt_line("send.senderName", &s.sender_name, 200)?;
-    out.subject = opt_line("send.subject", &s.subject, 300)?;
-    out.message = opt_text("send.message", &s.message, 5000)?;
-    out.internal_note = opt_text("send.internalNote", &s.internal_note, 5000)?;
-    Ok(out)
+    out.sender_name = trimmed(&s.sender_name);
+    out.subject = trimmed(&s.subject);
+    out.message = trimmed(&s.message);
+    out.internal_note = trimmed(&s.internal_note);
+    out
 }
 
-pub fn email_options(e: Option<&EmailOptionsIn>) -> Result<EmailOptionsIn, DomainError> {
+/// Email wording in its normal form; its rules are checked with the request that carries it
+/// (`EmailOptionsIn`).
+pub fn email_options(e: Option<&EmailOptionsIn>) -> EmailOptionsIn {
     let Some(e) = e else {
-        return Ok(EmailOptionsIn::default());
+        return EmailOptionsIn::default();
     };
     let mut out = e.clone();
-    if let Some(r) = &e.reply_to
-        && !is_email(r.trim())
-    {
-        return Err(DomainError::invalid(
-            "email.replyTo",
-            format!("'{r}' is not an email address"),
-        ));
-    }
-    if let Some(l) = &e.locale
-        && !LANGUAGES.contains(&l.as_str())
-    {
-        return Err(DomainError::invalid(
-            "email.locale",
-            format!("must be one of {}", LANGUAGES.join(", ")),
-        ));
-    }
-    out.subject = opt_line("email.subject", &e.subject, 300)?;
-    out.message = opt_text("email.message", &e.message, 5000)?;
-    out.sender_name = opt_line("email.senderName", &e.sender_name, 200)?;
-    Ok(out)
+    out.subject = trimmed(&e.subject);
+    out.message = trimmed(&e.message);
+    out.sender_name = trimmed(&e.sender_name);
+    out
+}
+
+/// A text trimmed, blank as left out.
+pub fn trimmed(v: &Option<String>) -> Option<String> {
+    v.as_deref()
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+        .map(str::to_string)
 }

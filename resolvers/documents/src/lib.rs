@@ -17,6 +17,7 @@ mod reads;
 pub mod record;
 pub mod render;
 pub mod rendering;
+pub mod rules;
 pub mod seal;
 mod send;
 mod services;

@@ -8,7 +8,6 @@ use std::collections::BTreeMap;
 
 use sea_orm::{ConnectionTrait, DatabaseTransaction, Value};
 use serde_json::json;
-use signet_storage::now_ms;
 
 use super::state::{self, OUT_FOR_SIGNATURE};
 use super::store::{self, DocRow, PersonDbRow};
@@ -66,8 +65,8 @@ pub(crate) async fn invite_next<C: Sql>(
     ordered: bool,
     actor: &str,
 ) -> Result<Vec<String>, DomainError> {
-    let invited = invitations(trail, doc, people, ordered, actor, now_ms());
-    mark_invited(ctx, txn, people, &invited, now_ms()).await?;
+    let invited = invitations(trail, doc, people, ordered, actor, ctx.now());
+    mark_invited(ctx, txn, people, &invited, ctx.now()).await?;
     Ok(invited)
 }
 
@@ -160,7 +159,7 @@ pub(crate) async fn lock_out_for_signature(
     let touched = txn
         .execute_raw(ctx.db.stmt(
             &format!("UPDATE documents SET updated_at = $2 WHERE id = $1 AND state IN {OUT_FOR_SIGNATURE}"),
-            [Value::from(doc.id.clone()), Value::from(now_ms())],
+            [Value::from(doc.id.clone()), Value::from(ctx.now())],
         ))
         .await?;
     if touched.rows_affected() != 1 {

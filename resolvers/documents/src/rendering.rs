@@ -250,7 +250,7 @@ pub async fn render_document(
                 let (sql, values) = place_fields(&id, &places_of(&rendered.fields));
                 txn.exec(c.db.stmt(&sql, values)).await?;
             }
-            let t = rendered_trail(&id, sizes.len(), rendered.fields.len(), bytes, &sha256);
+            let t = rendered_trail(&id, sizes.len(), rendered.fields.len(), bytes, &sha256, c.now());
             let queued = t.write(&*txn, &c.db).await?;
             // The pages exist: the invitations held for them go out.
             let released = jobs::release_held(&c.db, &*txn, &id).await?;
@@ -269,8 +269,15 @@ pub async fn render_document(
 }
 
 /// The audit row of a render: its pages, fields, bytes and digest.
-fn rendered_trail(id: &str, pages: usize, fields: usize, bytes: usize, sha256: &str) -> Trail {
-    let mut t = Trail::new(id);
+fn rendered_trail(
+    id: &str,
+    pages: usize,
+    fields: usize,
+    bytes: usize,
+    sha256: &str,
+    now: i64,
+) -> Trail {
+    let mut t = Trail::new(id, now);
     t.audit(
         "rendered",
         &format!(

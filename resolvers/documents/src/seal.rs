@@ -13,7 +13,6 @@
 
 use sea_orm::{ConnectionTrait, TransactionTrait, Value};
 use serde_json::json;
-use signet_storage::now_ms;
 
 use super::store::{self, DocRow, PersonDbRow};
 use super::trail::{self, AuditRecord, Trail};
@@ -96,18 +95,18 @@ pub async fn requeue_stuck(ctx: &Ctx) -> Result<usize, DomainError> {
                     .join(", "),
                 signet_queue::waiting_sql("d.id", <crate::jobs::SealJob as signet_queue::Job>::KIND)
             ),
-            [Value::from(now_ms() - LEASE_MS)],
+            [Value::from(ctx.now() - LEASE_MS)],
         ))
         .await?;
     for r in &rows {
         let doc = DocRow::from_row(r)?;
-        let mut t = Trail::new(&doc.id);
+        let mut t = Trail::new(&doc.id, ctx.now());
         t.job(
             &SealJob {
                 document_id: doc.id.clone(),
             },
             &doc,
-            now_ms(),
+            ctx.now(),
         );
         let queued = t.write(&ctx.db.conn, &ctx.db).await?;
         ctx.queued(queued).await;
@@ -273,7 +272,7 @@ async fn record_sealed(
     let size = made.pdf.len();
     ctx.blobs.put(&key, made.pdf).await?;
     let txn = ctx.db.conn.begin().await?;
-    let now = now_ms();
+    let now = ctx.now();
     let done = txn
         .execute_raw(ctx.db.stmt(
             "UPDATE documents SET state = 'executed', completed_at = $2, updated_at = $2, \
@@ -300,7 +299,7 @@ async fn record_sealed(
     let mut doc = doc;
     doc.state = DocState::Executed;
     doc.completed_at = Some(now);
-    let mut t = Trail::new(&doc.id);
+    let mut t = Trail::new(&doc.id, ctx.now());
     t.audit(
         "sealed",
         "The signed copy was sealed with the certificate of completion (PAdES B-LTA)",

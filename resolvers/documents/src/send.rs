@@ -5,7 +5,6 @@ use sea_orm::{ConnectionTrait, TransactionTrait, Value};
 use serde_json::json;
 use signet_source::FieldType;
 use signet_storage::Sql;
-use signet_storage::now_ms;
 
 use super::draft::DraftRows;
 use super::lifecycle::*;
@@ -94,11 +93,11 @@ pub(crate) struct NewApproval {
 }
 
 impl NewApproval {
-    pub(crate) fn new(actor: &Actor) -> NewApproval {
+    pub(crate) fn new(actor: &Actor, now: i64) -> NewApproval {
         NewApproval {
             id: ids::new_id("apr"),
             key_id: actor.recorded().to_string(),
-            at: now_ms(),
+            at: now,
         }
     }
 
@@ -150,7 +149,7 @@ pub(crate) async fn file_approval(
     let touched = txn
         .execute_raw(ctx.db.stmt(
             "UPDATE documents SET updated_at = $2 WHERE id = $1 AND state = 'draft'",
-            [Value::from(doc.id.clone()), Value::from(now_ms())],
+            [Value::from(doc.id.clone()), Value::from(ctx.now())],
         ))
         .await?;
     if touched.rows_affected() != 1 {
@@ -161,8 +160,8 @@ pub(crate) async fn file_approval(
     }
     let pending = store::pending_approvals(&txn, &ctx.db, &[&doc.id]).await?;
     let queued = if pending.is_empty() {
-        let mut trail = Trail::new(&doc.id);
-        NewApproval::new(actor)
+        let mut trail = Trail::new(&doc.id, ctx.now());
+        NewApproval::new(actor, ctx.now())
             .write(&txn, ctx, doc, &mut trail)
             .await?;
         trail.write(&txn, &ctx.db).await?
@@ -244,7 +243,7 @@ pub(crate) async fn send_draft(
     let (made, id, queued) = ctx
         .db
         .transaction(move |txn| async move {
-            let trail = Trail::new(&doc.id);
+            let trail = Trail::new(&doc.id, c.now());
             let rows = DraftRows { doc, people, trail };
             let approval = approval.as_deref();
             let (doc, people, queued) =
@@ -317,8 +316,8 @@ pub(crate) struct Sent {
 }
 
 impl Sent {
-    pub(crate) fn now(send: &SendOptionsIn) -> Sent {
-        let at = now_ms();
+    /// A send at `at` with these options: when it expires and is first reminded.
+    pub(crate) fn at(send: &SendOptionsIn, at: i64) -> Sent {
         Sent {
             at,
             expires_at: send.expiry_days.map(|d| at + d * DAY_MS),
@@ -385,7 +384,7 @@ pub(crate) async fn send_in<C: Sql>(
         mut people,
         mut trail,
     } = rows;
-    let sent = Sent::now(options);
+    let sent = Sent::at(options, ctx.now());
     let moved = txn
         .exec(ctx.db.stmt(
             "UPDATE documents SET state = 'sent', sent_at = $2, updated_at = $2, expires_at = $3, \

@@ -3,7 +3,6 @@
 
 use sea_orm::{ConnectionTrait, TransactionTrait, Value};
 use serde_json::json;
-use signet_storage::now_ms;
 
 use super::lifecycle::*;
 use super::state::{DocState, UP};
@@ -108,7 +107,7 @@ pub async fn test_sign(
     }
     let actor_name = format!("{} (test signature)", actor.recorded());
     let txn = ctx.db.conn.begin().await?;
-    let mut trail = Trail::new(&doc.id);
+    let mut trail = Trail::new(&doc.id, ctx.now());
     trail.audit(
         "consented",
         &format!("{} agreed to sign electronically (test)", person.name),
@@ -158,7 +157,7 @@ pub(crate) async fn record_signature(
     inviter: &str,
 ) -> Result<(super::store::DocRow, signet_queue::Enqueued), DomainError> {
     lock_out_for_signature(ctx, txn, &doc, "signed").await?;
-    let now = now_ms();
+    let now = ctx.now();
     let moved = txn
         .execute_raw(ctx.db.stmt(
             &format!("UPDATE people SET status = 'signed', completed_at = $2 WHERE id = $1 AND status IN {UP}"),

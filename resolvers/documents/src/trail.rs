@@ -9,8 +9,8 @@
 use ring::digest;
 use sea_orm::{ConnectionTrait, Value};
 use serde_json::json;
+use signet_storage::Db;
 use signet_storage::Sql;
-use signet_storage::{Db, now_ms};
 
 use super::store::{DocRow, PersonDbRow};
 use signet_core::events::Event;
@@ -31,6 +31,7 @@ struct AuditRow {
 
 /// The audit rows and outbox jobs of one transition of one document.
 pub struct Trail {
+    now: i64,
     doc_id: String,
     audits: Vec<AuditRow>,
     jobs: Batch,
@@ -40,8 +41,11 @@ pub struct Trail {
 }
 
 impl Trail {
-    pub fn new(doc_id: &str) -> Trail {
+    /// A trail of `doc_id`'s changes at `now` (`Ctx::now`): its events and emails are queued
+    /// for then.
+    pub fn new(doc_id: &str, now: i64) -> Trail {
         Trail {
+            now,
             doc_id: doc_id.to_string(),
             audits: Vec::new(),
             jobs: Batch::default(),
@@ -50,10 +54,10 @@ impl Trail {
     }
 
     /// The trail of a document its own transaction makes, under an id minted for it.
-    pub fn first(doc_id: &str) -> Trail {
+    pub fn first(doc_id: &str, now: i64) -> Trail {
         Trail {
             fresh: true,
-            ..Trail::new(doc_id)
+            ..Trail::new(doc_id, now)
         }
     }
 
@@ -122,13 +126,13 @@ impl Trail {
             data["reason"] = json!(r);
         }
         let event = Event {
-            created_at: signet_core::clock::time(now_ms()),
+            created_at: signet_core::clock::time(self.now),
             data,
             id,
             test: doc.test,
             topic: topic.to_string(),
         };
-        self.job(&event, doc, now_ms())
+        self.job(&event, doc, self.now)
     }
 
     /// An email about `doc` to `person` (invitation, reminder, ...). Delivery belongs to the
@@ -141,7 +145,7 @@ impl Trail {
         person: &PersonDbRow,
         locale: &str,
     ) -> &mut Trail {
-        self.email_at(kind, doc, person, locale, now_ms())
+        self.email_at(kind, doc, person, locale, self.now)
     }
 
     /// `email`, due at `run_at` (`signet_queue::HELD`: held until released).
@@ -181,7 +185,7 @@ impl Trail {
             test: doc.test,
             nonce: None,
         };
-        self.job(&job, doc, now_ms())
+        self.job(&job, doc, self.now)
     }
 
     /// Writes everything collected. Call after the transaction has written the document row,
@@ -202,7 +206,7 @@ impl Trail {
                 Some(r) => (r.try_get::<i64>("", "seq")?, r.try_get("", "hash")?),
                 None => (0, GENESIS.to_string()),
             };
-            let at = now_ms();
+            let at = db.clock.now_ms();
             let mut rows = Vec::with_capacity(self.audits.len());
             for a in self.audits {
                 seq += 1;
@@ -265,7 +269,7 @@ pub async fn audit<C: Sql>(
     actor: &str,
     detail: serde_json::Value,
 ) -> Result<(), DomainError> {
-    let mut t = Trail::new(doc_id);
+    let mut t = Trail::new(doc_id, db.clock.now_ms());
     t.audit(event, description, seat, actor, detail);
     // An audit row queues nothing.
     t.write(conn, db).await.map(drop)

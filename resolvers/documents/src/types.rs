@@ -4,29 +4,43 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use signet_core::rules::{self, Validate};
 
 #[derive(
-    Clone, Debug, Default, Deserialize, Serialize, utoipa::ToSchema, async_graphql::InputObject,
+    Clone,
+    Debug,
+    Default,
+    Deserialize,
+    Serialize,
+    Validate,
+    utoipa::ToSchema,
+    async_graphql::InputObject,
 )]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[graphql(name = "PersonInput")]
 pub struct PersonIn {
     /// Full name, printed under the person's signature.
+    #[validate(custom(function = rules::line::<200>))]
     pub name: String,
+    #[validate(custom(function = rules::email))]
     pub email: String,
     /// The role word of the text this person takes (their seat); `signer_<n>` when left out,
     /// n counting from 1 in the order of `people`.
     #[serde(default)]
+    #[validate(custom(function = crate::rules::role))]
     pub role: Option<String>,
     /// `sign` (default), `approve` (reads and approves, no signature needed) or `cc` (receives
     /// the finished copy).
     #[serde(default)]
+    #[validate(custom(function = crate::rules::action))]
     pub action: Option<String>,
     /// Signing order when `send.signingOrder` is true: lowest first, equal orders together.
     #[serde(default)]
     #[schema(minimum = 1, maximum = 100)]
+    #[validate(range(min = 1, max = 100, message = "must be from 1 to 100"))]
     pub order: Option<i64>,
     #[serde(default)]
+    #[validate(custom(function = rules::blank_or_line::<200>))]
     pub external_id: Option<String>,
     #[serde(default)]
     #[schema(value_type = Option<Object>)]
@@ -34,11 +48,13 @@ pub struct PersonIn {
     /// The language of this person's emails (one of `send.language`'s codes); else the
     /// document's `email.locale`, `send.language`, the workspace's default, English.
     #[serde(default)]
+    #[validate(custom(function = rules::blank_or_language))]
     pub locale: Option<String>,
     /// A code the sender gives this person outside Signet (4 to 64 characters); the signing
     /// page asks for it before it shows the document. Kept only as a salted keyed hash and
     /// never returned: a read shows `checks` instead.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[validate(custom(function = crate::rules::access_code))]
     pub access_code: Option<String>,
     /// Whether the signing page first emails this person a one-time code (6 digits, valid 10
     /// minutes) and asks for it.
@@ -59,34 +75,49 @@ pub struct PersonIn {
 
 /// Sending options.
 #[derive(
-    Clone, Debug, Default, Deserialize, Serialize, utoipa::ToSchema, async_graphql::InputObject,
+    Clone,
+    Debug,
+    Default,
+    Deserialize,
+    Serialize,
+    Validate,
+    utoipa::ToSchema,
+    async_graphql::InputObject,
 )]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[graphql(name = "SendOptionsInput")]
 pub struct SendOptionsIn {
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[validate(custom(function = rules::email))]
     pub reply_to: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[validate(custom(function = rules::blank_or_line::<200>))]
     pub sender_name: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[validate(custom(function = rules::blank_or_line::<300>))]
     pub subject: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[validate(custom(function = rules::blank_or_text::<5000>))]
     pub message: Option<String>,
     /// Days after sending when the document expires (1 to 365).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(minimum = 1, maximum = 365)]
+    #[validate(range(min = 1, max = 365, message = "must be from 1 to 365"))]
     pub expiry_days: Option<i64>,
     /// Days after sending on which people still up are reminded (each 1 to 365).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[validate(length(max = 10, message = "holds at most 10 days"), custom(function = rules::each_in::<1, 365>))]
     pub reminder_days: Option<Vec<i64>>,
     /// Invite people by `order`: lowest first, equal orders in parallel.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub signing_order: Option<bool>,
     /// One of en, es, fr, de, pt, it, nl, pl, tr, ru, ar, ja, zh, ko.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[validate(custom(function = rules::language))]
     pub language: Option<String>,
     /// Kept with the document, never shown to a signer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[validate(custom(function = rules::blank_or_text::<5000>))]
     pub internal_note: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub require_decline_reason: Option<bool>,
@@ -94,39 +125,58 @@ pub struct SendOptionsIn {
 
 /// Custom wording for the emails about this document.
 #[derive(
-    Clone, Debug, Default, Deserialize, Serialize, utoipa::ToSchema, async_graphql::InputObject,
+    Clone,
+    Debug,
+    Default,
+    Deserialize,
+    Serialize,
+    Validate,
+    utoipa::ToSchema,
+    async_graphql::InputObject,
 )]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[graphql(name = "EmailOptionsInput")]
 pub struct EmailOptionsIn {
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[validate(custom(function = rules::blank_or_line::<300>))]
     pub subject: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[validate(custom(function = rules::blank_or_text::<5000>))]
     pub message: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[validate(custom(function = rules::email))]
     pub reply_to: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[validate(custom(function = rules::blank_or_line::<200>))]
     pub sender_name: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[validate(custom(function = rules::language))]
     pub locale: Option<String>,
 }
 
-#[derive(Clone, Debug, Deserialize, utoipa::ToSchema, async_graphql::InputObject)]
+#[derive(
+    Clone, Debug, Deserialize, Serialize, Validate, utoipa::ToSchema, async_graphql::InputObject,
+)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[graphql(name = "DocumentCreateInput")]
 pub struct DocumentCreateIn {
     #[schema(min_length = 1, max_length = 300)]
+    #[validate(custom(function = rules::line::<300>))]
     pub title: String,
     /// The rich-text source: `{"type": "doc", "content": [...]}`.
     #[schema(value_type = Object)]
     pub source: Value,
+    // Each person's rules are checked on their own (`input::people`), so a check lists one
+    // problem per person.
     pub people: Vec<PersonIn>,
     #[serde(default)]
+    #[validate(nested)]
     pub email: Option<EmailOptionsIn>,
     #[serde(default)]
     #[schema(value_type = Option<Object>)]
     pub metadata: Option<Value>,
     #[serde(default)]
+    #[validate(custom(function = rules::blank_or_line::<200>))]
     pub external_id: Option<String>,
     /// Merge facts: `{"org": {"name": "..."}}` or `{"org.name": "..."}`.
     #[serde(default)]
@@ -143,8 +193,10 @@ pub struct DocumentCreateIn {
     #[serde(default)]
     pub profile: Option<String>,
     #[serde(default)]
+    #[validate(nested)]
     pub send: Option<SendOptionsIn>,
     #[serde(default)]
+    #[validate(custom(function = rules::blank_or_text::<2000>))]
     pub description: Option<String>,
     #[serde(default)]
     pub send_now: Option<bool>,
@@ -205,10 +257,11 @@ pub struct RemindIn {
     pub seat: Option<String>,
 }
 
-#[derive(Clone, Debug, Default, Deserialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, Validate, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct VoidIn {
     #[serde(default)]
+    #[validate(custom(function = rules::blank_or_text::<1000>))]
     pub reason: Option<String>,
 }
 

@@ -14,7 +14,6 @@
 use mail_parser::{MessageParser, MimeHeaders, PartType};
 use sea_orm::{ConnectionTrait, TransactionTrait, Value};
 use serde::Serialize;
-use signet_storage::now_ms;
 
 use signet_core::{Ctx, DomainError};
 
@@ -399,7 +398,7 @@ pub async fn apply(ctx: &Ctx, raw: &[u8]) -> Result<FeedbackOut, DomainError> {
                 Value::from(report.email_id.clone()),
                 Value::from(status.clone()),
                 Value::from(report.detail.clone()),
-                Value::from(now_ms()),
+                Value::from(ctx.now()),
             ],
         ))
         .await?;
@@ -422,7 +421,7 @@ pub async fn apply(ctx: &Ctx, raw: &[u8]) -> Result<FeedbackOut, DomainError> {
                     Value::from(address.clone()),
                     Value::from(why.clone()),
                     Value::from(report.email_id.clone()),
-                    Value::from(now_ms()),
+                    Value::from(ctx.now()),
                 ],
             ))
             .await?;

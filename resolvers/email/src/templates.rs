@@ -4,16 +4,23 @@
 
 use sea_orm::{ConnectionTrait, Value};
 use serde::{Deserialize, Serialize};
-use signet_storage::now_ms;
 
 use super::Kind;
 use super::compose::{self, Composed, Extras, Parsed, Values};
 use super::wording::{self, Wording};
+use signet_core::rules::{self, Validate};
 use signet_core::{Actor, Ctx, DomainError, Scope};
 
 /// Saved wording of one kind: every field optional, blank or null meaning the standard words.
 #[derive(
-    Clone, Debug, Default, Deserialize, Serialize, utoipa::ToSchema, async_graphql::InputObject,
+    Clone,
+    Debug,
+    Default,
+    Deserialize,
+    Serialize,
+    Validate,
+    utoipa::ToSchema,
+    async_graphql::InputObject,
 )]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[graphql(name = "EmailWordingInput")]
@@ -22,17 +29,22 @@ pub struct EmailWordingIn {
     #[serde(default)]
     pub locale: Option<String>,
     #[serde(default)]
+    #[validate(custom(function = rules::blank_or_line::<200>))]
     pub subject: Option<String>,
     /// The preview line mail clients show beside the subject.
     #[serde(default)]
+    #[validate(custom(function = rules::blank_or_line::<300>))]
     pub preview: Option<String>,
     /// Plain text; a blank line starts a paragraph. The button and the link are added after
     /// it unless it places `{{action.url}}` itself.
     #[serde(default)]
+    #[validate(custom(function = rules::blank_or_text::<10_000>))]
     pub body: Option<String>,
     #[serde(default)]
+    #[validate(custom(function = rules::blank_or_line::<60>))]
     pub button_label: Option<String>,
     #[serde(default)]
+    #[validate(custom(function = rules::blank_or_text::<1_000>))]
     pub footer: Option<String>,
 }
 
@@ -100,17 +112,12 @@ pub struct EmailPreviewOut {
     pub html: String,
 }
 
-const LIMITS: [(&str, usize); 5] = [
-    ("subject", 200),
-    ("preview", 300),
-    ("body", 10_000),
-    ("buttonLabel", 60),
-    ("footer", 1_000),
-];
+const FIELDS: [&str; 5] = ["subject", "preview", "body", "buttonLabel", "footer"];
 
-/// The saved fields of a request, each checked: its length, one line where it must be, and
-/// its variables (of this kind only).
+/// The saved fields of a request: their rules (`EmailWordingIn`) checked, then their
+/// variables (of this kind only).
 fn parse_in(kind: Kind, body: &EmailWordingIn) -> Result<[Option<String>; 5], DomainError> {
+    rules::check(body)?;
     let given = [
         &body.subject,
         &body.preview,
@@ -119,12 +126,12 @@ fn parse_in(kind: Kind, body: &EmailWordingIn) -> Result<[Option<String>; 5], Do
         &body.footer,
     ];
     let mut out: [Option<String>; 5] = Default::default();
-    for (i, ((field, max), v)) in LIMITS.iter().zip(given).enumerate() {
-        let v = if *field == "body" || *field == "footer" {
-            signet_core::fields::opt_text(field, v, *max)?
-        } else {
-            signet_core::fields::opt_line(field, v, *max)?
-        };
+    for (i, (field, v)) in FIELDS.iter().zip(given).enumerate() {
+        let v = v
+            .as_deref()
+            .map(str::trim)
+            .filter(|v| !v.is_empty())
+            .map(str::to_string);
         if let Some(v) = &v {
             let segs = compose::parse(kind, field, v)?;
             if *field == "subject" && segs.contains(&compose::Seg::Var("action.url")) {
@@ -305,7 +312,7 @@ pub async fn save(
     if fields.iter().all(Option::is_none) {
         return remove(ctx, actor, kind.as_str(), Some(&locale)).await;
     }
-    let now = now_ms();
+    let now = ctx.now();
     let mut values = vec![
         Value::from(actor.workspace_id.clone()),
         Value::from(kind.as_str()),

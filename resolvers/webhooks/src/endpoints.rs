@@ -3,42 +3,18 @@
 use sea_orm::{ConnectionTrait, TransactionTrait, Value};
 use serde_json::json;
 use signet_storage::Sql;
-use signet_storage::now_ms;
 
 use super::store::{self, EndpointRow, NewMessage, visible};
-use super::topics::{TOPICS, is_topic};
+use super::topics::TOPICS;
 use super::types::*;
 use super::{guard, send};
 use signet_core::answer::{Claim, Made, Ready};
 use signet_core::clock::time;
 use signet_core::page::PageRequest;
+use signet_core::rules;
 use signet_core::{Actor, Ctx, DomainError, Mode, Scope, ids};
 
-const MAX_NAME: usize = 200;
 const LOG_SIZE: i64 = 50;
-
-fn event_types(raw: &[String]) -> Result<Vec<String>, DomainError> {
-    if raw.is_empty() {
-        return Err(DomainError::invalid(
-            "eventTypes",
-            "name at least one topic from GET /api/v1/webhooks/topics",
-        ));
-    }
-    let mut out: Vec<String> = Vec::new();
-    for (i, t) in raw.iter().enumerate() {
-        if !is_topic(t) {
-            let known: Vec<&str> = TOPICS.iter().map(|(n, _)| *n).collect();
-            return Err(DomainError::invalid(
-                &format!("eventTypes[{i}]"),
-                format!("unknown topic '{t}'; the topics are {}", known.join(", ")),
-            ));
-        }
-        if !out.contains(t) {
-            out.push(t.clone());
-        }
-    }
-    Ok(out)
-}
 
 /// POST /webhooks. Given the request's idempotency `claim`, the answer (with the secret,
 /// shown this once) is stored in the transaction that makes the endpoint, so a retry after a
@@ -54,24 +30,15 @@ pub async fn create(
     claim: Option<&Claim>,
 ) -> Result<Made<WebhookOut>, DomainError> {
     actor.require(Scope::WebhooksWrite)?;
-    let types = event_types(&input.event_types)?;
+    rules::check(&input)?;
+    let mut types: Vec<String> = Vec::new();
+    for t in &input.event_types {
+        if !types.contains(t) {
+            types.push(t.clone());
+        }
+    }
     let relay = input.relay.unwrap_or(false);
     let name = match input.name.as_deref().map(str::trim) {
-        Some(n) if n.chars().count() > MAX_NAME => {
-            return Err(DomainError::invalid(
-                "name",
-                format!("is longer than {MAX_NAME} characters"),
-            ));
-        }
-        Some(n)
-            if n.chars()
-                .any(|c| c.is_control() || signet_core::fields::is_disguising(c)) =>
-        {
-            return Err(DomainError::invalid(
-                "name",
-                "must be one line of text, without control, bidirectional override or line separator characters",
-            ));
-        }
         Some("") | None => None,
         Some(n) => Some(n.to_string()),
     };
@@ -99,7 +66,7 @@ pub async fn create(
         }
     };
     let secret = super::secret::generate();
-    let now = now_ms();
+    let now = ctx.now();
     let row = EndpointRow {
         id: ids::new_id("wh"),
         workspace_id: actor.workspace_id.clone(),
@@ -137,7 +104,7 @@ pub async fn create(
             Value::from(now),
         ],
     );
-    let ready = Ready::secret(201, row.to_out(Some(secret)))?;
+    let ready = Ready::secret(201, row.to_out(Some(secret), now))?;
     let (c, claim) = (ctx.clone(), claim.cloned());
     ctx.db
         .transaction(move |txn| async move {
@@ -188,7 +155,7 @@ pub async fn list(
         .collect::<Result<Vec<_>, _>>()?;
     let p = page.finish(rows, |r| &r.id);
     Ok(WebhookPageOut {
-        data: p.data.iter().map(|r| r.to_out(None)).collect(),
+        data: p.data.iter().map(|r| r.to_out(None, ctx.now())).collect(),
         page: p.page,
     })
 }
@@ -198,7 +165,7 @@ pub async fn delete(ctx: &Ctx, actor: &Actor, id: &str) -> Result<WebhookOut, Do
     actor.require(Scope::WebhooksWrite)?;
     let mut row = visible(&ctx.db.conn, ctx, actor, id, false).await?;
     let txn = ctx.db.conn.begin().await?;
-    let now = now_ms();
+    let now = ctx.now();
     txn.execute_raw(ctx.db.stmt(
         "UPDATE webhook_endpoints SET state = 'deleted', updated_at = $2 WHERE id = $1",
         [Value::from(id), Value::from(now)],
@@ -211,7 +178,7 @@ pub async fn delete(ctx: &Ctx, actor: &Actor, id: &str) -> Result<WebhookOut, Do
     .await?;
     txn.commit().await?;
     row.state = "deleted".into();
-    Ok(row.to_out(None))
+    Ok(row.to_out(None, ctx.now()))
 }
 
 /// POST /webhooks/{id}/rotate: a new secret; the old one keeps signing for the window.
@@ -223,22 +190,17 @@ pub async fn rotate(
     claim: Option<&Claim>,
 ) -> Result<Made<WebhookOut>, DomainError> {
     actor.require(Scope::WebhooksWrite)?;
+    rules::check(&input)?;
     let hours = input.window_hours.unwrap_or(24);
-    if !(0..=720).contains(&hours) {
-        return Err(DomainError::invalid(
-            "windowHours",
-            format!("must be between 0 and 720, got {hours}"),
-        ));
-    }
     let mut row = visible(&ctx.db.conn, ctx, actor, id, false).await?;
     let secret = super::secret::generate();
-    let now = now_ms();
+    let now = ctx.now();
     let until = (hours > 0).then(|| now + hours * 3_600_000);
     let sealed = ctx.secrets.seal(&secret);
     row.previous_secret = until.map(|_| row.secret.clone());
     row.previous_until = until;
     let read = std::mem::replace(&mut row.secret, sealed);
-    let ready = Ready::secret(200, row.to_out(Some(secret)))?;
+    let ready = Ready::secret(200, row.to_out(Some(secret), now))?;
     // Conditional on the secret read, so two rotations at once cannot both keep a window.
     let update = ctx.db.stmt(
         "UPDATE webhook_endpoints SET secret = $2, previous_secret = $3, previous_until = $4, updated_at = $5 WHERE id = $1 AND secret = $6",
@@ -274,15 +236,10 @@ pub async fn test_send(
     input: WebhookTestIn,
 ) -> Result<WebhookTestOut, DomainError> {
     actor.require(Scope::WebhooksWrite)?;
+    rules::check(&input)?;
     let row = visible(&ctx.db.conn, ctx, actor, id, false).await?;
     let topic = match input.topic {
-        Some(t) if is_topic(&t) => t,
-        Some(t) => {
-            return Err(DomainError::invalid(
-                "topic",
-                format!("unknown topic '{t}'"),
-            ));
-        }
+        Some(t) => t,
         None => row
             .event_types
             .first()
@@ -295,7 +252,7 @@ pub async fn test_send(
     let body = json!({
         "id": event_id,
         "type": topic,
-        "createdAt": time(now_ms()),
+        "createdAt": time(ctx.now()),
         "test": true,
         "data": {"document": {
             "id": "doc_sample", "state": state, "title": "Sample document", "test": true,
@@ -333,7 +290,7 @@ pub async fn test_send(
     let headers = send::signed_headers(
         &row.signing_secrets(ctx)?,
         &event_id,
-        now_ms() / 1000,
+        signet_storage::now_ms() / 1000,
         body.as_bytes(),
     )?;
     let url = row.url.clone().unwrap_or_default();
@@ -432,7 +389,7 @@ pub async fn replay(
     if row.relay {
         crate::send::hooks(ctx).relay_wake.notify_waiters();
     } else {
-        let now = signet_storage::now_ms();
+        let now = ctx.now();
         ctx.queue
             .file(
                 crate::deliver::DELIVERIES,

@@ -6,6 +6,7 @@ pub mod deliver;
 pub mod endpoints;
 pub mod guard;
 pub mod relay;
+pub mod rules;
 pub mod secret;
 pub mod send;
 pub mod store;

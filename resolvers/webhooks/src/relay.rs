@@ -6,7 +6,6 @@
 use std::time::{Duration, Instant};
 
 use sea_orm::{ConnectionTrait, Value};
-use signet_storage::now_ms;
 
 use super::send;
 use super::store::visible;
@@ -72,7 +71,7 @@ pub async fn relay(
         let left = deadline.saturating_duration_since(Instant::now());
         if !items.is_empty() || left.is_zero() {
             let secrets = endpoint.signing_secrets(ctx)?;
-            let ts = now_ms() / 1000;
+            let ts = signet_storage::now_ms() / 1000;
             let mut data = Vec::with_capacity(items.len());
             for (msg_id, event_id, topic, payload, created) in items {
                 let headers = send::signed_headers(&secrets, &event_id, ts, payload.as_bytes())?
@@ -104,7 +103,7 @@ async fn fetch(
     after: Option<&str>,
     limit: i64,
 ) -> Result<Vec<Item>, DomainError> {
-    let kept = now_ms() - KEPT_MS;
+    let kept = ctx.now() - KEPT_MS;
     let cols = "id, event_id, topic, payload, created_at";
     let rows = match after {
         None => {

@@ -1,7 +1,7 @@
 //! Rows of the webhook tables, and the one lock under which messages are numbered.
 
 use sea_orm::{ConnectionTrait, Value};
-use signet_storage::{Backend, Db, now_ms};
+use signet_storage::{Backend, Db};
 use signet_storage::{Cells, Sql};
 
 use super::types::{DeliveryOut, WebhookOut};
@@ -55,8 +55,8 @@ impl EndpointRow {
         })
     }
 
-    pub fn to_out(&self, secret: Option<String>) -> WebhookOut {
-        let now = now_ms();
+    /// The endpoint as callers see it at `now` (a rotation's window shown while open).
+    pub fn to_out(&self, secret: Option<String>, now: i64) -> WebhookOut {
         WebhookOut {
             id: self.id.clone(),
             url: self.url.clone(),
@@ -76,7 +76,7 @@ impl EndpointRow {
     pub fn signing_secrets(&self, ctx: &Ctx) -> Result<Vec<String>, DomainError> {
         let mut out = vec![ctx.secrets.open(&self.secret)?];
         if let (Some(prev), Some(until)) = (&self.previous_secret, self.previous_until)
-            && until > now_ms()
+            && until > ctx.now()
         {
             out.push(ctx.secrets.open(prev)?);
         }
@@ -160,7 +160,7 @@ pub async fn insert_messages<C: Sql>(
         Some(r) => get(&r, "top")?,
         None => 0,
     };
-    let now = now_ms();
+    let now = db.clock.now_ms();
     let mut rows = Vec::with_capacity(messages.len());
     let mut out = Vec::with_capacity(messages.len());
     for m in messages {

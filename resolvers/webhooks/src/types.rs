@@ -1,34 +1,50 @@
 //! Request and response types of the webhook routes, shared by REST and GraphQL.
 
 use serde::{Deserialize, Serialize};
+use signet_core::rules::Validate;
+
+use super::rules;
 
 use signet_core::page::PageInfo;
 
-#[derive(Clone, Debug, Default, Deserialize, utoipa::ToSchema, async_graphql::InputObject)]
+#[derive(
+    Clone,
+    Debug,
+    Default,
+    Deserialize,
+    Serialize,
+    Validate,
+    utoipa::ToSchema,
+    async_graphql::InputObject,
+)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[graphql(name = "WebhookCreateInput")]
 pub struct WebhookCreateIn {
     /// Topics from GET /webhooks/topics; at least one.
+    #[validate(custom(function = rules::event_types))]
     pub event_types: Vec<String>,
     /// A public https address. Leave out when `relay` is true.
     pub url: Option<String>,
     /// Keep signed deliveries for `signet listen` instead of posting them.
     pub relay: Option<bool>,
     /// A name to tell endpoints apart, up to 200 characters.
+    #[validate(custom(function = rules::endpoint_name))]
     pub name: Option<String>,
 }
 
-#[derive(Clone, Debug, Default, Deserialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, Validate, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct WebhookRotateIn {
     /// Hours during which the old secret still signs too: 0 to 720, default 24.
+    #[validate(custom(function = rules::window_hours))]
     pub window_hours: Option<i64>,
 }
 
-#[derive(Clone, Debug, Default, Deserialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, Validate, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct WebhookTestIn {
     /// The topic of the sample event; default the endpoint's first event type.
+    #[validate(custom(function = rules::topic))]
     pub topic: Option<String>,
 }
 

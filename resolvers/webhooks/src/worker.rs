@@ -6,7 +6,6 @@ use std::collections::BTreeMap;
 
 use signet_core::jobs::{Leased, Pool};
 use signet_core::{Ctx, DomainError};
-use signet_storage::now_ms;
 
 use crate::deliver::{self, Claimed, Done, Target};
 
@@ -56,7 +55,7 @@ impl Pool for Deliveries {
         Done {
             message: m,
             outcome,
-            at: now_ms(),
+            at: ctx.now(),
         }
     }
 

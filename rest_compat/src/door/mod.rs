@@ -162,7 +162,7 @@ async fn handle(
         error_kind: res.extensions().get::<ErrorKind>().map(|k| k.0.to_string()),
         duration_us: started.elapsed().as_micros() as u64,
         client_ip: ip.to_string(),
-        created_at: signet_storage::now_ms(),
+        created_at: state.ctx.now(),
     };
     // The operation id, never the path or query: a request line names no document, and
     // nothing a caller puts in a URL reaches the log.

@@ -3,7 +3,6 @@
 //! Redis.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::connection::RedisState;
@@ -31,26 +30,7 @@ enum Store {
     Redis(RedisState),
 }
 
-/// Where a budget reads the time: the system's, until a test sets it by hand (every clone
-/// of the budget then reads the time set).
-#[derive(Clone, Default)]
-pub struct Clock(Arc<AtomicI64>);
-
-impl Clock {
-    /// Milliseconds since the Unix epoch.
-    pub fn now_ms(&self) -> i64 {
-        match self.0.load(Ordering::Relaxed) {
-            0 => crate::now_ms(),
-            set => set,
-        }
-    }
-
-    /// Stops the clock at `ms` (tests: a burst that cannot straddle two minutes, a minute
-    /// turned without waiting for it).
-    pub fn set_ms(&self, ms: i64) {
-        self.0.store(ms.max(1), Ordering::Relaxed);
-    }
-}
+pub use crate::clock::Clock;
 
 /// One minute's counts in this process. The whole table is dropped when the minute turns
 /// (fixed windows need nothing older), so no insert ever scans it.
@@ -103,6 +83,12 @@ impl Budget {
             Store::Redis(r) => Some(r),
             Store::InProcess(_) => None,
         }
+    }
+
+    /// Reads the budgets' minutes from `clock` (the app's: `Db::clock`).
+    pub fn with_clock(mut self, clock: Clock) -> Budget {
+        self.clock = clock;
+        self
     }
 
     /// The clock the budgets' minutes are read from.

@@ -21,7 +21,7 @@ use sea_orm::{ConnectionTrait, Value};
 use serde::{Deserialize, Serialize};
 
 use super::connection::RedisState;
-use crate::{Db, Sql, StorageError, now_ms};
+use crate::{Db, Sql, StorageError};
 
 pub const KEEP_MS: i64 = 24 * 60 * 60 * 1000;
 
@@ -128,7 +128,7 @@ impl Claim {
     }
 
     fn store_stmt(&self, db: &Db, stored: &Stored) -> sea_orm::Statement {
-        let now = now_ms();
+        let now = db.clock.now_ms();
         db.stmt(
             STORE_SQL,
             [
@@ -279,7 +279,7 @@ impl Idempotency {
                 .conn
                 .execute_raw(s.db.stmt(
                     "DELETE FROM idempotency WHERE expires_at < $1",
-                    [Value::from(now_ms())],
+                    [Value::from(s.db.clock.now_ms())],
                 ))
                 .await?
                 .rows_affected()),
@@ -339,7 +339,7 @@ impl SqlStore {
                 None => Ok(None),
             }
         })?;
-        let now = now_ms();
+        let now = self.db.clock.now_ms();
         Ok(match found {
             None => First::Proceed,
             Some((.., expires_at)) if expires_at < now => First::Proceed,
@@ -358,7 +358,7 @@ impl SqlStore {
 async fn sql_begin(db: &Db, c: &Claim, lock_ms: i64) -> Result<First, StorageError> {
     let (scope, key, fp) = (c.scope.as_str(), c.key.as_str(), c.fingerprint.as_str());
     let conn = &db.conn;
-    let now = now_ms();
+    let now = db.clock.now_ms();
     let inserted = conn
         .exec(db.stmt(
             "INSERT INTO idempotency (scope, idem_key, fingerprint, status, body, locked_until, expires_at) \

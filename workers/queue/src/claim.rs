@@ -12,7 +12,7 @@ use std::collections::{HashMap, HashSet};
 
 use redis::AsyncCommands;
 use sea_orm::{ConnectionTrait, Value};
-use signet_storage::{Sql, StorageError, now_ms};
+use signet_storage::{Sql, StorageError};
 
 use crate::end::{Claimed, MAX_ATTEMPTS, backoff};
 use crate::job::HELD;
@@ -63,7 +63,7 @@ pub async fn claim(
     batch: i64,
     lease_ms: i64,
 ) -> Result<Claim, StorageError> {
-    let now = now_ms();
+    let now = q.db.clock.now_ms();
     let window = batch * WINDOW;
     let due = match q.dispatch_side() {
         None => {
@@ -198,7 +198,7 @@ async fn lease(
         let mut out = Claim::default();
         for r in chosen {
             let gave_up = r.attempts >= MAX_ATTEMPTS;
-            let lease = now_ms() + lease_ms + backoff(r.attempts);
+            let lease = db.clock.now_ms() + lease_ms + backoff(r.attempts);
             let stmt = if gave_up {
                 // Every try failed, or killed its process: stop, and say so loudly. An
                 // operator re-queues the job once the cause is mended.

@@ -8,7 +8,7 @@
 //! [`MAX_ATTEMPTS`] the claim marks the job `failed` and logs it loudly.
 
 use sea_orm::Value;
-use signet_storage::{Db, Sql, StorageError, now_ms};
+use signet_storage::{Db, Sql, StorageError};
 
 use crate::job::{Enqueued, HELD};
 
@@ -51,7 +51,7 @@ pub async fn release_held<C: Sql>(
     conn: &C,
     doc_id: &str,
 ) -> Result<Enqueued, StorageError> {
-    let now = now_ms();
+    let now = db.clock.now_ms();
     let rows = conn
         .rows(db.stmt(
             "UPDATE outbox SET run_at = $2 WHERE document_id = $1 AND state = 'queued' AND run_at = $3 \
@@ -102,7 +102,7 @@ pub fn mark_done_sql(n: usize) -> String {
 
 /// Puts a failed try back in the queue after its back-off.
 pub async fn retry_later(db: &Db, c: &Claimed) -> Result<(), StorageError> {
-    requeue(db, c, now_ms() + backoff(c.attempts + 1), false).await
+    requeue(db, c, db.clock.now_ms() + backoff(c.attempts + 1), false).await
 }
 
 /// Puts a job back for a later pass without spending a try: it was claimed but not taken up
@@ -136,7 +136,7 @@ pub async fn finish_all<C: Sql>(db: &Db, conn: &C, jobs: &[String]) -> Result<()
 
 /// [`release_until`] a second from now.
 pub async fn release(db: &Db, c: &Claimed) -> Result<(), StorageError> {
-    release_until(db, c, now_ms() + 1_000).await
+    release_until(db, c, db.clock.now_ms() + 1_000).await
 }
 
 async fn requeue(db: &Db, c: &Claimed, at: i64, unspent: bool) -> Result<(), StorageError> {
@@ -177,7 +177,7 @@ pub async fn give_up(db: &Db, c: &Claimed) -> Result<(), StorageError> {
 /// again at once, its try not counted.
 pub async fn give_back(db: &Db, jobs: &[Claimed]) -> Result<usize, StorageError> {
     let mut given = 0;
-    let now = now_ms();
+    let now = db.clock.now_ms();
     for c in jobs {
         given += db
             .write(db.stmt(

@@ -148,7 +148,7 @@ pub async fn enqueue<C: Sql, J: Job>(
     owner: Owner<'_>,
 ) -> Result<Enqueued, StorageError> {
     let mut batch = Batch::default();
-    batch.add(job, owner, now_ms());
+    batch.add(job, owner, db.clock.now_ms());
     batch.write(conn, db).await
 }
 

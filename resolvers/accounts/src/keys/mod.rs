@@ -16,7 +16,6 @@ use sea_orm::{
 };
 use serde::Serialize;
 use signet_storage::entities::api_key;
-use signet_storage::now_ms;
 
 pub use cache::{KeyCache, KeyRow, cache, watch};
 
@@ -119,7 +118,7 @@ pub async fn create(ctx: &Ctx, input: KeyCreateIn) -> Result<(KeyOut, String), D
         allowed_cidrs: Set(json_list(allow)),
         expires_at: Set(input.expires_at),
         revoked_at: Set(None),
-        created_at: Set(now_ms()),
+        created_at: Set(ctx.now()),
     }
     .insert(&ctx.db.conn)
     .await?;
@@ -148,7 +147,7 @@ pub async fn revoke(ctx: &Ctx, id: &str) -> Result<KeyOut, DomainError> {
     }
     let txn = ctx.db.conn.begin().await?;
     let mut active: api_key::ActiveModel = model.into();
-    active.revoked_at = Set(Some(now_ms()));
+    active.revoked_at = Set(Some(ctx.now()));
     let updated = active.update(&txn).await?;
     cache::bump(&txn, ctx).await?;
     txn.commit().await?;
@@ -228,7 +227,7 @@ pub async fn authenticate(ctx: &Ctx, token: &str, client_ip: IpAddr) -> Result<A
         .map_err(|_| DomainError::Unauthenticated)?;
     let ip = canonical(client_ip);
     if row.revoked
-        || row.expires_at.is_some_and(|e| e <= now_ms())
+        || row.expires_at.is_some_and(|e| e <= ctx.now())
         || row.mode != Some(mode)
         || (!row.allow.is_empty() && !row.allow.iter().any(|net| net.contains(&ip)))
     {

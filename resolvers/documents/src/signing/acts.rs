@@ -7,7 +7,6 @@ use std::collections::BTreeMap;
 use sea_orm::{ConnectionTrait, TransactionTrait, Value};
 use serde::Deserialize;
 use serde_json::json;
-use signet_storage::now_ms;
 
 use super::view::{ViewOut, view_of};
 use super::visit::{Seen, Stage, Visit, consented, stage, visit, with};
@@ -45,7 +44,7 @@ pub async fn opened(
         return Ok(());
     }
     let txn = ctx.db.conn.begin().await?;
-    let now = now_ms();
+    let now = ctx.now();
     let moved = txn
         .execute_raw(ctx.db.stmt(
             "UPDATE people SET status = 'opened', opened_at = $2 WHERE id = $1 AND status = 'invited'",
@@ -68,7 +67,7 @@ pub async fn opened(
     let mut person = v.person.clone();
     person.status = "opened".into();
     person.opened_at = Some(now);
-    let mut trail = Trail::new(&doc.id);
+    let mut trail = Trail::new(&doc.id, ctx.now());
     trail
         .audit(
             "opened",
@@ -117,7 +116,7 @@ pub async fn consent(
         ));
     }
     if !consented(ctx, &v.doc, &v.person).await? {
-        let mut trail = Trail::new(&v.doc.id);
+        let mut trail = Trail::new(&v.doc.id, ctx.now());
         trail.audit(
             "consented",
             &format!(
@@ -188,7 +187,7 @@ pub async fn sign(
     let (doc, queued) = crate::record_signature(
         ctx,
         &txn,
-        Trail::new(&v.doc.id),
+        Trail::new(&v.doc.id, ctx.now()),
         v.doc.clone(),
         &v.person,
         checked,
@@ -206,10 +205,11 @@ pub async fn sign(
     view_of(ctx, &again, pass).await
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, serde::Serialize, signet_core::rules::Validate)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct DeclineIn {
     #[serde(default)]
+    #[validate(custom(function = signet_core::rules::blank_or_text::<1000>))]
     pub reason: Option<String>,
 }
 
@@ -229,7 +229,8 @@ pub async fn decline(
     if stage(&v.doc, &v.person) != Stage::Sign || !v.person.participates() {
         return Err(not_now(&v, "decline"));
     }
-    let reason = signet_core::fields::opt_text("reason", &body.reason, 1000)?;
+    signet_core::rules::check(&body)?;
+    let reason = crate::input::trimmed(&body.reason);
     let send: crate::types::SendOptionsIn =
         serde_json::from_str(&v.doc.send_options).unwrap_or_default();
     if send.require_decline_reason.unwrap_or(false) && reason.is_none() {
@@ -247,7 +248,7 @@ pub async fn decline(
             ),
             [
                 Value::from(v.person.id.clone()),
-                Value::from(now_ms()),
+                Value::from(ctx.now()),
                 Value::from(reason.clone()),
             ],
         ))
@@ -276,7 +277,7 @@ pub async fn decline(
     let mut doc = v.doc.clone();
     doc.state = crate::state::DocState::Declined;
     doc.reason = reason;
-    let mut trail = Trail::new(&doc.id);
+    let mut trail = Trail::new(&doc.id, ctx.now());
     trail.email_to_sender("declined", &doc, &crate::locale(&doc));
     let queued = ending.and(trail.write(&txn, &ctx.db).await?);
     txn.commit().await?;

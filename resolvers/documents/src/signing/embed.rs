@@ -14,7 +14,6 @@
 use sea_orm::{ConnectionTrait, TransactionTrait, Value};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
-use signet_storage::now_ms;
 
 use crate::signing::links;
 use crate::store;
@@ -27,10 +26,11 @@ use signet_core::{Ctx, DomainError};
 /// How long an embed link, and the session it is exchanged for, work.
 pub const SESSION_MS: i64 = 3_600_000;
 
-#[derive(Clone, Debug, Deserialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, Deserialize, Serialize, signet_core::rules::Validate, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct EmbedSessionIn {
     /// The seat signed in your app: one listed in the document's `embedded`.
+    #[validate(custom(function = signet_core::rules::line::<100>))]
     pub seat: String,
     /// The website the frame is shown on (`https://app.example.com`), one of the workspace's
     /// allowed websites.
@@ -62,7 +62,8 @@ pub async fn session(
     claim: Option<&Claim>,
 ) -> Result<Made<EmbedSessionOut>, DomainError> {
     actor.require(Scope::EmbeddedWrite)?;
-    let seat = signet_core::fields::line("seat", &body.seat, 100)?;
+    signet_core::rules::check(&body)?;
+    let seat = body.seat.trim().to_string();
     let origin = signet_accounts::workspaces::origin("origin", &body.origin)?;
     let doc = crate::visible(&ctx.db.conn, ctx, actor, id).await?;
     let people = store::people(&ctx.db.conn, &ctx.db, &[&doc.id]).await?;
@@ -99,7 +100,7 @@ pub async fn session(
         )));
     }
     let minted = links::mint(ctx)?;
-    let now = now_ms();
+    let now = ctx.now();
     let until = now + SESSION_MS;
     let ready = Ready::secret(
         200,
@@ -128,7 +129,7 @@ pub async fn session(
         until,
     )
     .await?;
-    let mut trail = Trail::new(&doc.id);
+    let mut trail = Trail::new(&doc.id, ctx.now());
     trail.audit(
         "embed_session",
         &format!(
@@ -166,7 +167,7 @@ async fn store_link<C: ConnectionTrait>(
             Value::from(person_id.to_string()),
             Value::from(purpose.to_string()),
             Value::from(until),
-            Value::from(now_ms()),
+            Value::from(ctx.now()),
             Value::from(origin.to_string()),
         ],
     ))
@@ -185,7 +186,7 @@ pub async fn origin_of(ctx: &Ctx, token: &str) -> Result<Option<String>, DomainE
         .conn
         .query_one_raw(ctx.db.stmt(
             "SELECT origin FROM signing_links WHERE hash = $1 AND purpose = 'embed' AND expires_at > $2",
-            [Value::from(links::hash(ctx, token)), Value::from(now_ms())],
+            [Value::from(links::hash(ctx, token)), Value::from(ctx.now())],
         ))
         .await?;
     Ok(match row {
@@ -222,7 +223,7 @@ pub async fn start(
         return Err(gone());
     }
     let hash = links::hash(ctx, token);
-    let now = now_ms();
+    let now = ctx.now();
     let txn = ctx.db.conn.begin().await?;
     let used = txn
         .execute_raw(ctx.db.stmt(
@@ -276,7 +277,7 @@ pub async fn start(
         origin: Some(origin.clone()),
         ..seen.clone()
     };
-    let mut trail = Trail::new(&doc_id);
+    let mut trail = Trail::new(&doc_id, ctx.now());
     trail.audit(
         "embed_started",
         &format!(

@@ -20,7 +20,6 @@ use ring::rand::SecureRandom as _;
 use sea_orm::{ConnectionTrait, TransactionTrait, Value};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
-use signet_storage::now_ms;
 
 use super::visit::{Seen, Stage, Visit, stage, visit, with};
 use crate::store::PersonDbRow;
@@ -145,7 +144,7 @@ fn pass_is_good(ctx: &Ctx, person_id: &str, pass: &str) -> bool {
     let (Ok(until), Some(tag)) = (until.parse::<i64>(), unhex(tag)) else {
         return false;
     };
-    until > now_ms()
+    until > ctx.now()
         && ring::hmac::verify(
             &ctx.key_hasher,
             format!("pass:{person_id}:{until}").as_bytes(),
@@ -255,7 +254,7 @@ async fn save<C: ConnectionTrait>(
             Value::from(s.codes_sent as i32),
             Value::from(s.failures as i32),
             Value::from(s.locked_until),
-            Value::from(now_ms()),
+            Value::from(ctx.now()),
             Value::from(s.locks as i32),
         ],
     ))
@@ -339,7 +338,7 @@ fn gate_of(person: &PersonDbRow, s: &State, now: i64) -> Gate {
 /// The check screen's state for a visit.
 pub async fn gate(ctx: &Ctx, v: &Visit) -> Result<Gate, DomainError> {
     let s = state(&ctx.db.conn, ctx, &v.person.id).await?;
-    Ok(gate_of(&v.person, &s, now_ms()))
+    Ok(gate_of(&v.person, &s, ctx.now()))
 }
 
 /// Whether a person at `stage` may still be asked who they are: only while they are to sign
@@ -390,7 +389,7 @@ pub async fn send_code(ctx: &Ctx, token: &str, seen: &Seen) -> Result<CodeOut, D
     let txn = ctx.db.conn.begin().await?;
     lock_document(&txn, ctx, &v.doc.id).await?;
     let mut s = state(&txn, ctx, &v.person.id).await?;
-    let now = now_ms();
+    let now = ctx.now();
     let today = now / DAY;
     if s.codes_day != today {
         s.codes_day = today;
@@ -412,7 +411,7 @@ pub async fn send_code(ctx: &Ctx, token: &str, seen: &Seen) -> Result<CodeOut, D
     s.codes_sent += 1;
     save(&txn, ctx, &v.person, &s).await?;
     let locale = super::visit::language(&v.doc, &v.person);
-    let mut trail = Trail::new(&v.doc.id);
+    let mut trail = Trail::new(&v.doc.id, ctx.now());
     trail
         .audit(
             "code_sent",
@@ -476,7 +475,7 @@ pub async fn verify(
         return Err(e);
     }
     let person = &v.person;
-    let until = now_ms() + PASS_HOURS * 3_600_000;
+    let until = ctx.now() + PASS_HOURS * 3_600_000;
     if person.checks().is_empty() {
         return Ok(VerifyOut {
             pass: Some(pass_for(ctx, &person.id, until)),
@@ -495,7 +494,7 @@ pub async fn verify(
     let txn = ctx.db.conn.begin().await?;
     lock_document(&txn, ctx, &v.doc.id).await?;
     let mut s = state(&txn, ctx, &person.id).await?;
-    let now = now_ms();
+    let now = ctx.now();
     if s.locked_until.is_some_and(|t| t > now) {
         txn.rollback().await?;
         return Ok(VerifyOut {
@@ -510,7 +509,7 @@ pub async fn verify(
         s.failures = 0;
     }
     let wrong = wrong_answers(ctx, person, &s, access.as_deref(), emailed.as_deref(), now);
-    let mut trail = Trail::new(&v.doc.id);
+    let mut trail = Trail::new(&v.doc.id, ctx.now());
     let pass = if wrong.is_empty() {
         confirmed(&mut trail, person, &mut s, seen);
         Some(pass_for(ctx, &person.id, until))
@@ -649,7 +648,7 @@ pub async fn code_to_send(
 ) -> Result<Option<String>, DomainError> {
     let s = state(&ctx.db.conn, ctx, person_id).await?;
     let code = email_code_of(ctx, person_id, nonce);
-    let current = s.code_until.is_some_and(|t| t > now_ms())
+    let current = s.code_until.is_some_and(|t| t > ctx.now())
         && s.code_hash
             .as_deref()
             .is_some_and(|h| email_code_is(ctx, person_id, h, &code));

@@ -67,14 +67,14 @@ pub async fn store<C: Sql>(
         &ctx.db,
         "signing_links",
         ROW_COLUMNS,
-        vec![row(minted, to)],
+        vec![row(minted, to, ctx.now())],
     )
     .await?;
     Ok(())
 }
 
-/// The row values of a link, in `ROW_COLUMNS` order, for a batch insert.
-pub fn row(minted: &Minted, to: &LinkFor<'_>) -> Vec<Value> {
+/// The row values of a link made at `now`, in `ROW_COLUMNS` order, for a batch insert.
+pub fn row(minted: &Minted, to: &LinkFor<'_>, now: i64) -> Vec<Value> {
     vec![
         Value::from(minted.hash.clone()),
         Value::from(to.document_id.to_string()),
@@ -82,7 +82,7 @@ pub fn row(minted: &Minted, to: &LinkFor<'_>) -> Vec<Value> {
         Value::from(to.email_id.to_string()),
         Value::from(to.purpose),
         Value::from(to.expires_at),
-        Value::from(signet_storage::now_ms()),
+        Value::from(now),
     ]
 }
 
@@ -143,7 +143,7 @@ pub async fn download(ctx: &Ctx, token: &str) -> Result<FileOut, DomainError> {
         .conn
         .query_one_raw(ctx.db.stmt(
             "SELECT document_id FROM signing_links WHERE hash = $1 AND purpose = 'download' AND expires_at > $2",
-            [Value::from(hash(ctx, token)), Value::from(signet_storage::now_ms())],
+            [Value::from(hash(ctx, token)), Value::from(ctx.now())],
         ))
         .await?
         .ok_or_else(gone)?;

@@ -282,7 +282,7 @@ async fn pages(ctx: &Ctx, doc: &DocRow) -> Result<Option<Vec<PageOut>>, DomainEr
     }
     let index: Index = serde_json::from_slice(&index)
         .map_err(|e| DomainError::Internal(format!("page index of {}: {e}", doc.id)))?;
-    let until = image_until();
+    let until = image_until(ctx.now());
     Ok(Some(
         index
             .pages
@@ -304,9 +304,9 @@ async fn pages(ctx: &Ctx, doc: &DocRow) -> Result<Option<Vec<PageOut>>, DomainEr
 
 /// Picture addresses last until the end of the next hour (the same address for an hour, so
 /// a browser that reloads the page finds its own copy while it keeps one).
-fn image_until() -> i64 {
+fn image_until(now: i64) -> i64 {
     let hour = 3_600_000;
-    (signet_storage::now_ms() / hour + 2) * hour
+    (now / hour + 2) * hour
 }
 
 fn image_tag(ctx: &Ctx, doc_id: &str, page: usize, width: u32, until: i64) -> String {
@@ -342,7 +342,7 @@ pub async fn image(
     let expected = image_tag(ctx, doc_id, page, width, until);
     // Compared in constant time: the given tag's own HMAC against the expected one's.
     let given = ring::hmac::sign(&ctx.key_hasher, tag.as_bytes());
-    if until < signet_storage::now_ms()
+    if until < ctx.now()
         || ring::hmac::verify(&ctx.key_hasher, expected.as_bytes(), given.as_ref()).is_err()
     {
         return Err(gone());

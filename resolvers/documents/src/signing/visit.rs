@@ -40,7 +40,7 @@ pub async fn link_is_live(ctx: &Ctx, token: &str) -> Result<bool, DomainError> {
              OR (purpose = 'embed' AND used_at IS NULL AND expires_at > $2))",
             [
                 Value::from(crate::signing::links::hash(ctx, token)),
-                Value::from(signet_storage::now_ms()),
+                Value::from(ctx.now()),
             ],
         ))
         .await?
@@ -62,7 +62,7 @@ pub async fn visit(ctx: &Ctx, token: &str) -> Result<Visit, DomainError> {
              AND (purpose = 'sign' OR (purpose = 'session' AND expires_at > $2))",
             [
                 Value::from(crate::signing::links::hash(ctx, token)),
-                Value::from(signet_storage::now_ms()),
+                Value::from(ctx.now()),
             ],
         ))
         .await?

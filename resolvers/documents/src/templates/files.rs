@@ -202,8 +202,8 @@ pub async fn create_file(
     claim: Option<&Claim>,
 ) -> Result<Made<TemplateOut>, DomainError> {
     actor.require(Scope::TemplatesWrite)?;
+    signet_core::rules::check(&body)?;
     let named = Named::parse(&body.name, body.metadata.as_ref(), &body.external_id)?;
-    signet_core::fields::line("fileName", &body.file_name, 255)?;
     let bytes = decoded(&body.file)?;
     drop(body.file);
     let maker = Maker::of(&bytes)?;
@@ -269,6 +269,7 @@ pub async fn create_html(
     claim: Option<&Claim>,
 ) -> Result<Made<TemplateOut>, DomainError> {
     actor.require(Scope::TemplatesWrite)?;
+    signet_core::rules::check(&body)?;
     let named = Named::parse(&body.name, body.metadata.as_ref(), &body.external_id)?;
     let (paper, _) = input::paper_and_profile(body.paper, None)?;
     let max = MAX_HTML;

@@ -90,6 +90,7 @@ pub async fn create_source(
     claim: Option<&Claim>,
 ) -> Result<Made<TemplateOut>, DomainError> {
     actor.require(Scope::TemplatesWrite)?;
+    signet_core::rules::check(&body)?;
     let named = Named::parse(&body.name, body.metadata.as_ref(), &body.external_id)?;
     let (paper, profile) = input::paper_and_profile(body.paper, body.profile)?;
     let facts = crate::facts_for(ctx, actor, BTreeMap::new()).await?;

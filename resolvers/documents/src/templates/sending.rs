@@ -3,7 +3,6 @@
 
 use sea_orm::{ConnectionTrait, TransactionTrait, Value};
 use serde_json::json;
-use signet_storage::now_ms;
 
 use crate::input;
 use crate::types::{DocumentCreateIn, DocumentOut, EmailOptionsIn, PersonIn, SendOptionsIn};
@@ -22,19 +21,13 @@ pub async fn set_defaults(
     body: TemplateDefaults,
 ) -> Result<TemplateOut, DomainError> {
     actor.require(Scope::TemplatesWrite)?;
+    signet_core::rules::check(&body)?;
     load(&ctx.db.conn, ctx, actor, id).await?;
     let defaults = TemplateDefaults {
-        description: signet_core::fields::opt_text("description", &body.description, 2000)?,
-        client_description: signet_core::fields::opt_text(
-            "clientDescription",
-            &body.client_description,
-            2000,
-        )?,
-        message: signet_core::fields::opt_text("message", &body.message, 5000)?,
-        send: match &body.send {
-            Some(s) => Some(input::send_options(Some(s))?),
-            None => None,
-        },
+        description: input::trimmed(&body.description),
+        client_description: input::trimmed(&body.client_description),
+        message: input::trimmed(&body.message),
+        send: body.send.as_ref().map(|s| input::send_options(Some(s))),
     };
     ctx.db
         .conn
@@ -43,7 +36,7 @@ pub async fn set_defaults(
             [
                 Value::from(id.to_string()),
                 Value::from(serde_json::to_string(&defaults).unwrap_or_else(|_| "{}".into())),
-                Value::from(now_ms()),
+                Value::from(ctx.now()),
             ],
         ))
         .await?;
@@ -119,6 +112,7 @@ pub async fn make_document(
     claim: Option<&Claim>,
 ) -> Result<Made<DocumentOut>, DomainError> {
     actor.require(Scope::DocumentsWrite)?;
+    signet_core::rules::check(&body)?;
     let t = load(&ctx.db.conn, ctx, actor, id).await?;
     let doc = document_of(
         &t,
@@ -144,6 +138,7 @@ pub async fn send(
     claim: Option<&Claim>,
 ) -> Result<Made<DocumentOut>, DomainError> {
     actor.require(Scope::DocumentsWrite)?;
+    signet_core::rules::check(&body)?;
     let t = load(&ctx.db.conn, ctx, actor, &body.template_id)
         .await
         .map_err(|e| match e {
@@ -273,7 +268,7 @@ pub(crate) async fn decide(
             [
                 Value::from(approval_id.to_string()),
                 Value::from(if approve { "approved" } else { "declined" }),
-                Value::from(now_ms()),
+                Value::from(ctx.now()),
                 Value::from(who.to_string()),
                 Value::from(note),
             ],
@@ -287,7 +282,7 @@ pub(crate) async fn decide(
     if approve {
         txn.execute_raw(ctx.db.stmt(
             "UPDATE templates SET approved = TRUE, updated_at = $2 WHERE id = $1",
-            [Value::from(template_id.to_string()), Value::from(now_ms())],
+            [Value::from(template_id.to_string()), Value::from(ctx.now())],
         ))
         .await?;
     }

@@ -1,7 +1,6 @@
 //! Templates and their versions as stored: read, listed, written.
 
 use sea_orm::{ConnectionTrait, TransactionTrait, Value};
-use signet_storage::now_ms;
 
 use signet_core::actor::{Actor, Scope};
 use signet_core::answer::{self, Claim, Made};
@@ -94,7 +93,8 @@ pub(super) async fn load<C: ConnectionTrait>(
     from_row(&row)
 }
 
-/// What every way of making a template names: the name, metadata and externalId, checked.
+/// What every way of making a template names: the name, metadata and externalId, in their
+/// normal form; the request's rules (`TemplateSourceIn` and its kin) are checked first.
 pub(super) struct Named {
     pub name: String,
     pub metadata: Metadata,
@@ -108,9 +108,9 @@ impl Named {
         external_id: &Option<String>,
     ) -> Result<Named, DomainError> {
         Ok(Named {
-            name: signet_core::fields::line("name", name, 200)?,
+            name: name.trim().to_string(),
             metadata: Metadata::parse("metadata", metadata.unwrap_or(&serde_json::Value::Null))?,
-            external_id: signet_core::fields::opt_line("externalId", external_id, 200)?,
+            external_id: crate::input::trimmed(external_id),
         })
     }
 }
@@ -146,7 +146,7 @@ pub(super) async fn insert_with_id(
     id: String,
     t: NewTemplate,
 ) -> Result<Made<TemplateOut>, DomainError> {
-    let now = now_ms();
+    let now = ctx.now();
     let approved = !actor.draft_only;
     let txn = ctx.db.conn.begin().await?;
     txn.execute_raw(ctx.db.stmt(

@@ -9,12 +9,16 @@ pub use signet_convert::html::MAX_HTML;
 
 use crate::types::{EmailOptionsIn, PersonIn, SendOptionsIn};
 use signet_core::page::PageInfo;
+use signet_core::rules::{self, Validate};
 
-#[derive(Clone, Debug, Deserialize, utoipa::ToSchema, async_graphql::InputObject)]
+#[derive(
+    Clone, Debug, Deserialize, Serialize, Validate, utoipa::ToSchema, async_graphql::InputObject,
+)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[graphql(name = "TemplateSourceInput")]
 pub struct TemplateSourceIn {
     #[schema(min_length = 1, max_length = 200)]
+    #[validate(custom(function = rules::line::<200>))]
     pub name: String,
     /// The rich-text source, as for documents: `{"type": "doc", "content": [...]}`. Its roles
     /// are the template's seats; its unanswered `custom.<key>` chips are its questions.
@@ -30,14 +34,18 @@ pub struct TemplateSourceIn {
     #[schema(value_type = Option<Object>)]
     pub metadata: Option<serde_json::Value>,
     #[serde(default)]
+    #[validate(custom(function = rules::blank_or_line::<200>))]
     pub external_id: Option<String>,
 }
 
-#[derive(Clone, Debug, Deserialize, utoipa::ToSchema, async_graphql::InputObject)]
+#[derive(
+    Clone, Debug, Deserialize, Serialize, Validate, utoipa::ToSchema, async_graphql::InputObject,
+)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[graphql(name = "TemplateHtmlInput")]
 pub struct TemplateHtmlIn {
     #[schema(min_length = 1, max_length = 200)]
+    #[validate(custom(function = rules::line::<200>))]
     pub name: String,
     /// The page, up to 2 MB. Scripts, styles, frames, forms and remote addresses are removed
     /// (the answer's `warnings` say what); pictures must be `data:` addresses. A field is
@@ -51,17 +59,22 @@ pub struct TemplateHtmlIn {
     #[schema(value_type = Option<Object>)]
     pub metadata: Option<serde_json::Value>,
     #[serde(default)]
+    #[validate(custom(function = rules::blank_or_line::<200>))]
     pub external_id: Option<String>,
 }
 
-#[derive(Clone, Debug, Deserialize, utoipa::ToSchema, async_graphql::InputObject)]
+#[derive(
+    Clone, Debug, Deserialize, Serialize, Validate, utoipa::ToSchema, async_graphql::InputObject,
+)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[graphql(name = "TemplateFileInput")]
 pub struct TemplateFileIn {
     #[schema(min_length = 1, max_length = 200)]
+    #[validate(custom(function = rules::line::<200>))]
     pub name: String,
     /// The file's name, kept for people; its kind is read from its bytes.
     #[schema(min_length = 1, max_length = 255)]
+    #[validate(custom(function = rules::line::<255>))]
     pub file_name: String,
     /// The file, base64: a PDF with text tags, up to 10 MB.
     pub file: String,
@@ -69,6 +82,7 @@ pub struct TemplateFileIn {
     #[schema(value_type = Option<Object>)]
     pub metadata: Option<serde_json::Value>,
     #[serde(default)]
+    #[validate(custom(function = rules::blank_or_line::<200>))]
     pub external_id: Option<String>,
 }
 
@@ -82,6 +96,7 @@ pub const MAX_FILE: usize = 10 * 1024 * 1024;
     Default,
     Deserialize,
     Serialize,
+    Validate,
     utoipa::ToSchema,
     async_graphql::SimpleObject,
     async_graphql::InputObject,
@@ -91,18 +106,22 @@ pub const MAX_FILE: usize = 10 * 1024 * 1024;
 pub struct TemplateDefaults {
     /// The document's description (the sender's, never shown to a signer).
     #[serde(default)]
+    #[validate(custom(function = rules::blank_or_text::<2000>))]
     pub description: Option<String>,
     /// What the people are told the document is, kept with the template for the application
     /// and the builder.
     #[serde(default)]
+    #[validate(custom(function = rules::blank_or_text::<2000>))]
     pub client_description: Option<String>,
     /// The invitation's message.
     #[serde(default)]
+    #[validate(custom(function = rules::blank_or_text::<5000>))]
     pub message: Option<String>,
     /// Sending options; a document's own `send` wins key by key.
     #[serde(default)]
     #[schema(value_type = Option<Object>)]
     #[graphql(skip_output)]
+    #[validate(nested)]
     pub send: Option<SendOptionsIn>,
 }
 
@@ -178,71 +197,94 @@ pub struct TemplatePageOut {
 }
 
 /// One party of a template send: who takes a seat.
-#[derive(Clone, Debug, Deserialize, utoipa::ToSchema, async_graphql::InputObject)]
+#[derive(
+    Clone, Debug, Deserialize, Serialize, Validate, utoipa::ToSchema, async_graphql::InputObject,
+)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[graphql(name = "PartyInput")]
 pub struct PartyIn {
     pub seat: String,
+    #[validate(custom(function = rules::line::<200>))]
     pub name: String,
+    #[validate(custom(function = rules::email))]
     pub email: String,
     #[serde(default)]
+    #[validate(custom(function = rules::blank_or_line::<200>))]
     pub external_id: Option<String>,
     #[serde(default)]
     #[schema(value_type = Option<Object>)]
     pub metadata: Option<serde_json::Value>,
     /// The language of this person's emails and page.
     #[serde(default)]
+    #[validate(custom(function = rules::blank_or_language))]
     pub locale: Option<String>,
     /// As on a document's person.
     #[serde(default)]
+    #[validate(custom(function = crate::rules::access_code))]
     pub access_code: Option<String>,
     #[serde(default)]
     pub email_code: Option<bool>,
 }
 
-#[derive(Clone, Debug, Deserialize, utoipa::ToSchema, async_graphql::InputObject)]
+#[derive(
+    Clone, Debug, Deserialize, Serialize, Validate, utoipa::ToSchema, async_graphql::InputObject,
+)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[graphql(name = "TemplateSendInput")]
 pub struct TemplateSendIn {
     pub template_id: String,
     /// One per seat of the template.
+    #[validate(nested)]
     pub parties: Vec<PartyIn>,
     #[serde(default)]
+    #[validate(nested)]
     pub email: Option<EmailOptionsIn>,
     #[serde(default)]
     #[schema(value_type = Option<Object>)]
     pub metadata: Option<serde_json::Value>,
     #[serde(default)]
+    #[validate(custom(function = rules::blank_or_line::<200>))]
     pub external_id: Option<String>,
     /// The document's title; the template's name when left out.
     #[serde(default)]
+    #[validate(custom(function = rules::line::<300>))]
     pub title: Option<String>,
     #[serde(default)]
+    #[validate(custom(function = rules::blank_or_text::<5000>))]
     pub message: Option<String>,
     #[serde(default)]
+    #[validate(custom(function = rules::blank_or_line::<300>))]
     pub subject: Option<String>,
     #[serde(default)]
+    #[validate(custom(function = rules::language))]
     pub language: Option<String>,
     #[serde(default)]
+    #[validate(range(min = 1, max = 365, message = "must be from 1 to 365"))]
     pub expiry_days: Option<i64>,
     /// Seats signed inside your own app: nobody emails them.
     #[serde(default)]
     pub embedded: Option<Vec<String>>,
 }
 
-#[derive(Clone, Debug, Deserialize, utoipa::ToSchema, async_graphql::InputObject)]
+#[derive(
+    Clone, Debug, Deserialize, Serialize, Validate, utoipa::ToSchema, async_graphql::InputObject,
+)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[graphql(name = "TemplateDocumentInput")]
 pub struct TemplateDocumentIn {
+    // Each person's rules are checked on their own, as for a document.
     pub people: Vec<PersonIn>,
     #[serde(default)]
+    #[validate(nested)]
     pub email: Option<EmailOptionsIn>,
     #[serde(default)]
     #[schema(value_type = Option<Object>)]
     pub metadata: Option<serde_json::Value>,
     #[serde(default)]
+    #[validate(custom(function = rules::blank_or_line::<200>))]
     pub external_id: Option<String>,
     #[serde(default)]
+    #[validate(custom(function = rules::line::<300>))]
     pub title: Option<String>,
     /// Answers to the template's questions, by key.
     #[serde(default)]
@@ -252,6 +294,7 @@ pub struct TemplateDocumentIn {
     #[schema(value_type = Option<Object>)]
     pub facts: Option<serde_json::Value>,
     #[serde(default)]
+    #[validate(nested)]
     pub send: Option<SendOptionsIn>,
     #[serde(default)]
     pub send_now: Option<bool>,

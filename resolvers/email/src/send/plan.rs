@@ -12,7 +12,6 @@ use signet_documents::jobs::EmailJob;
 use signet_documents::signing::{identity, links};
 use signet_documents::store::{DocRow, PersonDbRow};
 use signet_documents::types::{EmailOptionsIn, SendOptionsIn};
-use signet_storage::now_ms;
 
 use super::pass::{Loaded, Pass, Workspace};
 use super::rows::{already_sent_kind, row_values, suppressed};
@@ -36,8 +35,15 @@ pub(super) struct Ready {
 }
 
 impl Ready {
-    /// Its log row with `status`.
-    pub fn row(&self, job: &str, doc: &DocRow, status: &str, reason: Option<&str>) -> Vec<Value> {
+    /// Its log row with `status`, written at `now`.
+    pub fn row(
+        &self,
+        job: &str,
+        doc: &DocRow,
+        status: &str,
+        reason: Option<&str>,
+        now: i64,
+    ) -> Vec<Value> {
         row_values(
             &self.email_id,
             job,
@@ -49,6 +55,7 @@ impl Ready {
             &self.locale,
             status,
             reason,
+            now,
         )
     }
 }
@@ -397,7 +404,7 @@ async fn link_or_file(
     }
     let minted = links::mint(ctx)?;
     extras.download_url = Some(links::download_url(&ctx.public_url, &minted.token));
-    let expires = Some(download_expires_at(now_ms()));
+    let expires = Some(download_expires_at(ctx.now()));
     Ok((Some((minted, "download", expires)), None))
 }
 

@@ -41,7 +41,7 @@ pub(super) async fn reserve_all<'a>(
                 sql.push_str(", ");
             }
             sql.push_str(&format!("({})", marks.join(", ")));
-            values.extend(p.row(&c.job, doc, "queued", None));
+            values.extend(p.row(&c.job, doc, "queued", None, ctx.now()));
         }
         sql.push_str(UPSERT_TAIL);
         txn.execute_raw(ctx.db.stmt(&sql, values)).await?;
@@ -71,7 +71,11 @@ pub(super) async fn reserve_all<'a>(
                 email_id: &p.email_id,
                 expires_at: *expires,
             };
-            link_rows.push(signet_documents::signing::links::row(minted, &to));
+            link_rows.push(signet_documents::signing::links::row(
+                minted,
+                &to,
+                ctx.now(),
+            ));
         }
     }
     signet_storage::insert_rows(
@@ -169,7 +173,7 @@ async fn pause(
     let txn = ctx.db.conn.begin().await?;
     txn.execute_raw(ctx.db.stmt(
         &format!("{UPSERT}{UPSERT_TAIL}"),
-        p.row(&c.job, doc, "paused", Some(&reason)),
+        p.row(&c.job, doc, "paused", Some(&reason), ctx.now()),
     ))
     .await?;
     jobs::release_in(&ctx.db, &txn, c, midnight).await?;

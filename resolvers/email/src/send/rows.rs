@@ -6,7 +6,6 @@ use signet_core::jobs::Claimed;
 use signet_core::{Ctx, DomainError};
 use signet_documents::store::DocRow;
 use signet_queue as jobs;
-use signet_storage::now_ms;
 
 use crate::Kind;
 
@@ -15,7 +14,7 @@ pub(super) async fn record_sent(ctx: &Ctx, sent: &[(&str, String)]) -> Result<()
     if sent.is_empty() {
         return Ok(());
     }
-    let now = now_ms();
+    let now = ctx.now();
     let txn = ctx.db.conn.begin().await?;
     for chunk in sent.chunks(200) {
         let marks: Vec<String> = (2..=chunk.len() + 1).map(|i| format!("${i}")).collect();
@@ -88,7 +87,7 @@ pub(super) async fn set_status(
                 Value::from(id.to_string()),
                 Value::from(status),
                 Value::from(reason.map(str::to_string)),
-                Value::from(now_ms()),
+                Value::from(ctx.now()),
             ],
         ))
         .await?;
@@ -108,8 +107,8 @@ pub(super) fn row_values(
     locale: &str,
     status: &str,
     reason: Option<&str>,
+    now: i64,
 ) -> Vec<Value> {
-    let now = now_ms();
     vec![
         Value::from(id.to_string()),
         Value::from(doc.workspace_id.clone()),
@@ -146,7 +145,7 @@ pub(crate) async fn audit(
     detail: serde_json::Value,
 ) -> Result<(), DomainError> {
     signet_documents::store::lock_row(txn, &ctx.db, doc_id).await?;
-    let mut trail = signet_documents::trail::Trail::new(doc_id);
+    let mut trail = signet_documents::trail::Trail::new(doc_id, ctx.now());
     trail.audit(event, description, None, "signet", detail);
     // An audit row only: nothing is queued.
     trail.write(txn, &ctx.db).await.map(drop)
@@ -182,6 +181,7 @@ pub(super) async fn fail(
             locale,
             "failed",
             Some(reason),
+            ctx.now(),
         ),
     ))
     .await?;

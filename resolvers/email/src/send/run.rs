@@ -6,7 +6,6 @@ use signet_core::{Ctx, DomainError};
 use signet_documents::jobs::EmailJob;
 use signet_documents::store::{self, DocRow};
 use signet_queue as jobs;
-use signet_storage::now_ms;
 
 use super::pass::Pass;
 use super::plan::{NotSent, Ready, Skip, plan};
@@ -189,7 +188,7 @@ async fn deliver<'a>(
                 .map_err(Into::into)
         }
         Err(SendError::Temporary(why)) => {
-            let at = now_ms() + jobs::backoff(c.attempts + 1);
+            let at = ctx.now() + jobs::backoff(c.attempts + 1);
             let reason = format!(
                 "the mail server could not take it ({why}); trying again at {}",
                 signet_core::clock::time(at)

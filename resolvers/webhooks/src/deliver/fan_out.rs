@@ -8,7 +8,7 @@ use sea_orm::Value;
 use signet_core::events::Event;
 use signet_core::{Ctx, DomainError};
 use signet_queue::Job as _;
-use signet_storage::{Sql, now_ms};
+use signet_storage::Sql;
 
 use super::due::{BATCH, DELIVERIES, any_due, marks};
 use crate::store::{self, ENDPOINT_COLUMNS, EndpointRow, NewMessage};
@@ -22,7 +22,7 @@ pub async fn fan_out(ctx: &Ctx) -> Result<usize, DomainError> {
     // A plain read first: an idle worker never takes the write lock.
     // Whether any event waits for fan-out (the probe keeps to the queue's index).
     let probe = ctx.db.stmt(&signet_queue::queued_probe(Event::KIND), []);
-    if !any_due(ctx, Event::KIND, now_ms(), probe).await? {
+    if !any_due(ctx, Event::KIND, ctx.now(), probe).await? {
         return Ok(0);
     }
     let c = ctx.clone();
@@ -112,7 +112,7 @@ pub async fn fan_out(ctx: &Ctx) -> Result<usize, DomainError> {
     }
     ctx.queue.forget(Event::KIND, taken).await;
     if !queued.is_empty() {
-        let now = now_ms();
+        let now = ctx.now();
         ctx.queue
             .file(DELIVERIES, queued.into_iter().map(|id| (id, now)))
             .await;

@@ -8,7 +8,7 @@ use sea_orm::{ConnectionTrait, Value};
 use signet_core::events::Event;
 use signet_core::{Ctx, DomainError};
 use signet_queue::Job as _;
-use signet_storage::{Backend, now_ms};
+use signet_storage::Backend;
 
 use super::due::{BATCH, DELIVERIES, DUE_PROBE, any_due, marks};
 
@@ -55,7 +55,7 @@ pub async fn claim(
 /// Puts Redis's due deliveries right from their rows: each live one filed at its
 /// `next_attempt_at`, the others (delivered, failed, cancelled, gone) removed.
 async fn refile(ctx: &Ctx) -> Result<(), DomainError> {
-    let Some(due) = ctx.queue.due(DELIVERIES, now_ms(), BATCH).await else {
+    let Some(due) = ctx.queue.due(DELIVERIES, ctx.now(), BATCH).await else {
         return Ok(());
     };
     let due = due?;
@@ -122,7 +122,7 @@ async fn claim_rows(
     lease_ms: i64,
     full: &[String],
 ) -> Result<Vec<Claimed>, DomainError> {
-    let now = now_ms();
+    let now = ctx.now();
     // A plain read first, as in fan-out: an idle worker never takes the write lock.
     let probe = ctx.db.stmt(DUE_PROBE, [Value::from(now)]);
     if !any_due(ctx, DELIVERIES, now, probe).await? {
@@ -218,7 +218,7 @@ pub async fn put_back(ctx: &Ctx, ids: &[String]) -> Result<(), DomainError> {
     if ids.is_empty() {
         return Ok(());
     }
-    let at = now_ms() + 500;
+    let at = ctx.now() + 500;
     let mut v = vec![Value::from(at)];
     v.extend(ids.iter().cloned().map(Value::from));
     ctx.db
@@ -241,7 +241,7 @@ pub async fn put_back(ctx: &Ctx, ids: &[String]) -> Result<(), DomainError> {
 /// lease still this worker's is given back: a message recorded meanwhile, or whose lease ran
 /// out and was taken by another worker, is left alone. Answers how many were given back.
 pub async fn give_back(ctx: &Ctx, held: BTreeMap<String, i64>) -> Result<u64, DomainError> {
-    let now = now_ms();
+    let now = ctx.now();
     let ids: Vec<String> = held.keys().cloned().collect();
     let mut by_lease: BTreeMap<i64, Vec<String>> = BTreeMap::new();
     for (id, until) in held {
@@ -250,7 +250,7 @@ pub async fn give_back(ctx: &Ctx, held: BTreeMap<String, i64>) -> Result<u64, Do
     let mut given = 0;
     for (until, ids) in by_lease {
         for chunk in ids.chunks(BATCH) {
-            let mut v = vec![Value::from(now_ms()), Value::from(until)];
+            let mut v = vec![Value::from(ctx.now()), Value::from(until)];
             v.extend(chunk.iter().cloned().map(Value::from));
             given += ctx
                 .db

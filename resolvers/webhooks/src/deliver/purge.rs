@@ -2,12 +2,11 @@
 
 use sea_orm::Value;
 use signet_core::{Ctx, DomainError};
-use signet_storage::now_ms;
 
 /// Housekeeping: relay messages older than a day, and attempts and finished messages older
 /// than 30 days, are deleted.
 pub async fn purge(ctx: &Ctx) -> Result<(), DomainError> {
-    let now = now_ms();
+    let now = ctx.now();
     let day = 86_400_000;
     // Relay messages are kept a day; others 30 days after they finished (a message still
     // being retried is never older than the retry schedule).

@@ -8,7 +8,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use ring::rand::{SecureRandom, SystemRandom};
 use sea_orm::{ConnectionTrait, TransactionTrait, Value};
 use signet_core::{Ctx, DomainError, ids};
-use signet_storage::now_ms;
 
 use super::due::{DELIVERIES, marks};
 use super::lease::Claimed;
@@ -131,7 +130,7 @@ pub async fn record(ctx: &Ctx, done: &[Done]) -> Result<(), DomainError> {
     if done.is_empty() {
         return Ok(());
     }
-    let now = now_ms();
+    let now = ctx.now();
     let txn = ctx.db.conn.begin().await?;
     let mut o = Outcomes::default();
     for d in done {

@@ -5,7 +5,6 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use sea_orm::{ConnectionTrait, Value};
 use signet_core::{Ctx, DomainError};
-use signet_storage::now_ms;
 
 use super::due::{DELIVERIES, marks};
 use super::lease::Claimed;
@@ -55,7 +54,7 @@ pub async fn endpoints_of(
         .forget(DELIVERIES, drop.iter().map(|c| c.id.clone()))
         .await;
     if !drop.is_empty() {
-        let now = now_ms();
+        let now = ctx.now();
         let mut v = vec![Value::from(now)];
         v.extend(drop.iter().map(|c| Value::from(c.id.clone())));
         ctx.db
@@ -82,7 +81,12 @@ pub const PER_ENDPOINT: usize = 16;
 
 /// Signs and posts one leased message.
 pub async fn post_one(hooks: &crate::Hooks, url: &str, secrets: &[String], m: &Claimed) -> Outcome {
-    match send::signed_headers(secrets, &m.event_id, now_ms() / 1000, m.payload.as_bytes()) {
+    match send::signed_headers(
+        secrets,
+        &m.event_id,
+        signet_storage::now_ms() / 1000,
+        m.payload.as_bytes(),
+    ) {
         Ok(h) => send::post(hooks, url, &h, m.payload.clone()).await,
         Err(e) => Outcome {
             succeeded: false,
