@@ -2,6 +2,7 @@
 //! photograph would give it (grey-tinted paper, grain, JPEG, no resolution); hostile
 //! pictures refused before they are decoded.
 
+use super::decode::stated_dpi;
 use super::*;
 use crate::pdf_tests::{tool, typst_pdf, write};
 

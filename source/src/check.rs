@@ -167,9 +167,20 @@ pub fn check(doc: &Doc, input: &CheckInput<'_>) -> Report {
 }
 
 fn check_fields(r: &mut Report, root: &str) {
+    let fields = one_field_each(r, root);
+    let mut payments = 0;
+    for f in &fields {
+        check_field(r, root, f, &mut payments);
+    }
+    r.fields = fields;
+}
+
+/// The report's field places made one field per name: a name written again is the same field
+/// shown in another place when everything but its place and size agree, and a problem where
+/// they do not.
+fn one_field_each(r: &mut Report, root: &str) -> Vec<Field> {
     // Each name's first place and its index in `fields`.
     let mut names = BTreeMap::<String, (String, usize)>::new();
-    let mut payments = 0;
     let places = std::mem::take(&mut r.fields);
     // A name written again is the same field shown in another place when everything but its
     // place and size agree; the report keeps each field once.
@@ -207,87 +218,90 @@ fn check_fields(r: &mut Report, root: &str) {
             ),
         }
     }
-    r.fields = fields.clone();
-    for f in &fields {
-        let at = if f.path.is_empty() {
-            format!("{root}.content")
-        } else {
-            f.path.clone()
-        };
-        if f.ty.has_options() {
-            if f.options.len() < 2 {
-                r.problem(
-                    format!("{at}.attrs.options"),
-                    format!("a {} field needs at least 2 options", f.ty.as_str()),
-                );
-            }
-            if let Some(d) = &f.default
-                && !f.options.contains(d)
-            {
-                r.problem(
-                    format!("{at}.attrs.default"),
-                    format!("'{d}' is not one of the field's options"),
-                );
-            }
-        } else if !f.options.is_empty() {
-            r.warning(
+    fields
+}
+
+/// One field's own rules: options, defaults, a lock, autofill and a payment (`payments` counts
+/// the payments seen so far).
+fn check_field(r: &mut Report, root: &str, f: &Field, payments: &mut usize) {
+    let at = if f.path.is_empty() {
+        format!("{root}.content")
+    } else {
+        f.path.clone()
+    };
+    if f.ty.has_options() {
+        if f.options.len() < 2 {
+            r.problem(
                 format!("{at}.attrs.options"),
-                format!("a {} field has no options; they are ignored", f.ty.as_str()),
+                format!("a {} field needs at least 2 options", f.ty.as_str()),
             );
         }
-        if f.ty == FieldType::Checkbox
-            && let Some(d) = &f.default
-            && d != "true"
-            && d != "false"
+        if let Some(d) = &f.default
+            && !f.options.contains(d)
         {
             r.problem(
                 format!("{at}.attrs.default"),
-                "a checkbox default must be true or false",
+                format!("'{d}' is not one of the field's options"),
             );
         }
-        if f.locked && f.default.is_none() && f.autofill.is_none() {
+    } else if !f.options.is_empty() {
+        r.warning(
+            format!("{at}.attrs.options"),
+            format!("a {} field has no options; they are ignored", f.ty.as_str()),
+        );
+    }
+    if f.ty == FieldType::Checkbox
+        && let Some(d) = &f.default
+        && d != "true"
+        && d != "false"
+    {
+        r.problem(
+            format!("{at}.attrs.default"),
+            "a checkbox default must be true or false",
+        );
+    }
+    if f.locked && f.default.is_none() && f.autofill.is_none() {
+        r.problem(
+            format!("{at}.attrs.locked"),
+            "a locked field shows its default, but it has none",
+        );
+    }
+    if matches!(
+        f.ty,
+        FieldType::Signature | FieldType::Initials | FieldType::Payment
+    ) && f.default.is_some()
+    {
+        r.problem(
+            format!("{at}.attrs.default"),
+            format!("a {} field cannot have a default", f.ty.as_str()),
+        );
+    }
+    if let Some(a) = f.autofill {
+        let fits = match a {
+            Autofill::Name => matches!(f.ty, FieldType::Name | FieldType::Text),
+            Autofill::Email => matches!(f.ty, FieldType::Email | FieldType::Text),
+            Autofill::DateSigned => matches!(f.ty, FieldType::Date | FieldType::Text),
+        };
+        if !fits {
             r.problem(
-                format!("{at}.attrs.locked"),
-                "a locked field shows its default, but it has none",
+                format!("{at}.attrs.autofill"),
+                format!("{} cannot fill a {} field", a.as_str(), f.ty.as_str()),
             );
         }
-        if matches!(
-            f.ty,
-            FieldType::Signature | FieldType::Initials | FieldType::Payment
-        ) && f.default.is_some()
-        {
+    }
+    if let Some(p) = &f.payment {
+        *payments += 1;
+        if p.amount_minor.is_none() {
             r.problem(
-                format!("{at}.attrs.default"),
-                format!("a {} field cannot have a default", f.ty.as_str()),
+                format!("{at}.attrs.amount"),
+                format!("payment field '{}' has no amount", f.name),
             );
         }
-        if let Some(a) = f.autofill {
-            let fits = match a {
-                Autofill::Name => matches!(f.ty, FieldType::Name | FieldType::Text),
-                Autofill::Email => matches!(f.ty, FieldType::Email | FieldType::Text),
-                Autofill::DateSigned => matches!(f.ty, FieldType::Date | FieldType::Text),
-            };
-            if !fits {
-                r.problem(
-                    format!("{at}.attrs.autofill"),
-                    format!("{} cannot fill a {} field", a.as_str(), f.ty.as_str()),
-                );
-            }
-        }
-        if let Some(p) = &f.payment {
-            payments += 1;
-            if p.amount_minor.is_none() {
-                r.problem(
-                    format!("{at}.attrs.amount"),
-                    format!("payment field '{}' has no amount", f.name),
-                );
-            }
-            if payments > 1 {
-                r.problem(
-                    at.clone(),
-                    "a document can collect one payment; this is the second",
-                );
-            }
+        if *payments > 1 {
+            r.problem(
+                at.clone(),
+                "a document can collect one payment; this is the second",
+            );
         }
     }
 }

@@ -250,6 +250,40 @@ fn field_type(v: &str) -> Result<(FieldType, bool), String> {
 /// Reads what is between the braces.
 pub fn read(inner: &str) -> Result<Tag, String> {
     let inner = straight(inner);
+    let (mut label, pairs) = split(&inner);
+    let mut tag = Tag {
+        label: String::new(),
+        ty: FieldType::Text,
+        role: None,
+        required: true,
+        readonly: false,
+        default: None,
+        options: Vec::new(),
+        width: None,
+        height: None,
+        format: None,
+        placeholder: None,
+        tooltip: None,
+        date_signed: false,
+        payment: None,
+        currency: None,
+    };
+    let mut payment = Vec::new();
+    set_attributes(&mut tag, &mut label, &mut payment, pairs)?;
+    tag.label = label
+        .map(|l| l.trim().to_string())
+        .filter(|l| !l.is_empty())
+        .unwrap_or_default();
+    if tag.label.chars().count() > 200 {
+        return Err("the label is longer than 200 characters".into());
+    }
+    agree(&mut tag, payment)?;
+    Ok(tag)
+}
+
+/// A tag's inside as its label (the first part, unless it is itself an attribute) and its
+/// attributes as (lower-case name, value) pairs; a bare word is a switch (`required`).
+fn split(inner: &str) -> (Option<String>, Vec<(String, String)>) {
     let mut parts = inner.split(';');
     let first = parts.next().unwrap_or_default().trim();
     let mut label = None;
@@ -271,32 +305,24 @@ pub fn read(inner: &str) -> Result<Tag, String> {
             None => pairs.push((part.to_ascii_lowercase(), String::new())),
         }
     }
-    let mut tag = Tag {
-        label: String::new(),
-        ty: FieldType::Text,
-        role: None,
-        required: true,
-        readonly: false,
-        default: None,
-        options: Vec::new(),
-        width: None,
-        height: None,
-        format: None,
-        placeholder: None,
-        tooltip: None,
-        date_signed: false,
-        payment: None,
-        currency: None,
-    };
+    (label, pairs)
+}
+
+/// Each attribute set on the tag, once; payment amounts gathered in `payment`.
+fn set_attributes(
+    tag: &mut Tag,
+    label: &mut Option<String>,
+    payment: &mut Vec<PaymentAmount>,
+    pairs: Vec<(String, String)>,
+) -> Result<(), String> {
     let mut seen: Vec<String> = Vec::new();
-    let mut payment = Vec::new();
     for (k, v) in pairs {
         if seen.contains(&k) {
             return Err(format!("{k} is given twice"));
         }
         seen.push(k.clone());
         match k.as_str() {
-            "name" | "label" => label = Some(v),
+            "name" | "label" => *label = Some(v),
             "type" => (tag.ty, tag.date_signed) = field_type(&v)?,
             "role" => {
                 let r = v.trim();
@@ -330,13 +356,12 @@ pub fn read(inner: &str) -> Result<Tag, String> {
             other => return Err(format!("'{other}' is not a tag attribute")),
         }
     }
-    tag.label = label
-        .map(|l| l.trim().to_string())
-        .filter(|l| !l.is_empty())
-        .unwrap_or_default();
-    if tag.label.chars().count() > 200 {
-        return Err("the label is longer than 200 characters".into());
-    }
+    Ok(())
+}
+
+/// The rules across a tag's attributes: a payment's one amount, options where the type has
+/// them, a default among them, a readonly field's default.
+fn agree(tag: &mut Tag, mut payment: Vec<PaymentAmount>) -> Result<(), String> {
     if tag.ty == FieldType::Payment {
         if payment.len() != 1 {
             return Err("a payment tag takes exactly one of amount, formula, price or link".into());
@@ -369,7 +394,7 @@ pub fn read(inner: &str) -> Result<Tag, String> {
     if tag.readonly && tag.default.is_none() && !tag.date_signed {
         return Err("a readonly field needs its default".into());
     }
-    Ok(tag)
+    Ok(())
 }
 
 #[cfg(test)]

@@ -163,21 +163,9 @@ pub(crate) fn flatten_page(
         let Some(rect) = rect_of(doc, annot.get(b"Rect").ok()) else {
             continue;
         };
-        // The appearance's box, through its matrix, is fitted to the annotation's rectangle.
-        let shown = matrix.transform_rect_bbox(bbox);
-        if shown.width() <= 0.0 || shown.height() <= 0.0 {
+        let Some(c) = fitted(bbox, matrix, rect) else {
             continue;
-        }
-        let fit = Affine::translate((rect.x0, rect.y0))
-            * Affine::scale_non_uniform(
-                rect.width() / shown.width(),
-                rect.height() / shown.height(),
-            )
-            * Affine::translate((-shown.x0, -shown.y0));
-        let c = fit.as_coeffs();
-        if !c.iter().all(|v| v.is_finite()) {
-            continue;
-        }
+        };
         let name = format!("SignetFlat{i}");
         draws.push_str(&format!(
             "q {} {} {} {} {} {} cm /{name} Do Q\n",
@@ -198,6 +186,32 @@ pub(crate) fn flatten_page(
             },
         );
     }
+    drawn_over(doc, page_id, &draws, &forms, w)
+}
+
+/// The coefficients that fit an appearance's box, through its matrix, to the annotation's
+/// rectangle; none when either is empty or the numbers are not finite.
+fn fitted(bbox: Rect, matrix: Affine, rect: Rect) -> Option<[f64; 6]> {
+    let shown = matrix.transform_rect_bbox(bbox);
+    if shown.width() <= 0.0 || shown.height() <= 0.0 {
+        return None;
+    }
+    let fit = Affine::translate((rect.x0, rect.y0))
+        * Affine::scale_non_uniform(rect.width() / shown.width(), rect.height() / shown.height())
+        * Affine::translate((-shown.x0, -shown.y0));
+    let c = fit.as_coeffs();
+    c.iter().all(|v| v.is_finite()).then_some(c)
+}
+
+/// The page without its annotations and actions, its own drawing kept in a saved state and
+/// the flattened appearances (`draws`, naming `forms`) drawn on top.
+fn drawn_over(
+    doc: &mut Document,
+    page_id: ObjectId,
+    draws: &str,
+    forms: &[(String, ObjectId)],
+    w: &mut BTreeMap<String, usize>,
+) -> Result<(), PdfError> {
     let page = doc
         .get_object_mut(page_id)
         .and_then(Object::as_dict_mut)
@@ -209,7 +223,7 @@ pub(crate) fn flatten_page(
     if draws.is_empty() {
         return Ok(());
     }
-    for (name, id) in &forms {
+    for (name, id) in forms {
         doc.add_xobject(page_id, name.as_bytes(), *id)
             .map_err(|e| err(format!("flattening a page: {e}")))?;
     }

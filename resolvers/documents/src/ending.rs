@@ -5,7 +5,7 @@ use sea_orm::{ConnectionTrait, DatabaseTransaction, TransactionTrait, Value};
 use serde_json::json;
 
 use super::lifecycle::*;
-use super::state::{DocState, OUT_FOR_SIGNATURE};
+use super::state::{DocState, OUT_FOR_SIGNATURE, PersonStatus};
 use super::store::{self, DocRow, PersonDbRow};
 use super::trail::Trail;
 use super::types::*;
@@ -41,7 +41,7 @@ pub async fn remind(
     let people = store::people(&txn, &ctx.db, &[&doc.id]).await?;
     let up: Vec<_> = people
         .iter()
-        .filter(|p| p.participates() && matches!(p.status.as_str(), "invited" | "opened"))
+        .filter(|p| p.participates() && p.status.is_up())
         .filter(|p| !p.embedded)
         .filter(|p| body.seat.as_ref().is_none_or(|s| &p.seat == s))
         .collect();
@@ -197,7 +197,7 @@ pub(crate) async fn end_in(
     if people
         .iter()
         .filter(|p| p.participates())
-        .all(|p| p.status == "signed")
+        .all(|p| p.status == PersonStatus::Signed)
     {
         return Err(DomainError::conflict(format!(
             "everyone has signed document {}; it is being sealed and can no longer be {to}",
@@ -412,7 +412,7 @@ pub async fn sweep(ctx: &Ctx) -> Result<(usize, usize), DomainError> {
         let people = store::people(&txn, &ctx.db, &[&doc.id]).await?;
         let up: Vec<_> = people
             .iter()
-            .filter(|p| p.participates() && matches!(p.status.as_str(), "invited" | "opened"))
+            .filter(|p| p.participates() && p.status.is_up())
             .filter(|p| !p.embedded)
             .collect();
         // Scheduled reminders keep to the same allowance; whoever is over it is skipped.

@@ -13,6 +13,7 @@ pub mod jobs;
 mod leftovers;
 mod lifecycle;
 pub mod live;
+mod new_draft;
 mod reads;
 pub mod record;
 pub mod render;

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use sea_orm::{ConnectionTrait, DatabaseTransaction, Value};
 use serde_json::json;
 
-use super::state::{self, OUT_FOR_SIGNATURE};
+use super::state::{self, OUT_FOR_SIGNATURE, PersonStatus};
 use super::store::{self, DocRow, PersonDbRow};
 use super::trail::Trail;
 use super::types::*;
@@ -22,7 +22,7 @@ pub(crate) fn person_in(p: &PersonDbRow) -> PersonIn {
         name: p.name.clone(),
         email: p.email.clone(),
         role: Some(p.seat.clone()),
-        action: Some(p.action.clone()),
+        action: Some(p.action.as_str().to_string()),
         order: Some(p.order),
         external_id: p.external_id.clone(),
         metadata: Some(serde_json::to_value(&p.metadata).unwrap_or_default()),
@@ -113,14 +113,7 @@ pub(crate) fn invitations(
 ) -> Vec<String> {
     let view: Vec<_> = people
         .iter()
-        .map(|p| {
-            (
-                p.seat.as_str(),
-                p.order,
-                p.status.as_str(),
-                p.participates(),
-            )
-        })
+        .map(|p| (p.seat.as_str(), p.order, p.status, p.participates()))
         .collect();
     let seats = state::next_to_invite(ordered, &view);
     let invited: Vec<&PersonDbRow> = seats
@@ -130,7 +123,7 @@ pub(crate) fn invitations(
     let locale = locale(doc);
     for p in &invited {
         let mut p = (*p).clone();
-        p.status = "invited".into();
+        p.status = PersonStatus::Invited;
         let how = if p.embedded {
             " in the sender's own app"
         } else {
@@ -140,7 +133,12 @@ pub(crate) fn invitations(
             .email_at("invitation", doc, &p, &locale, run_at)
             .audit(
                 "invited",
-                &format!("{} ({}) invited to {}{how}", p.name, p.email, p.action),
+                &format!(
+                    "{} ({}) invited to {}{how}",
+                    p.name,
+                    p.email,
+                    p.action.as_str()
+                ),
                 Some(&p.seat),
                 actor,
                 json!({}),

@@ -222,13 +222,29 @@ pub async fn render_document(
     ctx.blobs
         .put(&blob, std::mem::take(&mut rendered.pdf))
         .await?;
+    record(ctx, &doc.id, &blob, rendered, &sha256, bytes, job_id).await
+}
+
+/// Names the stored file on the document, with its fields' places and its audit row, in one
+/// transaction that only the first render wins; the invitations held for the pages go out.
+/// False (and the file removed) when another render got there first.
+async fn record(
+    ctx: &Ctx,
+    doc_id: &str,
+    blob: &str,
+    rendered: crate::render::RenderedDoc,
+    sha256: &str,
+    bytes: usize,
+    job_id: Option<&str>,
+) -> Result<bool, DomainError> {
     let sizes: Vec<[f64; 2]> = rendered.pages.iter().map(|(w, h)| [*w, *h]).collect();
 
-    let (c, id, file, job_id) = (
+    let (c, id, file, job_id, sha256) = (
         ctx.clone(),
-        doc.id.clone(),
-        blob.clone(),
+        doc_id.to_string(),
+        blob.to_string(),
         job_id.map(str::to_string),
+        sha256.to_string(),
     );
     let won = ctx
         .db
@@ -261,7 +277,7 @@ pub async fn render_document(
         })
         .await?;
     let Some(queued) = won else {
-        lost(ctx, &blob, doc_id).await;
+        lost(ctx, blob, doc_id).await;
         return Ok(false);
     };
     ctx.queued(queued).await;

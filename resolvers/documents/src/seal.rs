@@ -11,6 +11,7 @@
 //! that dies mid-seal leaves a lease that runs out, and the next worker seals again. Sealing
 //! twice is harmless; only one conditional UPDATE can win.
 
+use crate::state::PersonStatus;
 use sea_orm::{ConnectionTrait, TransactionTrait, Value};
 use serde_json::json;
 
@@ -176,7 +177,7 @@ async fn ready_to_seal(
     let people = store::people(conn, &ctx.db, &[doc_id]).await?;
     if people
         .iter()
-        .any(|p| p.participates() && p.status != "signed")
+        .any(|p| p.participates() && p.status != PersonStatus::Signed)
     {
         jobs::finish(&ctx.db, conn, job).await?;
         return Ok(None);
@@ -521,7 +522,7 @@ fn certificate(
                 format!("{} · {}", p.name, p.seat),
                 vec![
                     ("Email".to_string(), p.email.clone()),
-                    ("Action".to_string(), p.action.clone()),
+                    ("Action".to_string(), p.action.as_str().to_string()),
                     ("Identity".to_string(), identity_of(audit, p)),
                     ("IP address".to_string(), ip),
                     ("User agent".to_string(), agent),

@@ -1,6 +1,7 @@
 //! Sending a draft: the checks that refuse it, the approval a draft-only key files instead,
 //! rendering the signer's view, and the one transaction that makes it `sent`.
 
+use crate::state::PersonStatus;
 use sea_orm::{ConnectionTrait, TransactionTrait, Value};
 use serde_json::json;
 use signet_source::FieldType;
@@ -487,7 +488,7 @@ pub(crate) fn plan_sent(
         signet_queue::HELD,
     );
     for p in people.iter_mut().filter(|p| invited.contains(&p.seat)) {
-        p.status = "invited".into();
+        p.status = PersonStatus::Invited;
         p.invited_at = Some(at);
     }
     invited

@@ -5,7 +5,7 @@ use sea_orm::{ConnectionTrait, TransactionTrait, Value};
 use serde_json::json;
 
 use super::lifecycle::*;
-use super::state::{DocState, UP};
+use super::state::{DocState, PersonStatus, UP};
 use super::store::{self, PersonDbRow};
 use super::trail::Trail;
 use super::types::*;
@@ -169,11 +169,13 @@ pub(crate) async fn record_signature(
             .await?
             .into_iter()
             .find(|p| p.id == person.id)
-            .map(|p| p.status)
-            .unwrap_or_default();
-        return Err(DomainError::conflict(match status.as_str() {
-            "waiting" => format!("it is not seat '{}''s turn to sign yet", person.seat),
-            s => format!("seat '{}' has already {s}", person.seat),
+            .map(|p| p.status);
+        return Err(DomainError::conflict(match status {
+            Some(PersonStatus::Waiting) => {
+                format!("it is not seat '{}''s turn to sign yet", person.seat)
+            }
+            Some(s) => format!("seat '{}' has already {s}", person.seat),
+            None => format!("seat '{}' has already ", person.seat),
         }));
     }
     for (fid, v) in values {
@@ -194,7 +196,7 @@ pub(crate) async fn record_signature(
     let all_done = people
         .iter()
         .filter(|p| p.participates())
-        .all(|p| p.status == "signed");
+        .all(|p| p.status == PersonStatus::Signed);
     let mut doc = doc;
     if doc.state != DocState::Signed || all_done {
         txn.execute_raw(ctx.db.stmt(

@@ -67,7 +67,49 @@ impl serde::Serialize for DocState {
 /// SQL list of the states a document is out for signature in.
 pub const OUT_FOR_SIGNATURE: &str = "('sent', 'opened', 'signed')";
 
-/// Person statuses: `waiting` (not their turn), `invited`, `opened`, `signed`, `declined`.
+/// Where a person is on a document: `waiting` (not their turn), `invited`, `opened`,
+/// `signed` or `declined`. Stored by name in `people.status`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PersonStatus {
+    Waiting,
+    Invited,
+    Opened,
+    Signed,
+    Declined,
+}
+
+impl PersonStatus {
+    pub const NAMES: &'static [&'static str] =
+        &["waiting", "invited", "opened", "signed", "declined"];
+
+    pub fn parse(s: &str) -> Option<PersonStatus> {
+        Some(match s {
+            "waiting" => PersonStatus::Waiting,
+            "invited" => PersonStatus::Invited,
+            "opened" => PersonStatus::Opened,
+            "signed" => PersonStatus::Signed,
+            "declined" => PersonStatus::Declined,
+            _ => return None,
+        })
+    }
+
+    pub fn as_str(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+
+    /// `invited` or `opened`: it is their turn and they have not finished.
+    pub fn is_up(self) -> bool {
+        matches!(self, PersonStatus::Invited | PersonStatus::Opened)
+    }
+}
+
+impl std::fmt::Display for PersonStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// SQL list of the person statuses that are up (`PersonStatus::is_up`).
 pub const UP: &str = "('invited', 'opened')";
 
 /// The seats to invite next: with a signing order, every participant of the lowest `order`
@@ -75,15 +117,15 @@ pub const UP: &str = "('invited', 'opened')";
 /// participates).
 pub fn next_to_invite<'a>(
     signing_order: bool,
-    people: &[(&'a str, i64, &str, bool)],
+    people: &[(&'a str, i64, PersonStatus, bool)],
 ) -> Vec<&'a str> {
     let pending: Vec<_> = people
         .iter()
-        .filter(|(_, _, status, participates)| *participates && *status != "signed")
+        .filter(|(_, _, status, participates)| *participates && *status != PersonStatus::Signed)
         .collect();
     if pending
         .iter()
-        .any(|(_, _, status, _)| *status == "declined")
+        .any(|(_, _, status, _)| *status == PersonStatus::Declined)
     {
         return vec![];
     }
@@ -94,7 +136,9 @@ pub fn next_to_invite<'a>(
     };
     pending
         .iter()
-        .filter(|(_, o, status, _)| *status == "waiting" && lowest.is_none_or(|l| *o == l))
+        .filter(|(_, o, status, _)| {
+            *status == PersonStatus::Waiting && lowest.is_none_or(|l| *o == l)
+        })
         .map(|(seat, _, _, _)| *seat)
         .collect()
 }
@@ -105,30 +149,23 @@ mod tests {
 
     #[test]
     fn signing_order_invites_the_lowest_group_then_the_next() {
+        use PersonStatus::{Declined as D, Opened as O, Signed as S, Waiting as W};
         let p = [
-            ("a", 2, "waiting", true),
-            ("b", 1, "waiting", true),
-            ("c", 1, "waiting", true),
-            ("d", 1, "waiting", false),
+            ("a", 2, W, true),
+            ("b", 1, W, true),
+            ("c", 1, W, true),
+            ("d", 1, W, false),
         ];
         assert_eq!(next_to_invite(true, &p), ["b", "c"]);
         assert_eq!(next_to_invite(false, &p), ["a", "b", "c"]);
-        let p = [
-            ("a", 2, "waiting", true),
-            ("b", 1, "signed", true),
-            ("c", 1, "opened", true),
-        ];
+        let p = [("a", 2, W, true), ("b", 1, S, true), ("c", 1, O, true)];
         assert!(
             next_to_invite(true, &p).is_empty(),
             "c of order 1 is still up"
         );
-        let p = [
-            ("a", 2, "waiting", true),
-            ("b", 1, "signed", true),
-            ("c", 1, "signed", true),
-        ];
+        let p = [("a", 2, W, true), ("b", 1, S, true), ("c", 1, S, true)];
         assert_eq!(next_to_invite(true, &p), ["a"]);
-        let p = [("a", 2, "waiting", true), ("b", 1, "declined", true)];
+        let p = [("a", 2, W, true), ("b", 1, D, true)];
         assert!(next_to_invite(true, &p).is_empty());
         assert_eq!(
             DocState::parse("voided").map(DocState::as_str),

@@ -5,10 +5,11 @@ use std::collections::BTreeMap;
 use sea_orm::{ConnectionTrait, QueryResult, Value};
 use signet_storage::Db;
 
-use super::state::DocState;
+use super::state::{DocState, PersonStatus};
 use super::types::{ApprovalOut, DocumentOut, PersonOut};
 use signet_core::DomainError;
 use signet_core::clock::time;
+use signet_source::PersonAction;
 
 #[derive(Clone, Debug)]
 pub struct DocRow {
@@ -104,9 +105,9 @@ pub struct PersonDbRow {
     pub email: String,
     pub external_id: Option<String>,
     pub metadata: BTreeMap<String, String>,
-    pub action: String,
+    pub action: PersonAction,
     pub order: i64,
-    pub status: String,
+    pub status: PersonStatus,
     pub invited_at: Option<i64>,
     pub opened_at: Option<i64>,
     pub completed_at: Option<i64>,
@@ -135,9 +136,19 @@ impl PersonDbRow {
             email: get(r, "email")?,
             external_id: get(r, "external_id")?,
             metadata: serde_json::from_str(&metadata).unwrap_or_default(),
-            action: get(r, "action")?,
+            action: {
+                let a: String = get(r, "action")?;
+                PersonAction::parse(&a).ok_or_else(|| {
+                    DomainError::Internal(format!("a person's stored action '{a}' is unknown"))
+                })?
+            },
             order: get::<i32>(r, "sign_order")? as i64,
-            status: get(r, "status")?,
+            status: {
+                let s: String = get(r, "status")?;
+                PersonStatus::parse(&s).ok_or_else(|| {
+                    DomainError::Internal(format!("a person's stored status '{s}' is unknown"))
+                })?
+            },
             invited_at: get(r, "invited_at")?,
             opened_at: get(r, "opened_at")?,
             completed_at: get(r, "completed_at")?,
@@ -165,7 +176,7 @@ impl PersonDbRow {
 
     /// Whether the document waits for this person.
     pub fn participates(&self) -> bool {
-        self.action != "cc"
+        self.action != PersonAction::Cc
     }
 }
 
@@ -259,9 +270,9 @@ pub fn to_out(doc: &DocRow, people: &[PersonDbRow], approval: Option<ApprovalOut
                 seat: p.seat.clone(),
                 name: p.name.clone(),
                 email: p.email.clone(),
-                action: p.action.clone(),
+                action: p.action.as_str().to_string(),
                 order: p.order,
-                status: p.status.clone(),
+                status: p.status.as_str().to_string(),
                 external_id: p.external_id.clone(),
                 metadata: p.metadata.clone(),
                 invited_at: p.invited_at.map(time),

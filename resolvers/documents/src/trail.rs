@@ -119,7 +119,7 @@ impl Trail {
                 "name": p.name,
                 "externalId": p.external_id,
                 "metadata": p.metadata,
-                "status": p.status,
+                "status": p.status.as_str(),
             });
         }
         if let Some(r) = reason {

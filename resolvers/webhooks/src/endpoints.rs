@@ -4,7 +4,7 @@ use sea_orm::{ConnectionTrait, TransactionTrait, Value};
 use serde_json::json;
 use signet_storage::Sql;
 
-use super::store::{self, EndpointRow, NewMessage, visible};
+use super::store::{self, EndpointRow, EndpointState, NewMessage, visible};
 use super::topics::TOPICS;
 use super::types::*;
 use super::{guard, send};
@@ -78,7 +78,7 @@ pub async fn create(
         secret: ctx.secrets.seal(&secret),
         previous_secret: None,
         previous_until: None,
-        state: "enabled".into(),
+        state: EndpointState::Enabled,
         disabled_reason: None,
         created_at: now,
     };
@@ -99,7 +99,7 @@ pub async fn create(
             Value::from(row.secret.clone()),
             Value::from(None::<String>),
             Value::from(None::<i64>),
-            Value::from(row.state.clone()),
+            Value::from(row.state.as_str()),
             Value::from(None::<String>),
             Value::from(now),
         ],
@@ -177,7 +177,7 @@ pub async fn delete(ctx: &Ctx, actor: &Actor, id: &str) -> Result<WebhookOut, Do
     ))
     .await?;
     txn.commit().await?;
-    row.state = "deleted".into();
+    row.state = EndpointState::Deleted;
     Ok(row.to_out(None, ctx.now()))
 }
 
@@ -352,10 +352,10 @@ pub async fn replay(
 ) -> Result<DeliveryOut, DomainError> {
     actor.require(Scope::WebhooksWrite)?;
     let row = visible(&ctx.db.conn, ctx, actor, id, false).await?;
-    if row.state != "enabled" {
+    if row.state != EndpointState::Enabled {
         return Err(DomainError::conflict(format!(
             "endpoint {id} is {}: {}",
-            row.state,
+            row.state.as_str(),
             row.disabled_reason
                 .as_deref()
                 .unwrap_or("it receives nothing")

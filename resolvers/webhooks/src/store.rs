@@ -20,9 +20,38 @@ pub struct EndpointRow {
     pub secret: String,
     pub previous_secret: Option<String>,
     pub previous_until: Option<i64>,
-    pub state: String,
+    pub state: EndpointState,
     pub disabled_reason: Option<String>,
     pub created_at: i64,
+}
+
+/// Where an endpoint stands: `enabled`; `disabled` (after a 410 or five days of unbroken
+/// failure), which delivers nothing until it is enabled again; `deleted`, kept for its log.
+/// Stored by name in `webhook_endpoints.state`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EndpointState {
+    Enabled,
+    Disabled,
+    Deleted,
+}
+
+impl EndpointState {
+    pub fn parse(s: &str) -> Option<EndpointState> {
+        Some(match s {
+            "enabled" => EndpointState::Enabled,
+            "disabled" => EndpointState::Disabled,
+            "deleted" => EndpointState::Deleted,
+            _ => return None,
+        })
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EndpointState::Enabled => "enabled",
+            EndpointState::Disabled => "disabled",
+            EndpointState::Deleted => "deleted",
+        }
+    }
 }
 
 pub const ENDPOINT_COLUMNS: &str = "id, workspace_id, test, name, url, relay, event_types, secret, \
@@ -49,7 +78,12 @@ impl EndpointRow {
             secret: get(r, "secret")?,
             previous_secret: get(r, "previous_secret")?,
             previous_until: get(r, "previous_until")?,
-            state: get(r, "state")?,
+            state: {
+                let s: String = get(r, "state")?;
+                EndpointState::parse(&s).ok_or_else(|| {
+                    DomainError::Internal(format!("an endpoint's stored state '{s}' is unknown"))
+                })?
+            },
             disabled_reason: get(r, "disabled_reason")?,
             created_at: get(r, "created_at")?,
         })
@@ -63,7 +97,7 @@ impl EndpointRow {
             relay: self.relay,
             name: self.name.clone(),
             event_types: self.event_types.clone(),
-            state: self.state.clone(),
+            state: self.state.as_str().to_string(),
             disabled_reason: self.disabled_reason.clone(),
             test: self.test,
             created_at: time(self.created_at),
@@ -110,7 +144,7 @@ pub async fn visible<C: ConnectionTrait>(
         Some(e)
             if e.workspace_id == actor.workspace_id
                 && e.test == (actor.mode == Mode::Test)
-                && (with_deleted || e.state != "deleted") =>
+                && (with_deleted || e.state != EndpointState::Deleted) =>
         {
             Ok(e)
         }

@@ -9,6 +9,8 @@ use crate::{Problem, Severity};
 
 mod field;
 mod file;
+pub mod image;
+mod words;
 
 const MAX_DEPTH: usize = 24;
 const MAX_NODES: usize = 100_000;
@@ -170,38 +172,7 @@ impl Parser {
         };
         let attrs = obj.get("attrs").and_then(Value::as_object);
         match kind(v) {
-            Some("heading") => {
-                let level = match attrs.and_then(|a| a.get("level")) {
-                    None | Some(Value::Null) => 1,
-                    Some(l) => match l.as_u64() {
-                        Some(n @ 1..=4) => n as u8,
-                        _ => {
-                            self.err(&format!("{path}.attrs.level"), "must be 1, 2, 3 or 4");
-                            1
-                        }
-                    },
-                };
-                let sender_only = match attrs.and_then(|a| a.get("audience")) {
-                    None | Some(Value::Null) => false,
-                    Some(Value::String(s)) if s == "sender" => true,
-                    Some(Value::String(s)) if s == "all" || s == "everyone" => false,
-                    Some(_) => {
-                        self.err(
-                            &format!("{path}.attrs.audience"),
-                            "must be \"sender\" or left out",
-                        );
-                        false
-                    }
-                };
-                let align = self.align(path, attrs);
-                let content = self.inlines(path, obj);
-                Some(Block::Heading {
-                    level,
-                    sender_only,
-                    align,
-                    content,
-                })
-            }
+            Some("heading") => Some(self.heading(path, obj, attrs)),
             Some("paragraph") => {
                 let align = self.align(path, attrs);
                 let p = Block::Paragraph(self.inlines(path, obj));
@@ -217,19 +188,7 @@ impl Parser {
                 Some(Block::BulletList(self.items(path, obj, depth)))
             }
             Some("orderedList" | "ordered_list") => {
-                let start = match attrs.and_then(|a| a.get("start")) {
-                    None | Some(Value::Null) => 1,
-                    Some(s) => match s.as_u64() {
-                        Some(n) if n <= 100_000 => n as u32,
-                        _ => {
-                            self.err(
-                                &format!("{path}.attrs.start"),
-                                "must be a whole number from 0 to 100000",
-                            );
-                            1
-                        }
-                    },
-                };
+                let start = self.list_start(path, attrs);
                 let items = self.items(path, obj, depth);
                 Some(Block::OrderedList { start, items })
             }
@@ -243,23 +202,7 @@ impl Parser {
             }
             Some("horizontalRule" | "horizontal_rule") => Some(Block::Rule),
             Some("blockquote") => Some(Block::Quote(self.blocks(path, obj, depth + 1))),
-            Some("codeBlock" | "code_block") => {
-                let mut text = String::new();
-                for (i, child) in self.children(path, obj).iter().enumerate() {
-                    match child.get("text").and_then(Value::as_str) {
-                        Some(t) if kind(child) == Some("text") => text.push_str(t),
-                        _ => self.err(
-                            &format!("{path}.content[{i}]"),
-                            "a codeBlock holds only text nodes",
-                        ),
-                    }
-                }
-                if text.len() > MAX_TEXT {
-                    self.err(path, format!("is longer than {MAX_TEXT} bytes"));
-                    return None;
-                }
-                Some(Block::Code(text))
-            }
+            Some("codeBlock" | "code_block") => self.code(path, obj),
             Some("image") => self.image(path, attrs).map(Block::Image),
             Some(other) => {
                 self.err(
@@ -278,6 +221,82 @@ impl Parser {
                 None
             }
         }
+    }
+
+    /// A `heading` node: its level (1 to 4), whether only the sender sees its section, its
+    /// alignment and words.
+    fn heading(
+        &mut self,
+        path: &str,
+        obj: &Map<String, Value>,
+        attrs: Option<&Map<String, Value>>,
+    ) -> Block {
+        let level = match attrs.and_then(|a| a.get("level")) {
+            None | Some(Value::Null) => 1,
+            Some(l) => match l.as_u64() {
+                Some(n @ 1..=4) => n as u8,
+                _ => {
+                    self.err(&format!("{path}.attrs.level"), "must be 1, 2, 3 or 4");
+                    1
+                }
+            },
+        };
+        let sender_only = match attrs.and_then(|a| a.get("audience")) {
+            None | Some(Value::Null) => false,
+            Some(Value::String(s)) if s == "sender" => true,
+            Some(Value::String(s)) if s == "all" || s == "everyone" => false,
+            Some(_) => {
+                self.err(
+                    &format!("{path}.attrs.audience"),
+                    "must be \"sender\" or left out",
+                );
+                false
+            }
+        };
+        let align = self.align(path, attrs);
+        let content = self.inlines(path, obj);
+        Block::Heading {
+            level,
+            sender_only,
+            align,
+            content,
+        }
+    }
+
+    /// An ordered list's first number: 0 to 100000, 1 when left out.
+    fn list_start(&mut self, path: &str, attrs: Option<&Map<String, Value>>) -> u32 {
+        match attrs.and_then(|a| a.get("start")) {
+            None | Some(Value::Null) => 1,
+            Some(s) => match s.as_u64() {
+                Some(n) if n <= 100_000 => n as u32,
+                _ => {
+                    self.err(
+                        &format!("{path}.attrs.start"),
+                        "must be a whole number from 0 to 100000",
+                    );
+                    1
+                }
+            },
+        }
+    }
+
+    /// A `codeBlock` node: text nodes only, at most `MAX_TEXT` bytes.
+    fn code(&mut self, path: &str, obj: &Map<String, Value>) -> Option<Block> {
+        let mut text = String::new();
+        for (i, child) in self.children(path, obj).iter().enumerate() {
+            match child.get("text").and_then(Value::as_str) {
+                Some(t) if kind(child) == Some("text") => text.push_str(t),
+                _ => self.err(
+                    &format!("{path}.content[{i}]"),
+                    "a codeBlock holds only text nodes",
+                ),
+            }
+        }
+        if text.len() > MAX_TEXT {
+            self.err(path, format!("is longer than {MAX_TEXT} bytes"));
+            return None;
+        }
+        Some(Block::Code(text))
     }
 
     fn items(&mut self, path: &str, obj: &Map<String, Value>, depth: usize) -> Vec<ListItem> {
@@ -367,127 +386,6 @@ impl Parser {
         table
     }
 
-    fn inlines(&mut self, path: &str, obj: &Map<String, Value>) -> Vec<Inline> {
-        let mut out = Vec::new();
-        for (i, child) in self.children(path, obj).iter().enumerate() {
-            let cpath = format!("{path}.content[{i}]");
-            if !self.count_node(&cpath) {
-                break;
-            }
-            self.inline(&cpath, child, &Marks::default(), &mut out);
-        }
-        out
-    }
-
-    fn inline(&mut self, path: &str, v: &Value, _outer: &Marks, out: &mut Vec<Inline>) {
-        let Some(obj) = v.as_object() else {
-            self.err(path, "must be a node object with a type");
-            return;
-        };
-        let attrs = obj.get("attrs").and_then(Value::as_object);
-        match kind(v) {
-            Some("text") => {
-                let Some(text) = obj.get("text").and_then(Value::as_str) else {
-                    self.err(&format!("{path}.text"), "must be a string");
-                    return;
-                };
-                if text.len() > MAX_TEXT {
-                    self.err(
-                        &format!("{path}.text"),
-                        format!("is longer than {MAX_TEXT} bytes"),
-                    );
-                    return;
-                }
-                let marks = self.marks(path, obj);
-                out.push(Inline::Text {
-                    text: text.to_string(),
-                    marks,
-                });
-            }
-            Some("hardBreak" | "hard_break") => out.push(Inline::HardBreak),
-            Some("variableChip" | "variable_chip") => {
-                let apath = format!("{path}.attrs.name");
-                match attrs.and_then(|a| a.get("name")).and_then(Value::as_str) {
-                    Some(n) if !n.trim().is_empty() && n.len() <= 100 => {
-                        let marks = self.marks(path, obj);
-                        out.push(Inline::Chip {
-                            name: n.trim().to_string(),
-                            marks,
-                            path: path.to_string(),
-                        });
-                    }
-                    _ => self.err(
-                        &apath,
-                        "must be a chip name such as org.name or custom.rent",
-                    ),
-                }
-            }
-            Some("fieldTag" | "field_tag") => {
-                if let Some(f) = self.field(path, attrs) {
-                    out.push(Inline::Field(f));
-                }
-            }
-            Some(other) => self.err(
-                &format!("{path}.type"),
-                format!(
-                    "'{}' cannot stand inside a paragraph or heading; use text, hardBreak, \
-                     fieldTag or variableChip",
-                    truncate(other)
-                ),
-            ),
-            None => self.err(&format!("{path}.type"), "is missing"),
-        }
-    }
-
-    fn marks(&mut self, path: &str, obj: &Map<String, Value>) -> Marks {
-        let mut m = Marks::default();
-        let Some(marks) = obj.get("marks") else {
-            return m;
-        };
-        let Some(marks) = marks.as_array() else {
-            self.err(&format!("{path}.marks"), "must be an array");
-            return m;
-        };
-        for (i, mark) in marks.iter().enumerate() {
-            let mpath = format!("{path}.marks[{i}]");
-            match kind(mark) {
-                Some("bold" | "strong") => m.bold = true,
-                Some("italic" | "em") => m.italic = true,
-                Some("underline") => m.underline = true,
-                Some("strike" | "strikethrough") => m.strike = true,
-                Some("link") => {
-                    let href = mark
-                        .get("attrs")
-                        .and_then(|a| a.get("href"))
-                        .and_then(Value::as_str)
-                        .unwrap_or("");
-                    let lower = href.to_ascii_lowercase();
-                    if href.len() > 2000
-                        || !(lower.starts_with("https://")
-                            || lower.starts_with("http://")
-                            || lower.starts_with("mailto:"))
-                    {
-                        self.err(
-                            &format!("{mpath}.attrs.href"),
-                            "must be an http, https or mailto address of at most 2000 characters",
-                        );
-                    } else {
-                        m.link = Some(href.to_string());
-                    }
-                }
-                Some(other) => self.err(
-                    &format!("{mpath}.type"),
-                    format!(
-                        "unknown mark '{}'; marks are bold, italic, underline, strike, link",
-                        truncate(other)
-                    ),
-                ),
-                None => self.err(&format!("{mpath}.type"), "is missing"),
-            }
-        }
-        m
-    }
-
     fn role(&mut self, path: &str, attrs: Option<&Map<String, Value>>) -> Option<String> {
         match attrs.and_then(|a| a.get("role")) {
             Some(Value::String(r)) => match role_problem(r) {
@@ -520,120 +418,6 @@ impl Parser {
             }
         }
     }
-
-    /// An `image` node: `attrs.src` a `data:` address of a PNG, JPEG, GIF or WebP picture,
-    /// whose kind is read from its bytes; `attrs.width` in points; `attrs.alt`.
-    fn image(&mut self, path: &str, attrs: Option<&Map<String, Value>>) -> Option<Image> {
-        let ap = |k: &str| format!("{path}.attrs.{k}");
-        let Some(src) = attrs.and_then(|a| a.get("src")).and_then(Value::as_str) else {
-            self.err(&ap("src"), "is required: a data: address of the picture");
-            return None;
-        };
-        let data = match data_url(src) {
-            Ok(d) => d,
-            Err(e) => {
-                self.err(&ap("src"), e);
-                return None;
-            }
-        };
-        let (format, px_width, px_height) = match image_header(&data) {
-            Ok(h) => h,
-            Err(e) => {
-                self.err(&ap("src"), e);
-                return None;
-            }
-        };
-        let pixels = px_width as u64 * px_height as u64;
-        self.pixels += pixels;
-        if self.pixels > MAX_DOC_PIXELS {
-            self.err(
-                &ap("src"),
-                format!(
-                    "the pictures hold more than {} million pixels together",
-                    MAX_DOC_PIXELS / 1_000_000
-                ),
-            );
-            return None;
-        }
-        let width = match attrs.and_then(|a| a.get("width")) {
-            None | Some(Value::Null) => None,
-            Some(w) => match w.as_f64() {
-                Some(w) if (1.0..=2000.0).contains(&w) => Some(w),
-                _ => {
-                    self.err(&ap("width"), "must be a number of points from 1 to 2000");
-                    None
-                }
-            },
-        };
-        let alt = match attrs.and_then(|a| a.get("alt")) {
-            None | Some(Value::Null) => None,
-            Some(Value::String(s)) if s.chars().count() <= 500 => {
-                Some(s.trim().to_string()).filter(|s| !s.is_empty())
-            }
-            Some(_) => {
-                self.err(&ap("alt"), "must be a string of at most 500 characters");
-                None
-            }
-        };
-        Some(Image {
-            format,
-            data: data.into(),
-            px_width,
-            px_height,
-            width,
-            alt,
-        })
-    }
-}
-
-/// The bytes of a base64 `data:` address. Any other address (a remote or relative one) is
-/// refused: a source never makes the service fetch anything.
-pub fn data_url(src: &str) -> Result<Vec<u8>, String> {
-    use base64::Engine;
-    let Some(rest) = src.trim().strip_prefix("data:") else {
-        return Err("must be a data: address (data:image/png;base64,...); \
-                    pictures are never fetched"
-            .into());
-    };
-    let Some((head, body)) = rest.split_once(',') else {
-        return Err("is not a data: address".into());
-    };
-    if !head.ends_with(";base64") {
-        return Err("must be a base64 data: address (data:image/png;base64,...)".into());
-    }
-    if body.len() > MAX_IMAGE_BYTES / 3 * 4 + 4 {
-        return Err(format!(
-            "the picture is larger than {} MB",
-            MAX_IMAGE_BYTES / (1024 * 1024)
-        ));
-    }
-    const LENIENT: base64::engine::GeneralPurpose = base64::engine::GeneralPurpose::new(
-        &base64::alphabet::STANDARD,
-        base64::engine::GeneralPurposeConfig::new()
-            .with_decode_padding_mode(base64::engine::DecodePaddingMode::Indifferent),
-    );
-    let clean: String = body.chars().filter(|c| !c.is_ascii_whitespace()).collect();
-    LENIENT
-        .decode(clean)
-        .map_err(|_| "holds no valid base64".to_string())
-}
-
-/// A picture's kind and size in pixels, from its bytes; refused when it is of another kind
-/// or larger than a render should decode.
-pub fn image_header(data: &[u8]) -> Result<(ImageFormat, u32, u32), String> {
-    let Some(format) = ImageFormat::sniff(data) else {
-        return Err("is not a PNG, JPEG, GIF or WebP picture (read from its bytes)".into());
-    };
-    let size = imagesize::blob_size(data)
-        .map_err(|_| format!("is not a readable {} picture", format.mime()))?;
-    let (w, h) = (size.width as u64, size.height as u64);
-    if w == 0 || h == 0 || w > 20_000 || h > 20_000 || w * h > MAX_IMAGE_PIXELS {
-        return Err(format!(
-            "the picture is {w} × {h} pixels; at most {} million pixels are allowed",
-            MAX_IMAGE_PIXELS / 1_000_000
-        ));
-    }
-    Ok((format, w as u32, h as u32))
 }
 
 /// `49.99`, `"49.99"` or `4999`-style whole amounts to minor units.

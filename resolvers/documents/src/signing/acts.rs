@@ -2,6 +2,7 @@
 //! accept the disclosure, sign, or decline. Each is recorded in the audit trail with the
 //! address and browser it came from; each answers 409 when it is no longer theirs to do.
 
+use crate::state::PersonStatus;
 use std::collections::BTreeMap;
 
 use sea_orm::{ConnectionTrait, TransactionTrait, Value};
@@ -19,7 +20,7 @@ fn not_now(v: &Visit, what: &str) -> DomainError {
     let why = match stage(&v.doc, &v.person) {
         Stage::Waiting => "it is not your turn yet".to_string(),
         Stage::Signed => "you have already signed".to_string(),
-        Stage::Declined if v.person.status == "declined" => "you declined".to_string(),
+        Stage::Declined if v.person.status == PersonStatus::Declined => "you declined".to_string(),
         Stage::Sign => "it is your turn".to_string(),
         _ => format!("the document is {}", v.doc.state),
     };
@@ -40,7 +41,7 @@ pub async fn opened(
     let v = visit(ctx, token).await?;
     identity::require(ctx, &v, pass)?;
     let seen = &seen.of(&v);
-    if stage(&v.doc, &v.person) != Stage::Sign || v.person.status != "invited" {
+    if stage(&v.doc, &v.person) != Stage::Sign || v.person.status != PersonStatus::Invited {
         return Ok(());
     }
     let txn = ctx.db.conn.begin().await?;
@@ -65,7 +66,7 @@ pub async fn opened(
         doc.state = crate::state::DocState::Opened;
     }
     let mut person = v.person.clone();
-    person.status = "opened".into();
+    person.status = PersonStatus::Opened;
     person.opened_at = Some(now);
     let mut trail = Trail::new(&doc.id, ctx.now());
     trail

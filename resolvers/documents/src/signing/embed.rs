@@ -93,7 +93,7 @@ pub async fn session(
         )));
     }
     let out = doc.state.out_for_signature();
-    if !out || !matches!(person.status.as_str(), "invited" | "opened") {
+    if !out || !person.status.is_up() {
         return Err(refused(format!(
             "it is not seat '{seat}'s turn: the document is {} and the seat is {}",
             doc.state, person.status

@@ -16,11 +16,14 @@
 //!   and browser); no code is in any answer, row or log line.
 
 use base64::Engine as _;
-use ring::rand::SecureRandom as _;
 use sea_orm::{ConnectionTrait, TransactionTrait, Value};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
+pub use super::codes::hash_access_code;
+use super::codes::{
+    access_code_is, email_code_hash, email_code_is, email_code_of, pass_for, pass_is_good, random,
+};
 use super::visit::{Seen, Stage, Visit, stage, visit, with};
 use crate::store::PersonDbRow;
 use crate::trail::Trail;
@@ -42,116 +45,6 @@ pub const PASS_HOURS: i64 = 8;
 
 const MINUTE: i64 = 60_000;
 const DAY: i64 = 86_400_000;
-
-fn random(n: usize) -> Result<Vec<u8>, DomainError> {
-    let mut bytes = vec![0u8; n];
-    ring::rand::SystemRandom::new()
-        .fill(&mut bytes)
-        .map_err(|_| DomainError::Internal("the system's random source failed".into()))?;
-    Ok(bytes)
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-fn unhex(s: &str) -> Option<Vec<u8>> {
-    if !s.len().is_multiple_of(2) {
-        return None;
-    }
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok())
-        .collect()
-}
-
-/// What is stored of an access code: a random salt and the keyed hash of salt and code.
-pub fn hash_access_code(ctx: &Ctx, code: &str) -> Result<String, DomainError> {
-    let salt = hex(&random(16)?);
-    let tag = ring::hmac::sign(
-        &ctx.key_hasher,
-        format!("access-code:{salt}:{}", code.trim()).as_bytes(),
-    );
-    Ok(format!("{salt}:{}", hex(tag.as_ref())))
-}
-
-/// Whether `given` is the access code stored as `stored` (compared in constant time).
-fn access_code_is(ctx: &Ctx, stored: &str, given: &str) -> bool {
-    let Some((salt, tag)) = stored.split_once(':') else {
-        return false;
-    };
-    let Some(tag) = unhex(tag) else {
-        return false;
-    };
-    ring::hmac::verify(
-        &ctx.key_hasher,
-        format!("access-code:{salt}:{}", given.trim()).as_bytes(),
-        &tag,
-    )
-    .is_ok()
-}
-
-/// The emailed code a nonce stands for: 6 digits from the server's key, the person and the
-/// nonce. Only the email job carries the nonce.
-pub fn email_code_of(ctx: &Ctx, person_id: &str, nonce: &str) -> String {
-    let tag = ring::hmac::sign(
-        &ctx.key_hasher,
-        format!("email-code:{person_id}:{nonce}").as_bytes(),
-    );
-    let mut n = [0u8; 8];
-    n.copy_from_slice(&tag.as_ref()[..8]);
-    format!("{:06}", u64::from_be_bytes(n) % 1_000_000)
-}
-
-fn email_code_message(person_id: &str, code: &str) -> String {
-    format!("email-code-hash:{person_id}:{}", code.trim())
-}
-
-/// What is stored of an emailed code.
-pub fn email_code_hash(ctx: &Ctx, person_id: &str, code: &str) -> String {
-    hex(ring::hmac::sign(
-        &ctx.key_hasher,
-        email_code_message(person_id, code).as_bytes(),
-    )
-    .as_ref())
-}
-
-fn email_code_is(ctx: &Ctx, person_id: &str, stored: &str, given: &str) -> bool {
-    let Some(tag) = unhex(stored) else {
-        return false;
-    };
-    ring::hmac::verify(
-        &ctx.key_hasher,
-        email_code_message(person_id, given).as_bytes(),
-        &tag,
-    )
-    .is_ok()
-}
-
-/// A pass: when it runs out and the keyed hash of person and time.
-fn pass_for(ctx: &Ctx, person_id: &str, until: i64) -> String {
-    let tag = ring::hmac::sign(
-        &ctx.key_hasher,
-        format!("pass:{person_id}:{until}").as_bytes(),
-    );
-    format!("{until}.{}", hex(tag.as_ref()))
-}
-
-fn pass_is_good(ctx: &Ctx, person_id: &str, pass: &str) -> bool {
-    let Some((until, tag)) = pass.split_once('.') else {
-        return false;
-    };
-    let (Ok(until), Some(tag)) = (until.parse::<i64>(), unhex(tag)) else {
-        return false;
-    };
-    until > ctx.now()
-        && ring::hmac::verify(
-            &ctx.key_hasher,
-            format!("pass:{person_id}:{until}").as_bytes(),
-            &tag,
-        )
-        .is_ok()
-}
 
 /// Whether the page may show this person nothing of the document but its title: they have
 /// checks and `pass` is not theirs (whatever the document's state).
@@ -658,13 +551,6 @@ pub async fn code_to_send(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn hex_round_trips_and_refuses_odd_or_foreign_text() {
-        assert_eq!(unhex(&hex(&[0, 1, 254, 255])), Some(vec![0, 1, 254, 255]));
-        assert_eq!(unhex("abc"), None);
-        assert_eq!(unhex("zz"), None);
-    }
 
     #[test]
     fn each_lock_lasts_twice_the_last_up_to_a_day() {

@@ -6,6 +6,7 @@
 //! Everything a person sends is checked here (`values`), never trusted from the page.
 
 pub mod acts;
+mod codes;
 pub mod embed;
 pub mod identity;
 pub mod links;

@@ -102,7 +102,7 @@ pub(crate) async fn view_of(
                 name: person.name.clone(),
                 email: String::new(),
                 seat: person.seat.clone(),
-                status: person.status.clone(),
+                status: person.status.as_str().to_string(),
             },
             consent: None,
             fields: Vec::new(),
@@ -161,7 +161,7 @@ pub(crate) async fn view_of(
                 person.email.clone()
             },
             seat: person.seat.clone(),
-            status: person.status.clone(),
+            status: person.status.as_str().to_string(),
         },
         consent,
         fields,

@@ -1,6 +1,7 @@
 //! Who a signing link belongs to and where they stand: the visit, its stage, its language,
 //! whether the disclosure was accepted, and where an act came from.
 
+use crate::state::PersonStatus;
 use sea_orm::{ConnectionTrait, Value};
 use serde::Serialize;
 use serde_json::json;
@@ -121,11 +122,11 @@ pub fn stage(doc: &DocRow, person: &PersonDbRow) -> Stage {
         DocState::Declined => Stage::Declined,
         DocState::Voided => Stage::Voided,
         DocState::Expired => Stage::Expired,
-        _ => match person.status.as_str() {
-            "invited" | "opened" => Stage::Sign,
-            "signed" => Stage::Signed,
-            "declined" => Stage::Declined,
-            _ => Stage::Waiting,
+        _ => match person.status {
+            PersonStatus::Invited | PersonStatus::Opened => Stage::Sign,
+            PersonStatus::Signed => Stage::Signed,
+            PersonStatus::Declined => Stage::Declined,
+            PersonStatus::Waiting => Stage::Waiting,
         },
     }
 }

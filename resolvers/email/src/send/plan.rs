@@ -211,9 +211,7 @@ async fn wanted(
     }
     if matches!(kind, Kind::Invitation | Kind::Reminder) {
         let out = state.out_for_signature();
-        let waiting = person
-            .as_ref()
-            .is_some_and(|p| p.status == "invited" || p.status == "opened");
+        let waiting = person.as_ref().is_some_and(|p| p.status.is_up());
         if !out || !waiting {
             return Err(Skip::Drop("the person is no longer waiting to sign").into());
         }

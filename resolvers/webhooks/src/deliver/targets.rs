@@ -35,7 +35,7 @@ pub async fn endpoints_of(
     let mut out = BTreeMap::new();
     for r in &rows {
         let e = EndpointRow::from_row(r)?;
-        if e.state == "enabled" && !e.relay {
+        if e.state == crate::store::EndpointState::Enabled && !e.relay {
             out.insert(
                 e.id.clone(),
                 Target {
