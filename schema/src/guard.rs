@@ -502,7 +502,7 @@ fn log_socket_operation(ctx: &Ctx, socket: &Socket, checked: Result<&Actor, &Dom
         key_id: checked
             .ok()
             .and_then(|a| a.principal.key_id().map(str::to_string)),
-        workspace_id: checked.ok().map(|a| a.workspace_id.clone()),
+        workspace_id: checked.ok().map(|a| a.workspace_id.to_string()),
         method: "WS".into(),
         route: "graphql.ws.operation".into(),
         status,

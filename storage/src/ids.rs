@@ -86,9 +86,175 @@ pub fn has_shape(s: &str, prefix: &str) -> bool {
         .is_some_and(|body| body.len() == 26 && body.bytes().all(|b| CROCKFORD.contains(&b)))
 }
 
+/// An id of one kind of thing, typed so that a document's id cannot be passed where a
+/// person's is meant. It is the prefixed text (`doc_01JD...`) and reads as `&str` anywhere a
+/// text is taken; it is written and read as that text (JSON, SQL).
+#[macro_export]
+macro_rules! typed_id {
+    ($(#[$doc:meta])* $name:ident, $prefix:literal) => {
+        $(#[$doc])*
+        #[derive(
+            Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash,
+            serde::Serialize, serde::Deserialize,
+        )]
+        #[serde(transparent)]
+        pub struct $name(String);
+
+        impl $name {
+            /// Its prefix, before the `_`.
+            pub const PREFIX: &'static str = $prefix;
+
+            /// A new id of this kind.
+            pub fn new() -> $name {
+                $name($crate::ids::new_id($prefix))
+            }
+
+            pub fn as_str(&self) -> &str {
+                &self.0
+            }
+
+            pub fn into_string(self) -> String {
+                self.0
+            }
+        }
+
+        /// An id as stored or as a caller named it.
+        impl From<String> for $name {
+            fn from(s: String) -> $name {
+                $name(s)
+            }
+        }
+
+        impl From<&str> for $name {
+            fn from(s: &str) -> $name {
+                $name(s.to_string())
+            }
+        }
+
+        impl From<$name> for String {
+            fn from(id: $name) -> String {
+                id.0
+            }
+        }
+
+        impl From<$name> for $crate::sea_orm::Value {
+            fn from(id: $name) -> $crate::sea_orm::Value {
+                id.0.into()
+            }
+        }
+
+        impl From<&$name> for $crate::sea_orm::Value {
+            fn from(id: &$name) -> $crate::sea_orm::Value {
+                id.0.clone().into()
+            }
+        }
+
+        impl std::ops::Deref for $name {
+            type Target = str;
+            fn deref(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl AsRef<str> for $name {
+            fn as_ref(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl std::borrow::Borrow<str> for $name {
+            fn borrow(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(&self.0)
+            }
+        }
+
+        impl PartialEq<str> for $name {
+            fn eq(&self, other: &str) -> bool {
+                self.0 == other
+            }
+        }
+
+        impl PartialEq<&str> for $name {
+            fn eq(&self, other: &&str) -> bool {
+                self.0 == *other
+            }
+        }
+
+        impl PartialEq<String> for $name {
+            fn eq(&self, other: &String) -> bool {
+                &self.0 == other
+            }
+        }
+
+        impl PartialEq<$name> for str {
+            fn eq(&self, other: &$name) -> bool {
+                self == other.0
+            }
+        }
+
+        impl PartialEq<$name> for &str {
+            fn eq(&self, other: &$name) -> bool {
+                *self == other.0
+            }
+        }
+
+        impl PartialEq<$name> for String {
+            fn eq(&self, other: &$name) -> bool {
+                *self == other.0
+            }
+        }
+    };
+}
+
+typed_id!(
+    /// A document's id: `doc_...`.
+    DocumentId,
+    "doc"
+);
+typed_id!(
+    /// A person's id (one seat of one document): `per_...`.
+    PersonId,
+    "per"
+);
+typed_id!(
+    /// A workspace's id: `wsp_...`.
+    WorkspaceId,
+    "wsp"
+);
+typed_id!(
+    /// A webhook endpoint's id: `wh_...`.
+    EndpointId,
+    "wh"
+);
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_typed_id_is_its_prefixed_text_and_only_its_own_kind() {
+        let d = DocumentId::new();
+        assert!(d.starts_with("doc_"), "{d}");
+        assert_eq!(d.len(), "doc_".len() + 26);
+        assert!(PersonId::new().starts_with("per_"));
+        // Written and read as the text itself.
+        let json = serde_json::to_string(&d).expect("serialises");
+        assert_eq!(json, format!("\"{d}\""));
+        let back: DocumentId = serde_json::from_str(&json).expect("reads back");
+        assert_eq!(back, d);
+        let text: String = d.clone().into();
+        assert!(back == d.as_str() && text == back);
+        assert_eq!(
+            sea_orm::Value::from(&d),
+            sea_orm::Value::from(d.as_str().to_string())
+        );
+    }
 
     #[test]
     fn hex_is_two_lower_case_digits_a_byte() {

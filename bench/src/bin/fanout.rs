@@ -134,7 +134,7 @@ async fn main() {
         .unwrap_or_else(|e| panic!("{e}"))
         .id;
         let actor = Actor {
-            workspace_id: ws.clone(),
+            workspace_id: ws.as_str().into(),
             workspace_name: "Bench".into(),
             principal: signet_core::Principal::Key {
                 id: "key_bench".into(),

@@ -204,7 +204,7 @@ async fn main() {
     .id;
     let actor = Actor {
         workspace_name: "Bench".into(),
-        workspace_id: ws,
+        workspace_id: ws.into(),
         principal: signet_core::Principal::Key {
             id: "key_bench".into(),
         },

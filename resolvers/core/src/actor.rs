@@ -196,7 +196,7 @@ impl Principal {
 
 #[derive(Clone, Debug)]
 pub struct Actor {
-    pub workspace_id: String,
+    pub workspace_id: signet_storage::ids::WorkspaceId,
     /// The workspace's name as the key was last read (at most a minute old: the key cache's
     /// time), the default of a document's `org.name` and `sender.name`.
     pub workspace_name: String,

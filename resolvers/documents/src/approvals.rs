@@ -198,7 +198,7 @@ async fn decide_as(
         .ok_or_else(|| not_found(&doc_id))?;
     if approve {
         let actor = Actor {
-            workspace_id: ws.id.clone(),
+            workspace_id: ws.id.as_str().into(),
             workspace_name: ws.name.clone(),
             principal: decider.clone(),
             mode: if doc.test { Mode::Test } else { Mode::Live },

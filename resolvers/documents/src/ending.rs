@@ -264,7 +264,7 @@ pub(crate) async fn end_in(
     let locale = locale(&doc);
     for p in people
         .iter()
-        .filter(|p| p.invited_at.is_some() && !held.contains(&p.id))
+        .filter(|p| p.invited_at.is_some() && !held.iter().any(|h| *h == p.id))
     {
         trail.email(to.as_str(), &doc, p, &locale);
     }

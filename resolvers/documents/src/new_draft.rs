@@ -11,6 +11,7 @@ use super::store::{self, DocRow};
 use super::{send, trail};
 use crate::state::DocState;
 use signet_core::{Actor, DomainError, Mode, ids};
+use signet_storage::ids::PersonId;
 
 /// A new draft's rows, built before its transaction: ids, times and every JSON text, so that
 /// the transaction (on SQLite, the one writer thread) only runs statements. Its `created`
@@ -70,7 +71,7 @@ impl NewDraft {
             serde_json::json!({"title": d.title, "people": d.people.len()}),
         );
         let doc = DocRow {
-            id,
+            id: id.as_str().into(),
             workspace_id: actor.workspace_id.clone(),
             test: actor.mode == Mode::Test,
             state: if sent.is_some() {
@@ -185,8 +186,8 @@ impl NewDraft {
 /// A new document's person in seat order `i`, waiting for their turn.
 fn person_row(doc_id: &str, i: usize, p: &input::PersonRow) -> store::PersonDbRow {
     store::PersonDbRow {
-        id: ids::new_id("per"),
-        document_id: doc_id.to_string(),
+        id: PersonId::new(),
+        document_id: doc_id.into(),
         position: i as i64,
         seat: p.seat.clone(),
         name: p.name.clone(),

@@ -164,7 +164,7 @@ pub async fn source_sized(
     let size = doc.source.len();
     let people = store::people(&ctx.db.conn, &ctx.db, &[&doc.id]).await?;
     let out = move || DocumentSourceOut {
-        id: doc.id.clone(),
+        id: doc.id.to_string(),
         title: doc.title.clone(),
         description: doc.description.clone(),
         source: async_graphql::Json(if words {

@@ -123,7 +123,7 @@ async fn audited(
             }),
             event: r.event,
             description: r.description,
-            document: doc.id.clone(),
+            document: doc.id.to_string(),
             detail: r.detail,
             hash: r.hash,
         })

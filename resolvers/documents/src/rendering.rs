@@ -423,11 +423,11 @@ pub async fn make_views(ctx: &Ctx, doc: &DocRow, pdf_blob: &str) -> Result<bool,
     if !MAKING
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .insert(doc.id.clone())
+        .insert(doc.id.to_string())
     {
         return Ok(false);
     }
-    let _making = Making(doc.id.clone());
+    let _making = Making(doc.id.to_string());
     // The pictures are drawn from the stored file, the bytes people sign and sealing writes
     // onto. The words are laid out again only for the text layer, kept when the new layout
     // is that very file (a newer version of Signet may lay them out otherwise; the page then

@@ -104,7 +104,7 @@ pub async fn requeue_stuck(ctx: &Ctx) -> Result<usize, DomainError> {
         let mut t = Trail::new(&doc.id, ctx.now());
         t.job(
             &SealJob {
-                document_id: doc.id.clone(),
+                document_id: doc.id.to_string(),
             },
             &doc,
             ctx.now(),
@@ -481,7 +481,7 @@ fn certificate(
 ) -> CertificateDoc {
     let head = audit.last().map(|r| r.hash.clone()).unwrap_or_default();
     let mut facts = vec![
-        ("Document".to_string(), doc.id.clone()),
+        ("Document".to_string(), doc.id.to_string()),
         ("Title".to_string(), doc.title.clone()),
         (
             "Original SHA-256".to_string(),

@@ -131,7 +131,7 @@ impl NewApproval {
         );
         Ok(ApprovalOut {
             id: self.id,
-            document_id: Some(doc.id.clone()),
+            document_id: Some(doc.id.to_string()),
             template_id: None,
             state: "pending".into(),
             created_at: signet_core::clock::time(self.at),
@@ -473,7 +473,7 @@ pub(crate) fn plan_sent(
         .event("documents.document.sent", doc, None, None)
         .job(
             &crate::jobs::RenderJob {
-                document_id: doc.id.clone(),
+                document_id: doc.id.to_string(),
             },
             doc,
             at,

@@ -217,7 +217,7 @@ pub(crate) async fn record_signature(
         trail
             .job(
                 &crate::jobs::SealJob {
-                    document_id: doc.id.clone(),
+                    document_id: doc.id.to_string(),
                 },
                 &doc,
                 now,

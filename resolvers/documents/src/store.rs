@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 
 use sea_orm::{ConnectionTrait, QueryResult, Value};
 use signet_storage::Db;
+use signet_storage::ids::{DocumentId, PersonId, WorkspaceId};
 
 use super::state::{DocState, PersonStatus};
 use super::types::{ApprovalOut, DocumentOut, PersonOut};
@@ -13,8 +14,8 @@ use signet_source::PersonAction;
 
 #[derive(Clone, Debug)]
 pub struct DocRow {
-    pub id: String,
-    pub workspace_id: String,
+    pub id: DocumentId,
+    pub workspace_id: WorkspaceId,
     pub test: bool,
     pub state: DocState,
     pub title: String,
@@ -61,8 +62,8 @@ impl DocRow {
     pub fn from_row(r: &QueryResult) -> Result<DocRow, DomainError> {
         let metadata: String = get(r, "metadata")?;
         Ok(DocRow {
-            id: get(r, "id")?,
-            workspace_id: get(r, "workspace_id")?,
+            id: get::<String>(r, "id")?.into(),
+            workspace_id: get::<String>(r, "workspace_id")?.into(),
             test: get(r, "test")?,
             state: {
                 let s: String = get(r, "state")?;
@@ -97,8 +98,8 @@ impl DocRow {
 
 #[derive(Clone, Debug)]
 pub struct PersonDbRow {
-    pub id: String,
-    pub document_id: String,
+    pub id: PersonId,
+    pub document_id: DocumentId,
     pub position: i64,
     pub seat: String,
     pub name: String,
@@ -128,8 +129,8 @@ impl PersonDbRow {
     fn from_row(r: &QueryResult) -> Result<PersonDbRow, DomainError> {
         let metadata: String = get(r, "metadata")?;
         Ok(PersonDbRow {
-            id: get(r, "id")?,
-            document_id: get(r, "document_id")?,
+            id: get::<String>(r, "id")?.into(),
+            document_id: get::<String>(r, "document_id")?.into(),
             position: get::<i32>(r, "position")? as i64,
             seat: get(r, "seat")?,
             name: get(r, "name")?,
@@ -254,7 +255,7 @@ pub fn to_out(doc: &DocRow, people: &[PersonDbRow], approval: Option<ApprovalOut
         .and_then(|p| serde_json::from_str::<Vec<serde_json::Value>>(p).ok())
         .map(|v| v.len() as i64);
     DocumentOut {
-        id: doc.id.clone(),
+        id: doc.id.to_string(),
         state: doc.state.to_string(),
         test: doc.test,
         title: doc.title.clone(),
@@ -266,7 +267,7 @@ pub fn to_out(doc: &DocRow, people: &[PersonDbRow], approval: Option<ApprovalOut
             .iter()
             .filter(|p| p.document_id == doc.id)
             .map(|p| PersonOut {
-                id: p.id.clone(),
+                id: p.id.to_string(),
                 seat: p.seat.clone(),
                 name: p.name.clone(),
                 email: p.email.clone(),

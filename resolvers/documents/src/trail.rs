@@ -163,8 +163,8 @@ impl Trail {
         }
         let job = EmailJob {
             kind: kind.to_string(),
-            document_id: doc.id.clone(),
-            person_id: Some(person.id.clone()),
+            document_id: doc.id.to_string(),
+            person_id: Some(person.id.to_string()),
             seat: Some(person.seat.clone()),
             locale: person.locale.as_deref().unwrap_or(locale).to_string(),
             test: doc.test,
@@ -178,7 +178,7 @@ impl Trail {
     pub fn email_to_sender(&mut self, kind: &str, doc: &DocRow, locale: &str) -> &mut Trail {
         let job = EmailJob {
             kind: kind.to_string(),
-            document_id: doc.id.clone(),
+            document_id: doc.id.to_string(),
             person_id: None,
             seat: None,
             locale: locale.to_string(),

@@ -13,6 +13,7 @@ use signet_core::clock::time;
 use signet_core::page::PageRequest;
 use signet_core::rules;
 use signet_core::{Actor, Ctx, DomainError, Mode, Scope, ids};
+use signet_storage::ids::EndpointId;
 
 const LOG_SIZE: i64 = 50;
 
@@ -68,7 +69,7 @@ pub async fn create(
     let secret = super::secret::generate();
     let now = ctx.now();
     let row = EndpointRow {
-        id: ids::new_id("wh"),
+        id: EndpointId::new(),
         workspace_id: actor.workspace_id.clone(),
         test: actor.mode == Mode::Test,
         name,
@@ -267,7 +268,7 @@ pub async fn test_send(
             &txn,
             &ctx.db,
             vec![NewMessage {
-                endpoint_id: row.id.clone(),
+                endpoint_id: row.id.to_string(),
                 relay: true,
                 event_id: event_id.clone(),
                 topic,
@@ -376,7 +377,7 @@ pub async fn replay(
         &txn,
         &ctx.db,
         vec![NewMessage {
-            endpoint_id: row.id.clone(),
+            endpoint_id: row.id.to_string(),
             relay: row.relay,
             event_id: original.try_get("", "event_id")?,
             topic: original.try_get("", "topic")?,

@@ -1,6 +1,7 @@
 //! Rows of the webhook tables, and the one lock under which messages are numbered.
 
 use sea_orm::{ConnectionTrait, Value};
+use signet_storage::ids::{EndpointId, WorkspaceId};
 use signet_storage::{Backend, Db};
 use signet_storage::{Cells, Sql};
 
@@ -10,8 +11,8 @@ use signet_core::{Actor, Ctx, DomainError, Mode};
 
 #[derive(Clone, Debug)]
 pub struct EndpointRow {
-    pub id: String,
-    pub workspace_id: String,
+    pub id: EndpointId,
+    pub workspace_id: WorkspaceId,
     pub test: bool,
     pub name: Option<String>,
     pub url: Option<String>,
@@ -68,8 +69,8 @@ impl EndpointRow {
     pub fn from_row(r: &impl Cells) -> Result<EndpointRow, DomainError> {
         let types: String = get(r, "event_types")?;
         Ok(EndpointRow {
-            id: get(r, "id")?,
-            workspace_id: get(r, "workspace_id")?,
+            id: get::<String>(r, "id")?.into(),
+            workspace_id: get::<String>(r, "workspace_id")?.into(),
             test: get(r, "test")?,
             name: get(r, "name")?,
             url: get(r, "url")?,
@@ -92,7 +93,7 @@ impl EndpointRow {
     /// The endpoint as callers see it at `now` (a rotation's window shown while open).
     pub fn to_out(&self, secret: Option<String>, now: i64) -> WebhookOut {
         WebhookOut {
-            id: self.id.clone(),
+            id: self.id.to_string(),
             url: self.url.clone(),
             relay: self.relay,
             name: self.name.clone(),

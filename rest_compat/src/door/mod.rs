@@ -221,7 +221,7 @@ async fn door(
     };
     if let Some(a) = &actor {
         info.key_id = a.principal.key_id().map(str::to_string);
-        info.workspace_id = Some(a.workspace_id.clone());
+        info.workspace_id = Some(a.workspace_id.to_string());
         req.extensions_mut().insert(a.clone());
     }
     req.extensions_mut().insert(BodyLimit(route.body_limit));

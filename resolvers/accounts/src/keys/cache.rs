@@ -25,7 +25,7 @@ pub fn cache(ctx: &Ctx) -> &KeyCache {
 #[derive(Debug)]
 pub struct KeyRow {
     pub(super) key_id: String,
-    pub(super) workspace_id: String,
+    pub(super) workspace_id: signet_storage::ids::WorkspaceId,
     pub(super) mode: Option<Mode>,
     pub(super) stored_hash: Vec<u8>,
     pub(super) scopes: Scopes,

@@ -179,7 +179,7 @@ async fn load(ctx: &Ctx, digest: &str) -> Result<Option<KeyRow>, DomainError> {
     let revoked: Option<i64> = row.try_get("", "revoked_at")?;
     Ok(Some(KeyRow {
         key_id: row.try_get("", "id")?,
-        workspace_id: row.try_get("", "workspace_id")?,
+        workspace_id: row.try_get::<String>("", "workspace_id")?.into(),
         workspace_name: row.try_get("", "workspace_name")?,
         mode: Mode::parse(&mode),
         stored_hash: decode_hex(&stored).unwrap_or_default(),

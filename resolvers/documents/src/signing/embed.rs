@@ -111,7 +111,7 @@ pub async fn session(
                 minted.token
             ),
             expires_at: time(until),
-            document_id: doc.id.clone(),
+            document_id: doc.id.to_string(),
             seat: seat.clone(),
             origin: origin.clone(),
         },

@@ -316,8 +316,8 @@ pub async fn send_code(ctx: &Ctx, token: &str, seen: &Seen) -> Result<CodeOut, D
         .job(
             &crate::jobs::EmailJob {
                 kind: "code".into(),
-                document_id: v.doc.id.clone(),
-                person_id: Some(v.person.id.clone()),
+                document_id: v.doc.id.to_string(),
+                person_id: Some(v.person.id.to_string()),
                 seat: Some(v.person.seat.clone()),
                 locale: locale.to_string(),
                 test: v.doc.test,

@@ -81,7 +81,7 @@ impl Pass {
         ctx: &Ctx,
         doc: &DocRow,
     ) -> Result<Arc<Vec<PersonDbRow>>, DomainError> {
-        cached(&self.people, &doc.id, || async {
+        cached(&self.people, &doc.id.to_string(), || async {
             Ok(Arc::new(
                 store::people(&ctx.db.conn, &ctx.db, &[&doc.id]).await?,
             ))

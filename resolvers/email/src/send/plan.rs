@@ -153,7 +153,7 @@ pub(super) async fn plan(
         subject,
         outgoing,
         link,
-        person_id: wanted.person.map(|p| p.id),
+        person_id: wanted.person.map(|p| p.id.into_string()),
         plan: a.workspace.plan,
     })
 }

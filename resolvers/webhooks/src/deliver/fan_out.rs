@@ -86,7 +86,7 @@ pub async fn fan_out(ctx: &Ctx) -> Result<usize, DomainError> {
                 for e in mine {
                     relayed |= e.relay;
                     messages.push(NewMessage {
-                        endpoint_id: e.id.clone(),
+                        endpoint_id: e.id.to_string(),
                         relay: e.relay,
                         event_id: event_id.clone(),
                         topic: topic.clone(),

@@ -37,11 +37,11 @@ pub async fn endpoints_of(
         let e = EndpointRow::from_row(r)?;
         if e.state == crate::store::EndpointState::Enabled && !e.relay {
             out.insert(
-                e.id.clone(),
+                e.id.to_string(),
                 Target {
                     url: e.url.clone().unwrap_or_default(),
                     secrets: e.signing_secrets(ctx)?,
-                    workspace: e.workspace_id.clone(),
+                    workspace: e.workspace_id.to_string(),
                 },
             );
         }
