@@ -116,11 +116,16 @@ impl Db {
         let mut out = Vec::with_capacity(keys.len());
         if let Some(reader) = &self.inline {
             reader.read(|c| {
-                let mut stmt = c.prepare_cached(SQL)?;
-                for (metric, period) in keys {
-                    out.push(stmt.query_row((workspace_id, metric, period), |r| r.get(0))?);
+                // One read transaction for all the counters: one snapshot, and the log's read
+                // lock taken once rather than once a counter.
+                let tx = c.unchecked_transaction()?;
+                {
+                    let mut stmt = tx.prepare_cached(SQL)?;
+                    for (metric, period) in keys {
+                        out.push(stmt.query_row((workspace_id, metric, period), |r| r.get(0))?);
+                    }
                 }
-                Ok(())
+                tx.finish()
             })?;
             return Ok(out);
         }
