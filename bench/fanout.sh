@@ -9,11 +9,7 @@ cargo build --release -q -p signet-bench --bin fanout
 FANOUT="$CARGO_TARGET_DIR/release/fanout"
 export SIGNET_LOG=warn
 WORK=$(mktemp -d)
-PIDS=()
-cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; sleep 0.5; rm -rf "$WORK"; }
-trap cleanup EXIT
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-wait_port() { for _ in $(seq 1 100); do (exec 3<>/dev/tcp/127.0.0.1/"$1") 2>/dev/null && return 0; sleep 0.1; done; return 1; }
+source bench/lib.sh
 
 runs() { # label, then extra arguments
   local label=$1; shift

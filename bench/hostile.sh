@@ -21,12 +21,8 @@ cargo build --release -q -p signet -p signet-bench
 SIGNET="$CARGO_TARGET_DIR/release/signet"
 BENCH="$CARGO_TARGET_DIR/release/signet-bench"
 WORK=$(mktemp -d)
-PIDS=()
-cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; sleep 0.5; rm -rf "$WORK"; }
-trap cleanup EXIT
+source bench/lib.sh
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-wait_port() { for _ in $(seq 1 100); do (exec 3<>/dev/tcp/127.0.0.1/"$1") 2>/dev/null && return 0; sleep 0.1; done; echo "port $1 never opened" >&2; return 1; }
 json() { python3 -c "import json,sys; print(json.load(sys.stdin)$1)"; }
 
 export SIGNET_DATA_DIR="$WORK/data" SIGNET_LOG=warn

@@ -23,13 +23,7 @@ if [ "$PROFILE" = release ]; then cargo build --release -q -p signet -p signet-b
 SIGNET="$CARGO_TARGET_DIR/$PROFILE/signet"
 MIXED="$CARGO_TARGET_DIR/$PROFILE/mixed"
 WORK=$(mktemp -d)
-PIDS=()
-# Newest first: Signet's processes stop before the servers they use.
-cleanup() { for ((i=${#PIDS[@]}-1; i>=0; i--)); do kill "${PIDS[$i]}" 2>/dev/null || true; done; sleep 1; rm -rf "$WORK"; }
-trap cleanup EXIT
-
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-wait_port() { for _ in $(seq 1 300); do (exec 3<>/dev/tcp/127.0.0.1/"$1") 2>/dev/null && return 0; sleep 0.1; done; echo "port $1 never opened" >&2; return 1; }
+source bench/lib.sh
 
 PGBIN=$(pg_config --bindir 2>/dev/null || ls -d /usr/lib/postgresql/*/bin | tail -n1)
 PGPORT=$(free_port); RPORT=$(free_port)
