@@ -82,6 +82,14 @@ pub fn line_problem(v: &str, max: usize) -> Option<String> {
     })
 }
 
+/// A text trimmed, blank as left out: the normal form of an optional text whose rules passed.
+pub fn trimmed(v: &Option<String>) -> Option<String> {
+    v.as_deref()
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+        .map(str::to_string)
+}
+
 /// An optional value: left out or blank is `None`, anything else goes through `parse`.
 fn optional(
     field: &str,

@@ -342,10 +342,4 @@ pub fn email_options(e: Option<&EmailOptionsIn>) -> EmailOptionsIn {
     out
 }
 
-/// A text trimmed, blank as left out.
-pub fn trimmed(v: &Option<String>) -> Option<String> {
-    v.as_deref()
-        .map(str::trim)
-        .filter(|v| !v.is_empty())
-        .map(str::to_string)
-}
+pub use signet_core::fields::trimmed;

@@ -127,11 +127,7 @@ fn parse_in(kind: Kind, body: &EmailWordingIn) -> Result<[Option<String>; 5], Do
     ];
     let mut out: [Option<String>; 5] = Default::default();
     for (i, (field, v)) in FIELDS.iter().zip(given).enumerate() {
-        let v = v
-            .as_deref()
-            .map(str::trim)
-            .filter(|v| !v.is_empty())
-            .map(str::to_string);
+        let v = signet_core::fields::trimmed(v);
         if let Some(v) = &v {
             let segs = compose::parse(kind, field, v)?;
             if *field == "subject" && segs.contains(&compose::Seg::Var("action.url")) {
