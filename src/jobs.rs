@@ -8,6 +8,7 @@ use signet_workers::Jobs;
 pub fn jobs() -> Jobs {
     Jobs::new()
         .each::<signet_documents::rendering::Renders>()
+        .each::<signet_documents::pictures::Pictures>()
         .each::<signet_documents::seal::Seals>()
         .each::<signet_email::worker::Emails>()
         .pool::<signet_webhooks::worker::Deliveries>()

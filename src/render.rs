@@ -1,8 +1,8 @@
 //! `signet-pdf` behind the resolvers' `DocRenderer` seam.
 
 use signet_documents::render::{
-    CertificateDoc, DocRenderer, MarkKind, PagePictures, PageView, Placement, RenderFailure,
-    RenderJob, RenderedDoc, ValueMark,
+    CertificateDoc, DocRenderer, MarkKind, PagePicture, Placement, RenderFailure, RenderJob,
+    RenderedDoc, ValueMark,
 };
 use signet_pdf::{
     Certificate, CertificatePerson, Labels, Paper, PlacedValue, Profile, RenderInput, Renderer,
@@ -49,10 +49,13 @@ impl DocRenderer for PdfRenderer {
 
     fn render(&self, job: &RenderJob) -> Result<RenderedDoc, RenderFailure> {
         let input = input_of(job);
-        let out = self
-            .engine()
-            .render_with_views(&input, job.max_pages, &job.page_widths)
-            .map_err(failure)?;
+        let engine = self.engine();
+        let out = if job.page_text {
+            engine.render_with_text(&input, job.max_pages)
+        } else {
+            engine.render_at_most(&input, job.max_pages)
+        }
+        .map_err(failure)?;
         Ok(RenderedDoc {
             pdf: out.pdf,
             pages: out.pages,
@@ -68,28 +71,20 @@ impl DocRenderer for PdfRenderer {
                     height: f.height,
                 })
                 .collect(),
-            views: out
+            text: out
                 .views
                 .into_iter()
-                .map(|v| PageView {
-                    images: v.images,
-                    text: serde_json::to_value(&v.text).unwrap_or_default(),
-                })
+                .map(|v| serde_json::to_value(&v.text).unwrap_or_default())
                 .collect(),
         })
     }
 
-    fn pictures(&self, pdf: &[u8], widths: &[u32]) -> Result<PagePictures, String> {
-        Ok(signet_pdf::pages::pictures(pdf, widths)?
-            .into_iter()
-            .map(|v| {
-                let view = PageView {
-                    images: v.images,
-                    text: serde_json::Value::Array(Vec::new()),
-                };
-                (v.size, view)
-            })
-            .collect())
+    fn picture(&self, pdf: &[u8], index: usize, widths: &[u32]) -> Result<PagePicture, String> {
+        let view = signet_pdf::pages::picture(pdf, index, widths)?;
+        Ok(PagePicture {
+            size: view.size,
+            images: view.images,
+        })
     }
 
     fn values_layer(&self, pages: &[(f64, f64)], marks: &[ValueMark]) -> Result<Vec<u8>, String> {

@@ -60,77 +60,106 @@ pub fn page_views(
             document.pages().len()
         ));
     }
-    for (view, page) in drawn.iter_mut().zip(document.pages()) {
-        runs(&page.frame, Transform::identity(), &mut view.text);
+    for (view, text) in drawn.iter_mut().zip(page_text(document)) {
+        view.text = text;
     }
     Ok(drawn)
+}
+
+/// Each page's text runs as laid out, without pictures: what the signing page's text layer
+/// needs from the layout (the pictures are drawn later, from the file).
+pub fn page_text(document: &PagedDocument) -> Vec<Vec<TextRun>> {
+    document
+        .pages()
+        .iter()
+        .map(|page| {
+            let mut text = Vec::new();
+            runs(&page.frame, Transform::identity(), &mut text);
+            text
+        })
+        .collect()
 }
 
 /// Every page of a PDF as PNG pictures at each of `widths` (pixels), with its size in
 /// points and no text. Fails when the rasteriser says it could not draw something on a page.
 pub fn pictures(pdf: &[u8], widths: &[u32]) -> Result<Vec<PageView>, String> {
-    let Some(&widest) = widths.iter().max() else {
-        return Ok(Vec::new());
-    };
-    let file = Pdf::new(pdf.to_vec()).map_err(|e| format!("page pictures: {e:?}"))?;
-    let warnings: Arc<Mutex<Vec<InterpreterWarning>>> = Arc::default();
-    let sink = warnings.clone();
-    let settings = InterpreterSettings {
-        warning_sink: Arc::new(move |w| {
-            sink.lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .push(w)
-        }),
-        ..InterpreterSettings::default()
-    };
+    let drawer = Drawer::open(pdf)?;
     let cache = hayro::RenderCache::new();
-    let mut out = Vec::with_capacity(file.pages().len());
-    for (n, page) in file.pages().iter().enumerate() {
-        let (w, h) = page.render_dimensions();
-        let draw = |width: u32| -> Result<Raster, String> {
-            let scale = width as f32 / w.max(1.0);
-            let height = (h * scale).round().max(1.0);
-            if height > MAX_HEIGHT || width > MAX_HEIGHT as u32 {
-                return Err(format!(
-                    "page {}'s picture would be {width} × {height} pixels",
-                    n + 1
-                ));
-            }
-            let pixmap = hayro::render(
-                page,
-                &cache,
-                &settings,
-                &hayro::RenderSettings {
-                    x_scale: scale,
-                    y_scale: scale,
-                    width: Some(width as u16),
-                    height: Some(height as u16),
-                    bg_color: WHITE,
-                },
-            );
-            let said = std::mem::take(
-                &mut *warnings
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner),
-            );
-            if let Some(first) = said.first() {
-                return Err(format!(
-                    "page {} cannot be shown as it prints: {}",
-                    n + 1,
-                    match first {
-                        InterpreterWarning::UnsupportedFont => "a font on it cannot be drawn",
-                        InterpreterWarning::ImageDecodeFailure =>
-                            "a picture on it cannot be decoded",
-                    }
-                ));
-            }
-            Ok(Raster {
-                width: pixmap.width() as usize,
-                height: pixmap.height() as usize,
-                rgba: pixmap.data_as_u8_slice().to_vec(),
-            })
+    (0..drawer.pages())
+        .map(|n| drawer.draw(n, widths, &cache))
+        .collect()
+}
+
+/// The number of pages of a PDF.
+pub fn page_count(pdf: &[u8]) -> Result<usize, String> {
+    Ok(Drawer::open(pdf)?.pages())
+}
+
+/// One page of a PDF (`index` from 0) as PNG pictures at each of `widths`, with its size in
+/// points and no text: what a job that draws a document page by page asks for, so that only
+/// one page's pixels are held at a time whatever the page count.
+pub fn picture(pdf: &[u8], index: usize, widths: &[u32]) -> Result<PageView, String> {
+    let drawer = Drawer::open(pdf)?;
+    if index >= drawer.pages() {
+        return Err(format!(
+            "page pictures: the PDF has {} pages, not {}",
+            drawer.pages(),
+            index + 1
+        ));
+    }
+    drawer.draw(index, widths, &hayro::RenderCache::new())
+}
+
+/// A parsed PDF and what its pages' drawing shares.
+struct Drawer {
+    file: Pdf,
+    warnings: Arc<Mutex<Vec<InterpreterWarning>>>,
+    settings: InterpreterSettings,
+}
+
+impl Drawer {
+    fn open(pdf: &[u8]) -> Result<Drawer, String> {
+        let file = Pdf::new(pdf.to_vec()).map_err(|e| format!("page pictures: {e:?}"))?;
+        let warnings: Arc<Mutex<Vec<InterpreterWarning>>> = Arc::default();
+        let sink = warnings.clone();
+        let settings = InterpreterSettings {
+            warning_sink: Arc::new(move |w| {
+                sink.lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .push(w)
+            }),
+            ..InterpreterSettings::default()
         };
-        let big = draw(widest)?;
+        Ok(Drawer {
+            file,
+            warnings,
+            settings,
+        })
+    }
+
+    fn pages(&self) -> usize {
+        self.file.pages().len()
+    }
+
+    /// Page `n` (from 0) at each of `widths`: the widest drawn once, a width half of it
+    /// made from that picture.
+    fn draw<'a>(
+        &'a self,
+        n: usize,
+        widths: &[u32],
+        cache: &hayro::RenderCache<'a>,
+    ) -> Result<PageView, String> {
+        let page = &self.file.pages()[n];
+        let (w, h) = page.render_dimensions();
+        let size = (w as f64, h as f64);
+        let Some(&widest) = widths.iter().max() else {
+            return Ok(PageView {
+                size,
+                images: Vec::new(),
+                text: Vec::new(),
+            });
+        };
+        let big = self.raster(n, widest, cache)?;
         let images = widths
             .iter()
             .map(|&width| {
@@ -139,17 +168,67 @@ pub fn pictures(pdf: &[u8], widths: &[u32]) -> Result<Vec<PageView>, String> {
                 } else if width * 2 == widest {
                     big.halved().png()
                 } else {
-                    draw(width)?.png()
+                    self.raster(n, width, cache)?.png()
                 }
             })
             .collect::<Result<_, _>>()?;
-        out.push(PageView {
-            size: (w as f64, h as f64),
+        Ok(PageView {
+            size,
             images,
             text: Vec::new(),
-        });
+        })
     }
-    Ok(out)
+
+    fn raster<'a>(
+        &'a self,
+        n: usize,
+        width: u32,
+        cache: &hayro::RenderCache<'a>,
+    ) -> Result<Raster, String> {
+        let page = &self.file.pages()[n];
+        let (w, h) = page.render_dimensions();
+        let scale = width as f32 / w.max(1.0);
+        let height = (h * scale).round().max(1.0);
+        if height > MAX_HEIGHT || width > MAX_HEIGHT as u32 {
+            return Err(format!(
+                "page {}'s picture would be {width} × {height} pixels",
+                n + 1
+            ));
+        }
+        let pixmap = hayro::render(
+            page,
+            cache,
+            &self.settings,
+            &hayro::RenderSettings {
+                x_scale: scale,
+                y_scale: scale,
+                width: Some(width as u16),
+                height: Some(height as u16),
+                bg_color: WHITE,
+            },
+        );
+        let said = std::mem::take(
+            &mut *self
+                .warnings
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        );
+        if let Some(first) = said.first() {
+            return Err(format!(
+                "page {} cannot be shown as it prints: {}",
+                n + 1,
+                match first {
+                    InterpreterWarning::UnsupportedFont => "a font on it cannot be drawn",
+                    InterpreterWarning::ImageDecodeFailure => "a picture on it cannot be decoded",
+                }
+            ));
+        }
+        Ok(Raster {
+            width: pixmap.width() as usize,
+            height: pixmap.height() as usize,
+            rgba: pixmap.data_as_u8_slice().to_vec(),
+        })
+    }
 }
 
 /// Opaque pixels, four bytes each (drawn on white, so premultiplied is plain RGBA).

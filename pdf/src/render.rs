@@ -12,6 +12,14 @@ use typst_layout::PagedDocument;
 use crate::input::{FieldRect, RenderError, RenderInput, Rendered};
 use crate::{markup, pages, world};
 
+/// What a render makes of each page for the signing page.
+enum Views<'a> {
+    None,
+    Text,
+    /// Text and pictures at these widths.
+    Pictures(&'a [u32]),
+}
+
 /// Holds what every render shares: the standard library and the embedded fonts. Build one at
 /// start-up and share it; `render` may run on many threads at once.
 #[derive(Clone)]
@@ -55,6 +63,31 @@ impl Renderer {
         max_pages: usize,
         widths: &[u32],
     ) -> Result<Rendered, RenderError> {
+        let views = if widths.is_empty() {
+            Views::None
+        } else {
+            Views::Pictures(widths)
+        };
+        self.render_views(input, max_pages, views)
+    }
+
+    /// As `render_at_most`, with each page's text runs for the signing page's text layer but
+    /// no pictures: those are drawn from the stored file afterwards, page by page
+    /// ([`crate::pages::picture`]), off the render that sealing waits for.
+    pub fn render_with_text(
+        &self,
+        input: &RenderInput<'_>,
+        max_pages: usize,
+    ) -> Result<Rendered, RenderError> {
+        self.render_views(input, max_pages, Views::Text)
+    }
+
+    fn render_views(
+        &self,
+        input: &RenderInput<'_>,
+        max_pages: usize,
+        views: Views<'_>,
+    ) -> Result<Rendered, RenderError> {
         let generated = markup::generate(input);
         let data =
             serde_json::to_vec(&generated.data).map_err(|e| RenderError::Compile(e.to_string()))?;
@@ -72,10 +105,20 @@ impl Renderer {
             .collect();
         let fields = field_rects(&document, &generated.data.fields, &generated.fields)?;
         let pdf = export(&document, input.footer)?;
-        let mut views = if widths.is_empty() {
-            Vec::new()
-        } else {
-            pages::page_views(&pdf, &document, widths).map_err(RenderError::Pictures)?
+        let mut views = match views {
+            Views::None => Vec::new(),
+            Views::Text => pages::page_text(&document)
+                .into_iter()
+                .zip(&pages)
+                .map(|(text, &size)| pages::PageView {
+                    size,
+                    images: Vec::new(),
+                    text,
+                })
+                .collect(),
+            Views::Pictures(widths) => {
+                pages::page_views(&pdf, &document, widths).map_err(RenderError::Pictures)?
+            }
         };
         // A file's pages are pictures to Typst: their words come from the file.
         if let Some(file) = &input.doc.file {

@@ -791,17 +791,17 @@ both!(remind_void_and_revise_follow_the_state_machine, |app| {
     let sent = act(&app, &key, &new_id, "send", json!({})).await;
     assert_eq!(sent.status, 201, "{}", sent.body);
     assert_eq!(person(&sent.body, "provider")["status"], "invited");
-    // Rendered (by this app's worker), so the invitations go out: they wait for the pages.
+    // Rendered and its pages drawn (by this app's workers), so the invitations go out: they
+    // wait for the pages.
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    while app
-        .get(&format!("/api/v1/documents/{new_id}"), Some(&key))
+    while outbox(&app, &new_id)
         .await
-        .body["pageCount"]
-        .is_null()
+        .iter()
+        .any(|j| j.0 == "email" && j.1["kind"] == "invitation" && j.2 != "done")
     {
         assert!(
             std::time::Instant::now() < deadline,
-            "the document was not rendered"
+            "the invitations did not go out"
         );
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }

@@ -1016,10 +1016,13 @@ async fn no_email_lost(kind: Kind) {
         )
         .await;
         assert_eq!(d.status, 201, "{}", d.body);
-        // Rendered here, so the invitations (which wait for the pages) are due before the
-        // worker starts: the kill below tests emails, not renders.
+        // Rendered and drawn here, so the invitations (which wait for the pages) are due
+        // before the worker starts: the kill below tests emails, not renders.
         let id = d.body["id"].as_str().unwrap();
         signet_documents::rendering::render_document(app.ctx(), id, None)
+            .await
+            .unwrap();
+        signet_documents::pictures::make_pictures(app.ctx(), id, None)
             .await
             .unwrap();
     }

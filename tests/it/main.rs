@@ -28,6 +28,7 @@ mod idempotency;
 mod leaks;
 mod limits;
 mod live;
+mod pictures;
 mod queue;
 mod reads;
 mod scaleout;

@@ -576,6 +576,13 @@ async fn files_earlier_tries_left_are_removed(kind: Kind) {
             .unwrap(),
         1
     );
+    // Its pictures, queued by the render, are drawn by their own job.
+    assert_eq!(
+        signet_workers::pass::<signet_documents::pictures::Pictures>(ctx)
+            .await
+            .unwrap(),
+        1
+    );
     let named = |col: &'static str| {
         let db = ctx.db.clone();
         let id = id.clone();
@@ -603,7 +610,7 @@ async fn files_earlier_tries_left_are_removed(kind: Kind) {
         assert_eq!(
             own.len(),
             3,
-            "two pictures and the text of its one page: {own:?}"
+            "two pictures and the index of its one page: {own:?}"
         );
         rest
     };

@@ -22,6 +22,26 @@ pub fn render_file(doc_id: &str) -> String {
     )
 }
 
+/// The blob key of a rendered file's page picture `page` (from 1) at `width` pixels.
+pub fn image_key(pdf_blob: &str, page: usize, width: u32) -> String {
+    format!("{}.p{page}.{width}.png", stem(pdf_blob))
+}
+
+/// The blob key of a rendered file's page index: `{"widths": [...], "pages": [{"size":
+/// [w, h], "text": [...]}]}`, written once every picture exists.
+pub fn index_key(pdf_blob: &str) -> String {
+    format!("{}.pages.json", stem(pdf_blob))
+}
+
+/// The blob key of the text runs a render kept for each page, until the index takes them.
+pub fn text_key(pdf_blob: &str) -> String {
+    format!("{}.text.json", stem(pdf_blob))
+}
+
+fn stem(pdf_blob: &str) -> &str {
+    pdf_blob.trim_end_matches(".pdf")
+}
+
 /// A new sealed copy's PDF, a name of its own per try.
 pub fn sealed_file(doc_id: &str) -> String {
     format!(

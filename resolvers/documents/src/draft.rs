@@ -76,6 +76,6 @@ pub(crate) fn render_job_of(
         values,
         seat_names,
         max_pages,
-        page_widths: crate::render::PAGE_WIDTHS.to_vec(),
+        page_text: true,
     }
 }

@@ -1,7 +1,8 @@
 //! The jobs the documents' transitions queue, each written in the transaction of the change
-//! that causes it: rendering a sent document (`rendering::Renders` takes it), sealing a signed
-//! one (`seal::Seals`), and emails about a document (`signet_email::worker::Emails`). The
-//! webhook event is the core's (`signet_core::events::Event`).
+//! that causes it: rendering a sent document (`rendering::Renders` takes it), drawing its
+//! pages' pictures (`pictures::Pictures`), sealing a signed one (`seal::Seals`), and emails
+//! about a document (`signet_email::worker::Emails`). The webhook event is the core's
+//! (`signet_core::events::Event`).
 
 use signet_queue as jobs;
 
@@ -14,6 +15,19 @@ pub struct RenderJob {
 
 impl jobs::Job for RenderJob {
     const KIND: &'static str = "render";
+}
+
+/// Draw the signing page's pictures of a rendered document's pages: queued by the render, in
+/// the transaction that stores its file (`pictures::Pictures` takes it). The invitations held
+/// for the pages go out when it ends.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PicturesJob {
+    pub document_id: String,
+}
+
+impl jobs::Job for PicturesJob {
+    const KIND: &'static str = "pictures";
 }
 
 /// Seal a document everyone signed: queued by the last signature, in its transaction.

@@ -20,8 +20,9 @@ pub struct RenderJob {
     pub seat_names: BTreeMap<String, String>,
     /// A longer document fails to render, with its reason.
     pub max_pages: usize,
-    /// Widths in pixels at which each page is drawn for the signing page; none, no pictures.
-    pub page_widths: Vec<u32>,
+    /// Whether each page's text runs are collected for the signing page's text layer (its
+    /// pictures are drawn afterwards from the stored file, by the pictures job).
+    pub page_text: bool,
 }
 
 /// Widths of the signing page's pictures of a page: sharp on a phone (375 CSS pixels at 2×)
@@ -42,20 +43,17 @@ pub struct RenderedDoc {
     pub pdf: Vec<u8>,
     pub pages: Vec<(f64, f64)>,
     pub fields: Vec<Placement>,
-    /// One per page when `page_widths` were given.
-    pub views: Vec<PageView>,
+    /// With `page_text`, one per page: its text runs as laid out,
+    /// `[{x, y, width, height, size, text}]`, in points.
+    pub text: Vec<serde_json::Value>,
 }
 
-/// What the signing page shows of one page.
-pub struct PageView {
-    /// PNG pictures, one per `page_widths` entry.
+/// One page of a stored PDF as the signing page shows it: its size in points and its PNG
+/// pictures, one per width asked for.
+pub struct PagePicture {
+    pub size: (f64, f64),
     pub images: Vec<Vec<u8>>,
-    /// The text runs as laid out: `[{x, y, width, height, size, text}]`, in points.
-    pub text: serde_json::Value,
 }
-
-/// Each page of a stored PDF: its size in points and its pictures.
-pub type PagePictures = Vec<((f64, f64), PageView)>;
 
 /// Why a render failed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -81,9 +79,9 @@ pub trait DocRenderer: Send + Sync + 'static {
     /// How many pages `job` lays out to (`Refused` past `max_pages`), without the PDF or
     /// pictures; CPU-bound.
     fn page_count(&self, job: &RenderJob) -> Result<usize, RenderFailure>;
-    /// Every page of a stored PDF drawn as pictures at each of `widths`, with its size in
-    /// points and no text; fails when something on a page cannot be drawn. CPU-bound.
-    fn pictures(&self, pdf: &[u8], widths: &[u32]) -> Result<PagePictures, String>;
+    /// Page `index` (from 0) of a stored PDF drawn as pictures at each of `widths`, with its
+    /// size in points; fails when something on the page cannot be drawn. CPU-bound.
+    fn picture(&self, pdf: &[u8], index: usize, widths: &[u32]) -> Result<PagePicture, String>;
     /// Transparent pages of the given sizes with the values drawn in; CPU-bound.
     fn values_layer(&self, pages: &[(f64, f64)], marks: &[ValueMark]) -> Result<Vec<u8>, String>;
     /// The certificate of completion as a PDF of its own; CPU-bound.
@@ -179,41 +177,82 @@ pub struct CertificateDoc {
 /// and on a busy machine they also pace themselves ([`signet_queue::pacing`]); elsewhere they keep
 /// the normal priority. Sealing renders a document it finds without a file on the blocking
 /// pool instead (`documents::rendering::render_document`).
-static BACKGROUND: std::sync::LazyLock<std::sync::mpsc::Sender<Task>> =
-    std::sync::LazyLock::new(|| {
-        let (tx, rx) = std::sync::mpsc::channel::<Task>();
-        let rx = std::sync::Arc::new(std::sync::Mutex::new(rx));
-        let threads = std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(2);
-        for i in 0..threads {
-            let rx = rx.clone();
-            let spawned = std::thread::Builder::new()
-                .name(format!(
-                    "{}-{i}",
-                    signet_queue::pacing::RENDER_THREAD_PREFIX
-                ))
-                .spawn(move || {
-                    lower_priority();
-                    loop {
-                        let task = match rx.lock() {
-                            Ok(rx) => rx.recv(),
-                            Err(_) => return,
-                        };
-                        match task {
-                            Ok(task) => signet_queue::pacing::run_paced(task),
-                            Err(_) => return,
-                        }
-                    }
-                });
-            if let Err(e) = spawned {
-                tracing::error!(error = %e, "cannot start a render thread");
+///
+/// Two lanes: renders, which sealing and the held invitations wait for, and the signing
+/// page's pictures of rendered pages, one page a task. A free thread takes the oldest render
+/// first, and a page picture only when no render waits.
+static BACKGROUND: std::sync::LazyLock<std::sync::Arc<Lanes>> = std::sync::LazyLock::new(|| {
+    let lanes = std::sync::Arc::new(Lanes::default());
+    let threads = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(2);
+    for i in 0..threads {
+        let theirs = lanes.clone();
+        let spawned = std::thread::Builder::new()
+            .name(format!(
+                "{}-{i}",
+                signet_queue::pacing::RENDER_THREAD_PREFIX
+            ))
+            .spawn(move || {
+                lower_priority();
+                while let Some(task) = theirs.next() {
+                    signet_queue::pacing::run_paced(task);
+                }
+            });
+        match spawned {
+            Ok(_) => {
+                lanes
+                    .threads
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             }
+            Err(e) => tracing::error!(error = %e, "cannot start a render thread"),
         }
-        tx
-    });
+    }
+    lanes
+});
 
 type Task = Box<dyn FnOnce() + Send + 'static>;
+
+/// The render threads' two queues of tasks.
+#[derive(Default)]
+struct Lanes {
+    queued: std::sync::Mutex<(
+        std::collections::VecDeque<Task>,
+        std::collections::VecDeque<Task>,
+    )>,
+    ready: std::sync::Condvar,
+    /// Threads that started: with none, a task would wait for ever.
+    threads: std::sync::atomic::AtomicUsize,
+}
+
+impl Lanes {
+    fn push(&self, task: Task, later: bool) {
+        let mut q = self
+            .queued
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if later { &mut q.1 } else { &mut q.0 }.push_back(task);
+        drop(q);
+        self.ready.notify_one();
+    }
+
+    /// The next task, renders first; waits for one.
+    fn next(&self) -> Option<Task> {
+        let mut q = self
+            .queued
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        loop {
+            if let Some(task) = q.0.pop_front().or_else(|| q.1.pop_front()) {
+                return Some(task);
+            }
+            q = self
+                .ready
+                .wait(q)
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+        }
+    }
+}
 
 fn lower_priority() {
     #[cfg(target_os = "linux")]
@@ -235,13 +274,35 @@ fn lower_priority() {
 pub async fn in_background<T: Send + 'static>(
     work: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, String> {
+    on_threads(work, false).await
+}
+
+/// As [`in_background`], taken only when no render waits: the signing page's pictures.
+pub async fn in_background_later<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, String> {
+    on_threads(work, true).await
+}
+
+async fn on_threads<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+    later: bool,
+) -> Result<T, String> {
+    if BACKGROUND
+        .threads
+        .load(std::sync::atomic::Ordering::Relaxed)
+        == 0
+    {
+        return Err("the render threads are gone".into());
+    }
     let (tx, rx) = tokio::sync::oneshot::channel();
-    BACKGROUND
-        .send(Box::new(move || {
+    BACKGROUND.push(
+        Box::new(move || {
             let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work));
             let _ = tx.send(out);
-        }))
-        .map_err(|_| "the render threads are gone".to_string())?;
+        }),
+        later,
+    );
     match rx.await {
         Ok(Ok(out)) => Ok(out),
         Ok(Err(_)) => Err("rendering panicked".into()),

@@ -6,7 +6,9 @@
 //! A render depends only on what the send stored (the words, people, facts, choices, test
 //! flag and the date of sending), so it comes out the same whenever it runs. It stores the
 //! file, the page sizes and every field's rectangle in one transaction with an audit row that
-//! states the file's SHA-256; sealing renders first itself if it finds no file yet.
+//! states the file's SHA-256 and queues the signing page's pictures (`pictures`), which the
+//! invitations wait for; sealing renders first itself if it finds no file yet, and never waits
+//! for pictures.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -75,6 +77,18 @@ async fn render_job_once(ctx: &Ctx, c: &Claimed) -> Result<(), DomainError> {
         Some(doc_id) => render_document(ctx, doc_id, Some(&c.job)).await,
         None => Ok(false),
     };
+    settle(ctx, c, outcome, "rendering").await
+}
+
+/// Ends a claimed job of a document's pages (its render or its pictures) by its outcome:
+/// `Ok(true)` when the work's own transaction ended it, `Ok(false)` when there was nothing to
+/// do; a failure the words decide voids the document, as does the last try's failure.
+pub(crate) async fn settle(
+    ctx: &Ctx,
+    c: &Claimed,
+    outcome: Result<bool, DomainError>,
+    what: &str,
+) -> Result<(), DomainError> {
     // An earlier try may have left a file of its own.
     if outcome.is_ok()
         && c.attempts > 0
@@ -91,7 +105,7 @@ async fn render_job_once(ctx: &Ctx, c: &Claimed) -> Result<(), DomainError> {
         // The words decide it: the document is voided with the reason, which is where the
         // failure is kept, and the job has done what it could.
         Err(DomainError::Invalid(reason)) => {
-            tracing::error!(document = ?c.doc_id, reason, "rendering failed for good; the document is voided");
+            tracing::error!(document = ?c.doc_id, reason, what, "failed for good; the document is voided");
             match &c.doc_id {
                 Some(doc_id) => {
                     super::ending::unrenderable(ctx, doc_id, &reason).await?;
@@ -103,15 +117,15 @@ async fn render_job_once(ctx: &Ctx, c: &Claimed) -> Result<(), DomainError> {
         // The last try failed too: the document ends visibly rather than waiting, unsigned
         // and with its invitations held, until it expires.
         Err(e) if c.attempts + 1 >= jobs::MAX_ATTEMPTS => {
-            tracing::error!(document = ?c.doc_id, attempts = c.attempts + 1, error = %e, "rendering failed on its last try; the document is voided");
+            tracing::error!(document = ?c.doc_id, attempts = c.attempts + 1, error = %e, what, "failed on its last try; the document is voided");
             if let Some(doc_id) = &c.doc_id {
-                let why = format!("rendering failed {} times", c.attempts + 1);
+                let why = format!("{what} failed {} times", c.attempts + 1);
                 super::ending::unrenderable(ctx, doc_id, &why).await?;
             }
             Ok(jobs::give_up(&ctx.db, c).await?)
         }
         Err(e) => {
-            tracing::error!(document = ?c.doc_id, attempts = c.attempts + 1, error = %e, "rendering failed; will retry");
+            tracing::error!(document = ?c.doc_id, attempts = c.attempts + 1, error = %e, what, "failed; will retry");
             Ok(jobs::retry_later(&ctx.db, c).await?)
         }
     }
@@ -119,7 +133,7 @@ async fn render_job_once(ctx: &Ctx, c: &Claimed) -> Result<(), DomainError> {
 
 /// The bytes of the PDF a document's pages are (one made from a PDF template), read before
 /// its render; none for a document of words.
-async fn file_data(ctx: &Ctx, doc: &DocRow) -> Result<Option<Arc<[u8]>>, DomainError> {
+pub(crate) async fn file_data(ctx: &Ctx, doc: &DocRow) -> Result<Option<Arc<[u8]>>, DomainError> {
     if doc.template_id.is_none() || !doc.source.contains("\"file\"") {
         return Ok(None);
     }
@@ -146,7 +160,7 @@ async fn file_data(ctx: &Ctx, doc: &DocRow) -> Result<Option<Arc<[u8]>>, DomainE
 }
 
 /// A draft with its file's bytes in place for the renderer.
-fn with_file(mut draft: Draft, data: Option<Arc<[u8]>>) -> Draft {
+pub(crate) fn with_file(mut draft: Draft, data: Option<Arc<[u8]>>) -> Draft {
     if let Some(f) = draft.doc.file.as_mut() {
         f.data = data;
     }
@@ -210,27 +224,29 @@ pub async fn render_document(
             .map_err(|e| DomainError::Internal(format!("rendering {doc_id}: {e}")))??,
     };
     let bytes = rendered.pdf.len();
-    // The signing page's pictures and text first, then the file: all on the disk before the
-    // row that names the file commits (`Blobs::put`). They share the file's name.
-    store_views(
-        ctx,
-        &blob,
-        std::mem::take(&mut rendered.views),
-        &rendered.pages,
-    )
-    .await?;
+    // The text of the signing page's pages first, then the file: both on the disk before the
+    // row that names the file commits (`Blobs::put`). They share the file's name, as the
+    // pictures drawn later do.
+    let text = std::mem::take(&mut rendered.text);
+    ctx.blobs
+        .put(
+            &crate::blob_keys::text_key(&blob),
+            serde_json::to_vec(&text).unwrap_or_default(),
+        )
+        .await?;
     ctx.blobs
         .put(&blob, std::mem::take(&mut rendered.pdf))
         .await?;
-    record(ctx, &doc.id, &blob, rendered, &sha256, bytes, job_id).await
+    record(ctx, &doc, &blob, rendered, &sha256, bytes, job_id).await
 }
 
 /// Names the stored file on the document, with its fields' places and its audit row, in one
-/// transaction that only the first render wins; the invitations held for the pages go out.
-/// False (and the file removed) when another render got there first.
+/// transaction that only the first render wins; the signing page's pictures are queued (the
+/// invitations held for the pages go out once they exist). False (and the file removed) when
+/// another render got there first.
 async fn record(
     ctx: &Ctx,
-    doc_id: &str,
+    doc: &DocRow,
     blob: &str,
     rendered: crate::render::RenderedDoc,
     sha256: &str,
@@ -239,6 +255,8 @@ async fn record(
 ) -> Result<bool, DomainError> {
     let sizes: Vec<[f64; 2]> = rendered.pages.iter().map(|(w, h)| [*w, *h]).collect();
 
+    let doc_id = doc.id.as_str();
+    let (workspace_id, test) = (doc.workspace_id.to_string(), doc.test);
     let (c, id, file, job_id, sha256) = (
         ctx.clone(),
         doc_id.to_string(),
@@ -268,8 +286,16 @@ async fn record(
             }
             let t = rendered_trail(&id, sizes.len(), rendered.fields.len(), bytes, &sha256, c.now());
             let queued = t.write(&*txn, &c.db).await?;
-            // The pages exist: the invitations held for them go out.
-            let released = jobs::release_held(&c.db, &*txn, &id).await?;
+            // The pages exist: their pictures are drawn next, below the renders' priority.
+            let owner = jobs::Owner {
+                workspace_id: &workspace_id,
+                document_id: Some(&id),
+                test,
+            };
+            let pictures = crate::jobs::PicturesJob {
+                document_id: id.clone(),
+            };
+            let released = jobs::enqueue(&*txn, &c.db, &pictures, owner).await?;
             if let Some(job_id) = job_id {
                 jobs::finish(&c.db, &*txn, &job_id).await?;
             }
@@ -401,114 +427,6 @@ fn place_fields(
     }
     sql.push_str(") AS v WHERE fields.document_id = $1 AND fields.position = v.column1");
     (sql, values)
-}
-
-/// Makes the signing page's pictures and text of a document rendered before they existed
-/// (an installation upgraded with documents out for signature): the same words laid out
-/// again, the same way (`render_job` depends only on the stored document), stored beside
-/// the rendered file. At most one at a time per process per document; on a render thread.
-/// Answers whether they exist now.
-pub async fn make_views(ctx: &Ctx, doc: &DocRow, pdf_blob: &str) -> Result<bool, DomainError> {
-    static MAKING: std::sync::LazyLock<std::sync::Mutex<std::collections::HashSet<String>>> =
-        std::sync::LazyLock::new(Default::default);
-    struct Making(String);
-    impl Drop for Making {
-        fn drop(&mut self) {
-            MAKING
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .remove(&self.0);
-        }
-    }
-    if !MAKING
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .insert(doc.id.to_string())
-    {
-        return Ok(false);
-    }
-    let _making = Making(doc.id.to_string());
-    // The pictures are drawn from the stored file, the bytes people sign and sealing writes
-    // onto. The words are laid out again only for the text layer, kept when the new layout
-    // is that very file (a newer version of Signet may lay them out otherwise; the page then
-    // shows the pictures without a text layer rather than words that are not on them).
-    let pdf = ctx
-        .blobs
-        .get(pdf_blob)
-        .await?
-        .ok_or_else(|| DomainError::Internal(format!("rendered file {pdf_blob} is missing")))?;
-    let people = store::people(&ctx.db.conn, &ctx.db, &[&doc.id]).await?;
-    let (renderer, max_pages, row) = (
-        crate::services(ctx).renderer.clone(),
-        crate::services(ctx).max_pages,
-        doc.clone(),
-    );
-    let data = file_data(ctx, doc).await?;
-    let (views, sizes) = crate::render::in_background(move || {
-        let drawn = renderer
-            .pictures(&pdf, &crate::render::PAGE_WIDTHS)
-            .map_err(DomainError::Internal)?;
-        let (sizes, mut views): (Vec<_>, Vec<_>) = drawn.into_iter().unzip();
-        let laid = send::draft_from(&row, &people).ok().and_then(|d| {
-            renderer
-                .render(&render_job(&row, &with_file(d, data), max_pages))
-                .ok()
-        });
-        if let Some(laid) = laid
-            && laid.pdf == pdf
-        {
-            for (view, again) in views.iter_mut().zip(laid.views) {
-                view.text = again.text;
-            }
-        }
-        Ok::<_, DomainError>((views, sizes))
-    })
-    .await
-    .map_err(DomainError::Internal)??;
-    store_views(ctx, pdf_blob, views, &sizes).await?;
-    tracing::info!(document = %doc.id, "made the signing page's pictures of a document rendered without them");
-    Ok(true)
-}
-
-/// The blob key of a rendered file's page picture `page` (from 1) at `width` pixels.
-pub fn view_image_key(pdf_blob: &str, page: usize, width: u32) -> String {
-    format!("{}.p{page}.{width}.png", pdf_blob.trim_end_matches(".pdf"))
-}
-
-/// The blob key of a rendered file's page sizes and text runs.
-pub fn view_text_key(pdf_blob: &str) -> String {
-    format!("{}.pages.json", pdf_blob.trim_end_matches(".pdf"))
-}
-
-/// Stores the signing page's pictures of each page and one file of every page's size and
-/// text runs (`{"widths": [...], "pages": [{"size": [w, h], "text": [...]}]}`).
-async fn store_views(
-    ctx: &Ctx,
-    pdf_blob: &str,
-    views: Vec<crate::render::PageView>,
-    sizes: &[(f64, f64)],
-) -> Result<(), DomainError> {
-    if views.is_empty() {
-        return Ok(());
-    }
-    let widths = crate::render::PAGE_WIDTHS;
-    let mut pages = Vec::with_capacity(views.len());
-    for (i, (view, size)) in views.into_iter().zip(sizes).enumerate() {
-        for (image, width) in view.images.into_iter().zip(widths) {
-            ctx.blobs
-                .put(&view_image_key(pdf_blob, i + 1, width), image)
-                .await?;
-        }
-        pages.push(json!({"size": [size.0, size.1], "text": view.text}));
-    }
-    let index = json!({"widths": widths, "pages": pages});
-    ctx.blobs
-        .put(
-            &view_text_key(pdf_blob),
-            serde_json::to_vec(&index).unwrap_or_default(),
-        )
-        .await?;
-    Ok(())
 }
 
 /// The rendered boxes as fields: each field once, at its first place, with its other places

@@ -251,23 +251,19 @@ async fn pages(ctx: &Ctx, doc: &DocRow) -> Result<Option<Vec<PageOut>>, DomainEr
     let Some(blob) = blob else {
         return Ok(None);
     };
-    let Some(index) = ctx
-        .blobs
-        .get(&crate::rendering::view_text_key(&blob))
-        .await?
-    else {
-        // Rendered before pictures were made: they are made now (the page waits as for a
-        // render and asks again).
-        if !doc.state.out_for_signature() {
-            return Ok(None);
+    let Some(index) = ctx.blobs.get(&crate::blob_keys::index_key(&blob)).await? else {
+        // The pictures are being drawn (the render kept the text for them), or the file was
+        // rendered before pictures were made: then they are made now. Either way the page
+        // waits as for a render and asks again.
+        if doc.state.out_for_signature()
+            && ctx
+                .blobs
+                .get(&crate::blob_keys::text_key(&blob))
+                .await?
+                .is_none()
+        {
+            crate::pictures::make_later(ctx, doc);
         }
-        let (ctx2, doc2) = (ctx.clone(), doc.clone());
-        let make = async move {
-            if let Err(e) = crate::rendering::make_views(&ctx2, &doc2, &blob).await {
-                tracing::warn!(document = %doc2.id, error = %e, "making page pictures failed");
-            }
-        };
-        tokio::spawn(tracing::Instrument::in_current_span(make));
         return Ok(None);
     };
     #[derive(serde::Deserialize)]
@@ -351,7 +347,7 @@ pub async fn image(
     let blob = store::rendered_while_out(&ctx.db.conn, &ctx.db, doc_id).await?;
     let blob = blob.ok_or_else(gone)?;
     ctx.blobs
-        .get(&crate::rendering::view_image_key(&blob, page, width))
+        .get(&crate::blob_keys::image_key(&blob, page, width))
         .await?
         .ok_or_else(gone)
 }

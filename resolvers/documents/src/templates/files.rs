@@ -318,7 +318,7 @@ pub async fn create_html(
                 values: BTreeMap::new(),
                 seat_names: BTreeMap::new(),
                 max_pages,
-                page_widths: Vec::new(),
+                page_text: false,
             })
             .map_err(|e| match e {
                 crate::render::RenderFailure::Refused(e) => DomainError::invalid("html", e),
