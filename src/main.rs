@@ -13,7 +13,10 @@ use signet::Config;
 
 use output::{Failure, OrFail};
 
-// glibc malloc took over a tenth of the server's time under load (bench/RESULTS.md).
+// glibc malloc took over a tenth of the server's time under load (bench/RESULTS.md). The
+// `system-allocator` feature keeps the C library's, for heap profilers that watch malloc
+// (heaptrack; bench/README.md).
+#[cfg(not(feature = "system-allocator"))]
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

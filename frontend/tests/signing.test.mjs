@@ -110,10 +110,12 @@ async function sendDocument(extra = {}, people) {
   return doc;
 }
 
-/** The signing link emailed to `to` (the .eml files of the embedded default). */
+/** The signing link emailed to `to` (the .eml files of the embedded default). The invitation
+ * waits for the render and then the page pictures, both on threads in the idle scheduling
+ * class: while the rest of the suite fills both cores, they wait for it (up to a minute). */
 async function linkFor(to) {
   const dir = join(data, "mail");
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < 600; i++) {
     for (const raw of emails(dir)) {
       if (!raw.includes(`To: ${to}`) && !raw.includes(`<${to}>`)) continue;
       const m = raw.replace(/=\r?\n/g, "").match(/\/s\/([A-Za-z0-9_-]{43})/);

@@ -226,7 +226,7 @@ impl Drawer {
         Ok(Raster {
             width: pixmap.width() as usize,
             height: pixmap.height() as usize,
-            rgba: pixmap.data_as_u8_slice().to_vec(),
+            pixels: Pixels::Drawn(pixmap),
         })
     }
 }
@@ -235,12 +235,27 @@ impl Drawer {
 struct Raster {
     width: usize,
     height: usize,
-    rgba: Vec<u8>,
+    pixels: Pixels,
+}
+
+/// A raster's bytes: the rasteriser's own (not copied: a 1,500-pixel page is 11.6 MB), or
+/// made here.
+enum Pixels {
+    Drawn(hayro::vello_cpu::Pixmap),
+    Made(Vec<u8>),
 }
 
 impl Raster {
     /// Half as wide and high, each pixel the mean of the (up to) four it covers.
+    fn rgba(&self) -> &[u8] {
+        match &self.pixels {
+            Pixels::Drawn(p) => p.data_as_u8_slice(),
+            Pixels::Made(v) => v,
+        }
+    }
+
     fn halved(&self) -> Raster {
+        let source = self.rgba();
         let (width, height) = (self.width.div_ceil(2), self.height.div_ceil(2));
         let mut rgba = vec![0u8; width * height * 4];
         for y in 0..height {
@@ -252,7 +267,7 @@ impl Raster {
                     if sx < self.width && sy < self.height {
                         let i = (sy * self.width + sx) * 4;
                         for (c, s) in sum.iter_mut().enumerate() {
-                            *s += self.rgba[i + c] as u32;
+                            *s += source[i + c] as u32;
                         }
                         n += 1;
                     }
@@ -266,14 +281,14 @@ impl Raster {
         Raster {
             width,
             height,
-            rgba,
+            pixels: Pixels::Made(rgba),
         }
     }
 
     /// PNG, grey when every pixel is. Grey pages are 16 levels (4 bits), enough for
     /// anti-aliased text and a sixth to a quarter smaller than 256.
     fn png(&self) -> Result<Vec<u8>, String> {
-        let (width, height, rgba) = (self.width, self.height, &self.rgba);
+        let (width, height, rgba) = (self.width, self.height, self.rgba());
         let grey = rgba.chunks_exact(4).all(|p| p[0] == p[1] && p[1] == p[2]);
         let mut palette: Option<Vec<u8>> = None;
         let (color, depth, data): (png::ColorType, png::BitDepth, Vec<u8>) = if grey {

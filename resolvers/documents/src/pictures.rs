@@ -32,8 +32,10 @@ pub struct Pictures;
 
 /// Jobs claimed at once; their pages take turns on the render threads' later lane.
 pub const BATCH: i64 = 2;
-/// How long a worker owns a pictures job: 500 pages, each waiting up to the pacing's cap.
-pub const LEASE_MS: i64 = 300_000;
+/// How long a worker owns a pictures job before another may take it, as for a render: a
+/// longer job taken over by another worker costs only the pages both draw (each skips the
+/// pages already stored), while a worker that died holds the invitations no longer than this.
+pub const LEASE_MS: i64 = 120_000;
 
 #[async_trait::async_trait]
 impl Handler for Pictures {
