@@ -295,11 +295,11 @@ async fn record(
             let pictures = crate::jobs::PicturesJob {
                 document_id: id.clone(),
             };
-            let released = jobs::enqueue(&*txn, &c.db, &pictures, owner).await?;
+            let drawing = jobs::enqueue(&*txn, &c.db, &pictures, owner).await?;
             if let Some(job_id) = job_id {
                 jobs::finish(&c.db, &*txn, &job_id).await?;
             }
-            Ok(Some(queued.and(released)))
+            Ok(Some(queued.and(drawing)))
         })
         .await?;
     let Some(queued) = won else {
