@@ -90,11 +90,6 @@ pub fn pictures(pdf: &[u8], widths: &[u32]) -> Result<Vec<PageView>, String> {
         .collect()
 }
 
-/// The number of pages of a PDF.
-pub fn page_count(pdf: &[u8]) -> Result<usize, String> {
-    Ok(Drawer::open(pdf)?.pages())
-}
-
 /// One page of a PDF (`index` from 0) as PNG pictures at each of `widths`, with its size in
 /// points and no text: what a job that draws a document page by page asks for, so that only
 /// one page's pixels are held at a time whatever the page count.
