@@ -4,8 +4,10 @@
 //
 //   cargo build --release && node bench/signing-page.mjs [runs]
 //
-// Figures go to bench/RESULTS.md by hand. Aim: the first page visible in under 300 ms and
-// under 150 KB transferred for a 1-page document.
+// Figures go to bench/RESULTS.md by hand. Aim: the first page visible in under 300 ms at p95
+// (under 400 ms for 20 pages) and under 150 KB transferred for a 1-page document. Two clocks:
+// the browser's paint time of the first picture from the start of the navigation (Element
+// Timing), and the bench's own, from before `page.goto` in a fresh context.
 import { spawn, execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, existsSync } from "node:fs";
 import { tmpdir, homedir } from "node:os";
@@ -98,12 +100,13 @@ function pct(xs, p) {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
 }
 
-console.log("| document | screen | first page visible p50 / p95 (ms) | bytes transferred (KB) | requests |");
-console.log("|---|---|---|---|---|");
+console.log("| document | screen | first page painted p50 / p95 (ms from navigation) | bench's wall clock p50 / p95 (ms) | bytes transferred (KB) | requests |");
+console.log("|---|---|---|---|---|---|");
 for (const pages of [1, 20]) {
   const doc = await documentOf(pages);
   for (const [screen, viewport, scale] of [["phone 375", { width: 375, height: 740 }, 2], ["desktop 1280", { width: 1280, height: 900 }, 1]]) {
     const times = [];
+    const painted = [];
     let bytes = 0;
     let requests = 0;
     for (let i = 0; i < runs; i++) {
@@ -132,12 +135,20 @@ for (const pages of [1, 20]) {
       }
       await page.waitForFunction(() => { const i = document.querySelector(".sheet img"); return i && i.complete && i.naturalWidth > 0; });
       times.push(Date.now() - t0);
+      // When the browser painted the first page's picture, from the start of the navigation
+      // (the Element Timing API): what the person sees, without the bench's own steps.
+      painted.push(await page.evaluate(() => new Promise((done) => {
+        new PerformanceObserver((list) => {
+          const e = list.getEntries().find((x) => x.identifier === "first-page");
+          if (e) done(e.renderTime || e.loadTime);
+        }).observe({ type: "element", buffered: true });
+      })));
       await page.waitForLoadState("networkidle");
       bytes += total;
       requests += count;
       await context.close();
     }
-    console.log(`| ${doc.pages} page${doc.pages > 1 ? "s" : ""} | ${screen} | ${pct(times, 50)} / ${pct(times, 95)} | ${(bytes / runs / 1024).toFixed(1)} | ${Math.round(requests / runs)} |`);
+    console.log(`| ${doc.pages} page${doc.pages > 1 ? "s" : ""} | ${screen} | ${Math.round(pct(painted, 50))} / ${Math.round(pct(painted, 95))} | ${pct(times, 50)} / ${pct(times, 95)} | ${(bytes / runs / 1024).toFixed(1)} | ${Math.round(requests / runs)} |`);
   }
 }
 await browser.close();

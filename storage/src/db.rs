@@ -111,50 +111,51 @@ impl Db {
         workspace_id: &str,
         keys: &[(&str, &str)],
     ) -> Result<Vec<i64>, StorageError> {
-        // A counter is the sum of its shards (m0006).
-        const SQL: &str = "SELECT COALESCE(SUM(count), 0) FROM usage_counters WHERE workspace_id = $1 AND metric = $2 AND period = $3";
-        let mut out = Vec::with_capacity(keys.len());
-        if let Some(reader) = &self.inline {
-            reader.read(|c| {
-                // One read transaction for all the counters: one snapshot, and the log's read
-                // lock taken once rather than once a counter.
-                let tx = c.unchecked_transaction()?;
-                {
-                    let mut stmt = tx.prepare_cached(SQL)?;
-                    for (metric, period) in keys {
-                        out.push(stmt.query_row((workspace_id, metric, period), |r| r.get(0))?);
-                    }
-                }
-                tx.finish()
-            })?;
-            return Ok(out);
-        }
-        // One round trip for all pairs: `(metric = $2 AND period = $3) OR ...`.
-        let mut sql = String::from(
-            "SELECT metric, period, CAST(SUM(count) AS BIGINT) AS count FROM usage_counters WHERE workspace_id = $1 AND (",
-        );
-        let mut values = vec![sea_orm::Value::from(workspace_id)];
-        for (i, (metric, period)) in keys.iter().enumerate() {
+        // A counter is the sum of its shards (m0006). One statement for all the counters, on
+        // either database: one snapshot, one round trip, and on SQLite the log's read lock
+        // taken once with no BEGIN and COMMIT to parse (an explicit transaction around three
+        // queries cost a fifth of the read).
+        let mark = if self.inline.is_some() { '?' } else { '$' };
+        let mut sql = String::from("SELECT ");
+        for i in 0..keys.len() {
             if i > 0 {
-                sql.push_str(" OR ");
+                sql.push_str(", ");
             }
             sql.push_str(&format!(
-                "(metric = ${} AND period = ${})",
+                "(SELECT CAST(COALESCE(SUM(count), 0) AS BIGINT) FROM usage_counters \
+                 WHERE workspace_id = {mark}1 AND metric = {mark}{} AND period = {mark}{}) AS c{i}",
                 2 * i + 2,
                 2 * i + 3
             ));
-            values.push(sea_orm::Value::from(*metric));
-            values.push(sea_orm::Value::from(*period));
         }
-        sql.push_str(") GROUP BY metric, period");
-        let rows = self.conn.query_all_raw(self.stmt(&sql, values)).await?;
-        out.resize(keys.len(), 0);
-        for row in rows {
-            let metric: String = row.try_get("", "metric")?;
-            let period: String = row.try_get("", "period")?;
-            if let Some(i) = keys.iter().position(|(m, p)| *m == metric && *p == period) {
-                out[i] = row.try_get("", "count")?;
+        let mut out = Vec::with_capacity(keys.len());
+        if let Some(reader) = &self.inline {
+            let mut params: Vec<&str> = Vec::with_capacity(1 + 2 * keys.len());
+            params.push(workspace_id);
+            for (metric, period) in keys {
+                params.extend([*metric, *period]);
             }
+            reader.read(|c| {
+                let mut stmt = c.prepare_cached(&sql)?;
+                stmt.query_row(rusqlite::params_from_iter(params.iter()), |r| {
+                    (0..keys.len()).try_for_each(|i| {
+                        out.push(r.get(i)?);
+                        Ok(())
+                    })
+                })
+            })?;
+            return Ok(out);
+        }
+        let mut values = vec![sea_orm::Value::from(workspace_id)];
+        for (metric, period) in keys {
+            values.extend([sea_orm::Value::from(*metric), sea_orm::Value::from(*period)]);
+        }
+        let row = self.conn.query_one_raw(self.stmt(&sql, values)).await?;
+        for i in 0..keys.len() {
+            out.push(match &row {
+                Some(r) => r.try_get("", &format!("c{i}"))?,
+                None => 0,
+            });
         }
         Ok(out)
     }

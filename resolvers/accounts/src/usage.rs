@@ -62,13 +62,14 @@ fn periods(now: chrono::DateTime<Utc>) -> [(String, String, String); 2] {
     let next_day = day_start.map(|d| d + chrono::Duration::days(1));
     let f = |t: Option<chrono::DateTime<Utc>>| t.map(rfc3339).unwrap_or_default();
     [
+        // Plain integer formatting: chrono's strftime cost a tenth of GET /usage's own work.
         (
-            now.format("%Y-%m").to_string(),
+            format!("{:04}-{:02}", now.year(), now.month()),
             f(month_start),
             f(next_month),
         ),
         (
-            now.format("%Y-%m-%d").to_string(),
+            format!("{:04}-{:02}-{:02}", now.year(), now.month(), now.day()),
             f(day_start),
             f(next_day),
         ),

@@ -57,6 +57,9 @@ pub struct ApiLogSink {
 
 const BATCH: usize = 512;
 
+/// How long the writer gathers entries after the first before it writes them.
+const GATHER: std::time::Duration = std::time::Duration::from_millis(20);
+
 impl ApiLogSink {
     /// Starts the writer. It ends, after writing what it holds, when `ApiLogWriter::stop` is
     /// called or every sink is dropped.
@@ -78,6 +81,20 @@ impl ApiLogSink {
                     tokio::select! {
                         n = rx.recv_many(&mut batch, BATCH) => if n == 0 { break },
                         _ = &mut stop_rx => { stopping = true; continue; }
+                    }
+                    // Under load, gather for a moment before writing: one commit for many
+                    // rows rather than one for the few that arrived since the last write (at
+                    // 26,000 reads a second the commits took a third of the writer thread).
+                    // A wish to know when everything is written ends the wait at once.
+                    let until = tokio::time::Instant::now() + GATHER;
+                    while batch.len() < BATCH && !batch.iter().any(|m| matches!(m, Msg::Flushed(_)))
+                    {
+                        let room = BATCH - batch.len();
+                        tokio::select! {
+                            n = rx.recv_many(&mut batch, room) => if n == 0 { break },
+                            _ = tokio::time::sleep_until(until) => break,
+                            _ = &mut stop_rx => { stopping = true; break; }
+                        }
                     }
                 }
                 if batch.is_empty() {
