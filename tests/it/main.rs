@@ -28,6 +28,7 @@ mod idempotency;
 mod leaks;
 mod limits;
 mod live;
+mod people;
 mod pictures;
 mod queue;
 mod reads;

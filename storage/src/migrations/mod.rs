@@ -61,6 +61,7 @@ mod m0012_template_pages;
 mod m0013_field_areas;
 mod m0014_outbox_purge;
 mod m0015_live_deliveries;
+mod m0016_people;
 
 pub struct Migrator;
 
@@ -83,6 +84,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0013_field_areas::Migration),
             Box::new(m0014_outbox_purge::Migration),
             Box::new(m0015_live_deliveries::Migration),
+            Box::new(m0016_people::Migration),
         ]
     }
 }

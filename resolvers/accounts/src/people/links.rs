@@ -1,0 +1,211 @@
+//! Sign-in by an emailed link: 32 random bytes, stored only as a keyed hash, good for 15
+//! minutes and once; a newer link voids the older ones. Asking answers the same whether or
+//! not the address is anyone's, and is bounded per address and per client, an hour at a
+//! time. Opening the link shows a page; only its button's POST redeems it (`redeem`), so a
+//! mail scanner that follows links spends nothing.
+
+use std::net::IpAddr;
+
+use chrono::{TimeZone, Utc};
+use sea_orm::{ConnectionTrait, TransactionTrait, Value};
+use signet_core::{Ctx, DomainError, ids};
+
+use super::{members, sessions};
+
+/// How long a link works.
+pub const LINK_MS: i64 = 15 * 60 * 1000;
+/// Links asked for one address in an hour.
+pub const PER_ADDRESS_HOUR: u64 = 5;
+/// Links asked for from one client address in an hour.
+pub const PER_CLIENT_HOUR: u64 = 30;
+
+/// A link made for a person, to be emailed (or printed by `signet admin`).
+#[derive(Debug)]
+pub struct Issued {
+    pub token: String,
+    pub user_id: String,
+    pub email: String,
+    pub name: String,
+    pub language: String,
+    pub expires_at: i64,
+}
+
+fn keyed(ctx: &Ctx, what: &str) -> String {
+    ids::hex(ring::hmac::sign(&ctx.key_hasher, what.as_bytes()).as_ref())
+}
+
+/// The keyed hash of a link's secret (apart from sessions' and signing links').
+fn hash(ctx: &Ctx, token: &str) -> String {
+    keyed(ctx, &format!("sign-in:{token}"))
+}
+
+/// Counts one request under `subject` in this hour if fewer than `limit` were counted.
+async fn count(ctx: &Ctx, subject: &str, hour: &str, limit: u64) -> Result<bool, DomainError> {
+    let row = ctx
+        .db
+        .conn
+        .query_one_raw(ctx.db.stmt(
+            "INSERT INTO sign_in_counts (subject, hour, count) VALUES ($1, $2, 1) \
+             ON CONFLICT (subject, hour) DO UPDATE SET count = sign_in_counts.count + 1 \
+             WHERE sign_in_counts.count < $3 RETURNING count",
+            [
+                Value::from(subject),
+                Value::from(hour),
+                Value::from(limit as i64),
+            ],
+        ))
+        .await?;
+    Ok(row.is_some())
+}
+
+/// Asks for a link for `email` from `client_ip`. `Ok(None)` when the address is nobody's
+/// (the caller answers exactly as when it is someone's); `Ok(Some)` with the link to send;
+/// `RateLimited` when either bound is reached, known address or not.
+pub async fn request(
+    ctx: &Ctx,
+    email: &str,
+    client_ip: IpAddr,
+) -> Result<Option<Issued>, DomainError> {
+    let email = members::address(email)?;
+    let now = ctx.now();
+    let at = Utc
+        .timestamp_millis_opt(now)
+        .single()
+        .unwrap_or_else(Utc::now);
+    let hour = at.format("%Y-%m-%dT%H").to_string();
+    let refused = || DomainError::RateLimited {
+        message: "Too many sign-in links were asked for; try again within the hour.".into(),
+        retry_after_secs: 3600 - (now / 1000).rem_euclid(3600) as u64,
+    };
+    if !count(ctx, &format!("client:{client_ip}"), &hour, PER_CLIENT_HOUR).await? {
+        return Err(refused());
+    }
+    let subject = format!("address:{}", keyed(ctx, &format!("address:{email}")));
+    if !count(ctx, &subject, &hour, PER_ADDRESS_HOUR).await? {
+        return Err(refused());
+    }
+    let Some(row) = ctx
+        .db
+        .conn
+        .query_one_raw(ctx.db.stmt(
+            "SELECT u.id, u.name, u.language FROM users u WHERE u.email = $1 \
+             AND EXISTS (SELECT 1 FROM members m WHERE m.user_id = u.id)",
+            [Value::from(email.as_str())],
+        ))
+        .await?
+    else {
+        return Ok(None);
+    };
+    let user_id: String = row.try_get("", "id")?;
+    let (token, expires_at) = store(ctx, &user_id).await?;
+    Ok(Some(Issued {
+        token,
+        user_id,
+        email,
+        name: row.try_get("", "name")?,
+        language: row.try_get("", "language")?,
+        expires_at,
+    }))
+}
+
+/// A link for a person `signet admin` names (the first owner of an installation, or anyone
+/// locked out): no bounds, the same rules otherwise.
+pub async fn issue_for_operator(ctx: &Ctx, user_id: &str) -> Result<Issued, DomainError> {
+    let row = ctx
+        .db
+        .conn
+        .query_one_raw(ctx.db.stmt(
+            "SELECT email, name, language FROM users WHERE id = $1",
+            [Value::from(user_id)],
+        ))
+        .await?
+        .ok_or_else(|| DomainError::NotFound(format!("no person {user_id}")))?;
+    let (token, expires_at) = store(ctx, user_id).await?;
+    Ok(Issued {
+        token,
+        user_id: user_id.to_string(),
+        email: row.try_get("", "email")?,
+        name: row.try_get("", "name")?,
+        language: row.try_get("", "language")?,
+        expires_at,
+    })
+}
+
+/// Makes a person's new link, voiding their older unused ones in the same transaction.
+/// Answers its secret (in the clear only here) and when it runs out.
+async fn store(ctx: &Ctx, user_id: &str) -> Result<(String, i64), DomainError> {
+    let now = ctx.now();
+    let token = sessions::secret()?;
+    let txn = ctx.db.conn.begin().await?;
+    txn.execute_raw(ctx.db.stmt(
+        "UPDATE sign_in_links SET voided_at = $1 WHERE user_id = $2 AND used_at IS NULL AND voided_at IS NULL",
+        [Value::from(now), Value::from(user_id)],
+    ))
+    .await?;
+    txn.execute_raw(ctx.db.stmt(
+        "INSERT INTO sign_in_links (token_hash, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4)",
+        [
+            Value::from(hash(ctx, &token)),
+            Value::from(user_id),
+            Value::from(now),
+            Value::from(now + LINK_MS),
+        ],
+    ))
+    .await?;
+    txn.commit().await?;
+    Ok((token, now + LINK_MS))
+}
+
+/// A session opened by a link.
+#[derive(Debug)]
+pub struct SignedIn {
+    pub session_id: String,
+    /// The cookie's secret: in the clear only here.
+    pub token: String,
+    pub user_id: String,
+    pub workspace_id: String,
+}
+
+/// Redeems a link: once, within its time, unless a newer one voided it; opens a session in
+/// the person's first workspace. Every failure is the same `NotFound`, which says nothing of
+/// why.
+pub async fn redeem(
+    ctx: &Ctx,
+    token: &str,
+    client_ip: IpAddr,
+    user_agent: &str,
+) -> Result<SignedIn, DomainError> {
+    let gone = || {
+        DomainError::NotFound(
+            "This sign-in link does not work: it was used, ran out, or a newer one was sent. Ask for a new one."
+                .into(),
+        )
+    };
+    if token.len() != 43 {
+        return Err(gone());
+    }
+    let now = ctx.now();
+    let txn = ctx.db.conn.begin().await?;
+    // Spent and read in one statement: of two tries at once, one alone gets the row.
+    let row = txn
+        .query_one_raw(ctx.db.stmt(
+            "UPDATE sign_in_links SET used_at = $1 WHERE token_hash = $2 AND used_at IS NULL \
+             AND voided_at IS NULL AND expires_at > $1 RETURNING user_id",
+            [Value::from(now), Value::from(hash(ctx, token))],
+        ))
+        .await?
+        .ok_or_else(gone)?;
+    let user_id: String = row.try_get("", "user_id")?;
+    let workspace_id = members::first_workspace(ctx, &user_id)
+        .await?
+        .ok_or_else(gone)?;
+    let (session_id, token) =
+        sessions::open(&txn, ctx, &user_id, &workspace_id, client_ip, user_agent).await?;
+    txn.commit().await?;
+    Ok(SignedIn {
+        session_id,
+        token,
+        user_id,
+        workspace_id,
+    })
+}

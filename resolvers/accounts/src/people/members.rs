@@ -1,0 +1,177 @@
+//! Persons (one address across the installation) and their memberships: a role in one
+//! workspace. What each role may do is written in docs/decisions/the-application.md; a
+//! session's scopes are its role's (`scopes_of`), so that one check serves keys and people.
+
+use sea_orm::{ConnectionTrait, Value};
+use signet_core::actor::{Role, Scope, Scopes};
+use signet_core::{Ctx, DomainError, ids};
+
+/// The longest address and name a person may have.
+const MAX_EMAIL: usize = 254;
+const MAX_NAME: usize = 200;
+
+/// A role from its name.
+pub fn parse_role(s: &str) -> Option<Role> {
+    match s {
+        "owner" => Some(Role::Owner),
+        "admin" => Some(Role::Admin),
+        "member" => Some(Role::Member),
+        "viewer" => Some(Role::Viewer),
+        _ => None,
+    }
+}
+
+/// What a role may do, in the scopes' terms: a viewer reads; a member also makes, sends and
+/// embeds documents and templates; an admin and an owner hold every scope (what only they
+/// may do beyond scopes, such as members and settings, is checked by role).
+pub fn scopes_of(role: Role) -> Scopes {
+    match role {
+        Role::Owner | Role::Admin => Scopes::all(),
+        Role::Member => Scope::ALL
+            .iter()
+            .copied()
+            .filter(|s| {
+                s.as_str().ends_with(":read")
+                    || matches!(
+                        s,
+                        Scope::DocumentsWrite
+                            | Scope::TemplatesWrite
+                            | Scope::EmbeddedWrite
+                            | Scope::DraftsWrite
+                    )
+            })
+            .collect(),
+        Role::Viewer => Scope::ALL
+            .iter()
+            .copied()
+            .filter(|s| s.as_str().ends_with(":read"))
+            .collect(),
+    }
+}
+
+/// An address as stored: trimmed and lower-cased; refused when it is not an address.
+pub fn address(email: &str) -> Result<String, DomainError> {
+    let e = email.trim().to_lowercase();
+    if e.len() > MAX_EMAIL || !signet_core::fields::is_email(&e) {
+        return Err(DomainError::Invalid(
+            "email: must be an email address of at most 254 characters".into(),
+        ));
+    }
+    Ok(e)
+}
+
+/// The person with this address, if any (`usr_…`).
+pub async fn person_by_email(ctx: &Ctx, email: &str) -> Result<Option<String>, DomainError> {
+    let row = ctx
+        .db
+        .conn
+        .query_one_raw(ctx.db.stmt(
+            "SELECT id FROM users WHERE email = $1",
+            [Value::from(address(email)?)],
+        ))
+        .await?;
+    Ok(match row {
+        Some(r) => Some(r.try_get("", "id")?),
+        None => None,
+    })
+}
+
+/// The person with this address, made when there is none yet.
+pub async fn ensure_person(
+    ctx: &Ctx,
+    email: &str,
+    name: &str,
+    language: &str,
+) -> Result<String, DomainError> {
+    let email = address(email)?;
+    let name = name.trim();
+    if name.is_empty() || name.chars().count() > MAX_NAME {
+        return Err(DomainError::Invalid(
+            "name: must be 1 to 200 characters".into(),
+        ));
+    }
+    if let Some(id) = person_by_email(ctx, &email).await? {
+        return Ok(id);
+    }
+    let id = ids::new_id("usr");
+    ctx.db
+        .conn
+        .execute_raw(ctx.db.stmt(
+            "INSERT INTO users (id, email, name, language, created_at) VALUES ($1, $2, $3, $4, $5) \
+             ON CONFLICT (email) DO NOTHING",
+            [
+                Value::from(id.as_str()),
+                Value::from(email.as_str()),
+                Value::from(name),
+                Value::from(language),
+                Value::from(ctx.now()),
+            ],
+        ))
+        .await?;
+    // Another request may have made the person first: theirs is the one.
+    person_by_email(ctx, &email)
+        .await?
+        .ok_or_else(|| DomainError::Internal("a person just made is missing".into()))
+}
+
+/// Gives a person a role in a workspace (a new membership, or the role changed).
+pub async fn set_member(
+    ctx: &Ctx,
+    workspace_id: &str,
+    user_id: &str,
+    role: Role,
+    by: Option<&str>,
+) -> Result<(), DomainError> {
+    crate::workspaces::get(ctx, workspace_id).await?;
+    ctx.db
+        .conn
+        .execute_raw(ctx.db.stmt(
+            "INSERT INTO members (workspace_id, user_id, role, invited_by, created_at) VALUES ($1, $2, $3, $4, $5) \
+             ON CONFLICT (workspace_id, user_id) DO UPDATE SET role = $3",
+            [
+                Value::from(workspace_id),
+                Value::from(user_id),
+                Value::from(role.as_str()),
+                Value::from(by),
+                Value::from(ctx.now()),
+            ],
+        ))
+        .await?;
+    Ok(())
+}
+
+/// The person's role in the workspace, if they are a member.
+pub async fn role_in(
+    ctx: &Ctx,
+    workspace_id: &str,
+    user_id: &str,
+) -> Result<Option<Role>, DomainError> {
+    let row = ctx
+        .db
+        .conn
+        .query_one_raw(ctx.db.stmt(
+            "SELECT role FROM members WHERE workspace_id = $1 AND user_id = $2",
+            [Value::from(workspace_id), Value::from(user_id)],
+        ))
+        .await?;
+    Ok(match row {
+        Some(r) => parse_role(&r.try_get::<String>("", "role")?),
+        None => None,
+    })
+}
+
+/// The workspace a person's sign-in opens: the first they joined.
+pub async fn first_workspace(ctx: &Ctx, user_id: &str) -> Result<Option<String>, DomainError> {
+    let row = ctx
+        .db
+        .conn
+        .query_one_raw(ctx.db.stmt(
+            "SELECT workspace_id FROM members WHERE user_id = $1 ORDER BY created_at, workspace_id LIMIT 1",
+            [Value::from(user_id)],
+        ))
+        .await?;
+    Ok(match row {
+        Some(r) => Some(r.try_get("", "workspace_id")?),
+        None => None,
+    })
+}

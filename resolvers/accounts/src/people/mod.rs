@@ -1,0 +1,7 @@
+//! The people of a workspace (docs/decisions/the-application.md): persons and their
+//! memberships with a role (`members`), sign-in by an emailed link (`links`), and the
+//! sessions a sign-in opens (`sessions`).
+
+pub mod links;
+pub mod members;
+pub mod sessions;
