@@ -6,6 +6,7 @@ mod ca;
 mod email;
 mod files;
 mod keys;
+mod people;
 mod teams;
 mod workspaces;
 
@@ -18,6 +19,7 @@ use approvals::ApprovalCmd;
 use ca::CaCmd;
 use email::EmailCmd;
 use keys::{KeyCmd, KeyCreateArgs};
+use people::PersonCmd;
 use teams::TeamCmd;
 use workspaces::WorkspaceCmd;
 
@@ -27,6 +29,9 @@ pub enum Admin {
     Workspace(WorkspaceCmd),
     #[command(subcommand)]
     Key(KeyCmd),
+    /// The people of a workspace and their roles in the application.
+    #[command(subcommand)]
+    Person(PersonCmd),
     #[command(subcommand)]
     Team(TeamCmd),
     /// Sends of draft-only keys waiting for a person's decision.
@@ -84,6 +89,7 @@ impl Admin {
             | Admin::Email(EmailCmd::Unsuppress { json, .. })
             | Admin::Backup { json, .. }
             | Admin::Restore { json, .. } => *json,
+            Admin::Person(c) => c.json(),
             Admin::Ca(_) => false,
         }
     }
@@ -125,6 +131,7 @@ async fn on(ctx: &signet_core::Ctx, cmd: Admin) -> anyhow::Result<()> {
     match cmd {
         Admin::Workspace(c) => workspaces::run(ctx, c).await,
         Admin::Key(c) => keys::run(ctx, c).await,
+        Admin::Person(c) => people::run(ctx, c).await,
         Admin::Team(c) => teams::run(ctx, c).await,
         Admin::Approvals(c) => approvals::run(ctx, c).await,
         Admin::Email(c) => email::run(ctx, c).await,

@@ -247,3 +247,120 @@ both!(a_session_ends_unused_and_when_its_membership_goes, |app| {
         .unwrap();
     assert!(sessions::authenticate(app.ctx(), &s.token).await.is_err());
 });
+
+both!(
+    the_last_owner_stays_and_a_removed_member_loses_that_workspace_only,
+    |app| {
+        let ws = app.workspace(Plan::Pro).await;
+        let other_ws = app.workspace(Plan::Free).await;
+        let owner = person(&app, &ws, "owner@example.com", Role::Owner).await;
+        assert!(matches!(
+            members::remove(app.ctx(), &ws, &owner).await,
+            Err(DomainError::Conflict { .. })
+        ));
+        assert_eq!(members::list(app.ctx(), &ws).await.unwrap().len(), 1);
+        // Two owners removing each other at once: one stays.
+        let second = person(&app, &ws, "second@example.com", Role::Owner).await;
+        let (a, b) = tokio::join!(
+            members::remove(app.ctx(), &ws, &owner),
+            members::remove(app.ctx(), &ws, &second)
+        );
+        assert_eq!(
+            [&a, &b].iter().filter(|r| r.is_ok()).count(),
+            1,
+            "{a:?} {b:?}"
+        );
+        let left = members::list(app.ctx(), &ws).await.unwrap();
+        assert_eq!(left.len(), 1);
+        assert_eq!(left[0].role, "owner");
+        // A member of two workspaces, signed in to each, taken out of one.
+        let both_ws = person(&app, &ws, "twice@example.com", Role::Member).await;
+        members::set_member(app.ctx(), &other_ws, &both_ws, Role::Admin, None)
+            .await
+            .unwrap();
+        let ip = IP.parse().unwrap();
+        let link = links::issue_for_operator(app.ctx(), &both_ws)
+            .await
+            .unwrap();
+        let here = links::redeem(app.ctx(), &link.token, ip, "x")
+            .await
+            .unwrap();
+        assert_eq!(here.workspace_id, ws, "the first workspace joined");
+        members::remove(app.ctx(), &ws, &both_ws).await.unwrap();
+        assert!(
+            sessions::authenticate(app.ctx(), &here.token)
+                .await
+                .is_err()
+        );
+        let link = links::issue_for_operator(app.ctx(), &both_ws)
+            .await
+            .unwrap();
+        let there = links::redeem(app.ctx(), &link.token, ip, "x")
+            .await
+            .unwrap();
+        assert_eq!(there.workspace_id, other_ws);
+        let actor = sessions::authenticate(app.ctx(), &there.token)
+            .await
+            .unwrap();
+        assert!(matches!(
+            actor.principal,
+            Principal::Session {
+                role: Role::Admin,
+                ..
+            }
+        ));
+        assert!(matches!(
+            members::remove(app.ctx(), &ws, &both_ws).await,
+            Err(DomainError::NotFound(_))
+        ));
+    }
+);
+
+#[tokio::test]
+async fn people_are_added_listed_and_removed_from_the_command_line() {
+    let app = crate::harness::TestApp::start(crate::harness::Kind::Sqlite)
+        .await
+        .unwrap();
+    let ws = app.workspace(Plan::Pro).await;
+    let person = |args: &[&str]| {
+        let mut all = vec!["admin", "person"];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&["--workspace", &ws]);
+        app.cli(&all)
+    };
+    let add = |email: &str, role: &str, language: &str| {
+        person(&[
+            "add",
+            "--email",
+            email,
+            "--name",
+            "Ada",
+            "--role",
+            role,
+            "--language",
+            language,
+            "--json",
+        ])
+    };
+    let (code, out, err) = add("first@example.com", "owner", "en");
+    assert_eq!(code, 0, "{err}");
+    let made: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(made["role"], "owner");
+    assert_eq!(add("second@example.com", "viewer", "fr").0, 0);
+    let (code, _, err) = add("third@example.com", "emperor", "en");
+    assert_ne!(code, 0);
+    assert!(err.contains("emperor"), "{err}");
+    let (code, _, err) = add("x@example.com", "member", "tlh");
+    assert_ne!(code, 0);
+    assert!(err.contains("language"), "{err}");
+    let (code, out, _) = person(&["list", "--json"]);
+    assert_eq!(code, 0);
+    let list: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(list.as_array().unwrap().len(), 2);
+    assert_eq!(list[1]["email"], "second@example.com");
+    let (code, _, err) = person(&["remove", "--email", "first@example.com"]);
+    assert_ne!(code, 0, "the last owner stays");
+    assert!(err.contains("last owner"), "{err}");
+    let (code, _, err) = person(&["remove", "--email", "second@example.com"]);
+    assert_eq!(code, 0, "{err}");
+}

@@ -90,6 +90,12 @@ pub async fn ensure_person(
             "name: must be 1 to 200 characters".into(),
         ));
     }
+    if !signet_core::languages::LANGUAGES.contains(&language) {
+        return Err(DomainError::Invalid(format!(
+            "language: '{language}' is not one of {}",
+            signet_core::languages::LANGUAGES.join(", ")
+        )));
+    }
     if let Some(id) = person_by_email(ctx, &email).await? {
         return Ok(id);
     }
@@ -174,4 +180,111 @@ pub async fn first_workspace(ctx: &Ctx, user_id: &str) -> Result<Option<String>,
         Some(r) => Some(r.try_get("", "workspace_id")?),
         None => None,
     })
+}
+
+/// The most members a workspace's list shows at once.
+pub const MAX_LISTED: u64 = 1000;
+
+/// A member as listed.
+#[derive(Clone, Debug, serde::Serialize, utoipa::ToSchema, async_graphql::SimpleObject)]
+#[serde(rename_all = "camelCase")]
+pub struct MemberOut {
+    pub user_id: String,
+    pub email: String,
+    pub name: String,
+    pub role: String,
+    /// Milliseconds since the epoch.
+    pub joined_at: i64,
+}
+
+/// A workspace's members, oldest first (at most [`MAX_LISTED`]).
+pub async fn list(ctx: &Ctx, workspace_id: &str) -> Result<Vec<MemberOut>, DomainError> {
+    crate::workspaces::get(ctx, workspace_id).await?;
+    let rows = ctx
+        .db
+        .conn
+        .query_all_raw(ctx.db.stmt(
+            &format!(
+                "SELECT m.user_id, u.email, u.name, m.role, m.created_at FROM members m \
+                 JOIN users u ON u.id = m.user_id WHERE m.workspace_id = $1 \
+                 ORDER BY m.created_at, m.user_id LIMIT {MAX_LISTED}"
+            ),
+            [Value::from(workspace_id)],
+        ))
+        .await?;
+    rows.into_iter()
+        .map(|r| {
+            Ok(MemberOut {
+                user_id: r.try_get("", "user_id")?,
+                email: r.try_get("", "email")?,
+                name: r.try_get("", "name")?,
+                role: r.try_get("", "role")?,
+                joined_at: r.try_get("", "created_at")?,
+            })
+        })
+        .collect()
+}
+
+/// Takes a person out of a workspace and ends at once their sessions acting in it. The last
+/// owner stays: a workspace always has someone who can run it.
+pub async fn remove(ctx: &Ctx, workspace_id: &str, user_id: &str) -> Result<(), DomainError> {
+    use sea_orm::TransactionTrait;
+    let txn = ctx.db.conn.begin().await?;
+    // The workspace's row written first, as a lock: two owners removing each other at once
+    // are taken one after the other, so the second sees the first gone and is refused.
+    let found = txn
+        .execute_raw(ctx.db.stmt(
+            "UPDATE workspaces SET name = name WHERE id = $1",
+            [Value::from(workspace_id)],
+        ))
+        .await?
+        .rows_affected();
+    if found == 0 {
+        return Err(DomainError::NotFound(format!(
+            "no workspace {workspace_id}"
+        )));
+    }
+    let role = txn
+        .query_one_raw(ctx.db.stmt(
+            "SELECT role FROM members WHERE workspace_id = $1 AND user_id = $2",
+            [Value::from(workspace_id), Value::from(user_id)],
+        ))
+        .await?
+        .ok_or_else(|| DomainError::NotFound(format!("{user_id} is not a member")))?
+        .try_get::<String>("", "role")?;
+    txn.execute_raw(ctx.db.stmt(
+        "DELETE FROM members WHERE workspace_id = $1 AND user_id = $2",
+        [Value::from(workspace_id), Value::from(user_id)],
+    ))
+    .await?;
+    if role == "owner" {
+        // Counted after the delete, under the workspace's lock.
+        let left: i64 = txn
+            .query_one_raw(ctx.db.stmt(
+                "SELECT COUNT(*) AS n FROM members WHERE workspace_id = $1 AND role = 'owner'",
+                [Value::from(workspace_id)],
+            ))
+            .await?
+            .map(|r| r.try_get("", "n"))
+            .transpose()?
+            .unwrap_or(0);
+        if left == 0 {
+            txn.rollback().await?;
+            return Err(DomainError::Conflict {
+                message: "the last owner cannot leave: make another owner first".into(),
+                retryable: false,
+            });
+        }
+    }
+    txn.execute_raw(ctx.db.stmt(
+        "UPDATE sessions SET ended_at = $1 WHERE user_id = $2 AND workspace_id = $3 AND ended_at IS NULL",
+        [
+            Value::from(ctx.now()),
+            Value::from(user_id),
+            Value::from(workspace_id),
+        ],
+    ))
+    .await?;
+    txn.commit().await?;
+    Ok(())
 }
