@@ -83,6 +83,12 @@ both!(two_tries_at_one_link_open_one_session, |app| {
     let tries = (0..6).map(|_| links::redeem(app.ctx(), &link.token, ip, "test"));
     let results = futures_util::future::join_all(tries).await;
     assert_eq!(results.iter().filter(|r| r.is_ok()).count(), 1);
+    for r in &results {
+        assert!(
+            matches!(r, Ok(_) | Err(DomainError::NotFound(_))),
+            "a loser is told the link is spent, not a database error: {r:?}"
+        );
+    }
 });
 
 both!(asking_for_a_link_answers_alike_and_is_bounded, |app| {
@@ -156,6 +162,19 @@ both!(a_session_acts_with_its_role_and_ends, |app| {
         actor.require(Scope::DocumentsWrite).is_err(),
         "a viewer only reads"
     );
+    for admins_only in [
+        Scope::WebhooksRead,
+        Scope::NotificationsRead,
+        Scope::SettingsRead,
+    ] {
+        assert!(actor.require(admins_only).is_err(), "{admins_only}");
+        assert!(
+            !members::scopes_of(Role::Member).contains(admins_only),
+            "{admins_only}"
+        );
+        assert!(members::scopes_of(Role::Admin).contains(admins_only));
+    }
+    assert!(members::scopes_of(Role::Member).contains(Scope::DocumentsWrite));
     let list = sessions::list(app.ctx(), &actor).await.unwrap();
     assert_eq!(list.len(), 3);
     assert_eq!(list.iter().filter(|s| s.current).count(), 1);
@@ -259,15 +278,28 @@ both!(
             Err(DomainError::Conflict { .. })
         ));
         assert_eq!(members::list(app.ctx(), &ws).await.unwrap().len(), 1);
-        // Two owners removing each other at once: one stays.
+        // Nor be made anything else.
+        assert!(matches!(
+            members::set_member(app.ctx(), &ws, &owner, Role::Admin, None).await,
+            Err(DomainError::Conflict { .. })
+        ));
+        // Two owners removing each other at once, on two threads: one stays.
         let second = person(&app, &ws, "second@example.com", Role::Owner).await;
-        let (a, b) = tokio::join!(
-            members::remove(app.ctx(), &ws, &owner),
-            members::remove(app.ctx(), &ws, &second)
-        );
+        let remove = |who: &String| {
+            let (ctx, ws, who) = (app.ctx().clone(), ws.clone(), who.clone());
+            tokio::spawn(async move { members::remove(&ctx, &ws, &who).await })
+        };
+        let (a, b) = (remove(&owner), remove(&second));
+        let (a, b) = (a.await.unwrap(), b.await.unwrap());
         assert_eq!(
             [&a, &b].iter().filter(|r| r.is_ok()).count(),
             1,
+            "{a:?} {b:?}"
+        );
+        assert!(
+            [&a, &b]
+                .iter()
+                .any(|r| matches!(r, Err(DomainError::Conflict { .. }))),
             "{a:?} {b:?}"
         );
         let left = members::list(app.ctx(), &ws).await.unwrap();
@@ -313,6 +345,16 @@ both!(
             members::remove(app.ctx(), &ws, &both_ws).await,
             Err(DomainError::NotFound(_))
         ));
+        // Added again later, they do not get back the session they had.
+        app.advance(Duration::from_secs(1));
+        members::set_member(app.ctx(), &ws, &both_ws, Role::Member, None)
+            .await
+            .unwrap();
+        assert!(
+            sessions::authenticate(app.ctx(), &here.token)
+                .await
+                .is_err()
+        );
     }
 );
 

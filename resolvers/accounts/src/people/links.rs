@@ -39,6 +39,18 @@ fn hash(ctx: &Ctx, token: &str) -> String {
     keyed(ctx, &format!("sign-in:{token}"))
 }
 
+/// Whom the per-client bound counts: an IPv4 address (IPv4-mapped IPv6 as IPv4), or an IPv6
+/// address's /64, which one subscriber usually holds whole.
+fn client_subject(ip: IpAddr) -> String {
+    match crate::keys::canonical(ip) {
+        IpAddr::V6(v6) => {
+            let s = v6.segments();
+            format!("client:{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
+        }
+        v4 => format!("client:{v4}"),
+    }
+}
+
 /// Counts one request under `subject` in this hour if fewer than `limit` were counted.
 async fn count(ctx: &Ctx, subject: &str, hour: &str, limit: u64) -> Result<bool, DomainError> {
     let row = ctx
@@ -77,7 +89,7 @@ pub async fn request(
         message: "Too many sign-in links were asked for; try again within the hour.".into(),
         retry_after_secs: 3600 - (now / 1000).rem_euclid(3600) as u64,
     };
-    if !count(ctx, &format!("client:{client_ip}"), &hour, PER_CLIENT_HOUR).await? {
+    if !count(ctx, &client_subject(client_ip), &hour, PER_CLIENT_HOUR).await? {
         return Err(refused());
     }
     let subject = format!("address:{}", keyed(ctx, &format!("address:{email}")));
@@ -137,6 +149,13 @@ async fn store(ctx: &Ctx, user_id: &str) -> Result<(String, i64), DomainError> {
     let now = ctx.now();
     let token = sessions::secret()?;
     let txn = ctx.db.conn.begin().await?;
+    // The person's row written first, as a lock: two links made at once are made one after
+    // the other, so the second voids the first (PostgreSQL's reads would not see it otherwise).
+    txn.execute_raw(ctx.db.stmt(
+        "UPDATE users SET name = name WHERE id = $1",
+        [Value::from(user_id)],
+    ))
+    .await?;
     txn.execute_raw(ctx.db.stmt(
         "UPDATE sign_in_links SET voided_at = $1 WHERE user_id = $2 AND used_at IS NULL AND voided_at IS NULL",
         [Value::from(now), Value::from(user_id)],
@@ -196,7 +215,7 @@ pub async fn redeem(
         .await?
         .ok_or_else(gone)?;
     let user_id: String = row.try_get("", "user_id")?;
-    let workspace_id = members::first_workspace(ctx, &user_id)
+    let workspace_id = members::first_workspace(&txn, ctx, &user_id)
         .await?
         .ok_or_else(gone)?;
     let (session_id, token) =

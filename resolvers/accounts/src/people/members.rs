@@ -21,31 +21,29 @@ pub fn parse_role(s: &str) -> Option<Role> {
     }
 }
 
-/// What a role may do, in the scopes' terms: a viewer reads; a member also makes, sends and
-/// embeds documents and templates; an admin and an owner hold every scope (what only they
-/// may do beyond scopes, such as members and settings, is checked by role).
+/// What a role may do, in the scopes' terms (the table in docs/decisions/the-application.md):
+/// a viewer reads documents, templates, plays, the usage and the report; a member also makes,
+/// sends and embeds documents and templates and drafts; an admin and an owner hold every
+/// scope (what only they may do beyond scopes, such as members and settings, is checked by
+/// role). Listed one by one, so that a scope added later is nobody's until given here.
 pub fn scopes_of(role: Role) -> Scopes {
+    const VIEWER: &[Scope] = &[
+        Scope::DocumentsRead,
+        Scope::TemplatesRead,
+        Scope::PlaysRead,
+        Scope::ReportsRead,
+        Scope::AccountRead,
+    ];
+    const MEMBER: &[Scope] = &[
+        Scope::DocumentsWrite,
+        Scope::TemplatesWrite,
+        Scope::EmbeddedWrite,
+        Scope::DraftsWrite,
+    ];
     match role {
         Role::Owner | Role::Admin => Scopes::all(),
-        Role::Member => Scope::ALL
-            .iter()
-            .copied()
-            .filter(|s| {
-                s.as_str().ends_with(":read")
-                    || matches!(
-                        s,
-                        Scope::DocumentsWrite
-                            | Scope::TemplatesWrite
-                            | Scope::EmbeddedWrite
-                            | Scope::DraftsWrite
-                    )
-            })
-            .collect(),
-        Role::Viewer => Scope::ALL
-            .iter()
-            .copied()
-            .filter(|s| s.as_str().ends_with(":read"))
-            .collect(),
+        Role::Member => VIEWER.iter().chain(MEMBER).copied().collect(),
+        Role::Viewer => VIEWER.iter().copied().collect(),
     }
 }
 
@@ -120,7 +118,55 @@ pub async fn ensure_person(
         .ok_or_else(|| DomainError::Internal("a person just made is missing".into()))
 }
 
-/// Gives a person a role in a workspace (a new membership, or the role changed).
+/// Takes the workspace's lock for the rest of the caller's transaction (its row written as
+/// it is): changes to who owns a workspace are made one after the other.
+async fn lock_workspace<C: ConnectionTrait>(
+    conn: &C,
+    ctx: &Ctx,
+    workspace_id: &str,
+) -> Result<(), DomainError> {
+    let found = conn
+        .execute_raw(ctx.db.stmt(
+            "UPDATE workspaces SET name = name WHERE id = $1",
+            [Value::from(workspace_id)],
+        ))
+        .await?
+        .rows_affected();
+    if found == 0 {
+        return Err(DomainError::NotFound(format!(
+            "no workspace {workspace_id}"
+        )));
+    }
+    Ok(())
+}
+
+/// Refuses, inside the caller's transaction after its change, a workspace left without an
+/// owner.
+async fn owner_left<C: ConnectionTrait>(
+    conn: &C,
+    ctx: &Ctx,
+    workspace_id: &str,
+) -> Result<(), DomainError> {
+    let left: i64 = conn
+        .query_one_raw(ctx.db.stmt(
+            "SELECT COUNT(*) AS n FROM members WHERE workspace_id = $1 AND role = 'owner'",
+            [Value::from(workspace_id)],
+        ))
+        .await?
+        .map(|r| r.try_get("", "n"))
+        .transpose()?
+        .unwrap_or(0);
+    if left == 0 {
+        return Err(DomainError::Conflict {
+            message: "the last owner stays: a workspace keeps at least one owner; make another owner first".into(),
+            retryable: false,
+        });
+    }
+    Ok(())
+}
+
+/// Gives a person a role in a workspace (a new membership, or the role changed). The last
+/// owner cannot be made anything else.
 pub async fn set_member(
     ctx: &Ctx,
     workspace_id: &str,
@@ -128,49 +174,44 @@ pub async fn set_member(
     role: Role,
     by: Option<&str>,
 ) -> Result<(), DomainError> {
-    crate::workspaces::get(ctx, workspace_id).await?;
-    ctx.db
-        .conn
-        .execute_raw(ctx.db.stmt(
-            "INSERT INTO members (workspace_id, user_id, role, invited_by, created_at) VALUES ($1, $2, $3, $4, $5) \
-             ON CONFLICT (workspace_id, user_id) DO UPDATE SET role = $3",
-            [
-                Value::from(workspace_id),
-                Value::from(user_id),
-                Value::from(role.as_str()),
-                Value::from(by),
-                Value::from(ctx.now()),
-            ],
-        ))
-        .await?;
-    Ok(())
-}
-
-/// The person's role in the workspace, if they are a member.
-pub async fn role_in(
-    ctx: &Ctx,
-    workspace_id: &str,
-    user_id: &str,
-) -> Result<Option<Role>, DomainError> {
-    let row = ctx
-        .db
-        .conn
+    use sea_orm::TransactionTrait;
+    let txn = ctx.db.conn.begin().await?;
+    lock_workspace(&txn, ctx, workspace_id).await?;
+    let was = txn
         .query_one_raw(ctx.db.stmt(
             "SELECT role FROM members WHERE workspace_id = $1 AND user_id = $2",
             [Value::from(workspace_id), Value::from(user_id)],
         ))
-        .await?;
-    Ok(match row {
-        Some(r) => parse_role(&r.try_get::<String>("", "role")?),
-        None => None,
-    })
+        .await?
+        .map(|r| r.try_get::<String>("", "role"))
+        .transpose()?;
+    txn.execute_raw(ctx.db.stmt(
+        "INSERT INTO members (workspace_id, user_id, role, invited_by, created_at) VALUES ($1, $2, $3, $4, $5) \
+         ON CONFLICT (workspace_id, user_id) DO UPDATE SET role = $3",
+        [
+            Value::from(workspace_id),
+            Value::from(user_id),
+            Value::from(role.as_str()),
+            Value::from(by),
+            Value::from(ctx.now()),
+        ],
+    ))
+    .await?;
+    if was.as_deref() == Some("owner") && role != Role::Owner {
+        owner_left(&txn, ctx, workspace_id).await?;
+    }
+    txn.commit().await?;
+    Ok(())
 }
 
-/// The workspace a person's sign-in opens: the first they joined.
-pub async fn first_workspace(ctx: &Ctx, user_id: &str) -> Result<Option<String>, DomainError> {
-    let row = ctx
-        .db
-        .conn
+/// The workspace a person's sign-in opens: the first they joined (ties by its id), read in
+/// the caller's transaction.
+pub async fn first_workspace<C: ConnectionTrait>(
+    conn: &C,
+    ctx: &Ctx,
+    user_id: &str,
+) -> Result<Option<String>, DomainError> {
+    let row = conn
         .query_one_raw(ctx.db.stmt(
             "SELECT workspace_id FROM members WHERE user_id = $1 ORDER BY created_at, workspace_id LIMIT 1",
             [Value::from(user_id)],
@@ -230,20 +271,7 @@ pub async fn list(ctx: &Ctx, workspace_id: &str) -> Result<Vec<MemberOut>, Domai
 pub async fn remove(ctx: &Ctx, workspace_id: &str, user_id: &str) -> Result<(), DomainError> {
     use sea_orm::TransactionTrait;
     let txn = ctx.db.conn.begin().await?;
-    // The workspace's row written first, as a lock: two owners removing each other at once
-    // are taken one after the other, so the second sees the first gone and is refused.
-    let found = txn
-        .execute_raw(ctx.db.stmt(
-            "UPDATE workspaces SET name = name WHERE id = $1",
-            [Value::from(workspace_id)],
-        ))
-        .await?
-        .rows_affected();
-    if found == 0 {
-        return Err(DomainError::NotFound(format!(
-            "no workspace {workspace_id}"
-        )));
-    }
+    lock_workspace(&txn, ctx, workspace_id).await?;
     let role = txn
         .query_one_raw(ctx.db.stmt(
             "SELECT role FROM members WHERE workspace_id = $1 AND user_id = $2",
@@ -259,22 +287,7 @@ pub async fn remove(ctx: &Ctx, workspace_id: &str, user_id: &str) -> Result<(), 
     .await?;
     if role == "owner" {
         // Counted after the delete, under the workspace's lock.
-        let left: i64 = txn
-            .query_one_raw(ctx.db.stmt(
-                "SELECT COUNT(*) AS n FROM members WHERE workspace_id = $1 AND role = 'owner'",
-                [Value::from(workspace_id)],
-            ))
-            .await?
-            .map(|r| r.try_get("", "n"))
-            .transpose()?
-            .unwrap_or(0);
-        if left == 0 {
-            txn.rollback().await?;
-            return Err(DomainError::Conflict {
-                message: "the last owner cannot leave: make another owner first".into(),
-                retryable: false,
-            });
-        }
+        owner_left(&txn, ctx, workspace_id).await?;
     }
     txn.execute_raw(ctx.db.stmt(
         "UPDATE sessions SET ended_at = $1 WHERE user_id = $2 AND workspace_id = $3 AND ended_at IS NULL",

@@ -111,8 +111,22 @@ pub async fn authenticate(ctx: &Ctx, token: &str) -> Result<Actor, DomainError> 
     if ended.is_some() || now - seen >= IDLE_MS || now - created >= LIFETIME_MS {
         return Err(DomainError::Unauthenticated);
     }
-    let role = members::role_in(ctx, &workspace_id, &user_id)
+    // The membership must be older than the session: a person taken out and added again
+    // does not get back the sessions they had before.
+    let role = ctx
+        .db
+        .conn
+        .query_one_raw(ctx.db.stmt(
+            "SELECT role FROM members WHERE workspace_id = $1 AND user_id = $2 AND created_at <= $3",
+            [
+                Value::from(workspace_id.as_str()),
+                Value::from(user_id.as_str()),
+                Value::from(created),
+            ],
+        ))
         .await?
+        .and_then(|r| r.try_get::<String>("", "role").ok())
+        .and_then(|r| members::parse_role(&r))
         .ok_or(DomainError::Unauthenticated)?;
     if now - seen >= TOUCH_MS {
         ctx.db
