@@ -14,12 +14,10 @@ const out = check ? mkdtempSync(join(tmpdir(), "signet-dist-")) : join(here, "di
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 
-const result = await esbuild.build({
+// What every page's build shares: minified modules, hashed names, Preact's JSX.
+const page = {
   absWorkingDir: here,
-  entryPoints: { sign: "src/sign/main.tsx" },
   bundle: true,
-  // The handwriting faces are served by the binary from pdf/fonts, not bundled.
-  external: ["/assets/*"],
   minify: true,
   format: "esm",
   target: "es2020",
@@ -32,6 +30,22 @@ const result = await esbuild.build({
   legalComments: "none",
   charset: "utf8",
   logLevel: "warning",
+};
+
+const result = await esbuild.build({
+  ...page,
+  entryPoints: { sign: "src/sign/main.tsx" },
+  // The handwriting faces are served by the binary from pdf/fonts, not bundled.
+  external: ["/assets/*"],
+});
+
+// The application: its words in every language but English are chunks of their own, loaded
+// only for the language in use.
+const appResult = await esbuild.build({
+  ...page,
+  entryPoints: { app: "src/app/main.tsx" },
+  splitting: true,
+  chunkNames: "words-[name]-[hash]",
 });
 
 // Loaders for other websites' pages: plain scripts (no module), no shared chunk.
@@ -53,7 +67,8 @@ const types = { ".js": "text/javascript; charset=utf-8", ".css": "text/css; char
 const files = readdirSync(out).filter((f) => !f.endsWith(".rs") && !f.endsWith(".json")).sort();
 const manifest = {};
 for (const f of files) {
-  const [name] = f.split("-");
+  // `words-es-HASH.js` is `words-es.js`; `app-HASH.js` is `app.js`.
+  const name = f.slice(0, f.lastIndexOf("-"));
   const ext = f.slice(f.lastIndexOf("."));
   manifest[name + ext] = f;
 }
@@ -87,6 +102,6 @@ if (check) {
   }
   console.log("frontend/dist matches its sources");
 } else {
-  const sizes = Object.entries(result.metafile.outputs).map(([f, o]) => `${f.split("/").pop()} ${o.bytes} B`);
+  const sizes = Object.entries({ ...result.metafile.outputs, ...appResult.metafile.outputs }).map(([f, o]) => `${f.split("/").pop()} ${o.bytes} B`);
   console.log(sizes.join("\n"));
 }

@@ -15,7 +15,7 @@ use signet_core::plans::Plans;
 
 mod checks;
 
-#[derive(Debug, Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Config {
     /// Address to listen on.

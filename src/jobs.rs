@@ -11,5 +11,6 @@ pub fn jobs() -> Jobs {
         .each::<signet_documents::pictures::Pictures>()
         .each::<signet_documents::seal::Seals>()
         .each::<signet_email::worker::Emails>()
+        .each::<signet_email::people::PeopleEmails>()
         .pool::<signet_webhooks::worker::Deliveries>()
 }

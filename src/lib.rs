@@ -234,11 +234,23 @@ pub async fn start(config: &Config, extra: &'static [Route]) -> anyhow::Result<S
         }
         None => None,
     };
-    let Services { ctx, log_writer } = services(config).await?;
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await
         .with_context(|| format!("listen (SIGNET_LISTEN): cannot bind {}", config.listen))?;
     let addr = listener.local_addr()?;
+    // Without a public URL, the address actually bound (a port chosen by the system
+    // included): links in emails and the application's same-origin check name it.
+    let bound;
+    let config = if config.public_url.is_none() {
+        bound = Config {
+            public_url: Some(format!("http://{addr}")),
+            ..config.clone()
+        };
+        &bound
+    } else {
+        config
+    };
+    let Services { ctx, log_writer } = services(config).await?;
     let state = AppState::new(
         ctx.clone(),
         HttpConfig {

@@ -7,14 +7,13 @@
 // to docs/signing/. Run by `node --test frontend/tests/` (the test suite's `browser` test).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync, mkdirSync, existsSync, rmSync } from "node:fs";
 import { tmpdir, homedir } from "node:os";
 import { join } from "node:path";
-import { createServer } from "node:net";
 import { createServer as createHttpServer } from "node:http";
 import { deflateSync } from "node:zlib";
-import { chromium } from "playwright-core";
+import { axe, cleanEnv, freePort, launch, serve } from "./support.mjs";
 
 const here = new URL(".", import.meta.url).pathname;
 const root = join(here, "..", "..");
@@ -24,7 +23,6 @@ const shots = process.env.SCREENSHOTS === "1" ? join(root, "docs", "signing") : 
 const target = process.env.CARGO_TARGET_DIR ?? join(homedir(), ".cache", "signet-target");
 const BIN = process.env.BROWSER_TEST_SIGNET ?? join(target, "debug", "signet");
 const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
-const axeSource = readFileSync(join(here, "..", "node_modules", "axe-core", "axe.min.js"), "utf8");
 
 let server, base, key, data, browser, workspace;
 
@@ -43,18 +41,8 @@ function emails(dir) {
   return out;
 }
 
-function freePort() {
-  return new Promise((ok) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => ok(port));
-    });
-  });
-}
-
 // The caller's own SIGNET_ settings stay out of the server under test.
-const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("SIGNET_")));
+const env = cleanEnv;
 
 function cli(args) {
   return execFileSync(BIN, args, { env: { ...env, SIGNET_DATA_DIR: data }, encoding: "utf8" });
@@ -126,17 +114,6 @@ async function linkFor(to) {
   throw new Error(`no signing link emailed to ${to}`);
 }
 
-/** axe-core on `page`, a Playwright page or frame (an embedded signing page). */
-async function axe(page, screen) {
-  await page.evaluate(axeSource);
-  const result = await page.evaluate(() =>
-    // eslint-disable-next-line no-undef
-    axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } }),
-  );
-  const found = result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join("; ")})`);
-  assert.deepEqual(found, [], `axe on ${screen}`);
-}
-
 async function shot(page, name) {
   mkdirSync(shots, { recursive: true });
   await page.screenshot({ path: join(shots, `${name}.png`), fullPage: false });
@@ -153,22 +130,8 @@ before(async () => {
   const k = JSON.parse(cli(["admin", "key", "create", "--workspace", ws.id, "--mode", "live", "--all-scopes", "--json"]));
   key = k.key ?? k.token ?? k.secret;
   assert.ok(key, JSON.stringify(k));
-  server = spawn(BIN, ["serve"], {
-    // Every person of every test comes from 127.0.0.1: the per-address budget of anonymous
-    // calls (120 a minute) is for one address's people, not for a whole test suite.
-    env: { ...env, SIGNET_DATA_DIR: data, SIGNET_LISTEN: `127.0.0.1:${port}`, SIGNET_PUBLIC_URL: base, SIGNET_LOG_FORMAT: "text", RUST_LOG: "warn", SIGNET_ANONYMOUS_PER_MINUTE: "100000" },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(`${base}/api/openapi.json`)).ok) break;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  server = await serve(BIN, data, base);
+  browser = await launch(CHROMIUM);
 });
 
 after(async () => {

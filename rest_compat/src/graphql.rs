@@ -15,16 +15,20 @@ use async_graphql::http::GraphiQLSource;
 use async_graphql_axum::{GraphQLProtocol, GraphQLResponse, GraphQLWebSocket};
 use axum::Extension;
 use axum::extract::{State, WebSocketUpgrade};
+use axum::http::HeaderMap;
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{MethodRouter, get, post};
 use futures_util::StreamExt;
 use signet_accounts::keys;
 use signet_core::{Actor, DomainError};
 
-use signet_schema::guard::{Counter, DoorSpent, KeySockets, MAX_KEY_SOCKETS, Socket};
+use signet_accounts::people::sessions;
+use signet_core::actor::ClientAddr;
+use signet_schema::guard::{Counter, Credential, DoorSpent, KeySockets, MAX_KEY_SOCKETS, Socket};
 
 use crate::door::budget::over_budget;
 use crate::door::client::ClientIp;
+use crate::door::session::{cookie, origin_is_ours};
 use crate::extract::JsonIn;
 use crate::routes::row::{Access, GRAPHQL_BODY_LIMIT, Route};
 use crate::state::{AppState, SocketLimits};
@@ -41,10 +45,11 @@ fn query() -> MethodRouter<AppState> {
     post(
         |State(s): State<AppState>,
          Extension(actor): Extension<Actor>,
+         Extension(ClientIp(ip)): Extension<ClientIp>,
          JsonIn(req): JsonIn<async_graphql::Request>| async move {
             // Only JSON: no multipart uploads, no batches. The door has read the body within
             // the route's limit and spent one unit of the key's budget.
-            let req = req.data(actor).data(DoorSpent(1));
+            let req = req.data(actor).data(DoorSpent(1)).data(ClientAddr(ip));
             let mut res = s.schema.execute(req).await;
             for e in &mut res.errors {
                 // An error GraphQL itself raised (a query or variables that do not fit the
@@ -80,8 +85,16 @@ fn socket() -> MethodRouter<AppState> {
         |State(s): State<AppState>,
          Extension(ClientIp(ip)): Extension<ClientIp>,
          slot: Option<Extension<ConnSlot>>,
+         headers: HeaderMap,
          protocol: GraphQLProtocol,
          upgrade: WebSocketUpgrade| async move {
+            // The application's page opens its socket with the session cookie, which is
+            // believed only when the upgrade comes from this installation's own origin (a
+            // browser always sends Origin with a websocket; another site's page cannot
+            // forge it).
+            let session = cookie(&s.ctx, &headers)
+                .filter(|_| origin_is_ours(&s.ctx, &headers))
+                .map(str::to_string);
             // The connection's place among `max_connections`, held while the socket lives.
             let permit = slot.and_then(|Extension(s)| s.take());
             let schema = s.schema.clone();
@@ -101,12 +114,15 @@ fn socket() -> MethodRouter<AppState> {
                         let (sink, stream) = ws.split();
                         let mut data = async_graphql::Data::default();
                         data.insert(socket.clone());
+                        data.insert(ClientAddr(ip));
                         let sockets = schema.data::<KeySockets>().cloned().unwrap_or_default();
                         let (c, sock) = (ctx.clone(), socket.clone());
                         let serve = GraphQLWebSocket::new_with_pair(sink, stream, schema, protocol)
                             .with_data(data)
                             .on_connection_init(move |payload| async move {
-                                let actor = init(&c, &sock, &sockets, &payload, ip).await;
+                                let actor =
+                                    init(&c, &sock, &sockets, &payload, session.as_deref(), ip)
+                                        .await;
                                 let actor = actor
                                     .map_err(|e| async_graphql::Error::new(e.public_message()))?;
                                 let mut data = async_graphql::Data::default();
@@ -129,22 +145,33 @@ fn socket() -> MethodRouter<AppState> {
     )
 }
 
-/// `connection_init`: the key, checked as the door checks a header, one unit of its budget,
+/// `connection_init`: the key, checked as the door checks a header (or, without one, the
+/// session cookie the upgrade carried from the application's page), one unit of its budget,
 /// and one of its open sockets.
 async fn init(
     ctx: &signet_core::Ctx,
     socket: &Socket,
     sockets: &KeySockets,
     payload: &serde_json::Value,
+    session: Option<&str>,
     ip: std::net::IpAddr,
 ) -> Result<Actor, DomainError> {
     let token = ["Authorization", "authorization"]
         .iter()
         .find_map(|k| payload.get(*k).and_then(|v| v.as_str()))
         .and_then(|v| v.strip_prefix("Bearer ").or(v.strip_prefix("bearer ")))
-        .map(str::trim)
-        .ok_or(DomainError::Unauthenticated)?;
-    let actor = keys::authenticate(ctx, token, ip).await?;
+        .map(str::trim);
+    let (actor, credential) = match (token, session) {
+        (Some(token), _) => (
+            keys::authenticate(ctx, token, ip).await?,
+            Credential::Key(token.to_string()),
+        ),
+        (None, Some(secret)) => (
+            sessions::authenticate(ctx, secret).await?,
+            Credential::Session(secret.to_string()),
+        ),
+        (None, None) => return Err(DomainError::Unauthenticated),
+    };
     let b = signet_core::limits::spend(ctx, &actor, 1).await?;
     if !b.allowed {
         return Err(over_budget(&b));
@@ -159,7 +186,7 @@ async fn init(
         }
     })?;
     let _ = socket.counted.set(counted);
-    let _ = socket.token.set(token.to_string());
+    let _ = socket.token.set(credential);
     socket.authenticated.store(true, Ordering::Release);
     Ok(actor)
 }

@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+mod app;
 pub mod door;
 pub mod error;
 pub mod extract;
@@ -31,6 +32,7 @@ pub fn router(state: AppState, extra: &'static [Route]) -> Router {
     let api = door::mount(Router::new(), "/api/v1", &routes::ROUTES, &state);
     let outside = [
         graphql::ROUTES,
+        app::ROUTES,
         trust::ROUTES,
         personal::ROUTES,
         signing_page::ROUTES,

@@ -116,7 +116,7 @@ fn operation(
             op["x-scope"] = json!(s.as_str());
         }
         Access::AnyKey => op["security"] = json!([{"bearer": []}]),
-        Access::Public | Access::Link => op["security"] = json!([]),
+        Access::Public | Access::Link | Access::Session => op["security"] = json!([]),
     }
     if let Some(req) = route.request {
         let name = req(schemas);

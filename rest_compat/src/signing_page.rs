@@ -101,7 +101,7 @@ fn guarded(mut res: Response, cache: &'static str) -> Response {
     res
 }
 
-fn personal(res: impl IntoResponse) -> Response {
+pub(crate) fn personal(res: impl IntoResponse) -> Response {
     guarded(res.into_response(), "no-store")
 }
 

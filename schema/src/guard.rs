@@ -52,11 +52,19 @@ struct Measured(Size);
 #[derive(Clone, Copy, Debug)]
 pub struct DoorSpent(pub u64);
 
-/// One websocket, in its connection data: the key it authenticated with and what it holds.
+/// What a websocket authenticated with: an API key, or the application's session cookie
+/// (sent with the upgrade from the application's own page).
+pub enum Credential {
+    Key(String),
+    Session(String),
+}
+
+/// One websocket, in its connection data: the credential it authenticated with and what it
+/// holds.
 pub struct Socket {
     pub ip: IpAddr,
-    /// Set by `connection_init` once the key is accepted.
-    pub token: OnceLock<String>,
+    /// Set by `connection_init` once the credential is accepted.
+    pub token: OnceLock<Credential>,
     pub authenticated: AtomicBool,
     pub operations: AtomicUsize,
     /// The key's count of open sockets, given back when the socket ends.
@@ -84,11 +92,15 @@ impl Socket {
         })
     }
 
-    /// The key again, as the door checks it: revoked, expired or from an address it is not
-    /// allowed from fails.
+    /// The credential again, as the door checks it: a key revoked, expired or from an
+    /// address it is not allowed from fails; so does a session ended, run out, or whose
+    /// person is no longer a member.
     pub async fn recheck(&self, ctx: &Ctx) -> Result<Actor, DomainError> {
         match self.token.get() {
-            Some(t) => keys::authenticate(ctx, t, self.ip).await,
+            Some(Credential::Key(t)) => keys::authenticate(ctx, t, self.ip).await,
+            Some(Credential::Session(t)) => {
+                signet_accounts::people::sessions::authenticate(ctx, t).await
+            }
             None => Err(DomainError::Unauthenticated),
         }
     }

@@ -3,6 +3,7 @@
 mod documents;
 mod email;
 pub mod guard;
+mod people;
 mod templates;
 #[path = "webhooks.rs"]
 mod webhooks_gql;
@@ -57,6 +58,7 @@ pub struct Query(
     webhooks_gql::WebhookEndpointsQuery,
     email::EmailQuery,
     templates::TemplatesQuery,
+    people::PeopleQuery,
 );
 
 #[derive(MergedObject, Default)]
@@ -65,6 +67,7 @@ pub struct Mutation(
     webhooks_gql::WebhooksMutation,
     email::EmailMutation,
     templates::TemplatesMutation,
+    people::PeopleMutation,
 );
 
 #[derive(MergedSubscription, Default)]

@@ -1,10 +1,11 @@
 //! `signet admin person`: the people of a workspace (docs/decisions/the-application.md): add
 //! one with a role (the first owner of a new installation comes from here), list them, take
-//! one out (their sessions in the workspace end at once; the last owner stays).
+//! one out (their sessions in the workspace end at once; the last owner stays), and print a
+//! one-time sign-in link (for the embedded default without SMTP).
 
 use clap::Subcommand;
 use serde_json::json;
-use signet_accounts::people::members;
+use signet_accounts::people::{links, members};
 
 use crate::output::out;
 
@@ -32,6 +33,14 @@ pub enum PersonCmd {
         #[arg(long)]
         json: bool,
     },
+    /// Prints a one-time sign-in link for a person (the first owner of a new installation,
+    /// or someone without email): good once, for 15 minutes; it voids their older links.
+    SignInLink {
+        #[arg(long)]
+        email: String,
+        #[arg(long)]
+        json: bool,
+    },
     /// Takes a person out of a workspace; their sessions there end at once.
     Remove {
         #[arg(long)]
@@ -48,6 +57,7 @@ impl PersonCmd {
         match self {
             PersonCmd::Add { json, .. }
             | PersonCmd::List { json, .. }
+            | PersonCmd::SignInLink { json, .. }
             | PersonCmd::Remove { json, .. } => *json,
         }
     }
@@ -81,6 +91,25 @@ pub async fn run(ctx: &signet_core::Ctx, cmd: PersonCmd) -> anyhow::Result<()> {
                 .collect::<Vec<_>>()
                 .join("\n");
             out(json, serde_json::to_value(&list)?, text);
+        }
+        PersonCmd::SignInLink { email, json } => {
+            let id = members::person_by_email(ctx, &email)
+                .await?
+                .ok_or_else(|| anyhow::anyhow!("nobody has the address {email}"))?;
+            let issued = links::issue_for_operator(ctx, &id).await?;
+            let url = signet_email::people::sign_in_url(ctx, &issued.token);
+            out(
+                json,
+                json!({
+                    "userId": id,
+                    "url": url,
+                    "expiresAt": signet_core::clock::time(issued.expires_at),
+                }),
+                format!(
+                    "{url}\n(for {email}; works once, until {})",
+                    signet_core::clock::time(issued.expires_at)
+                ),
+            );
         }
         PersonCmd::Remove {
             workspace,

@@ -105,14 +105,14 @@ async fn gql(app: &TestApp, key: &str, query: &str, vars: Value) -> Answer {
 }
 
 /// The `data` of an answer that must have no errors.
-fn data(a: &Answer) -> &Value {
+pub(crate) fn data(a: &Answer) -> &Value {
     assert_eq!(a.status, 200, "{}", a.body);
     assert!(a.body["errors"].is_null(), "{}", a.body);
     &a.body["data"]
 }
 
 /// The error kind of an answer that must have failed.
-fn kind(a: &Answer) -> &str {
+pub(crate) fn kind(a: &Answer) -> &str {
     a.body["errors"][0]["extensions"]["kind"]
         .as_str()
         .unwrap_or_else(|| panic!("no error in {}", a.body))

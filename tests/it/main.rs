@@ -9,6 +9,7 @@ mod probe;
 mod servers;
 mod sink;
 
+mod application;
 mod auth;
 mod backup;
 mod browser;

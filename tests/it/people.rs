@@ -359,7 +359,7 @@ both!(
 );
 
 #[tokio::test]
-async fn people_are_added_listed_and_removed_from_the_command_line() {
+async fn people_are_added_listed_removed_and_let_in_from_the_command_line() {
     let app = crate::harness::TestApp::start(crate::harness::Kind::Sqlite)
         .await
         .unwrap();
@@ -405,4 +405,80 @@ async fn people_are_added_listed_and_removed_from_the_command_line() {
     assert!(err.contains("last owner"), "{err}");
     let (code, _, err) = person(&["remove", "--email", "second@example.com"]);
     assert_eq!(code, 0, "{err}");
+
+    // The first owner's way in on an installation without email: a printed link that
+    // signs in once.
+    let (code, out, err) = app.cli(&[
+        "admin",
+        "person",
+        "sign-in-link",
+        "--email",
+        "First@example.com",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let printed: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    let url = printed["url"].as_str().unwrap();
+    let (_, token) = url.split_once("/app/sign-in#").expect(url);
+    let ip = IP.parse().unwrap();
+    let signed = links::redeem(app.ctx(), token, ip, "cli").await.unwrap();
+    assert_eq!(signed.workspace_id, ws);
+    assert!(links::redeem(app.ctx(), token, ip, "cli").await.is_err());
+    let (code, _, err) = app.cli(&[
+        "admin",
+        "person",
+        "sign-in-link",
+        "--email",
+        "no@example.com",
+    ]);
+    assert_ne!(code, 0);
+    assert!(err.contains("no@example.com"), "{err}");
 }
+
+both!(what_sign_in_no_longer_needs_is_purged, |app| {
+    use signet_storage::sea_orm::ConnectionTrait as _;
+    let ws = app.workspace(Plan::Pro).await;
+    let ada = person(&app, &ws, "purge@example.com", Role::Member).await;
+    let ip = IP.parse().unwrap();
+    links::request(app.ctx(), "purge@example.com", ip)
+        .await
+        .unwrap()
+        .unwrap();
+    let link = links::issue_for_operator(app.ctx(), &ada).await.unwrap();
+    let signed = links::redeem(app.ctx(), &link.token, ip, "t")
+        .await
+        .unwrap();
+    let actor = sessions::authenticate(app.ctx(), &signed.token)
+        .await
+        .unwrap();
+    sessions::end(app.ctx(), &actor, None).await.unwrap();
+    let app = &app;
+    let count = |table: &'static str| async move {
+        let db = &app.ctx().db;
+        db.conn
+            .query_one_raw(db.stmt(
+                &format!("SELECT COUNT(*) AS n FROM {table}"),
+                Vec::<signet_storage::sea_orm::Value>::new(),
+            ))
+            .await
+            .unwrap()
+            .unwrap()
+            .try_get::<i64>("", "n")
+            .unwrap()
+    };
+    let tables = ["sign_in_counts", "sign_in_links", "sessions"];
+    // Nothing still needed goes.
+    signet_accounts::people::purge::purge(app.ctx())
+        .await
+        .unwrap();
+    for t in tables {
+        assert!(count(t).await > 0, "{t} kept while still needed");
+    }
+    app.advance(Duration::from_secs(31 * 86_400));
+    signet_accounts::people::purge::purge(app.ctx())
+        .await
+        .unwrap();
+    for t in tables {
+        assert_eq!(count(t).await, 0, "{t} purged");
+    }
+});

@@ -47,7 +47,8 @@ pub fn spawn(ctx: &Ctx, s: &Settings) -> Vec<JoinHandle<()>> {
                 })
             },
         ),
-        // Old idempotency records, webhook rows, API log lines and finished jobs.
+        // Old idempotency records, webhook rows, API log lines, finished jobs, and what the
+        // people's sign-in no longer needs.
         every(
             ctx,
             "purges",
@@ -57,6 +58,7 @@ pub fn spawn(ctx: &Ctx, s: &Settings) -> Vec<JoinHandle<()>> {
                 signet_webhooks::deliver::purge(&ctx).await?;
                 signet_core::purge::api_log(&ctx, days).await?;
                 signet_core::purge::finished_jobs(&ctx, 30).await?;
+                signet_accounts::people::purge::purge(&ctx).await?;
                 Ok(String::new())
             },
         ),

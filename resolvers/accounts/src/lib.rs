@@ -3,6 +3,7 @@
 //! workspaces and their settings, teams, usage against the plan, reports, and the payment
 //! processor's readiness.
 
+pub mod activity;
 pub mod keys;
 pub mod payments;
 pub mod people;

@@ -194,6 +194,11 @@ impl Principal {
     }
 }
 
+/// The client address a request came from, as the door worked it out (behind trusted
+/// proxies, the forwarded one): put beside the actor where a record says "from where".
+#[derive(Clone, Copy, Debug)]
+pub struct ClientAddr(pub std::net::IpAddr);
+
 #[derive(Clone, Debug)]
 pub struct Actor {
     pub workspace_id: signet_storage::ids::WorkspaceId,
@@ -222,12 +227,18 @@ impl Actor {
         self.principal.recorded()
     }
 
-    /// Under-scoped requests get the same answer as any other credential failure.
+    /// Under-scoped requests with a key get the same answer as any other credential failure;
+    /// a person signed in is told that their role cannot (they know who they are).
     pub fn require(&self, scope: Scope) -> Result<(), crate::DomainError> {
         if self.scopes.contains(scope) {
-            Ok(())
-        } else {
-            Err(crate::DomainError::Unauthenticated)
+            return Ok(());
+        }
+        match &self.principal {
+            Principal::Session { role, .. } => Err(crate::DomainError::Forbidden(format!(
+                "a {} of this workspace cannot do this (it takes {scope}); ask an owner or an admin",
+                role.as_str()
+            ))),
+            _ => Err(crate::DomainError::Unauthenticated),
         }
     }
 }

@@ -13,6 +13,7 @@ pub mod compose;
 pub mod feedback;
 pub mod kinds;
 pub mod log;
+pub mod people;
 pub mod send;
 pub mod templates;
 pub mod transport;

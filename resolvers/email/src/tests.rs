@@ -165,3 +165,46 @@ fn a_paragraph_with_an_empty_value_is_left_out_and_the_link_follows_a_body_witho
         c.text
     );
 }
+
+/// The application's emails: every language of `send.language` has both, with exactly the
+/// English file's variables, and the words fill in without leaving a `{{`.
+#[test]
+fn the_application_emails_speak_every_language_with_the_same_variables() {
+    use crate::people::{Words, fill, languages};
+    fn all(w: &Words) -> std::collections::BTreeSet<String> {
+        [&w.subject, &w.preview, &w.body, &w.button_label, &w.footer]
+            .iter()
+            .flat_map(|t| variables_of(t))
+            .collect()
+    }
+    let langs = languages().expect("wording/people.toml parses");
+    let codes: Vec<&str> = langs.keys().map(String::as_str).collect();
+    let mut want: Vec<&str> = signet_core::languages::LANGUAGES.to_vec();
+    want.sort();
+    assert_eq!(codes, want);
+    let en = &langs["en"];
+    let values = [
+        ("person.name", "P"),
+        ("workspace.name", "W"),
+        ("inviter.name", "I"),
+        ("role", "R"),
+        ("minutes", "15"),
+        ("days", "3"),
+    ];
+    for (code, l) in &langs {
+        for (kind, w, e) in [
+            ("sign_in", &l.sign_in, &en.sign_in),
+            ("invited", &l.invited, &en.invited),
+        ] {
+            assert_eq!(all(w), all(e), "{code}.{kind} uses other variables");
+            for t in [&w.subject, &w.body, &w.footer] {
+                assert!(!fill(t, &values).contains("{{"), "{code}.{kind}: {t}");
+            }
+        }
+    }
+    // A value is never read as wording.
+    assert_eq!(
+        fill("Hi {{person.name}}", &[("person.name", "{{role}}")]),
+        "Hi {{role}}"
+    );
+}

@@ -8,6 +8,7 @@ use std::net::IpAddr;
 
 use axum::http::{HeaderMap, header};
 use signet_accounts::keys;
+use signet_accounts::people::sessions;
 use signet_core::{Actor, DomainError};
 use signet_storage::state::BudgetState;
 
@@ -40,10 +41,18 @@ pub(crate) fn same_secret(given: &str, secret: &str) -> bool {
 
 pub(super) type Refusal = (DomainError, Option<BudgetState>);
 
+/// The application's session a request carries: its cookie's secret, and whether the request
+/// came from the application's own pages (`session::same_origin`).
+pub(super) struct SessionCookie<'a> {
+    pub secret: &'a str,
+    pub same_origin: bool,
+}
+
 pub(super) async fn authorize(
     state: &AppState,
     route: &Route,
     token: Option<&str>,
+    session: Option<SessionCookie<'_>>,
     link: Option<&str>,
     ip: IpAddr,
 ) -> Result<(Option<Actor>, BudgetState), Refusal> {
@@ -70,9 +79,20 @@ pub(super) async fn authorize(
         }
         return Ok((None, b));
     }
-    let authenticated = match token {
-        Some(token) => keys::authenticate(&state.ctx, token, ip).await,
-        None => Err(DomainError::Unauthenticated),
+    // A key for GraphQL and the API; the session cookie only for GraphQL and the
+    // application's own calls, and only from its own pages.
+    let authenticated = match (token, session) {
+        (Some(token), _) if route.access != Access::Session => {
+            keys::authenticate(&state.ctx, token, ip).await
+        }
+        (None, Some(c)) if matches!(route.access, Access::AnyKey | Access::Session) => {
+            if c.same_origin {
+                sessions::authenticate(&state.ctx, c.secret).await
+            } else {
+                Err(super::session::cross_site())
+            }
+        }
+        _ => Err(DomainError::Unauthenticated),
     };
     let actor = match authenticated.and_then(|a| match route.access {
         Access::Scope(s) => a.require(s).map(|_| a),

@@ -18,6 +18,7 @@ pub mod body;
 pub mod budget;
 pub mod client;
 pub mod idempotency;
+pub mod session;
 
 use std::net::IpAddr;
 use std::sync::Arc;
@@ -208,7 +209,12 @@ async fn door(
 
     let token = auth::bearer(req.headers()).map(str::to_string);
     let link = auth::link_of(req.headers());
-    let (actor, budget) = match auth::authorize(&state, route, token.as_deref(), link, ip).await {
+    let cookie = session::cookie(&state.ctx, req.headers()).map(|secret| auth::SessionCookie {
+        secret,
+        same_origin: session::same_origin(&state.ctx, req.headers()),
+    });
+    let authorized = auth::authorize(&state, route, token.as_deref(), cookie, link, ip).await;
+    let (actor, budget) = match authorized {
         Ok(ok) => ok,
         Err((e, budget)) => {
             let mut res = render(&e, &request_id);

@@ -16,8 +16,11 @@ pub enum Access {
     /// The signing page's calls: no key, a signing link or session (`Authorization: Link
     /// …`) that must open a document before the body is read; budgeted per client address.
     Link,
-    /// Any valid key; the operation checks scopes itself (GraphQL).
+    /// Any valid key, or the application's session cookie from its own pages; the operation
+    /// checks scopes itself (GraphQL).
     AnyKey,
+    /// The application's session cookie from its own pages, and nothing else (signing out).
+    Session,
     /// A key holding this scope.
     Scope(Scope),
 }

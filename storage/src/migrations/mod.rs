@@ -62,6 +62,7 @@ mod m0013_field_areas;
 mod m0014_outbox_purge;
 mod m0015_live_deliveries;
 mod m0016_people;
+mod m0017_people_passkeys;
 
 pub struct Migrator;
 
@@ -85,6 +86,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0014_outbox_purge::Migration),
             Box::new(m0015_live_deliveries::Migration),
             Box::new(m0016_people::Migration),
+            Box::new(m0017_people_passkeys::Migration),
         ]
     }
 }

@@ -14,6 +14,8 @@ use super::{members, sessions};
 
 /// How long a link works.
 pub const LINK_MS: i64 = 15 * 60 * 1000;
+/// How long an invitation's link works.
+pub const INVITE_MS: i64 = 3 * 24 * 3600 * 1000;
 /// Links asked for one address in an hour.
 pub const PER_ADDRESS_HOUR: u64 = 5;
 /// Links asked for from one client address in an hour.
@@ -70,14 +72,11 @@ async fn count(ctx: &Ctx, subject: &str, hour: &str, limit: u64) -> Result<bool,
     Ok(row.is_some())
 }
 
-/// Asks for a link for `email` from `client_ip`. `Ok(None)` when the address is nobody's
-/// (the caller answers exactly as when it is someone's); `Ok(Some)` with the link to send;
-/// `RateLimited` when either bound is reached, known address or not.
-pub async fn request(
-    ctx: &Ctx,
-    email: &str,
-    client_ip: IpAddr,
-) -> Result<Option<Issued>, DomainError> {
+/// Counts one request for a link for `email` from `client_ip` against both bounds, known
+/// address or not: `RateLimited` when either is reached. Answers the address as stored; the
+/// link itself is made by a job (`issue_for_address`), so that the request takes the same
+/// time whoever the address belongs to.
+pub async fn ask(ctx: &Ctx, email: &str, client_ip: IpAddr) -> Result<String, DomainError> {
     let email = members::address(email)?;
     let now = ctx.now();
     let at = Utc
@@ -96,43 +95,68 @@ pub async fn request(
     if !count(ctx, &subject, &hour, PER_ADDRESS_HOUR).await? {
         return Err(refused());
     }
+    Ok(email)
+}
+
+/// Makes the link asked for an address (already counted by `ask`): `None` when the address
+/// is nobody's, or belongs to a person of no workspace.
+pub async fn issue_for_address(ctx: &Ctx, email: &str) -> Result<Option<Issued>, DomainError> {
     let Some(row) = ctx
         .db
         .conn
         .query_one_raw(ctx.db.stmt(
-            "SELECT u.id, u.name, u.language FROM users u WHERE u.email = $1 \
+            "SELECT u.id, u.email, u.name, u.language FROM users u WHERE u.email = $1 \
              AND EXISTS (SELECT 1 FROM members m WHERE m.user_id = u.id)",
-            [Value::from(email.as_str())],
+            [Value::from(email)],
         ))
         .await?
     else {
         return Ok(None);
     };
     let user_id: String = row.try_get("", "id")?;
-    let (token, expires_at) = store(ctx, &user_id).await?;
-    Ok(Some(Issued {
-        token,
-        user_id,
-        email,
-        name: row.try_get("", "name")?,
-        language: row.try_get("", "language")?,
-        expires_at,
-    }))
+    issued(ctx, &user_id, row, LINK_MS, None).await.map(Some)
 }
 
-/// A link for a person `signet admin` names (the first owner of an installation, or anyone
-/// locked out): no bounds, the same rules otherwise.
-pub async fn issue_for_operator(ctx: &Ctx, user_id: &str) -> Result<Issued, DomainError> {
-    let row = ctx
-        .db
+/// `ask` and `issue_for_address` at once, for callers that send nothing (tests, tools).
+pub async fn request(
+    ctx: &Ctx,
+    email: &str,
+    client_ip: IpAddr,
+) -> Result<Option<Issued>, DomainError> {
+    let email = ask(ctx, email, client_ip).await?;
+    issue_for_address(ctx, &email).await
+}
+
+/// The link of an invitation to a workspace: the same rules as a sign-in link, good for
+/// [`INVITE_MS`] so that an invitation read the next day still works.
+pub async fn issue_invitation(
+    ctx: &Ctx,
+    user_id: &str,
+    workspace_id: &str,
+) -> Result<Issued, DomainError> {
+    let row = person_row(ctx, user_id).await?;
+    issued(ctx, user_id, row, INVITE_MS, Some(workspace_id)).await
+}
+
+async fn person_row(ctx: &Ctx, user_id: &str) -> Result<sea_orm::QueryResult, DomainError> {
+    ctx.db
         .conn
         .query_one_raw(ctx.db.stmt(
-            "SELECT email, name, language FROM users WHERE id = $1",
+            "SELECT id, email, name, language FROM users WHERE id = $1",
             [Value::from(user_id)],
         ))
         .await?
-        .ok_or_else(|| DomainError::NotFound(format!("no person {user_id}")))?;
-    let (token, expires_at) = store(ctx, user_id).await?;
+        .ok_or_else(|| DomainError::NotFound(format!("no person {user_id}")))
+}
+
+async fn issued(
+    ctx: &Ctx,
+    user_id: &str,
+    row: sea_orm::QueryResult,
+    valid_ms: i64,
+    workspace_id: Option<&str>,
+) -> Result<Issued, DomainError> {
+    let (token, expires_at) = store(ctx, user_id, valid_ms, workspace_id).await?;
     Ok(Issued {
         token,
         user_id: user_id.to_string(),
@@ -143,9 +167,21 @@ pub async fn issue_for_operator(ctx: &Ctx, user_id: &str) -> Result<Issued, Doma
     })
 }
 
+/// A link for a person `signet admin` names (the first owner of an installation, or anyone
+/// locked out): no bounds, the same rules otherwise.
+pub async fn issue_for_operator(ctx: &Ctx, user_id: &str) -> Result<Issued, DomainError> {
+    let row = person_row(ctx, user_id).await?;
+    issued(ctx, user_id, row, LINK_MS, None).await
+}
+
 /// Makes a person's new link, voiding their older unused ones in the same transaction.
 /// Answers its secret (in the clear only here) and when it runs out.
-async fn store(ctx: &Ctx, user_id: &str) -> Result<(String, i64), DomainError> {
+async fn store(
+    ctx: &Ctx,
+    user_id: &str,
+    valid_ms: i64,
+    workspace_id: Option<&str>,
+) -> Result<(String, i64), DomainError> {
     let now = ctx.now();
     let token = sessions::secret()?;
     let txn = ctx.db.conn.begin().await?;
@@ -162,17 +198,18 @@ async fn store(ctx: &Ctx, user_id: &str) -> Result<(String, i64), DomainError> {
     ))
     .await?;
     txn.execute_raw(ctx.db.stmt(
-        "INSERT INTO sign_in_links (token_hash, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4)",
+        "INSERT INTO sign_in_links (token_hash, user_id, created_at, expires_at, workspace_id) VALUES ($1, $2, $3, $4, $5)",
         [
             Value::from(hash(ctx, &token)),
             Value::from(user_id),
             Value::from(now),
-            Value::from(now + LINK_MS),
+            Value::from(now + valid_ms),
+            Value::from(workspace_id),
         ],
     ))
     .await?;
     txn.commit().await?;
-    Ok((token, now + LINK_MS))
+    Ok((token, now + valid_ms))
 }
 
 /// A session opened by a link.
@@ -209,15 +246,25 @@ pub async fn redeem(
     let row = txn
         .query_one_raw(ctx.db.stmt(
             "UPDATE sign_in_links SET used_at = $1 WHERE token_hash = $2 AND used_at IS NULL \
-             AND voided_at IS NULL AND expires_at > $1 RETURNING user_id",
+             AND voided_at IS NULL AND expires_at > $1 RETURNING user_id, workspace_id",
             [Value::from(now), Value::from(hash(ctx, token))],
         ))
         .await?
         .ok_or_else(gone)?;
     let user_id: String = row.try_get("", "user_id")?;
-    let workspace_id = members::first_workspace(&txn, ctx, &user_id)
-        .await?
-        .ok_or_else(gone)?;
+    // An invitation's link opens the workspace it invited to, while the person is still a
+    // member there; otherwise their first workspace.
+    let named: Option<String> = row.try_get("", "workspace_id")?;
+    let invited = match named {
+        Some(w) => members::role_in(&txn, ctx, &w, &user_id).await?.map(|_| w),
+        None => None,
+    };
+    let workspace_id = match invited {
+        Some(w) => w,
+        None => members::first_workspace(&txn, ctx, &user_id)
+            .await?
+            .ok_or_else(gone)?,
+    };
     let (session_id, token) =
         sessions::open(&txn, ctx, &user_id, &workspace_id, client_ip, user_agent).await?;
     txn.commit().await?;

@@ -120,7 +120,7 @@ pub async fn ensure_person(
 
 /// Takes the workspace's lock for the rest of the caller's transaction (its row written as
 /// it is): changes to who owns a workspace are made one after the other.
-async fn lock_workspace<C: ConnectionTrait>(
+pub(super) async fn lock_workspace<C: ConnectionTrait>(
     conn: &C,
     ctx: &Ctx,
     workspace_id: &str,
@@ -142,7 +142,7 @@ async fn lock_workspace<C: ConnectionTrait>(
 
 /// Refuses, inside the caller's transaction after its change, a workspace left without an
 /// owner.
-async fn owner_left<C: ConnectionTrait>(
+pub(super) async fn owner_left<C: ConnectionTrait>(
     conn: &C,
     ctx: &Ctx,
     workspace_id: &str,
@@ -253,17 +253,18 @@ pub async fn list(ctx: &Ctx, workspace_id: &str) -> Result<Vec<MemberOut>, Domai
             [Value::from(workspace_id)],
         ))
         .await?;
-    rows.into_iter()
-        .map(|r| {
-            Ok(MemberOut {
-                user_id: r.try_get("", "user_id")?,
-                email: r.try_get("", "email")?,
-                name: r.try_get("", "name")?,
-                role: r.try_get("", "role")?,
-                joined_at: r.try_get("", "created_at")?,
-            })
-        })
-        .collect()
+    rows.iter().map(member_row).collect()
+}
+
+/// A member from a row of `user_id, email, name, role, created_at`.
+pub(super) fn member_row(r: &sea_orm::QueryResult) -> Result<MemberOut, DomainError> {
+    Ok(MemberOut {
+        user_id: r.try_get("", "user_id")?,
+        email: r.try_get("", "email")?,
+        name: r.try_get("", "name")?,
+        role: r.try_get("", "role")?,
+        joined_at: r.try_get("", "created_at")?,
+    })
 }
 
 /// Takes a person out of a workspace and ends at once their sessions acting in it. The last
@@ -300,4 +301,57 @@ pub async fn remove(ctx: &Ctx, workspace_id: &str, user_id: &str) -> Result<(), 
     .await?;
     txn.commit().await?;
     Ok(())
+}
+
+/// A person's role in a workspace, read in the caller's transaction; `None` when they are not
+/// a member.
+pub async fn role_in<C: ConnectionTrait>(
+    conn: &C,
+    ctx: &Ctx,
+    workspace_id: &str,
+    user_id: &str,
+) -> Result<Option<Role>, DomainError> {
+    let row = conn
+        .query_one_raw(ctx.db.stmt(
+            "SELECT role FROM members WHERE workspace_id = $1 AND user_id = $2",
+            [Value::from(workspace_id), Value::from(user_id)],
+        ))
+        .await?;
+    Ok(match row {
+        Some(r) => parse_role(&r.try_get::<String>("", "role")?),
+        None => None,
+    })
+}
+
+/// One of a person's workspaces, as the switcher lists it.
+#[derive(Clone, Debug, serde::Serialize, async_graphql::SimpleObject)]
+#[serde(rename_all = "camelCase")]
+pub struct WorkspaceOf {
+    pub id: String,
+    pub name: String,
+    pub role: String,
+}
+
+/// The workspaces a person belongs to, in the order they joined (at most [`MAX_LISTED`]).
+pub async fn workspaces_of(ctx: &Ctx, user_id: &str) -> Result<Vec<WorkspaceOf>, DomainError> {
+    let rows = ctx
+        .db
+        .conn
+        .query_all_raw(ctx.db.stmt(
+            &format!(
+                "SELECT w.id, w.name, m.role FROM members m JOIN workspaces w ON w.id = m.workspace_id \
+                 WHERE m.user_id = $1 ORDER BY m.created_at, w.id LIMIT {MAX_LISTED}"
+            ),
+            [Value::from(user_id)],
+        ))
+        .await?;
+    rows.into_iter()
+        .map(|r| {
+            Ok(WorkspaceOf {
+                id: r.try_get("", "id")?,
+                name: r.try_get("", "name")?,
+                role: r.try_get("", "role")?,
+            })
+        })
+        .collect()
 }

@@ -3,5 +3,8 @@
 //! sessions a sign-in opens (`sessions`).
 
 pub mod links;
+pub mod mail;
 pub mod members;
+pub mod purge;
 pub mod sessions;
+pub mod team;

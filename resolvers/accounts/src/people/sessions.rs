@@ -68,8 +68,8 @@ pub async fn open<C: ConnectionTrait>(
     let now = ctx.now();
     let agent: String = user_agent.chars().take(MAX_AGENT).collect();
     conn.execute_raw(ctx.db.stmt(
-        "INSERT INTO sessions (id, token_hash, user_id, workspace_id, created_at, last_seen_at, client_ip, user_agent) \
-         VALUES ($1, $2, $3, $4, $5, $5, $6, $7)",
+        "INSERT INTO sessions (id, token_hash, user_id, workspace_id, created_at, last_seen_at, acting_since, client_ip, user_agent) \
+         VALUES ($1, $2, $3, $4, $5, $5, $5, $6, $7)",
         [
             Value::from(id.as_str()),
             Value::from(hash(ctx, &token)),
@@ -95,7 +95,7 @@ pub async fn authenticate(ctx: &Ctx, token: &str) -> Result<Actor, DomainError> 
         .db
         .conn
         .query_one_raw(ctx.db.stmt(
-            "SELECT s.id, s.user_id, s.workspace_id, s.created_at, s.last_seen_at, s.ended_at, \
+            "SELECT s.id, s.user_id, s.workspace_id, s.created_at, s.last_seen_at, s.acting_since, s.ended_at, \
              w.name AS workspace_name, w.plan FROM sessions s JOIN workspaces w ON w.id = s.workspace_id \
              WHERE s.token_hash = $1",
             [Value::from(hash(ctx, token))],
@@ -107,12 +107,13 @@ pub async fn authenticate(ctx: &Ctx, token: &str) -> Result<Actor, DomainError> 
     let workspace_id: String = row.try_get("", "workspace_id")?;
     let created: i64 = row.try_get("", "created_at")?;
     let seen: i64 = row.try_get("", "last_seen_at")?;
+    let acting_since: i64 = row.try_get("", "acting_since")?;
     let ended: Option<i64> = row.try_get("", "ended_at")?;
     if ended.is_some() || now - seen >= IDLE_MS || now - created >= LIFETIME_MS {
         return Err(DomainError::Unauthenticated);
     }
-    // The membership must be older than the session: a person taken out and added again
-    // does not get back the sessions they had before.
+    // The membership must be older than the session's acting in the workspace: a person
+    // taken out and added again does not get back the sessions they had before.
     let role = ctx
         .db
         .conn
@@ -121,7 +122,7 @@ pub async fn authenticate(ctx: &Ctx, token: &str) -> Result<Actor, DomainError> 
             [
                 Value::from(workspace_id.as_str()),
                 Value::from(user_id.as_str()),
-                Value::from(created),
+                Value::from(acting_since),
             ],
         ))
         .await?
@@ -159,16 +160,7 @@ pub async fn authenticate(ctx: &Ctx, token: &str) -> Result<Actor, DomainError> 
 
 /// The person's sessions still open, newest first (at most 100).
 pub async fn list(ctx: &Ctx, actor: &Actor) -> Result<Vec<SessionOut>, DomainError> {
-    let Principal::Session {
-        user_id,
-        session_id,
-        ..
-    } = &actor.principal
-    else {
-        return Err(DomainError::Forbidden(
-            "sessions belong to people signed in to the application".into(),
-        ));
-    };
+    let (user_id, session_id) = person_of(actor)?;
     let now = ctx.now();
     let rows = ctx
         .db
@@ -178,7 +170,7 @@ pub async fn list(ctx: &Ctx, actor: &Actor) -> Result<Vec<SessionOut>, DomainErr
              WHERE user_id = $1 AND ended_at IS NULL AND last_seen_at > $2 AND created_at > $3 \
              ORDER BY created_at DESC, id DESC LIMIT 100",
             [
-                Value::from(user_id.as_str()),
+                Value::from(user_id),
                 Value::from(now - IDLE_MS),
                 Value::from(now - LIFETIME_MS),
             ],
@@ -188,7 +180,7 @@ pub async fn list(ctx: &Ctx, actor: &Actor) -> Result<Vec<SessionOut>, DomainErr
         .map(|r| {
             let id: String = r.try_get("", "id")?;
             Ok(SessionOut {
-                current: &id == session_id,
+                current: id == session_id,
                 id,
                 workspace_id: r.try_get("", "workspace_id")?,
                 created_at: r.try_get("", "created_at")?,
@@ -203,23 +195,19 @@ pub async fn list(ctx: &Ctx, actor: &Actor) -> Result<Vec<SessionOut>, DomainErr
 /// Ends one of the person's own sessions, or all of them (`id` = None: sign out everywhere).
 /// Another person's session id is not found.
 pub async fn end(ctx: &Ctx, actor: &Actor, id: Option<&str>) -> Result<u64, DomainError> {
-    let Principal::Session { user_id, .. } = &actor.principal else {
-        return Err(DomainError::Forbidden(
-            "sessions belong to people signed in to the application".into(),
-        ));
-    };
+    let (user_id, _) = person_of(actor)?;
     let (sql, values) = match id {
         Some(id) => (
             "UPDATE sessions SET ended_at = $1 WHERE user_id = $2 AND id = $3 AND ended_at IS NULL",
             vec![
                 Value::from(ctx.now()),
-                Value::from(user_id.as_str()),
+                Value::from(user_id),
                 Value::from(id),
             ],
         ),
         None => (
             "UPDATE sessions SET ended_at = $1 WHERE user_id = $2 AND ended_at IS NULL",
-            vec![Value::from(ctx.now()), Value::from(user_id.as_str())],
+            vec![Value::from(ctx.now()), Value::from(user_id)],
         ),
     };
     let done = ctx
@@ -232,4 +220,45 @@ pub async fn end(ctx: &Ctx, actor: &Actor, id: Option<&str>) -> Result<u64, Doma
         return Err(DomainError::NotFound("no such session of yours".into()));
     }
     Ok(done)
+}
+
+/// The person and session a principal is, or `Forbidden` for a key: what only people do.
+pub fn person_of(actor: &Actor) -> Result<(&str, &str), DomainError> {
+    match &actor.principal {
+        Principal::Session {
+            user_id,
+            session_id,
+            ..
+        } => Ok((user_id, session_id)),
+        _ => Err(DomainError::Forbidden(
+            "only a person signed in to the application can do this; an API key cannot".into(),
+        )),
+    }
+}
+
+/// Moves the asking session into another of the person's workspaces. A workspace they are
+/// not a member of is not found, whether or not it exists.
+pub async fn switch(ctx: &Ctx, actor: &Actor, workspace_id: &str) -> Result<(), DomainError> {
+    let (user_id, session_id) = person_of(actor)?;
+    let moved = ctx
+        .db
+        .conn
+        .execute_raw(ctx.db.stmt(
+            "UPDATE sessions SET workspace_id = $1, acting_since = $2 WHERE id = $3 AND ended_at IS NULL \
+             AND EXISTS (SELECT 1 FROM members m WHERE m.workspace_id = $1 AND m.user_id = $4)",
+            [
+                Value::from(workspace_id),
+                Value::from(ctx.now()),
+                Value::from(session_id),
+                Value::from(user_id),
+            ],
+        ))
+        .await?
+        .rows_affected();
+    if moved == 0 {
+        return Err(DomainError::NotFound(format!(
+            "no workspace {workspace_id} of yours"
+        )));
+    }
+    Ok(())
 }

@@ -23,6 +23,7 @@ mod run;
 mod settings;
 
 pub use pass::{FILES_PER_PASS, Pass};
+pub(crate) use plan::display_name;
 pub(crate) use rows::audit;
 pub use rows::suppressed;
 pub use run::run_emails;

@@ -407,7 +407,7 @@ async fn link_or_file(
 }
 
 /// A display name that cannot pose as an address.
-fn display_name(name: &str) -> String {
+pub(crate) fn display_name(name: &str) -> String {
     name.chars()
         .map(|c| {
             if "@<>\"".contains(c) || c.is_control() {

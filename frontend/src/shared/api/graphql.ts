@@ -1,0 +1,589 @@
+// Written by frontend/types.mjs from schema.graphql; do not edit.
+
+export interface ActivityOut {
+  id: string;
+  actor: string;
+  actorName: string | null;
+  action: string;
+  subject: string;
+  detail: string;
+  clientIp: string;
+  createdAt: number;
+}
+
+export interface ApprovalOut {
+  id: string;
+  documentId: string | null;
+  templateId: string | null;
+  state: string;
+  createdAt: string;
+  decidedAt: string | null;
+  note: string | null;
+}
+
+export interface ApprovalPageOut {
+  data: Array<ApprovalOut>;
+  page: PageInfo;
+}
+
+export interface AuditEventOut {
+  seq: number;
+  time: string;
+  event: string;
+  description: string;
+  person: string | null;
+  document: string;
+  detail: string;
+  hash: string;
+}
+
+export interface CheckFieldOut {
+  name: string;
+  type: string;
+  role: string;
+  required: boolean;
+}
+
+export interface CheckItemOut {
+  path: string;
+  message: string;
+}
+
+export interface CheckOut {
+  ok: boolean;
+  problems: Array<CheckItemOut>;
+  warnings: Array<CheckItemOut>;
+  roles: Array<string>;
+  fields: Array<CheckFieldOut>;
+  questions: Array<string>;
+}
+
+export interface DeliveryAttemptOut {
+  id: string;
+  deliveryId: string;
+  webhookId: string;
+  eventType: string;
+  try: number;
+  succeeded: boolean;
+  responseStatus: number | null;
+  result: string;
+  durationMs: number;
+  createdAt: string;
+}
+
+export interface DeliveryAttemptsOut {
+  data: Array<DeliveryAttemptOut>;
+}
+
+export interface DeliveryOut {
+  id: string;
+  webhookId: string;
+  eventType: string;
+  state: string;
+  replay: boolean;
+  createdAt: string;
+}
+
+export interface DocumentCheckInput {
+  source: unknown;
+  facts?: unknown | null;
+  people?: Array<PersonInput> | null;
+  variableValues?: unknown | null;
+  requireSignature?: boolean | null;
+  forTemplate?: boolean | null;
+}
+
+export interface DocumentCreateInput {
+  title: string;
+  source: unknown;
+  people: Array<PersonInput>;
+  email?: EmailOptionsInput | null;
+  metadata?: unknown | null;
+  externalId?: string | null;
+  facts?: unknown | null;
+  variableValues?: unknown | null;
+  paper?: string | null;
+  profile?: string | null;
+  send?: SendOptionsInput | null;
+  description?: string | null;
+  sendNow?: boolean | null;
+  embedded?: Array<string> | null;
+}
+
+export interface DocumentOut {
+  id: string;
+  state: string;
+  test: boolean;
+  title: string;
+  description: string | null;
+  externalId: string | null;
+  metadata: Record<string, unknown>;
+  payments: Array<PaymentOut>;
+  people: Array<PersonOut>;
+  paper: string;
+  pageCount: number | null;
+  createdAt: string;
+  updatedAt: string;
+  sentAt: string | null;
+  completedAt: string | null;
+  expiresAt: string | null;
+  reason: string | null;
+  approval: ApprovalOut | null;
+  templateId: string | null;
+  templateVersion: number | null;
+}
+
+export interface DocumentPageOut {
+  data: Array<DocumentOut>;
+  page: PageInfo;
+}
+
+export interface DocumentReviseInput {
+  source: unknown;
+  facts?: unknown | null;
+  variableValues?: unknown | null;
+  roleMap?: Record<string, unknown> | null;
+}
+
+export interface DocumentSourceOut {
+  id: string;
+  title: string;
+  description: string | null;
+  source: unknown;
+  people: unknown;
+  facts: Record<string, unknown>;
+  variableValues: Record<string, unknown>;
+  paper: string;
+  profile: string;
+  send: unknown;
+  email: unknown;
+  externalId: string | null;
+  metadata: Record<string, unknown>;
+}
+
+export interface EmailOptionsInput {
+  subject?: string | null;
+  message?: string | null;
+  replyTo?: string | null;
+  senderName?: string | null;
+  locale?: string | null;
+}
+
+export interface EmailOut {
+  id: string;
+  kind: string;
+  to: string;
+  subject: string;
+  status: string;
+  locale: string;
+  documentId: string | null;
+  personId: string | null;
+  test: boolean;
+  reason: string | null;
+  createdAt: string;
+  sentAt: string | null;
+  updatedAt: string;
+}
+
+export interface EmailPageOut {
+  data: Array<EmailOut>;
+  page: PageInfo;
+}
+
+export interface EmailPreviewOut {
+  kind: string;
+  locale: string;
+  subject: string;
+  preview: string;
+  body: string;
+  html: string;
+}
+
+export interface EmailTemplateOut {
+  kind: string;
+  locale: string;
+  subject: string;
+  preview: string;
+  body: string;
+  buttonLabel: string;
+  footer: string;
+  standard: EmailWordingOut;
+  saved: EmailWordingOut | null;
+  variables: Array<EmailVariableOut>;
+  updatedAt: string | null;
+}
+
+export interface EmailTemplatesOut {
+  locale: string;
+  data: Array<EmailTemplateOut>;
+}
+
+export interface EmailVariableOut {
+  name: string;
+  description: string;
+}
+
+export interface EmailWordingInput {
+  locale?: string | null;
+  subject?: string | null;
+  preview?: string | null;
+  body?: string | null;
+  buttonLabel?: string | null;
+  footer?: string | null;
+}
+
+export interface EmailWordingOut {
+  subject: string | null;
+  preview: string | null;
+  body: string | null;
+  buttonLabel: string | null;
+  footer: string | null;
+}
+
+export interface EmbedSessionOut {
+  url: string;
+  expiresAt: string;
+  documentId: string;
+  seat: string;
+  origin: string;
+}
+
+export interface FieldAreaOut {
+  page: number;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export interface HeaderOut {
+  name: string;
+  value: string;
+}
+
+export interface InviteIn {
+  email: string;
+  name: string;
+  role: string;
+  language?: string | null;
+}
+
+export interface MemberOut {
+  userId: string;
+  email: string;
+  name: string;
+  role: string;
+  joinedAt: number;
+}
+
+export interface MeOut {
+  person: SignedInPerson;
+  role: string;
+  workspace: WorkspaceOf;
+  workspaces: Array<WorkspaceOf>;
+  scopes: Array<string>;
+}
+
+export interface MetadataPair {
+  key: string;
+  value: string;
+}
+
+export interface PageInfo {
+  nextCursor: string | null;
+}
+
+export interface PartyInput {
+  seat: string;
+  name: string;
+  email: string;
+  externalId?: string | null;
+  metadata?: unknown | null;
+  locale?: string | null;
+  accessCode?: string | null;
+  emailCode?: boolean | null;
+}
+
+export interface PaymentOut {
+  amount: number;
+  currency: string;
+  fee: number;
+  receiptUrl: string | null;
+}
+
+export type PaymentReadiness = "connected" | "needs_attention" | "not_connected";
+
+export interface PaymentsStatusOut {
+  status: PaymentReadiness;
+  feePercent: number;
+}
+
+export interface PersonInput {
+  name: string;
+  email: string;
+  role?: string | null;
+  action?: string | null;
+  order?: number | null;
+  externalId?: string | null;
+  metadata?: unknown | null;
+  locale?: string | null;
+  accessCode?: string | null;
+  emailCode?: boolean | null;
+}
+
+export interface PersonOut {
+  id: string;
+  seat: string;
+  name: string;
+  email: string;
+  action: string;
+  order: number;
+  status: string;
+  externalId: string | null;
+  metadata: Record<string, unknown>;
+  invitedAt: string | null;
+  openedAt: string | null;
+  signedAt: string | null;
+  declinedAt: string | null;
+  locale: string | null;
+  checks: Array<string>;
+  embedded: boolean;
+}
+
+export interface RelayItemOut {
+  id: string;
+  webhookId: string;
+  eventType: string;
+  createdAt: string;
+  headers: Array<HeaderOut>;
+  body: string;
+}
+
+export interface RelayOut {
+  data: Array<RelayItemOut>;
+  nextAfter: string | null;
+}
+
+export interface ReportDayOut {
+  date: string;
+  sent: number;
+  completed: number;
+}
+
+export interface ReportOut {
+  from: string;
+  to: string;
+  timeZone: string;
+  team: string | null;
+  sent: number;
+  completed: number;
+  days: Array<ReportDayOut>;
+}
+
+export interface SendOptionsInput {
+  replyTo?: string | null;
+  senderName?: string | null;
+  subject?: string | null;
+  message?: string | null;
+  expiryDays?: number | null;
+  reminderDays?: Array<number> | null;
+  signingOrder?: boolean | null;
+  language?: string | null;
+  internalNote?: string | null;
+  requireDeclineReason?: boolean | null;
+}
+
+export interface SessionOut {
+  id: string;
+  workspaceId: string;
+  createdAt: number;
+  lastSeenAt: number;
+  clientIp: string;
+  userAgent: string;
+  current: boolean;
+}
+
+export interface SignedInPerson {
+  id: string;
+  email: string;
+  name: string;
+  language: string;
+}
+
+export interface TeamMemberOut {
+  name: string;
+  email: string;
+  role: string;
+}
+
+export interface TeamOut {
+  id: string;
+  name: string;
+  members: Array<TeamMemberOut>;
+}
+
+export interface TeamsOut {
+  teams: Array<TeamOut>;
+}
+
+export interface TemplateDefaults {
+  description: string | null;
+  clientDescription: string | null;
+  message: string | null;
+}
+
+export interface TemplateDefaultsInput {
+  description?: string | null;
+  clientDescription?: string | null;
+  message?: string | null;
+  send?: SendOptionsInput | null;
+}
+
+export interface TemplateDocumentInput {
+  people: Array<PersonInput>;
+  email?: EmailOptionsInput | null;
+  metadata?: unknown | null;
+  externalId?: string | null;
+  title?: string | null;
+  variableValues?: unknown | null;
+  facts?: unknown | null;
+  send?: SendOptionsInput | null;
+  sendNow?: boolean | null;
+  embedded?: Array<string> | null;
+}
+
+export interface TemplateFieldOut {
+  name: string;
+  type: string;
+  role: string;
+  required: boolean;
+  areas: Array<FieldAreaOut>;
+}
+
+export interface TemplateFileInput {
+  name: string;
+  fileName: string;
+  file: string;
+  metadata?: unknown | null;
+  externalId?: string | null;
+}
+
+export interface TemplateHtmlInput {
+  name: string;
+  html: string;
+  paper?: string | null;
+  metadata?: unknown | null;
+  externalId?: string | null;
+}
+
+export interface TemplateOut {
+  id: string;
+  kind: string;
+  name: string;
+  externalId: string | null;
+  metadata: Record<string, unknown>;
+  version: number;
+  approved: boolean;
+  seats: Array<string>;
+  questions: Array<string>;
+  fields: Array<TemplateFieldOut>;
+  paper: string;
+  profile: string;
+  pages: number | null;
+  warnings: Array<string>;
+  defaults: TemplateDefaults;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface TemplatePageOut {
+  data: Array<TemplateOut>;
+  page: PageInfo;
+}
+
+export interface TemplateSendInput {
+  templateId: string;
+  parties: Array<PartyInput>;
+  email?: EmailOptionsInput | null;
+  metadata?: unknown | null;
+  externalId?: string | null;
+  title?: string | null;
+  message?: string | null;
+  subject?: string | null;
+  language?: string | null;
+  expiryDays?: number | null;
+  embedded?: Array<string> | null;
+}
+
+export interface TemplateSourceInput {
+  name: string;
+  source: unknown;
+  profile?: string | null;
+  paper?: string | null;
+  metadata?: unknown | null;
+  externalId?: string | null;
+}
+
+export interface TopicOut {
+  name: string;
+  description: string;
+}
+
+export interface TopicsOut {
+  topics: Array<TopicOut>;
+}
+
+export interface UsageCounterOut {
+  used: number;
+  limit: number | null;
+  periodStart: string;
+  resetsAt: string;
+}
+
+export interface UsageOut {
+  plan: string;
+  documents: UsageCounterOut;
+  emails: UsageCounterOut;
+  testEmails: UsageCounterOut;
+}
+
+export interface WebhookCreateInput {
+  eventTypes: Array<string>;
+  url?: string | null;
+  relay?: boolean | null;
+  name?: string | null;
+}
+
+export interface WebhookOut {
+  id: string;
+  url: string | null;
+  relay: boolean;
+  name: string | null;
+  eventTypes: Array<string>;
+  state: string;
+  disabledReason: string | null;
+  test: boolean;
+  createdAt: string;
+  secret: string | null;
+  previousSecretExpiresAt: string | null;
+}
+
+export interface WebhookPageOut {
+  data: Array<WebhookOut>;
+  page: PageInfo;
+}
+
+export interface WebhookTestOut {
+  delivered: boolean;
+  relayed: boolean;
+  responseStatus: number | null;
+  result: string;
+  durationMs: number;
+  webhookId: string;
+}
+
+export interface WorkspaceOf {
+  id: string;
+  name: string;
+  role: string;
+}

@@ -1,0 +1,210 @@
+// The application in a real browser (Debian's chromium through playwright-core) against
+// `signet serve` sending its email over SMTP to a local server: the first owner, made with
+// `signet admin`, asks for a sign-in link, receives it, opens it and signs in; invites a
+// person (who receives the invitation in French), changes and removes them; reads the
+// activity record and their sessions; switches workspace; the same screens on a 375-pixel
+// phone and in Arabic (right to left); a viewer sees only what a viewer may, and the server
+// refuses the rest when asked directly. axe-core (WCAG 2.1 AA) on every screen. Screenshots
+// go to docs/app/ with SCREENSHOTS=1.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, existsSync, rmSync } from "node:fs";
+import { tmpdir, homedir } from "node:os";
+import { join } from "node:path";
+import { axe, cleanEnv, freePort, launch, mailed, serve, shot, smtpSink } from "./support.mjs";
+
+const here = new URL(".", import.meta.url).pathname;
+const root = join(here, "..", "..");
+const shots = process.env.SCREENSHOTS === "1" ? join(root, "docs", "app") : mkdtempSync(join(tmpdir(), "signet-app-shots-"));
+const target = process.env.CARGO_TARGET_DIR ?? join(homedir(), ".cache", "signet-target");
+const BIN = process.env.BROWSER_TEST_SIGNET ?? join(target, "debug", "signet");
+const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
+
+let server, base, data, browser, sink, acme, beacon;
+
+const cli = (args) => execFileSync(BIN, args, { env: { ...cleanEnv, SIGNET_DATA_DIR: data, SIGNET_PUBLIC_URL: base }, encoding: "utf8" });
+const json = (args) => JSON.parse(cli([...args, "--json"]));
+
+before(async () => {
+  assert.ok(existsSync(BIN), `the signet binary is built: ${BIN}`);
+  assert.ok(existsSync(CHROMIUM), `chromium is installed: ${CHROMIUM}`);
+  data = mkdtempSync(join(tmpdir(), "signet-app-"));
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  sink = await smtpSink();
+  acme = json(["admin", "workspace", "create", "--name", "Acme Lettings", "--plan", "pro"]).id;
+  beacon = json(["admin", "workspace", "create", "--name", "Beacon Legal", "--plan", "free"]).id;
+  // The first owner of the installation comes from the command line.
+  json(["admin", "person", "add", "--workspace", acme, "--email", "olga@example.com", "--name", "Olga Owner", "--role", "owner"]);
+  json(["admin", "person", "add", "--workspace", beacon, "--email", "olga@example.com", "--name", "Olga Owner", "--role", "admin"]);
+  json(["admin", "person", "add", "--workspace", acme, "--email", "vic@example.com", "--name", "Vic Viewer", "--role", "viewer"]);
+  server = await serve(BIN, data, base, { SIGNET_SMTP_URL: `smtp://127.0.0.1:${sink.port}` });
+  browser = await launch(CHROMIUM);
+});
+
+after(async () => {
+  await browser?.close();
+  server?.kill("SIGINT");
+  sink?.close();
+  await new Promise((r) => setTimeout(r, 300));
+  if (data) rmSync(data, { recursive: true, force: true });
+});
+
+/** A page that fails the test on any script error or failed request (but the 401 of a
+ * signed-out `me`, which sends the page to sign in). */
+async function open(viewport = { width: 1280, height: 900 }, locale = "en-GB") {
+  const context = await browser.newContext({ viewport, locale });
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  page.on("response", (r) => r.status() >= 400 && !(r.status() === 401 && r.url().endsWith("/graphql")) && errors.push(`${r.status()} ${r.url()}`));
+  return { context, page, errors };
+}
+
+/** Signs in with a link printed by `signet admin` (the operator's way in). */
+async function signInByCli(page, email) {
+  const { url } = json(["admin", "person", "sign-in-link", "--email", email]);
+  await page.goto(url);
+  // The link's one button, whatever the browser's language.
+  await page.locator("main button.primary").click();
+  await page.waitForURL(`${base}/app`);
+}
+
+test("the first owner signs in from the emailed link, runs the people and switches workspace", async () => {
+  const { page, errors } = await open();
+  await page.goto(`${base}/app`);
+  // Nobody signed in: the page asks for an address.
+  await page.getByRole("heading", { name: "Sign in" }).waitFor();
+  assert.equal(new URL(page.url()).pathname, "/app/sign-in");
+  await axe(page, "sign in");
+  await shot(page, shots, "1-sign-in");
+  await page.getByLabel("Email address").fill("olga@example.com");
+  await page.getByRole("button", { name: "Email me a link" }).click();
+  await page.getByRole("status").filter({ hasText: "sign-in link is on its way" }).waitFor();
+  await axe(page, "link sent");
+
+  // The link arrives over SMTP; opening it changes nothing until its button is pressed.
+  const token = await mailed(sink, "olga@example.com", /\/app\/sign-in#([A-Za-z0-9_-]{43})/);
+  await page.goto(`${base}/app/sign-in#${token}`);
+  await page.getByRole("heading", { name: "Finish signing in" }).waitFor();
+  await axe(page, "the link's page");
+  await shot(page, shots, "2-link");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("heading", { name: "People" }).waitFor();
+  // The token left the address bar.
+  assert.equal(page.url(), `${base}/app`);
+  const cookies = await page.context().cookies();
+  const session = cookies.find((c) => c.name === "signet-session");
+  assert.ok(session?.httpOnly, JSON.stringify(cookies));
+  assert.equal(session.sameSite, "Lax");
+  assert.equal(await page.evaluate(() => document.cookie), "", "the page cannot read the session");
+
+  // Invite someone, in French.
+  await page.getByLabel("Email address").fill("fleur@example.com");
+  await page.getByLabel("Name", { exact: true }).fill("Fleur Membre");
+  await page.getByLabel("Role", { exact: true }).selectOption("member");
+  await page.getByLabel("Their language").selectOption("fr");
+  await page.getByRole("button", { name: "Send the invitation" }).click();
+  await page.getByRole("status").filter({ hasText: "fleur@example.com is a member now" }).waitFor();
+  const row = page.getByRole("row").filter({ hasText: "fleur@example.com" });
+  await row.waitFor();
+  await axe(page, "people");
+  await shot(page, shots, "3-people");
+  const invitation = await mailed(sink, "fleur@example.com", /(Olga Owner vous invite dans Acme Lettings)/);
+  assert.ok(invitation);
+  await mailed(sink, "fleur@example.com", /\/app\/sign-in#([A-Za-z0-9_-]{43})/);
+
+  // Change the role, then remove, through the confirmation dialog.
+  await row.getByLabel("Role of Fleur Membre").selectOption("viewer");
+  await page.getByRole("status").filter({ hasText: "Fleur Membre is now Viewer." }).waitFor();
+  await row.getByRole("button", { name: "Remove" }).click();
+  const dialog = page.getByRole("dialog", { name: "Remove Fleur Membre?" });
+  await dialog.waitFor();
+  await axe(page, "the remove dialog");
+  await shot(page, shots, "4-remove");
+  await dialog.getByRole("button", { name: "Remove" }).click();
+  await page.getByRole("status").filter({ hasText: "Fleur Membre was removed." }).waitFor();
+  assert.equal(await page.getByRole("row").filter({ hasText: "fleur@example.com" }).count(), 0);
+
+  // The record says who did it.
+  await page.getByRole("link", { name: "Activity" }).click();
+  await page.getByRole("heading", { name: "Activity" }).waitFor();
+  await page.getByRole("cell", { name: "invited fleur@example.com (Member)" }).waitFor();
+  await page.getByRole("cell", { name: "changed the role of fleur@example.com (Member → Viewer)" }).waitFor();
+  assert.ok(await page.getByRole("cell", { name: "Olga Owner" }).first().isVisible());
+  await axe(page, "activity");
+  await shot(page, shots, "5-activity");
+
+  // Their sessions.
+  await page.getByRole("link", { name: "Your account" }).click();
+  await page.getByRole("heading", { name: "Where you are signed in" }).waitFor();
+  await page.getByText("This browser").waitFor();
+  await axe(page, "account");
+  await shot(page, shots, "6-account");
+
+  // Another workspace, where Olga is an admin.
+  await page.getByLabel("Workspace").selectOption(beacon);
+  await page.waitForURL(`${base}/app`);
+  await page.getByRole("heading", { name: "People" }).waitFor();
+  assert.equal(await page.getByLabel("Workspace").inputValue(), beacon);
+  // An admin cannot make owners: the choice is not offered (and the server refuses it).
+  const roles = await page.getByLabel("Role", { exact: true }).locator("option").allTextContents();
+  assert.deepEqual(roles, ["Admin", "Member", "Viewer"]);
+  assert.deepEqual(errors, []);
+});
+
+test("the screens on a phone and in Arabic, right to left", async () => {
+  for (const [viewport, suffix] of [[{ width: 375, height: 812 }, "phone"], [{ width: 1280, height: 900 }, "wide"]]) {
+    const { page, errors, context } = await open(viewport, "ar");
+    // Before anyone is known, the browser's language.
+    await page.goto(`${base}/app/sign-in`);
+    await page.getByRole("heading", { name: "تسجيل الدخول" }).waitFor();
+    assert.equal(await page.evaluate(() => document.documentElement.dir), "rtl");
+    await axe(page, `sign in, Arabic, ${suffix}`);
+    await shot(page, shots, `ar-sign-in-${suffix}`);
+    await signInByCli(page, "olga@example.com");
+    await page.getByRole("heading", { name: "الأشخاص" }).or(page.getByRole("heading", { name: "People" })).waitFor();
+    if (suffix === "phone") {
+      await axe(page, "people, phone");
+      await shot(page, shots, "phone-people");
+      // Olga chooses Arabic for herself.
+      await page.getByRole("link", { name: "Your account" }).click();
+      await page.getByLabel("Language").selectOption("ar");
+      await page.getByRole("button", { name: "Save" }).click();
+      await page.getByRole("status").filter({ hasText: "تم الحفظ." }).waitFor();
+      await axe(page, "account, Arabic, phone");
+      await shot(page, shots, "ar-account-phone");
+      await page.getByRole("link", { name: "الأشخاص" }).click();
+    }
+    await page.getByRole("heading", { name: "الأشخاص" }).waitFor();
+    assert.equal(await page.evaluate(() => document.documentElement.dir), "rtl");
+    // Nothing is wider than the screen.
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.ok(overflow <= 0, `the page is ${overflow}px wider than the screen`);
+    await axe(page, `people, Arabic, ${suffix}`);
+    await shot(page, shots, `ar-people-${suffix}`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
+
+test("a viewer sees only what a viewer may, and the server refuses the rest", async () => {
+  const { page, errors } = await open();
+  await signInByCli(page, "vic@example.com");
+  await page.getByRole("heading", { name: "Your account" }).waitFor();
+  const nav = await page.getByRole("navigation", { name: "Main" }).getByRole("link").allTextContents();
+  assert.deepEqual(nav, ["Your account"]);
+  // Asked directly, with the viewer's own session, the server says no.
+  const answer = await page.evaluate(async () => {
+    const res = await fetch("/graphql", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-signet-session": "1" },
+      body: JSON.stringify({ query: "mutation { inviteMember(input: {email: \"x@example.com\", name: \"X\", role: \"admin\"}) { role } }" }),
+    });
+    return res.json();
+  });
+  assert.equal(answer.errors[0].extensions.kind, "forbidden", JSON.stringify(answer));
+  await axe(page, "a viewer's account");
+  assert.deepEqual(errors, []);
+});

@@ -1,0 +1,164 @@
+//! The application's own calls outside GraphQL (docs/decisions/the-application.md): asking
+//! for a sign-in link, redeeming one (which sets the session cookie), and signing out. Each
+//! must come from the application's own pages (`door::session::same_origin`); each answer
+//! is personal (never cached). Everything else a person does goes through GraphQL with the
+//! cookie. None of this is in the OpenAPI document: REST keeps exactly the spec's routes.
+
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::routing::{MethodRouter, get, post};
+use axum::{Extension, Json};
+use serde::Deserialize;
+use signet_accounts::people::mail::{INSTALLATION, PeopleEmail};
+use signet_accounts::people::{links, sessions};
+use signet_core::jobs::{Batch, Owner};
+use signet_core::{Actor, DomainError};
+
+use crate::door::client::ClientIp;
+use crate::door::session::{cross_site, same_origin, set_cookie};
+use crate::extract::JsonIn;
+use crate::routes::row::{Access, Route};
+use crate::signing_page::personal;
+use crate::{ApiError, AppState};
+
+/// The largest body of these calls: an address or a link.
+const APP_BODY_LIMIT: usize = 4 * 1024;
+
+pub static ROUTES: &[Route] = &[
+    Route::get("/app", "app.page", Access::Public, page).body_limit(APP_BODY_LIMIT),
+    Route::get("/app/{*rest}", "app.page", Access::Public, page).body_limit(APP_BODY_LIMIT),
+    Route::post("/app/v1/sign-in", "app.sign_in", Access::Public, sign_in)
+        .body_limit(APP_BODY_LIMIT),
+    Route::post(
+        "/app/v1/sign-in/redeem",
+        "app.redeem",
+        Access::Public,
+        redeem,
+    )
+    .body_limit(APP_BODY_LIMIT),
+    Route::post(
+        "/app/v1/sign-out",
+        "app.sign_out",
+        Access::Session,
+        sign_out,
+    )
+    .body_limit(APP_BODY_LIMIT),
+];
+
+/// The application's page: the same few bytes for every path under `/app` (the page reads
+/// its path, and a sign-in link's token from the fragment, which never reaches a server), so
+/// opening a link changes nothing.
+fn page() -> MethodRouter<AppState> {
+    get(|| async {
+        let js = signet_frontend::built("app.js").unwrap_or("app.js");
+        let css = signet_frontend::built("app.css").unwrap_or("app.css");
+        personal((
+            [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+            format!(
+                "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+                 <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+                 <meta name=\"robots\" content=\"noindex, nofollow\">\
+                 <title>Signet</title><link rel=\"icon\" href=\"data:,\">\
+                 <link rel=\"stylesheet\" href=\"/assets/{css}\">\
+                 <script type=\"module\" src=\"/assets/{js}\"></script></head>\
+                 <body><div id=\"app\"><p class=\"loading\" role=\"status\">…</p></div>\
+                 <noscript><p>Signet's application needs JavaScript.</p></noscript></body></html>\n"
+            ),
+        ))
+    })
+}
+
+/// What every request for a link is told, whoever the address belongs to.
+pub const ASKED: &str = "If this address belongs to someone here, a sign-in link is on its way. It works once, for 15 minutes.";
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SignInIn {
+    email: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RedeemIn {
+    token: String,
+}
+
+fn from_here(s: &AppState, headers: &HeaderMap) -> Result<(), ApiError> {
+    if same_origin(&s.ctx, headers) {
+        Ok(())
+    } else {
+        Err(ApiError(cross_site()))
+    }
+}
+
+/// Counts the request against both bounds and queues the job that looks the address up:
+/// the same 202 and words for every address.
+fn sign_in() -> MethodRouter<AppState> {
+    post(
+        |State(s): State<AppState>,
+         Extension(ClientIp(ip)): Extension<ClientIp>,
+         headers: HeaderMap,
+         JsonIn(body): JsonIn<SignInIn>| async move {
+            from_here(&s, &headers)?;
+            let email = links::ask(&s.ctx, &body.email, ip).await?;
+            let mut batch = Batch::default();
+            batch.add(
+                &PeopleEmail::SignIn { email },
+                Owner {
+                    workspace_id: INSTALLATION,
+                    document_id: None,
+                    test: false,
+                },
+                s.ctx.now(),
+            );
+            let queued = batch
+                .write(&s.ctx.db.conn, &s.ctx.db)
+                .await
+                .map_err(DomainError::from)?;
+            s.ctx.queued(queued).await;
+            Ok::<_, ApiError>(personal((
+                StatusCode::ACCEPTED,
+                Json(serde_json::json!({ "message": ASKED })),
+            )))
+        },
+    )
+}
+
+/// Redeems a link (the button of the link's page): a session, its cookie set.
+fn redeem() -> MethodRouter<AppState> {
+    post(
+        |State(s): State<AppState>,
+         Extension(ClientIp(ip)): Extension<ClientIp>,
+         headers: HeaderMap,
+         JsonIn(body): JsonIn<RedeemIn>| async move {
+            from_here(&s, &headers)?;
+            let agent = headers
+                .get(header::USER_AGENT)
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or_default();
+            let signed = links::redeem(&s.ctx, body.token.trim(), ip, agent).await?;
+            let cookie = set_cookie(&s.ctx, Some((&signed.token, sessions::LIFETIME_MS / 1000)));
+            Ok::<_, ApiError>(personal((
+                [(header::SET_COOKIE, cookie)],
+                Json(serde_json::json!({
+                    "userId": signed.user_id,
+                    "workspaceId": signed.workspace_id,
+                })),
+            )))
+        },
+    )
+}
+
+/// Ends the asking session and clears its cookie.
+fn sign_out() -> MethodRouter<AppState> {
+    post(
+        |State(s): State<AppState>, Extension(actor): Extension<Actor>| async move {
+            let (_, session) = sessions::person_of(&actor)?;
+            sessions::end(&s.ctx, &actor, Some(session)).await?;
+            Ok::<_, ApiError>(personal((
+                StatusCode::NO_CONTENT,
+                [(header::SET_COOKIE, set_cookie(&s.ctx, None))],
+            )))
+        },
+    )
+}

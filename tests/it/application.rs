@@ -1,0 +1,449 @@
+//! The application's sign-in and people over HTTP, as a browser and an attacker reach them
+//! (issue 39): a link asked for answers alike for every address and arrives by email; its
+//! page's button sets an `HttpOnly` cookie; the cookie works only for GraphQL and only from
+//! the application's own origin with its header; REST never reads it; roles are enforced by
+//! the resolvers through GraphQL directly; invitations arrive in the person's language and
+//! open the workspace they invite to; a person switches workspaces; a removed member is out
+//! at once; signing out (here or everywhere) ends sessions.
+
+use futures_util::StreamExt;
+use serde_json::{Value, json};
+use signet_accounts::people::{links, members};
+use signet_core::actor::Role;
+use signet_core::plans::Plan;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+
+use crate::both;
+use crate::graphql::{data, kind};
+use crate::harness::{Answer, TestApp, mails_to};
+
+/// A browser on the application's own page: its origin, the header its calls carry, and
+/// the cookie it was given.
+struct Browser<'a> {
+    app: &'a TestApp,
+    origin: String,
+    cookie: Option<String>,
+    marked: bool,
+}
+
+impl<'a> Browser<'a> {
+    fn new(app: &'a TestApp) -> Browser<'a> {
+        Browser {
+            app,
+            origin: app.base.clone(),
+            cookie: None,
+            marked: true,
+        }
+    }
+
+    async fn post(&self, path: &str, body: Value) -> Answer {
+        let mut req = self
+            .app
+            .client
+            .post(format!("{}{path}", self.app.base))
+            .header("content-type", "application/json")
+            .header("origin", &self.origin)
+            .body(body.to_string());
+        if self.marked {
+            req = req.header("x-signet-session", "1");
+        }
+        if let Some(c) = &self.cookie {
+            req = req.header("cookie", c);
+        }
+        self.app.send(req).await
+    }
+
+    async fn gql(&self, query: &str, vars: Value) -> Answer {
+        self.post("/graphql", json!({"query": query, "variables": vars}))
+            .await
+    }
+
+    /// Redeems a link as the link's page does, keeping the cookie it sets.
+    async fn redeem(&mut self, token: &str) -> Answer {
+        let a = self
+            .post("/app/v1/sign-in/redeem", json!({"token": token}))
+            .await;
+        if a.status == 200 {
+            let set = a.header("set-cookie").to_string();
+            self.cookie = Some(set.split(';').next().unwrap().to_string());
+        }
+        a
+    }
+}
+
+async fn person(app: &TestApp, ws: &str, email: &str, name: &str, role: Role) -> String {
+    let id = members::ensure_person(app.ctx(), email, name, "en")
+        .await
+        .unwrap();
+    members::set_member(app.ctx(), ws, &id, role, None)
+        .await
+        .unwrap();
+    id
+}
+
+/// A browser signed in as the person with this address (through a link `signet admin`
+/// would print).
+async fn signed_in<'a>(app: &'a TestApp, user_id: &str) -> Browser<'a> {
+    let link = links::issue_for_operator(app.ctx(), user_id).await.unwrap();
+    let mut b = Browser::new(app);
+    let a = b.redeem(&link.token).await;
+    assert_eq!(a.status, 200, "{}", a.body);
+    b
+}
+
+/// Waits until every application email queued so far has gone (the workers run beside the
+/// test).
+async fn emails_sent(app: &TestApp) {
+    use signet_storage::sea_orm::ConnectionTrait as _;
+    app.run_pending_jobs().await;
+    crate::harness::until("the application's emails to go", || async {
+        let db = &app.ctx().db;
+        let row = db
+            .conn
+            .query_one_raw(db.stmt(
+                "SELECT COUNT(*) AS n FROM outbox WHERE kind = 'people_email' AND state IN ('queued', 'running')",
+                Vec::<signet_storage::sea_orm::Value>::new(),
+            ))
+            .await
+            .unwrap()
+            .unwrap();
+        (row.try_get::<i64>("", "n").unwrap() == 0).then_some(())
+    })
+    .await;
+}
+
+/// The sign-in link in the last email to `to`.
+fn emailed_link(app: &TestApp, to: &str) -> String {
+    let mails = mails_to(app, to);
+    let (_, text) = mails.last().unwrap_or_else(|| panic!("no email to {to}"));
+    let at = text.find("/app/sign-in#").expect("a sign-in link") + "/app/sign-in#".len();
+    text[at..]
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+        .collect()
+}
+
+const ME: &str =
+    "{ me { person { id email name } role workspace { id name } workspaces { id role } scopes } }";
+
+both!(a_person_signs_in_from_the_emailed_link, |app| {
+    let ws = app.workspace(Plan::Pro).await;
+    let ada = person(&app, &ws, "ada@example.com", "Ada", Role::Owner).await;
+    let browser = Browser::new(&app);
+
+    // The same answer whether or not the address is anyone's.
+    let known = browser
+        .post("/app/v1/sign-in", json!({"email": " Ada@Example.com"}))
+        .await;
+    let unknown = browser
+        .post("/app/v1/sign-in", json!({"email": "nobody@example.com"}))
+        .await;
+    assert_eq!(known.status, 202, "{}", known.body);
+    assert_eq!(unknown.status, 202);
+    assert_eq!(known.body, unknown.body);
+    assert_eq!(known.header("cache-control"), "no-store");
+    // Not an address, or from another site: refused before anything is counted or sent.
+    let bad = browser
+        .post("/app/v1/sign-in", json!({"email": "not an address"}))
+        .await;
+    assert_eq!(bad.status, 400);
+    let mut elsewhere = Browser::new(&app);
+    elsewhere.origin = "https://evil.example".into();
+    let a = elsewhere
+        .post("/app/v1/sign-in", json!({"email": "ada@example.com"}))
+        .await;
+    assert_eq!(a.status, 403, "{}", a.body);
+
+    emails_sent(&app).await;
+    let to_ada = mails_to(&app, "ada@example.com");
+    assert_eq!(to_ada.len(), 1, "one email for one request");
+    assert_eq!(to_ada[0].0, "Your sign-in link");
+    assert!(mails_to(&app, "nobody@example.com").is_empty());
+    let token = emailed_link(&app, "ada@example.com");
+    assert_eq!(token.len(), 43);
+
+    // The link's button, from another site or without the header: refused, and the link
+    // is still good.
+    let mut forged = Browser::new(&app);
+    forged.origin = "https://evil.example".into();
+    assert_eq!(forged.redeem(&token).await.status, 403);
+    let mut unmarked = Browser::new(&app);
+    unmarked.marked = false;
+    assert_eq!(unmarked.redeem(&token).await.status, 403);
+
+    let mut b = Browser::new(&app);
+    let a = b.redeem(&token).await;
+    assert_eq!(a.status, 200, "{}", a.body);
+    assert_eq!(a.body["workspaceId"], ws.as_str());
+    let set = a.header("set-cookie");
+    assert!(set.starts_with("signet-session="), "{set}");
+    for part in ["HttpOnly", "SameSite=Lax", "Path=/"] {
+        assert!(set.contains(part), "{set} lacks {part}");
+    }
+    // Plain http on this machine: the one place the cookie cannot be Secure.
+    assert!(!set.contains("Secure"), "{set}");
+    // Used once.
+    assert_eq!(Browser::new(&app).redeem(&token).await.status, 404);
+
+    let me = b.gql(ME, json!({})).await;
+    let me = &data(&me)["me"];
+    assert_eq!(me["person"]["id"], ada.as_str());
+    assert_eq!(me["role"], "owner");
+    assert_eq!(me["workspace"]["id"], ws.as_str());
+
+    // The cookie from another origin, or without the header, opens nothing.
+    let mut stolen = Browser::new(&app);
+    stolen.cookie = b.cookie.clone();
+    stolen.origin = "https://evil.example".into();
+    let a = stolen.gql(ME, json!({})).await;
+    assert_eq!(a.status, 403, "{}", a.body);
+    stolen.origin = app.base.clone();
+    stolen.marked = false;
+    assert_eq!(stolen.gql(ME, json!({})).await.status, 403);
+    // REST takes only a key: the cookie is not a credential there.
+    let rest = app
+        .client
+        .get(format!("{}/api/v1/usage", app.base))
+        .header("cookie", b.cookie.clone().unwrap())
+        .header("origin", &app.base)
+        .header("x-signet-session", "1");
+    assert_eq!(app.send(rest).await.status, 401);
+
+    // Signing out ends the session and clears the cookie.
+    let out = b.post("/app/v1/sign-out", json!({})).await;
+    assert_eq!(out.status, 204, "{}", out.body);
+    assert!(out.header("set-cookie").contains("Max-Age=0"));
+    assert_eq!(b.gql(ME, json!({})).await.status, 401);
+});
+
+both!(roles_are_enforced_by_the_resolvers_through_graphql, |app| {
+    let ws = app.workspace(Plan::Pro).await;
+    let owner = person(&app, &ws, "owner@example.com", "Olga", Role::Owner).await;
+    let admin = person(&app, &ws, "admin@example.com", "Adam", Role::Admin).await;
+    let viewer = person(&app, &ws, "viewer@example.com", "Vera", Role::Viewer).await;
+    let other_ws = app.workspace(Plan::Pro).await;
+    let stranger = person(&app, &other_ws, "x@example.com", "Xan", Role::Owner).await;
+    let (o, a, v) = (
+        signed_in(&app, &owner).await,
+        signed_in(&app, &admin).await,
+        signed_in(&app, &viewer).await,
+    );
+    const INVITE: &str =
+        "mutation($i: InviteIn!) { inviteMember(input: $i) { userId role email } }";
+    let invite = |email: &str, role: &str, lang: &str| json!({"i": {"email": email, "name": "New Person", "role": role, "language": lang}});
+
+    // A viewer reads documents but not the members, and changes nothing.
+    assert!(
+        data(&v.gql("{ documents { data { id } } }", json!({})).await)["documents"].is_object()
+    );
+    let r = v.gql("{ members { userId } }", json!({})).await;
+    assert_eq!(kind(&r), "forbidden", "{}", r.body);
+    let r = v
+        .gql(INVITE, invite("n1@example.com", "member", "en"))
+        .await;
+    assert_eq!(kind(&r), "forbidden");
+    assert!(
+        r.body["errors"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("viewer"),
+        "{}",
+        r.body
+    );
+    let r = v.gql("{ activity { id } }", json!({})).await;
+    assert_eq!(kind(&r), "forbidden");
+
+    // An admin invites members but cannot make, demote or remove an owner.
+    let r = a
+        .gql(INVITE, invite("Fleur@example.com", "member", "fr"))
+        .await;
+    let fleur = data(&r)["inviteMember"]["userId"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(data(&r)["inviteMember"]["email"], "fleur@example.com");
+    let r = a
+        .gql(INVITE, invite("boss@example.com", "owner", "en"))
+        .await;
+    assert_eq!(kind(&r), "forbidden");
+    let change =
+        "mutation($u: String!, $r: String!) { changeMemberRole(userId: $u, role: $r) { role } }";
+    let r = a.gql(change, json!({"u": fleur, "r": "owner"})).await;
+    assert_eq!(kind(&r), "forbidden");
+    let r = a.gql(change, json!({"u": owner, "r": "admin"})).await;
+    assert_eq!(kind(&r), "forbidden");
+    let remove = "mutation($u: String!) { removeMember(userId: $u) }";
+    assert_eq!(kind(&a.gql(remove, json!({"u": owner})).await), "forbidden");
+    // Inviting an address already a member is a conflict.
+    let r = a
+        .gql(INVITE, invite("fleur@example.com", "viewer", "en"))
+        .await;
+    assert_eq!(kind(&r), "conflict");
+    // Another workspace's person is not found here, whoever asks.
+    let r = o.gql(change, json!({"u": stranger, "r": "viewer"})).await;
+    assert_eq!(kind(&r), "not_found");
+    assert_eq!(
+        kind(&o.gql(remove, json!({"u": stranger})).await),
+        "not_found"
+    );
+
+    // The owner may; the last owner stays one.
+    let r = o.gql(change, json!({"u": owner, "r": "admin"})).await;
+    assert_eq!(kind(&r), "conflict", "{}", r.body);
+    let r = o.gql(change, json!({"u": admin, "r": "owner"})).await;
+    assert_eq!(data(&r)["changeMemberRole"]["role"], "owner");
+
+    // The invitation arrives in the person's language and opens this workspace.
+    emails_sent(&app).await;
+    let mails = mails_to(&app, "fleur@example.com");
+    assert_eq!(mails.len(), 1);
+    assert!(mails[0].0.contains("vous invite"), "{}", mails[0].0);
+    assert!(mails[0].1.contains("membre"), "{}", mails[0].1);
+    let token = emailed_link(&app, "fleur@example.com");
+    let mut f = Browser::new(&app);
+    assert_eq!(f.redeem(&token).await.status, 200);
+    let me = f.gql(ME, json!({})).await;
+    assert_eq!(data(&me)["me"]["role"], "member");
+
+    // The record says who did what, and from where.
+    let r = o
+        .gql(
+            "{ activity { actor action subject detail clientIp } }",
+            json!({}),
+        )
+        .await;
+    let lines = data(&r)["activity"].as_array().unwrap().clone();
+    let invited = lines
+        .iter()
+        .find(|l| l["action"] == "member.invited")
+        .unwrap_or_else(|| panic!("{lines:?}"));
+    assert_eq!(invited["actor"], admin.as_str());
+    assert_eq!(invited["subject"], "fleur@example.com");
+    assert_eq!(invited["clientIp"], "127.0.0.1");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l["action"] == "member.role_changed" && l["detail"] == "admin→owner")
+    );
+});
+
+both!(
+    a_person_switches_workspaces_and_a_removed_member_is_out_at_once,
+    |app| {
+        let first = app.workspace(Plan::Pro).await;
+        let second = app.workspace(Plan::Free).await;
+        let third = app.workspace(Plan::Free).await;
+        let boss = person(&app, &second, "boss@example.com", "Bo", Role::Owner).await;
+        let sam = person(&app, &first, "sam@example.com", "Sam", Role::Member).await;
+        person(&app, &second, "sam@example.com", "Sam", Role::Viewer).await;
+        let sam_b = signed_in(&app, &sam).await;
+        let other_b = signed_in(&app, &sam).await;
+        let me = sam_b.gql(ME, json!({})).await;
+        assert_eq!(data(&me)["me"]["workspace"]["id"], first.as_str());
+        assert_eq!(data(&me)["me"]["workspaces"].as_array().unwrap().len(), 2);
+
+        let switch = "mutation($w: String!) { switchWorkspace(workspaceId: $w) }";
+        assert_eq!(
+            kind(&sam_b.gql(switch, json!({"w": third})).await),
+            "not_found"
+        );
+        assert!(data(&sam_b.gql(switch, json!({"w": second})).await)["switchWorkspace"] == true);
+        let me = sam_b.gql(ME, json!({})).await;
+        assert_eq!(data(&me)["me"]["role"], "viewer");
+        assert_eq!(data(&me)["me"]["workspace"]["id"], second.as_str());
+
+        // Two sessions listed; the second browser's ended from the first.
+        let r = sam_b.gql("{ mySessions { id current } }", json!({})).await;
+        let list = data(&r)["mySessions"].as_array().unwrap().clone();
+        assert_eq!(list.len(), 2);
+        let theirs = list.iter().find(|s| s["current"] == false).unwrap()["id"].clone();
+        let end = "mutation($id: String!) { endSession(id: $id) }";
+        // Another person's session is not found, and stays open.
+        let boss_b = signed_in(&app, &boss).await;
+        assert_eq!(
+            kind(&boss_b.gql(end, json!({"id": theirs})).await),
+            "not_found"
+        );
+        assert_eq!(other_b.gql(ME, json!({})).await.status, 200);
+        assert!(data(&sam_b.gql(end, json!({"id": theirs})).await)["endSession"] == true);
+        assert_eq!(other_b.gql(ME, json!({})).await.status, 401);
+
+        // Taken out of the workspace it acts in: the next request is refused.
+        let r = boss_b
+            .gql(
+                "mutation($u: String!) { removeMember(userId: $u) }",
+                json!({"u": sam}),
+            )
+            .await;
+        assert!(data(&r)["removeMember"] == true);
+        assert_eq!(sam_b.gql(ME, json!({})).await.status, 401);
+
+        // Signing out everywhere ends every session of the person.
+        let s1 = signed_in(&app, &sam).await;
+        let s2 = signed_in(&app, &sam).await;
+        let r = s1.gql("mutation { signOutEverywhere }", json!({})).await;
+        assert_eq!(data(&r)["signOutEverywhere"], 2);
+        assert_eq!(s2.gql(ME, json!({})).await.status, 401);
+    }
+);
+
+both!(a_key_is_no_person_and_cannot_touch_owners, |app| {
+    let (ws, key) = app.owner().await;
+    person(&app, &ws, "owner@example.com", "Olga", Role::Owner).await;
+    let q = json!({"query": "{ me { role } }"}).to_string();
+    let a = app.post("/graphql", &key, &[], &q).await;
+    assert_eq!(kind(&a), "forbidden", "{}", a.body);
+    let q = json!({"query": "mutation { inviteMember(input: {email: \"o2@example.com\", name: \"O\", role: \"owner\"}) { role } }"}).to_string();
+    let a = app.post("/graphql", &key, &[], &q).await;
+    assert_eq!(kind(&a), "forbidden", "{}", a.body);
+    let q = json!({"query": "mutation { inviteMember(input: {email: \"m2@example.com\", name: \"M\", role: \"member\"}) { role } }"}).to_string();
+    let a = app.post("/graphql", &key, &[], &q).await;
+    assert_eq!(data(&a)["inviteMember"]["role"], "member");
+});
+
+/// The websocket of subscriptions takes the cookie only from the application's origin.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_subscription_socket_takes_the_cookie_only_from_the_application() {
+    let app = TestApp::start(crate::harness::Kind::Sqlite).await.unwrap();
+    let ws = app.workspace(Plan::Pro).await;
+    let ada = person(&app, &ws, "ada@example.com", "Ada", Role::Member).await;
+    let b = signed_in(&app, &ada).await;
+    let cookie = b.cookie.clone().unwrap();
+    let open = |origin: &str| {
+        let url = format!("{}/graphql/ws", app.base.replacen("http", "ws", 1));
+        let mut req = url.into_client_request().unwrap();
+        let h = req.headers_mut();
+        h.insert(
+            "sec-websocket-protocol",
+            "graphql-transport-ws".parse().unwrap(),
+        );
+        h.insert("cookie", cookie.parse().unwrap());
+        h.insert("origin", origin.parse().unwrap());
+        req
+    };
+    for (origin, acked) in [(app.base.as_str(), true), ("https://evil.example", false)] {
+        let (mut socket, _) = tokio_tungstenite::connect_async(open(origin))
+            .await
+            .unwrap();
+        use futures_util::SinkExt;
+        socket
+            .send(Message::Text(
+                json!({"type": "connection_init", "payload": {}})
+                    .to_string()
+                    .into(),
+            ))
+            .await
+            .unwrap();
+        let next = tokio::time::timeout(std::time::Duration::from_secs(5), socket.next()).await;
+        let got = match next {
+            Ok(Some(Ok(Message::Text(t)))) => serde_json::from_str::<Value>(&t).ok(),
+            _ => None,
+        };
+        assert_eq!(
+            got.is_some_and(|m| m["type"] == "connection_ack"),
+            acked,
+            "origin {origin}"
+        );
+    }
+}
