@@ -4,7 +4,8 @@
 // person (who receives the invitation in French), changes and removes them; reads the
 // activity record and their sessions; switches workspace; the same screens on a 375-pixel
 // phone and in Arabic (right to left); a viewer sees only what a viewer may, and the server
-// refuses the rest when asked directly. axe-core (WCAG 2.1 AA) on every screen. Screenshots
+// refuses the rest when asked directly; a passkey registered with Chromium's virtual
+// authenticator signs its person in. axe-core (WCAG 2.1 AA) on every screen. Screenshots
 // go to docs/app/ with SCREENSHOTS=1.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -31,7 +32,8 @@ before(async () => {
   assert.ok(existsSync(CHROMIUM), `chromium is installed: ${CHROMIUM}`);
   data = mkdtempSync(join(tmpdir(), "signet-app-"));
   const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
+  // A host name, not an address: WebAuthn refuses IP addresses as the relying party.
+  base = `http://localhost:${port}`;
   sink = await smtpSink();
   acme = json(["admin", "workspace", "create", "--name", "Acme Lettings", "--plan", "pro"]).id;
   beacon = json(["admin", "workspace", "create", "--name", "Beacon Legal", "--plan", "free"]).id;
@@ -39,6 +41,7 @@ before(async () => {
   json(["admin", "person", "add", "--workspace", acme, "--email", "olga@example.com", "--name", "Olga Owner", "--role", "owner"]);
   json(["admin", "person", "add", "--workspace", beacon, "--email", "olga@example.com", "--name", "Olga Owner", "--role", "admin"]);
   json(["admin", "person", "add", "--workspace", acme, "--email", "vic@example.com", "--name", "Vic Viewer", "--role", "viewer"]);
+  json(["admin", "person", "add", "--workspace", acme, "--email", "pia@example.com", "--name", "Pia Passkey", "--role", "member"]);
   server = await serve(BIN, data, base, { SIGNET_SMTP_URL: `smtp://127.0.0.1:${sink.port}` });
   browser = await launch(CHROMIUM);
 });
@@ -207,4 +210,42 @@ test("a viewer sees only what a viewer may, and the server refuses the rest", as
   assert.equal(answer.errors[0].extensions.kind, "forbidden", JSON.stringify(answer));
   await axe(page, "a viewer's account");
   assert.deepEqual(errors, []);
+});
+
+test("a person registers a passkey with Chromium's virtual authenticator and signs in with it", async () => {
+  const { page, context, errors } = await open();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("WebAuthn.enable");
+  await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+  });
+  await signInByCli(page, "pia@example.com");
+  await page.getByRole("heading", { name: "Your account" }).waitFor();
+  await page.getByText("No passkey yet.").waitFor();
+  await page.getByLabel("Name of the new passkey").fill("Laptop");
+  await page.getByRole("button", { name: "Add a passkey" }).click();
+  await page.getByRole("status").filter({ hasText: "The passkey Laptop is added." }).waitFor();
+  await page.getByRole("cell", { name: "Laptop" }).waitFor();
+  await page.getByRole("cell", { name: "ES256" }).waitFor();
+  await axe(page, "passkeys");
+  await shot(page, shots, "7-passkeys");
+
+  // Signed out, the passkey alone signs Pia in again: no email.
+  const before = sink.messages.filter((m) => m.to.includes("pia@example.com")).length;
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
+  await page.getByRole("heading", { name: "Sign in" }).waitFor();
+  await page.getByRole("button", { name: "Sign in with a passkey" }).click();
+  await page.waitForURL(`${base}/app`);
+  await page.getByRole("heading", { name: "Your account" }).waitFor();
+  const used = page.getByRole("row").filter({ hasText: "Laptop" });
+  assert.notEqual(await used.getByRole("cell").nth(3).textContent(), "—", "the passkey's last use is shown");
+  assert.equal(sink.messages.filter((m) => m.to.includes("pia@example.com")).length, before);
+
+  // Removed, it signs nobody in.
+  await used.getByRole("button", { name: "Remove" }).click();
+  await page.getByText("No passkey yet.").waitFor();
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
+  await page.getByRole("button", { name: "Sign in with a passkey" }).click();
+  await page.getByRole("alert").filter({ hasText: "The passkey did not sign you in." }).waitFor();
+  assert.deepEqual(errors.filter((e) => !e.includes("/app/v1/passkey/sign-in")), []);
 });

@@ -100,13 +100,14 @@ export async function mailed(sink, to, pattern) {
   throw new Error(`nothing matching ${pattern} was emailed to ${to}`);
 }
 
-/** `signet serve` on `data` at `base` (http://127.0.0.1:PORT), once it answers; `env` adds
+/** `signet serve` on `data`, listening on 127.0.0.1 at `base`'s port, with `base` as its
+ * public URL (`http://localhost:PORT` where passkeys need a host name), once it answers; `env` adds
  * settings. Every person of every test comes from 127.0.0.1: the per-address budget of
  * anonymous calls (120 a minute) is for one address's people, not for a whole test suite. */
 export async function serve(bin, data, base, env = {}) {
   const server = spawn(bin, ["serve"], {
     env: {
-      ...cleanEnv, SIGNET_DATA_DIR: data, SIGNET_LISTEN: base.replace("http://", ""), SIGNET_PUBLIC_URL: base,
+      ...cleanEnv, SIGNET_DATA_DIR: data, SIGNET_LISTEN: `127.0.0.1:${new URL(base).port}`, SIGNET_PUBLIC_URL: base,
       SIGNET_LOG_FORMAT: "text", RUST_LOG: "warn", SIGNET_ANONYMOUS_PER_MINUTE: "100000", ...env,
     },
     stdio: ["ignore", "ignore", "inherit"],

@@ -6,11 +6,12 @@
 
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::Response;
 use axum::routing::{MethodRouter, get, post};
 use axum::{Extension, Json};
 use serde::Deserialize;
 use signet_accounts::people::mail::{INSTALLATION, PeopleEmail};
-use signet_accounts::people::{links, sessions};
+use signet_accounts::people::{links, passkeys, sessions};
 use signet_core::jobs::{Batch, Owner};
 use signet_core::{Actor, DomainError};
 
@@ -23,6 +24,8 @@ use crate::{ApiError, AppState};
 
 /// The largest body of these calls: an address or a link.
 const APP_BODY_LIMIT: usize = 4 * 1024;
+/// A passkey's answer (an RSA-4096 signature is 683 characters of base64url).
+const PASSKEY_BODY_LIMIT: usize = 16 * 1024;
 
 pub static ROUTES: &[Route] = &[
     Route::get("/app", "app.page", Access::Public, page).body_limit(APP_BODY_LIMIT),
@@ -43,6 +46,20 @@ pub static ROUTES: &[Route] = &[
         sign_out,
     )
     .body_limit(APP_BODY_LIMIT),
+    Route::post(
+        "/app/v1/passkey/options",
+        "app.passkey_options",
+        Access::Public,
+        passkey_options,
+    )
+    .body_limit(APP_BODY_LIMIT),
+    Route::post(
+        "/app/v1/passkey/sign-in",
+        "app.passkey_sign_in",
+        Access::Public,
+        passkey_sign_in,
+    )
+    .body_limit(PASSKEY_BODY_LIMIT),
 ];
 
 /// The application's page: the same few bytes for every path under `/app` (the page reads
@@ -132,19 +149,50 @@ fn redeem() -> MethodRouter<AppState> {
          headers: HeaderMap,
          JsonIn(body): JsonIn<RedeemIn>| async move {
             from_here(&s, &headers)?;
-            let agent = headers
-                .get(header::USER_AGENT)
-                .and_then(|v| v.to_str().ok())
-                .unwrap_or_default();
-            let signed = links::redeem(&s.ctx, body.token.trim(), ip, agent).await?;
-            let cookie = set_cookie(&s.ctx, Some((&signed.token, sessions::LIFETIME_MS / 1000)));
-            Ok::<_, ApiError>(personal((
-                [(header::SET_COOKIE, cookie)],
-                Json(serde_json::json!({
-                    "userId": signed.user_id,
-                    "workspaceId": signed.workspace_id,
-                })),
-            )))
+            let signed = links::redeem(&s.ctx, body.token.trim(), ip, user_agent(&headers)).await?;
+            Ok::<_, ApiError>(signed_in(&s, signed))
+        },
+    )
+}
+
+fn user_agent(headers: &HeaderMap) -> &str {
+    headers
+        .get(header::USER_AGENT)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+}
+
+/// The answer of a sign-in: the session's cookie set, who and where.
+fn signed_in(s: &AppState, signed: links::SignedIn) -> Response {
+    let cookie = set_cookie(&s.ctx, Some((&signed.token, sessions::LIFETIME_MS / 1000)));
+    personal((
+        [(header::SET_COOKIE, cookie)],
+        Json(serde_json::json!({
+            "userId": signed.user_id,
+            "workspaceId": signed.workspace_id,
+        })),
+    ))
+}
+
+/// A challenge for `navigator.credentials.get`, for any passkey of this site.
+fn passkey_options() -> MethodRouter<AppState> {
+    post(|State(s): State<AppState>, headers: HeaderMap| async move {
+        from_here(&s, &headers)?;
+        let options = passkeys::sign_in_options(&s.ctx).await?;
+        Ok::<_, ApiError>(personal(Json(options)))
+    })
+}
+
+/// Signs in with a passkey's answer: a session, its cookie set.
+fn passkey_sign_in() -> MethodRouter<AppState> {
+    post(
+        |State(s): State<AppState>,
+         Extension(ClientIp(ip)): Extension<ClientIp>,
+         headers: HeaderMap,
+         JsonIn(body): JsonIn<passkeys::AssertionIn>| async move {
+            from_here(&s, &headers)?;
+            let signed = passkeys::sign_in(&s.ctx, body, ip, user_agent(&headers)).await?;
+            Ok::<_, ApiError>(signed_in(&s, signed))
         },
     )
 }

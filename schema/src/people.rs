@@ -1,12 +1,13 @@
 //! The people of a workspace over GraphQL (docs/decisions/the-application.md): who is signed
 //! in and where (`me`, `switchWorkspace`), members (`members`, `inviteMember`,
 //! `changeMemberRole`, `removeMember`), a person's sessions (`mySessions`, `endSession`,
-//! `signOutEverywhere`) and the activity record. What only people do is here, not in REST.
+//! `signOutEverywhere`), their passkeys, and the activity record. What only people do is here, not in REST.
 //! Every rule is the resolvers': a role's scopes, and an owner signed in for owners.
 
 use async_graphql::{Context, ErrorExtensions, Object};
 use signet_accounts::activity::{self, ActivityOut};
 use signet_accounts::people::members::{self, MemberOut};
+use signet_accounts::people::passkeys::{self, PasskeyIn, PasskeyOut};
 use signet_accounts::people::sessions::{self, SessionOut};
 use signet_accounts::people::team::{self, InviteIn, MeOut};
 use signet_core::actor::{ClientAddr, Scope};
@@ -42,6 +43,12 @@ impl PeopleQuery {
     async fn my_sessions(&self, ctx: &Context<'_>) -> async_graphql::Result<Vec<SessionOut>> {
         let (c, a) = who(ctx)?;
         sessions::list(c, a).await.map_err(|e| e.extend())
+    }
+
+    /// The signed-in person's passkeys, oldest first.
+    async fn passkeys(&self, ctx: &Context<'_>) -> async_graphql::Result<Vec<PasskeyOut>> {
+        let (c, a) = who(ctx)?;
+        passkeys::list(c, a).await.map_err(|e| e.extend())
     }
 
     /// The activity record, newest first: changes to keys, webhook endpoints, members,
@@ -130,6 +137,55 @@ impl PeopleMutation {
         let (c, a) = who(ctx)?;
         team::update_me(c, a, name, language)
             .await
+            .map_err(|e| e.extend())
+    }
+
+    /// What `navigator.credentials.create` needs to make a passkey for the signed-in person
+    /// (a challenge good once, for five minutes).
+    async fn passkey_options(
+        &self,
+        ctx: &Context<'_>,
+    ) -> async_graphql::Result<async_graphql::Json<serde_json::Value>> {
+        let (c, a) = who(ctx)?;
+        passkeys::registration_options(c, a)
+            .await
+            .map(async_graphql::Json)
+            .map_err(|e| e.extend())
+    }
+
+    /// Registers the passkey the browser made (attestation `none`; ES256, RS256 or
+    /// Ed25519); at most 20 a person.
+    async fn add_passkey(
+        &self,
+        ctx: &Context<'_>,
+        input: PasskeyIn,
+    ) -> async_graphql::Result<PasskeyOut> {
+        let (c, a) = who(ctx)?;
+        passkeys::register(c, a, from(ctx), input)
+            .await
+            .map_err(|e| e.extend())
+    }
+
+    /// Renames one of the signed-in person's passkeys.
+    async fn rename_passkey(
+        &self,
+        ctx: &Context<'_>,
+        id: String,
+        name: String,
+    ) -> async_graphql::Result<bool> {
+        let (c, a) = who(ctx)?;
+        passkeys::change(c, a, &id, Some(&name))
+            .await
+            .map(|_| true)
+            .map_err(|e| e.extend())
+    }
+
+    /// Removes one of the signed-in person's passkeys.
+    async fn remove_passkey(&self, ctx: &Context<'_>, id: String) -> async_graphql::Result<bool> {
+        let (c, a) = who(ctx)?;
+        passkeys::change(c, a, &id, None)
+            .await
+            .map(|_| true)
             .map_err(|e| e.extend())
     }
 

@@ -1017,7 +1017,12 @@ async fn every_graphql_field_taking_an_id_keeps_to_its_workspace_and_mode_postgr
 }
 
 /// Fields taking an id that only a person's session may use.
-const PERSON_ONLY: &[&str] = &["endSession", "switchWorkspace"];
+const PERSON_ONLY: &[&str] = &[
+    "endSession",
+    "switchWorkspace",
+    "renamePasskey",
+    "removePasskey",
+];
 
 async fn every_graphql_field(app: TestApp) {
     let (w, live, stranger) = world(&app).await;

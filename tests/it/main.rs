@@ -29,6 +29,7 @@ mod idempotency;
 mod leaks;
 mod limits;
 mod live;
+mod passkeys;
 mod people;
 mod pictures;
 mod queue;

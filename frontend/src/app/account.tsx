@@ -1,10 +1,11 @@
 // The signed-in person's own account: their name and language, where they are signed in
 // (each session can be ended), and signing out everywhere.
 import { useEffect, useState } from "preact/hooks";
-import type { MeOut, SessionOut } from "../shared/api/graphql";
+import type { MeOut, PasskeyOut, SessionOut } from "../shared/api/graphql";
 import { Field, LanguageField, Notice, Table } from "../shared/ui";
 import { t, use, when } from "../shared/words";
 import { gql } from "./api";
+import { create, passkeysHere } from "./passkey";
 
 export function Account({ me, onChange }: { me: MeOut; onChange: () => void }) {
   const [name, setName] = useState(me.person.name);
@@ -60,6 +61,7 @@ export function Account({ me, onChange }: { me: MeOut; onChange: () => void }) {
         <p class="hint"><bdi>{me.person.email}</bdi></p>
         <div class="actions start"><button class="primary" type="submit">{t("common.save")}</button></div>
       </form>
+      <Passkeys onNotice={setNotice} />
       <h2>{t("account.sessions")}</h2>
       {sessions === null ? (
         <p role="status">{t("common.loading")}</p>
@@ -79,6 +81,74 @@ export function Account({ me, onChange }: { me: MeOut; onChange: () => void }) {
       <div class="actions start">
         <button type="button" class="danger" onClick={everywhere}>{t("account.everywhere")}</button>
       </div>
+    </>
+  );
+}
+
+type Notice = { kind: "ok" | "error"; text: string };
+
+/** The person's passkeys: listed, added (the browser makes it), removed. */
+function Passkeys({ onNotice }: { onNotice: (n: Notice) => void }) {
+  const [list, setList] = useState<PasskeyOut[] | null>(null);
+  const [name, setName] = useState("");
+  const [busy, setBusy] = useState(false);
+  const fail = (e: unknown) => onNotice({ kind: "error", text: t("common.error", { message: (e as Error).message }) });
+  const load = () => gql<{ passkeys: PasskeyOut[] }>("{ passkeys { id name algorithm createdAt lastUsedAt } }").then((d) => setList(d.passkeys), fail);
+  useEffect(() => void load(), []);
+  const add = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    try {
+      const { passkeyOptions } = await gql<{ passkeyOptions: Record<string, unknown> }>("mutation { passkeyOptions }");
+      const made = await create(passkeyOptions);
+      await gql("mutation($i: PasskeyIn!) { addPasskey(input: $i) { id } }", { i: { name, ...made } });
+      onNotice({ kind: "ok", text: t("account.passkeyAdded", { name }) });
+      setName("");
+      await load();
+    } catch (err) {
+      fail(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const remove = async (p: PasskeyOut) => {
+    try {
+      await gql("mutation($id: String!) { removePasskey(id: $id) }", { id: p.id });
+      onNotice({ kind: "ok", text: t("account.passkeyRemoved", { name: p.name }) });
+      await load();
+    } catch (err) {
+      fail(err);
+    }
+  };
+  return (
+    <>
+      <h2>{t("account.passkeys")}</h2>
+      <p class="hint">{t("account.passkeysLead")}</p>
+      {list === null ? (
+        <p role="status">{t("common.loading")}</p>
+      ) : list.length === 0 ? (
+        <p>{t("account.noPasskeys")}</p>
+      ) : (
+        <Table caption={t("account.passkeys")} head={[t("people.name"), t("account.kind"), t("account.added"), t("account.lastSeen"), ""]}>
+          {list.map((p) => (
+            <tr key={p.id}>
+              <td><bdi>{p.name}</bdi></td>
+              <td>{p.algorithm}</td>
+              <td>{when(p.createdAt)}</td>
+              <td>{p.lastUsedAt ? when(p.lastUsedAt) : "—"}</td>
+              <td><button type="button" class="secondary small" onClick={() => remove(p)}>{t("people.remove")}</button></td>
+            </tr>
+          ))}
+        </Table>
+      )}
+      {passkeysHere && (
+        <form class="inline" onSubmit={add}>
+          <Field label={t("account.passkeyName")}>
+            {(id) => <input id={id} required maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} />}
+          </Field>
+          <button class="primary" type="submit" disabled={busy}>{t("account.addPasskey")}</button>
+        </form>
+      )}
     </>
   );
 }

@@ -50,3 +50,11 @@ export async function signOut(): Promise<void> {
   const res = await post("/app/v1/sign-out", {});
   if (!res.ok && res.status !== 401) throw await failure(res);
 }
+
+/** Signs in with a passkey: a challenge, the browser's answer, a session. */
+export async function passkeySignIn(answer: (options: Record<string, unknown>) => Promise<unknown>): Promise<void> {
+  const res = await post("/app/v1/passkey/options", {});
+  if (!res.ok) throw await failure(res);
+  const signed = await post("/app/v1/passkey/sign-in", await answer(await res.json()));
+  if (!signed.ok) throw await failure(signed);
+}

@@ -4,7 +4,8 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { Field, Notice } from "../shared/ui";
 import { t } from "../shared/words";
-import { askForLink, Failed, redeem } from "./api";
+import { askForLink, Failed, passkeySignIn, redeem } from "./api";
+import { get, passkeysHere } from "./passkey";
 
 function Frame({ children }: { children: preact.ComponentChildren }) {
   return (
@@ -30,8 +31,20 @@ export function SignIn() {
       await askForLink(email);
       setSent(true);
     } catch (err) {
-      setError(err instanceof Failed ? err.message : String(err));
+      setError(t("common.error", { message: err instanceof Failed ? err.message : String(err) }));
     } finally {
+      setBusy(false);
+    }
+  };
+  const withPasskey = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await passkeySignIn(get);
+      location.replace("/app");
+    } catch {
+      // A refusal and a cancelled prompt read the same: nothing says which passkeys exist.
+      setError(t("signIn.passkeyFailed"));
       setBusy(false);
     }
   };
@@ -52,10 +65,18 @@ export function SignIn() {
                 onInput={(e) => setEmail(e.currentTarget.value)} />
             )}
           </Field>
-          {error && <Notice kind="error">{t("common.error", { message: error })}</Notice>}
+          {error && <Notice kind="error">{error}</Notice>}
           <div class="actions start">
             <button class="primary" type="submit" disabled={busy}>{t("signIn.send")}</button>
           </div>
+          {passkeysHere && (
+            <>
+              <p class="or"><span>{t("signIn.or")}</span></p>
+              <div class="actions start">
+                <button class="secondary" type="button" disabled={busy} onClick={withPasskey}>{t("signIn.passkey")}</button>
+              </div>
+            </>
+          )}
         </form>
       )}
     </Frame>

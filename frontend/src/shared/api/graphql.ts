@@ -304,6 +304,20 @@ export interface PartyInput {
   emailCode?: boolean | null;
 }
 
+export interface PasskeyIn {
+  name: string;
+  clientDataJson: string;
+  attestationObject: string;
+}
+
+export interface PasskeyOut {
+  id: string;
+  name: string;
+  algorithm: string;
+  createdAt: number;
+  lastUsedAt: number | null;
+}
+
 export interface PaymentOut {
   amount: number;
   currency: string;

@@ -265,6 +265,18 @@ pub async fn redeem(
             .await?
             .ok_or_else(gone)?,
     };
+    open_session(txn, ctx, user_id, workspace_id, client_ip, user_agent).await
+}
+
+/// Opens a sign-in's session in `workspace_id` and commits the sign-in's transaction.
+pub(super) async fn open_session(
+    txn: sea_orm::DatabaseTransaction,
+    ctx: &Ctx,
+    user_id: String,
+    workspace_id: String,
+    client_ip: IpAddr,
+    user_agent: &str,
+) -> Result<SignedIn, DomainError> {
     let (session_id, token) =
         sessions::open(&txn, ctx, &user_id, &workspace_id, client_ip, user_agent).await?;
     txn.commit().await?;
