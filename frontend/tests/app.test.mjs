@@ -5,7 +5,8 @@
 // activity record and their sessions; switches workspace; the same screens on a 375-pixel
 // phone and in Arabic (right to left); a viewer sees only what a viewer may, and the server
 // refuses the rest when asked directly; a passkey registered with Chromium's virtual
-// authenticator signs its person in. axe-core (WCAG 2.1 AA) on every screen. Screenshots
+// authenticator signs its person in; an admin makes a live key in Developers, uses it with a
+// plain HTTP client, and finds a failed request in the API log by the id of its answer. axe-core (WCAG 2.1 AA) on every screen. Screenshots
 // go to docs/app/ with SCREENSHOTS=1.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -42,6 +43,7 @@ before(async () => {
   json(["admin", "person", "add", "--workspace", beacon, "--email", "olga@example.com", "--name", "Olga Owner", "--role", "admin"]);
   json(["admin", "person", "add", "--workspace", acme, "--email", "vic@example.com", "--name", "Vic Viewer", "--role", "viewer"]);
   json(["admin", "person", "add", "--workspace", acme, "--email", "pia@example.com", "--name", "Pia Passkey", "--role", "member"]);
+  json(["admin", "person", "add", "--workspace", acme, "--email", "dora@example.com", "--name", "Dora Admin", "--role", "admin"]);
   server = await serve(BIN, data, base, { SIGNET_SMTP_URL: `smtp://127.0.0.1:${sink.port}` });
   browser = await launch(CHROMIUM);
 });
@@ -248,4 +250,44 @@ test("a person registers a passkey with Chromium's virtual authenticator and sig
   await page.getByRole("button", { name: "Sign in with a passkey" }).click();
   await page.getByRole("alert").filter({ hasText: "The passkey did not sign you in." }).waitFor();
   assert.deepEqual(errors.filter((e) => !e.includes("/app/v1/passkey/sign-in")), []);
+});
+
+test("an admin makes a live key, uses it, and finds a failed request in the API log", async () => {
+  const { page, errors } = await open();
+  await signInByCli(page, "dora@example.com");
+  await page.getByRole("link", { name: "Developers" }).click();
+  await page.getByRole("heading", { name: "Developers", level: 1 }).waitFor();
+  await page.getByLabel("Name", { exact: true }).fill("Billing system");
+  await page.getByLabel("Mode").selectOption("live");
+  await page.getByLabel("Requests a minute (optional)").fill("60");
+  await page.getByRole("button", { name: "Make the key" }).click();
+  await page.getByRole("heading", { name: "Copy the key now" }).waitFor();
+  const secret = (await page.getByTestId("secret").textContent()).trim();
+  assert.match(secret, /^svc_live_[0-9A-Za-z]{32}$/);
+  await axe(page, "a key made");
+  await shot(page, shots, "8-key-made");
+
+  // The key works from a plain HTTP client; a failed request leaves its id in the answer.
+  const usage = await fetch(`${base}/api/v1/usage`, { headers: { authorization: `Bearer ${secret}` } });
+  assert.equal(usage.status, 200);
+  const missing = await fetch(`${base}/api/v1/documents/doc_00000000000000000000000000`, { headers: { authorization: `Bearer ${secret}` } });
+  assert.equal(missing.status, 404);
+  const requestId = (await missing.json()).error.requestId ?? missing.headers.get("request-id");
+  assert.ok(requestId?.startsWith("req_"), requestId);
+
+  await page.getByRole("button", { name: "I have copied it" }).click();
+  await page.getByRole("row").filter({ hasText: "Billing system" }).waitFor();
+  assert.equal(await page.getByText(secret).count(), 0, "the secret is shown once");
+  // The API log is written a few tens of milliseconds after the answer.
+  for (let i = 0; i < 50; i++) {
+    await page.getByLabel("Request id").fill(requestId);
+    await page.getByRole("button", { name: "Search" }).click();
+    if (await page.getByRole("cell", { name: requestId }).count()) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const line = page.getByRole("row").filter({ hasText: requestId });
+  await line.getByRole("cell", { name: "404 not_found" }).waitFor();
+  await axe(page, "the API log");
+  await shot(page, shots, "9-api-log");
+  assert.deepEqual(errors, []);
 });

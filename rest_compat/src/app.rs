@@ -12,11 +12,11 @@ use axum::{Extension, Json};
 use serde::Deserialize;
 use signet_accounts::people::mail::{INSTALLATION, PeopleEmail};
 use signet_accounts::people::{links, passkeys, sessions};
+use signet_core::DomainError;
 use signet_core::jobs::{Batch, Owner};
-use signet_core::{Actor, DomainError};
 
 use crate::door::client::ClientIp;
-use crate::door::session::{cross_site, same_origin, set_cookie};
+use crate::door::session::{cookie, cross_site, same_origin, set_cookie};
 use crate::extract::JsonIn;
 use crate::routes::row::{Access, Route};
 use crate::signing_page::personal;
@@ -39,13 +39,8 @@ pub static ROUTES: &[Route] = &[
         redeem,
     )
     .body_limit(APP_BODY_LIMIT),
-    Route::post(
-        "/app/v1/sign-out",
-        "app.sign_out",
-        Access::Session,
-        sign_out,
-    )
-    .body_limit(APP_BODY_LIMIT),
+    Route::post("/app/v1/sign-out", "app.sign_out", Access::Public, sign_out)
+        .body_limit(APP_BODY_LIMIT),
     Route::post(
         "/app/v1/passkey/options",
         "app.passkey_options",
@@ -150,6 +145,7 @@ fn redeem() -> MethodRouter<AppState> {
          JsonIn(body): JsonIn<RedeemIn>| async move {
             from_here(&s, &headers)?;
             let signed = links::redeem(&s.ctx, body.token.trim(), ip, user_agent(&headers)).await?;
+            end_cookie_session(&s, &headers).await;
             Ok::<_, ApiError>(signed_in(&s, signed))
         },
     )
@@ -192,21 +188,34 @@ fn passkey_sign_in() -> MethodRouter<AppState> {
          JsonIn(body): JsonIn<passkeys::AssertionIn>| async move {
             from_here(&s, &headers)?;
             let signed = passkeys::sign_in(&s.ctx, body, ip, user_agent(&headers)).await?;
+            end_cookie_session(&s, &headers).await;
             Ok::<_, ApiError>(signed_in(&s, signed))
         },
     )
 }
 
-/// Ends the asking session and clears its cookie.
+/// Ends the asking session, if its cookie still opens one, and clears the cookie either way.
 fn sign_out() -> MethodRouter<AppState> {
-    post(
-        |State(s): State<AppState>, Extension(actor): Extension<Actor>| async move {
-            let (_, session) = sessions::person_of(&actor)?;
-            sessions::end(&s.ctx, &actor, Some(session)).await?;
-            Ok::<_, ApiError>(personal((
-                StatusCode::NO_CONTENT,
-                [(header::SET_COOKIE, set_cookie(&s.ctx, None))],
-            )))
-        },
-    )
+    post(|State(s): State<AppState>, headers: HeaderMap| async move {
+        from_here(&s, &headers)?;
+        end_cookie_session(&s, &headers).await;
+        Ok::<_, ApiError>(personal((
+            StatusCode::NO_CONTENT,
+            [(header::SET_COOKIE, set_cookie(&s.ctx, None))],
+        )))
+    })
+}
+
+/// Ends the session the request's cookie opens, if any: signing out, or signing in again
+/// over it (the old session does not linger behind the new cookie).
+async fn end_cookie_session(s: &AppState, headers: &HeaderMap) {
+    let Some(secret) = cookie(&s.ctx, headers) else {
+        return;
+    };
+    if let Ok(actor) = sessions::authenticate(&s.ctx, secret).await
+        && let Ok((_, session)) = sessions::person_of(&actor)
+        && let Err(e) = sessions::end(&s.ctx, &actor, Some(session)).await
+    {
+        tracing::warn!(error = %e, "a session could not be ended");
+    }
 }

@@ -187,6 +187,7 @@ async fn init(
     })?;
     let _ = socket.counted.set(counted);
     let _ = socket.token.set(credential);
+    let _ = socket.workspace.set(actor.workspace_id.to_string());
     socket.authenticated.store(true, Ordering::Release);
     Ok(actor)
 }

@@ -65,6 +65,9 @@ pub struct Socket {
     pub ip: IpAddr,
     /// Set by `connection_init` once the credential is accepted.
     pub token: OnceLock<Credential>,
+    /// The workspace the socket was opened in: a session that has since switched elsewhere
+    /// (or whose person left) no longer reads it.
+    pub workspace: OnceLock<String>,
     pub authenticated: AtomicBool,
     pub operations: AtomicUsize,
     /// The key's count of open sockets, given back when the socket ends.
@@ -86,6 +89,7 @@ impl Socket {
         Arc::new(Socket {
             ip,
             token: OnceLock::new(),
+            workspace: OnceLock::new(),
             authenticated: AtomicBool::new(false),
             operations: AtomicUsize::new(0),
             counted: OnceLock::new(),
@@ -96,12 +100,16 @@ impl Socket {
     /// address it is not allowed from fails; so does a session ended, run out, or whose
     /// person is no longer a member.
     pub async fn recheck(&self, ctx: &Ctx) -> Result<Actor, DomainError> {
-        match self.token.get() {
+        let actor = match self.token.get() {
             Some(Credential::Key(t)) => keys::authenticate(ctx, t, self.ip).await,
             Some(Credential::Session(t)) => {
                 signet_accounts::people::sessions::authenticate(ctx, t).await
             }
             None => Err(DomainError::Unauthenticated),
+        }?;
+        match self.workspace.get() {
+            Some(w) if *w != *actor.workspace_id => Err(DomainError::Unauthenticated),
+            _ => Ok(actor),
         }
     }
 }

@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+mod developers;
 mod documents;
 mod email;
 pub mod guard;
@@ -59,6 +60,7 @@ pub struct Query(
     email::EmailQuery,
     templates::TemplatesQuery,
     people::PeopleQuery,
+    developers::DevelopersQuery,
 );
 
 #[derive(MergedObject, Default)]
@@ -68,6 +70,7 @@ pub struct Mutation(
     email::EmailMutation,
     templates::TemplatesMutation,
     people::PeopleMutation,
+    developers::DevelopersMutation,
 );
 
 #[derive(MergedSubscription, Default)]

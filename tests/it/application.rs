@@ -447,3 +447,205 @@ async fn the_subscription_socket_takes_the_cookie_only_from_the_application() {
         );
     }
 }
+
+const KEY_FIELDS: &str =
+    "id name mode hint scopes draftOnly dailyLimit perMinute allow expiresAt revokedAt";
+
+both!(
+    an_admin_makes_a_key_that_works_once_shown_and_revokes_it,
+    |app| {
+        let ws = app.workspace(Plan::Pro).await;
+        let admin = person(&app, &ws, "admin@example.com", "Adam", Role::Admin).await;
+        let member = person(&app, &ws, "member@example.com", "Mia", Role::Member).await;
+        let (a, m) = (
+            signed_in(&app, &admin).await,
+            signed_in(&app, &member).await,
+        );
+        let create = format!(
+            "mutation($i: ApiKeyIn!) {{ createApiKey(input: $i) {{ secret key {{ {KEY_FIELDS} }} }} }}"
+        );
+        let input = |extra: Value| {
+            let mut i = json!({"name": "Billing system", "mode": "live", "scopes": ["account:read", "documents:read"]});
+            i.as_object_mut()
+                .unwrap()
+                .extend(extra.as_object().unwrap().clone());
+            json!({"i": i})
+        };
+        let made = a
+        .gql(&create, input(json!({"perMinute": 30, "dailyLimit": 100, "expiresInDays": 90, "allow": ["127.0.0.1", "10.0.0.0/8"]})))
+        .await;
+        let made = data(&made)["createApiKey"].clone();
+        let secret = made["secret"].as_str().unwrap().to_string();
+        assert!(secret.starts_with("svc_live_"), "{made}");
+        let key = &made["key"];
+        assert_eq!(key["perMinute"], 30);
+        assert_eq!(key["allow"], json!(["127.0.0.1/32", "10.0.0.0/8"]));
+        assert_eq!(key["hint"], &secret[secret.len() - 4..]);
+        // It works with a plain HTTP client, within its scopes.
+        assert_eq!(app.get("/api/v1/usage", Some(&secret)).await.status, 200);
+        assert_eq!(app.get("/api/v1/webhooks", Some(&secret)).await.status, 401);
+        // Listed without its secret.
+        let listed = a.gql("{ apiKeys { id hint } }", json!({})).await;
+        assert!(!data(&listed).to_string().contains(&secret));
+        // Bad options are named.
+        for (extra, field) in [
+            (json!({"scopes": []}), "scopes"),
+            (json!({"scopes": ["documents:delete"]}), "scopes"),
+            (json!({"perMinute": 0}), "perMinute"),
+            (json!({"allow": ["not-an-address"]}), "allow"),
+            (json!({"allow": vec!["127.0.0.1"; 21]}), "allow"),
+            (json!({"mode": "prod"}), "mode"),
+            (json!({"expiresInDays": 4000}), "expiresInDays"),
+        ] {
+            let r = a.gql(&create, input(extra.clone())).await;
+            assert_eq!(kind(&r), "invalid", "{extra}: {}", r.body);
+            assert!(
+                r.body["errors"][0]["message"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with(field),
+                "{}",
+                r.body
+            );
+        }
+        // A member cannot make keys; nor can a key, whatever its scopes.
+        assert_eq!(kind(&m.gql(&create, input(json!({}))).await), "forbidden");
+        let (_, all) = app.owner().await;
+        let body = json!({"query": create, "variables": input(json!({}))}).to_string();
+        assert_eq!(
+            kind(&app.post("/graphql", &all, &[], &body).await),
+            "forbidden"
+        );
+        // Another workspace's key is not found; this one's is revoked at once.
+        let revoke = "mutation($id: String!) { revokeApiKey(id: $id) { revokedAt } }";
+        let theirs = app.actor(&all).await;
+        let their_key = signet_accounts::keys::list(app.ctx(), &theirs.workspace_id)
+            .await
+            .unwrap()[0]
+            .id
+            .clone();
+        assert_eq!(
+            kind(&a.gql(revoke, json!({"id": their_key})).await),
+            "not_found"
+        );
+        let r = a.gql(revoke, json!({"id": key["id"]})).await;
+        assert!(data(&r)["revokeApiKey"]["revokedAt"].is_i64());
+        assert_eq!(app.get("/api/v1/usage", Some(&secret)).await.status, 401);
+        let lines = a.gql("{ activity { action subject } }", json!({})).await;
+        let actions: Vec<&str> = data(&lines)["activity"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l["action"].as_str().unwrap())
+            .collect();
+        assert_eq!(actions[..2], ["key.revoked", "key.created"]);
+    }
+);
+
+both!(the_api_log_finds_a_request_by_the_id_of_its_answer, |app| {
+    let (ws, key) = app.owner().await;
+    let admin = person(&app, &ws, "admin@example.com", "Adam", Role::Admin).await;
+    let viewer = person(&app, &ws, "viewer@example.com", "Vi", Role::Viewer).await;
+    let failed = app
+        .get(
+            "/api/v1/documents/doc_00000000000000000000000000",
+            Some(&key),
+        )
+        .await;
+    assert_eq!(failed.status, 404);
+    let request_id = failed.header("request-id").to_string();
+    app.ctx().api_log.flush().await;
+    let a = signed_in(&app, &admin).await;
+    let q =
+        "query($s: ApiLogSearch) { apiLog(search: $s) { requestId keyId route status errorKind } }";
+    let r = a.gql(q, json!({"s": {"requestId": request_id}})).await;
+    let lines = data(&r)["apiLog"].as_array().unwrap().clone();
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert_eq!(lines[0]["status"], 404);
+    assert_eq!(lines[0]["errorKind"], "not_found");
+    assert_eq!(lines[0]["route"], "v1.documents.get");
+    // By key and status, newest first, bounded.
+    let r = a.gql(q, json!({"s": {"status": 404, "limit": 1000}})).await;
+    assert!(
+        data(&r)["apiLog"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|l| l["status"] == 404)
+    );
+    // A viewer does not read it; another workspace's admin does not find the line.
+    let v = signed_in(&app, &viewer).await;
+    assert_eq!(
+        kind(&v.gql(q, json!({"s": {"requestId": request_id}})).await),
+        "forbidden"
+    );
+    let other = app.workspace(Plan::Pro).await;
+    let stranger = person(&app, &other, "x@example.com", "X", Role::Owner).await;
+    let s = signed_in(&app, &stranger).await;
+    let r = s.gql(q, json!({"s": {"requestId": request_id}})).await;
+    assert_eq!(data(&r)["apiLog"], json!([]));
+});
+
+both!(
+    only_owners_and_admins_decide_approvals_and_as_themselves,
+    |app| {
+        let ws = app.workspace(Plan::Pro).await;
+        let admin = person(&app, &ws, "admin@example.com", "Adam Admin", Role::Admin).await;
+        let member = person(&app, &ws, "member@example.com", "Mia", Role::Member).await;
+        let (a, m) = (
+            signed_in(&app, &admin).await,
+            signed_in(&app, &member).await,
+        );
+        let decline = "mutation($id: String!) { declineSend(approvalId: $id, by: \"Someone Else\", note: \"not now\") { state } }";
+        // A test-mode draft-only key's send: a person decides it in the application too.
+        let approval = crate::conformance::approval(&app, &ws).await;
+        let r = m.gql(decline, json!({"id": approval})).await;
+        assert_eq!(kind(&r), "forbidden", "{}", r.body);
+        let r = a.gql(decline, json!({"id": approval})).await;
+        let decided = &data(&r)["declineSend"];
+        assert_eq!(decided["state"], "declined");
+        // Recorded as the person signed in, whatever name was typed.
+        use signet_storage::sea_orm::ConnectionTrait as _;
+        let db = &app.ctx().db;
+        let by: String = db
+            .conn
+            .query_one_raw(db.stmt(
+                "SELECT decided_by FROM approvals WHERE id = $1",
+                [signet_storage::sea_orm::Value::from(approval.as_str())],
+            ))
+            .await
+            .unwrap()
+            .unwrap()
+            .try_get("", "decided_by")
+            .unwrap();
+        assert_eq!(by, admin);
+    }
+);
+
+both!(
+    signing_in_over_a_session_ends_it_and_signing_out_always_clears_the_cookie,
+    |app| {
+        let ws = app.workspace(Plan::Pro).await;
+        let ada = person(&app, &ws, "ada@example.com", "Ada", Role::Member).await;
+        let mut b = signed_in(&app, &ada).await;
+        let old = b.cookie.clone().unwrap();
+        let link = links::issue_for_operator(app.ctx(), &ada).await.unwrap();
+        assert_eq!(b.redeem(&link.token).await.status, 200);
+        let mut stale = Browser::new(&app);
+        stale.cookie = Some(old);
+        assert_eq!(
+            stale.gql(ME, json!({})).await.status,
+            401,
+            "the session signed in over ended"
+        );
+        // A dead cookie is cleared too.
+        let out = stale.post("/app/v1/sign-out", json!({})).await;
+        assert_eq!(out.status, 204);
+        assert!(out.header("set-cookie").contains("Max-Age=0"));
+        assert_eq!(
+            b.gql(ME, json!({})).await.status,
+            200,
+            "the new session stays"
+        );
+    }
+);

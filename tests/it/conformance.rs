@@ -797,7 +797,7 @@ async fn member(app: &TestApp, ws: &str) -> String {
     id
 }
 
-async fn approval(app: &TestApp, ws: &str) -> String {
+pub(crate) async fn approval(app: &TestApp, ws: &str) -> String {
     let mut input = KeyCreateIn::new(
         ws,
         Mode::Test,
@@ -1016,12 +1016,14 @@ async fn every_graphql_field_taking_an_id_keeps_to_its_workspace_and_mode_postgr
     }
 }
 
-/// Fields taking an id that only a person's session may use.
+/// Fields taking an id that only a person's session may use (API keys are made and revoked
+/// by people only).
 const PERSON_ONLY: &[&str] = &[
     "endSession",
     "switchWorkspace",
     "renamePasskey",
     "removePasskey",
+    "revokeApiKey",
 ];
 
 async fn every_graphql_field(app: TestApp) {

@@ -18,8 +18,8 @@ const SUSPECT: &[&str] = &[
 ];
 
 /// Fields that match `SUSPECT` and are no signing link or access code: a webhook endpoint's
-/// own address and signing secret (the caller's, shown when made or rotated) and a payment
-/// receipt's address. Two more are the spec's own: an embedded session's link (its one
+/// own address and signing secret (the caller's, shown when made or rotated), an API key's
+/// secret (answered once, to the owner or admin who made it) and a payment receipt's address. Two more are the spec's own: an embedded session's link (its one
 /// exception), and a person's access code on the way in (never serialised back) with the
 /// switch for an emailed code (a boolean).
 const ALLOWED: &[&str] = &[
@@ -34,6 +34,7 @@ const ALLOWED: &[&str] = &[
     "WebhookOut.previousSecretExpiresAt",
     "WebhookCreateIn.url",
     "Mutation.rotateWebhookSecret",
+    "ApiKeyMade.secret",
     // The same fields of the request bodies, as GraphQL's input objects name them.
     "PersonInput.accessCode",
     "PersonInput.emailCode",

@@ -116,6 +116,22 @@ both!(asking_for_a_link_answers_alike_and_is_bounded, |app| {
             Err(DomainError::RateLimited { .. })
         ));
     }
+    // A stranger who spent an address's allowance from their client has not spent its
+    // person's, from theirs; in all, an address gets twenty an hour.
+    let mut from_elsewhere = 0;
+    for i in 1..=30 {
+        let client: std::net::IpAddr = format!("192.0.2.{i}").parse().unwrap();
+        if links::request(app.ctx(), "known@example.com", client)
+            .await
+            .is_ok()
+        {
+            from_elsewhere += 1;
+        }
+    }
+    assert_eq!(
+        from_elsewhere,
+        links::PER_ADDRESS_ALL_HOUR - links::PER_ADDRESS_HOUR
+    );
     // Thirty an hour from one client, whatever the addresses.
     let other: std::net::IpAddr = "198.51.100.9".parse().unwrap();
     let mut allowed = 0;
@@ -482,3 +498,36 @@ both!(what_sign_in_no_longer_needs_is_purged, |app| {
         assert_eq!(count(t).await, 0, "{t} purged");
     }
 });
+
+both!(
+    a_sign_in_link_leaves_an_invitation_alone_and_signing_in_spends_both,
+    |app| {
+        let ws = app.workspace(Plan::Pro).await;
+        let other = app.workspace(Plan::Pro).await;
+        let ada = person(&app, &ws, "inv@example.com", Role::Member).await;
+        members::set_member(app.ctx(), &other, &ada, Role::Viewer, None)
+            .await
+            .unwrap();
+        let ip = IP.parse().unwrap();
+        let invitation = links::issue_invitation(app.ctx(), &ada, &other)
+            .await
+            .unwrap();
+        // Asking for a sign-in link (anyone may ask for anyone's) does not void the invitation.
+        let sign_in = links::request(app.ctx(), "inv@example.com", ip)
+            .await
+            .unwrap()
+            .unwrap();
+        let signed = links::redeem(app.ctx(), &invitation.token, ip, "t")
+            .await
+            .unwrap();
+        assert_eq!(
+            signed.workspace_id, other,
+            "an invitation opens its workspace"
+        );
+        // Signed in: the other link is spent.
+        assert!(matches!(
+            links::redeem(app.ctx(), &sign_in.token, ip, "t").await,
+            Err(DomainError::NotFound(_))
+        ));
+    }
+);

@@ -11,6 +11,7 @@ import { preferred, t, use } from "../shared/words";
 import { Account } from "./account";
 import { Activity } from "./activity";
 import { Failed, gql, signOut } from "./api";
+import { Developers } from "./developers";
 import { People } from "./people";
 import { LinkPage, SignIn } from "./signin";
 import "./app.css";
@@ -40,6 +41,7 @@ interface Screen {
 
 const SCREENS: Screen[] = [
   { path: "/app/people", label: () => t("nav.people"), needs: "people:read" },
+  { path: "/app/developers", label: () => t("nav.developers"), needs: "settings:read" },
   { path: "/app/activity", label: () => t("nav.activity"), needs: "settings:read" },
   { path: "/app/account", label: () => t("nav.account"), needs: null },
 ];
@@ -100,6 +102,7 @@ function Shell() {
       </header>
       <main id="main" tabIndex={-1}>
         {here.path === "/app/people" && <People me={me} />}
+        {here.path === "/app/developers" && <Developers canKeys={me.role === "owner" || me.role === "admin"} />}
         {here.path === "/app/activity" && <Activity />}
         {here.path === "/app/account" && <Account me={me} onChange={load} />}
       </main>

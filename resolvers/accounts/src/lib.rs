@@ -4,6 +4,7 @@
 //! processor's readiness.
 
 pub mod activity;
+pub mod developers;
 pub mod keys;
 pub mod payments;
 pub mod people;

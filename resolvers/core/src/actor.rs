@@ -6,8 +6,19 @@ use std::fmt;
 
 use crate::plans::Plan;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    serde::Serialize,
+    serde::Deserialize,
+    async_graphql::Enum,
+)]
 #[serde(rename_all = "lowercase")]
+#[graphql(rename_items = "lowercase")]
 pub enum Mode {
     Test,
     Live,

@@ -14,13 +14,18 @@ use tokio::sync::mpsc;
 
 use crate::DomainError;
 
-#[derive(Clone, Debug, Serialize)]
+/// A line of the API log.
+#[derive(Clone, Debug, Serialize, async_graphql::SimpleObject)]
 #[serde(rename_all = "camelCase")]
+#[graphql(name = "ApiLogLine")]
 pub struct ApiLogEntry {
     pub request_id: String,
+    /// The key that asked; none for a person's session or a request without a key.
     pub key_id: Option<String>,
+    #[graphql(skip)]
     pub workspace_id: Option<String>,
     pub method: String,
+    /// The operation id (`v1.documents.create`), never the path.
     pub route: String,
     pub status: u16,
     pub error_kind: Option<String>,
@@ -163,21 +168,86 @@ impl ApiLogSink {
     }
 }
 
+impl From<api_log::Model> for ApiLogEntry {
+    fn from(m: api_log::Model) -> ApiLogEntry {
+        ApiLogEntry {
+            request_id: m.id,
+            key_id: m.key_id,
+            workspace_id: m.workspace_id,
+            method: m.method,
+            route: m.route,
+            status: m.status as u16,
+            error_kind: m.error_kind,
+            duration_us: m.duration_us as u64,
+            client_ip: m.client_ip,
+            created_at: m.created_at,
+        }
+    }
+}
+
 pub async fn find(db: &signet_storage::Db, request_id: &str) -> Result<ApiLogEntry, DomainError> {
     let m = api_log::Entity::find_by_id(request_id)
         .one(&db.conn)
         .await?
         .ok_or_else(|| DomainError::NotFound(format!("no request {request_id} in the API log")))?;
-    Ok(ApiLogEntry {
-        request_id: m.id,
-        key_id: m.key_id,
-        workspace_id: m.workspace_id,
-        method: m.method,
-        route: m.route,
-        status: m.status as u16,
-        error_kind: m.error_kind,
-        duration_us: m.duration_us as u64,
-        client_ip: m.client_ip,
-        created_at: m.created_at,
-    })
+    Ok(m.into())
+}
+
+/// What to look for in a workspace's API log; every filter is optional.
+#[derive(Clone, Debug, Default, serde::Deserialize, async_graphql::InputObject)]
+#[serde(rename_all = "camelCase")]
+#[graphql(name = "ApiLogSearch")]
+pub struct Search {
+    /// The `requestId` of an answer: finds its line.
+    pub request_id: Option<String>,
+    pub key_id: Option<String>,
+    /// An operation id, such as `v1.documents.create`.
+    pub route: Option<String>,
+    pub status: Option<i32>,
+    /// Lines older than this (ms), to page back.
+    pub before: Option<i64>,
+    /// Lines from this moment on (ms).
+    pub since: Option<i64>,
+    /// 1 to 100; 50 when not given.
+    pub limit: Option<i64>,
+}
+
+/// Lines one search answers at most.
+pub const MAX_SEARCHED: i64 = 100;
+
+/// A workspace's lines matching `q`, newest first (the index on workspace and time).
+pub async fn search(
+    db: &signet_storage::Db,
+    workspace_id: &str,
+    q: Search,
+) -> Result<Vec<ApiLogEntry>, DomainError> {
+    use sea_orm::{ColumnTrait, QueryFilter, QueryOrder, QuerySelect};
+    let mut find = api_log::Entity::find().filter(api_log::Column::WorkspaceId.eq(workspace_id));
+    if let Some(v) = q.request_id {
+        find = find.filter(api_log::Column::Id.eq(v));
+    }
+    if let Some(v) = q.key_id {
+        find = find.filter(api_log::Column::KeyId.eq(v));
+    }
+    if let Some(v) = q.route {
+        find = find.filter(api_log::Column::Route.eq(v));
+    }
+    if let Some(v) = q.status {
+        find = find.filter(api_log::Column::Status.eq(v));
+    }
+    if let Some(v) = q.before {
+        find = find.filter(api_log::Column::CreatedAt.lt(v));
+    }
+    if let Some(v) = q.since {
+        find = find.filter(api_log::Column::CreatedAt.gte(v));
+    }
+    Ok(find
+        .order_by_desc(api_log::Column::CreatedAt)
+        .order_by_desc(api_log::Column::Id)
+        .limit(q.limit.unwrap_or(50).clamp(1, MAX_SEARCHED) as u64)
+        .all(&db.conn)
+        .await?
+        .into_iter()
+        .map(ApiLogEntry::from)
+        .collect())
 }

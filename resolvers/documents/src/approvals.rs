@@ -11,7 +11,7 @@ use super::store::{self};
 use super::trail::{self};
 use super::types::*;
 use signet_core::page::PageRequest;
-use signet_core::{Actor, Ctx, DomainError, Mode, Principal, Scope};
+use signet_core::{Actor, Ctx, DomainError, Mode, Principal, Role, Scope};
 
 const STATES: [&str; 4] = ["pending", "approved", "declined", "withdrawn"];
 
@@ -99,6 +99,36 @@ pub async fn decide_approval(
     note: Option<String>,
 ) -> Result<ApprovalOut, DomainError> {
     actor.require(Scope::DocumentsWrite)?;
+    // A person signed in decides as themselves, when their role may (owners and admins):
+    // the approval records who they are, not a name they type, in test and live alike.
+    if let Principal::Session { user_id, role, .. } = &actor.principal {
+        if !matches!(role, Role::Owner | Role::Admin) {
+            return Err(DomainError::Forbidden(format!(
+                "a {} of this workspace cannot decide approvals; ask an owner or an admin",
+                role.as_str()
+            )));
+        }
+        if note.as_ref().is_some_and(|n| n.chars().count() > 2000) {
+            return Err(DomainError::Invalid("note: at most 2000 characters".into()));
+        }
+        let row = approval_row(ctx, approval_id).await?;
+        if row.try_get::<String>("", "workspace_id")? != actor.workspace_id {
+            return Err(no_approval(approval_id));
+        }
+        let name = signet_accounts::people::members::name_of(ctx, user_id)
+            .await?
+            .ok_or(DomainError::Unauthenticated)?;
+        return decide_as(
+            ctx,
+            approval_id,
+            approve,
+            &name,
+            &actor.principal,
+            note,
+            None,
+        )
+        .await;
+    }
     if actor.draft_only {
         return Err(DomainError::Forbidden(
             "a draft-only key cannot decide approvals: a person decides them, through a key \

@@ -225,6 +225,23 @@ async fn prepare(ctx: &Ctx, job: &PeopleEmail) -> Result<Option<(Issued, Outgoin
     Ok(Some((issued, outgoing)))
 }
 
+/// Ends a job. A sign-in request's row goes at once: the queue keeps no list of the
+/// addresses people asked links for, least of all the ones nobody owns.
+async fn finished(ctx: &Ctx, c: &Claimed, job: &PeopleEmail) -> Result<(), DomainError> {
+    jobs::done(&ctx.db, &c.job).await?;
+    if matches!(job, PeopleEmail::SignIn { .. }) {
+        use sea_orm::ConnectionTrait as _;
+        ctx.db
+            .conn
+            .execute_raw(ctx.db.stmt(
+                "DELETE FROM outbox WHERE id = $1 AND state = 'done'",
+                [sea_orm::Value::from(c.job.as_str())],
+            ))
+            .await?;
+    }
+    Ok(())
+}
+
 /// Sends the application's emails, one job at a time (they are few, and each makes a link).
 pub struct PeopleEmails;
 
@@ -256,7 +273,7 @@ impl Handler for PeopleEmails {
                 }
             };
             let Some((_, mut outgoing)) = prepared else {
-                jobs::done(&ctx.db, &c.job).await?;
+                finished(ctx, c, &job).await?;
                 continue;
             };
             let id = email_id(&c.job);
@@ -267,10 +284,10 @@ impl Handler for PeopleEmails {
             );
             outgoing.email_id = id;
             match mail(ctx).transport.send(&outgoing).await {
-                Ok(()) => jobs::done(&ctx.db, &c.job).await?,
+                Ok(()) => finished(ctx, c, &job).await?,
                 Err(SendError::Permanent(why)) => {
                     tracing::warn!(job = %c.job, why, "the mail server refused an application email");
-                    jobs::done(&ctx.db, &c.job).await?;
+                    finished(ctx, c, &job).await?;
                 }
                 Err(SendError::Temporary(why)) => {
                     tracing::warn!(job = %c.job, why, "an application email waits for the mail server");

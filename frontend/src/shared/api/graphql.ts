@@ -11,6 +11,60 @@ export interface ActivityOut {
   createdAt: number;
 }
 
+export interface ApiKeyIn {
+  name: string;
+  mode: string;
+  scopes: Array<string>;
+  draftOnly?: boolean | null;
+  dailyLimit?: number | null;
+  perMinute?: number | null;
+  allow?: Array<string> | null;
+  expiresInDays?: number | null;
+}
+
+export interface ApiKeyMade {
+  key: ApiKeyOut;
+  secret: string;
+}
+
+export interface ApiKeyOut {
+  id: string;
+  workspaceId: string;
+  name: string | null;
+  mode: Mode;
+  hint: string;
+  scopes: Array<string>;
+  draftOnly: boolean;
+  dailyLimit: number | null;
+  perMinute: number | null;
+  allow: Array<string>;
+  expiresAt: number | null;
+  revokedAt: number | null;
+  createdAt: number;
+}
+
+export interface ApiLogLine {
+  requestId: string;
+  keyId: string | null;
+  method: string;
+  route: string;
+  status: number;
+  errorKind: string | null;
+  durationUs: number;
+  clientIp: string;
+  createdAt: number;
+}
+
+export interface ApiLogSearch {
+  requestId?: string | null;
+  keyId?: string | null;
+  route?: string | null;
+  status?: number | null;
+  before?: number | null;
+  since?: number | null;
+  limit?: number | null;
+}
+
 export interface ApprovalOut {
   id: string;
   documentId: string | null;
@@ -288,6 +342,8 @@ export interface MetadataPair {
   key: string;
   value: string;
 }
+
+export type Mode = "test" | "live";
 
 export interface PageInfo {
   nextCursor: string | null;

@@ -56,8 +56,10 @@ impl KeyCreateIn {
     }
 }
 
-#[derive(Clone, Debug, Serialize)]
+/// A key as listed: never its secret.
+#[derive(Clone, Debug, Serialize, async_graphql::SimpleObject)]
 #[serde(rename_all = "camelCase")]
+#[graphql(name = "ApiKeyOut")]
 pub struct KeyOut {
     pub id: String,
     pub workspace_id: String,

@@ -16,8 +16,10 @@ use super::{members, sessions};
 pub const LINK_MS: i64 = 15 * 60 * 1000;
 /// How long an invitation's link works.
 pub const INVITE_MS: i64 = 3 * 24 * 3600 * 1000;
-/// Links asked for one address in an hour.
+/// Links asked for one address from one client in an hour.
 pub const PER_ADDRESS_HOUR: u64 = 5;
+/// Links asked for one address from all clients in an hour.
+pub const PER_ADDRESS_ALL_HOUR: u64 = 20;
 /// Links asked for from one client address in an hour.
 pub const PER_CLIENT_HOUR: u64 = 30;
 
@@ -88,11 +90,17 @@ pub async fn ask(ctx: &Ctx, email: &str, client_ip: IpAddr) -> Result<String, Do
         message: "Too many sign-in links were asked for; try again within the hour.".into(),
         retry_after_secs: 3600 - (now / 1000).rem_euclid(3600) as u64,
     };
-    if !count(ctx, &client_subject(client_ip), &hour, PER_CLIENT_HOUR).await? {
+    let client = client_subject(client_ip);
+    if !count(ctx, &client, &hour, PER_CLIENT_HOUR).await? {
         return Err(refused());
     }
-    let subject = format!("address:{}", keyed(ctx, &format!("address:{email}")));
-    if !count(ctx, &subject, &hour, PER_ADDRESS_HOUR).await? {
+    // An address is counted per client, so that a stranger asking for someone's address
+    // spends that stranger's allowance, not theirs; and in all, well above what one person
+    // asks for.
+    let address = format!("address:{}", keyed(ctx, &format!("address:{email}")));
+    if !count(ctx, &format!("{address}:{client}"), &hour, PER_ADDRESS_HOUR).await?
+        || !count(ctx, &address, &hour, PER_ADDRESS_ALL_HOUR).await?
+    {
         return Err(refused());
     }
     Ok(email)
@@ -192,9 +200,17 @@ async fn store(
         [Value::from(user_id)],
     ))
     .await?;
+    // A newer link voids the older ones of its kind: a sign-in link the sign-in links, an
+    // invitation the earlier invitations to the same workspace (so that asking for a sign-in
+    // link, or being invited elsewhere, leaves a pending invitation alone).
     txn.execute_raw(ctx.db.stmt(
-        "UPDATE sign_in_links SET voided_at = $1 WHERE user_id = $2 AND used_at IS NULL AND voided_at IS NULL",
-        [Value::from(now), Value::from(user_id)],
+        "UPDATE sign_in_links SET voided_at = $1 WHERE user_id = $2 AND used_at IS NULL AND voided_at IS NULL \
+         AND COALESCE(workspace_id, '') = $3",
+        [
+            Value::from(now),
+            Value::from(user_id),
+            Value::from(workspace_id.unwrap_or("")),
+        ],
     ))
     .await?;
     txn.execute_raw(ctx.db.stmt(
@@ -252,6 +268,12 @@ pub async fn redeem(
         .await?
         .ok_or_else(gone)?;
     let user_id: String = row.try_get("", "user_id")?;
+    // Signed in: the person's other links, of every kind, are spent too.
+    txn.execute_raw(ctx.db.stmt(
+        "UPDATE sign_in_links SET voided_at = $1 WHERE user_id = $2 AND used_at IS NULL AND voided_at IS NULL",
+        [Value::from(now), Value::from(user_id.as_str())],
+    ))
+    .await?;
     // An invitation's link opens the workspace it invited to, while the person is still a
     // member there; otherwise their first workspace.
     let named: Option<String> = row.try_get("", "workspace_id")?;

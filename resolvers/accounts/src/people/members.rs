@@ -47,6 +47,14 @@ pub fn scopes_of(role: Role) -> Scopes {
     }
 }
 
+/// Whether a name a person is shown by holds no control character and nothing that disguises
+/// text (a right-to-left override turning a name around in an email).
+pub fn plain(name: &str) -> bool {
+    !name
+        .chars()
+        .any(|c| c.is_control() || signet_core::fields::is_disguising(c))
+}
+
 /// An address as stored: trimmed and lower-cased; refused when it is not an address.
 pub fn address(email: &str) -> Result<String, DomainError> {
     let e = email.trim().to_lowercase();
@@ -83,9 +91,9 @@ pub async fn ensure_person(
 ) -> Result<String, DomainError> {
     let email = address(email)?;
     let name = name.trim();
-    if name.is_empty() || name.chars().count() > MAX_NAME {
+    if name.is_empty() || name.chars().count() > MAX_NAME || !plain(name) {
         return Err(DomainError::Invalid(
-            "name: must be 1 to 200 characters".into(),
+            "name: must be 1 to 200 characters, with no control characters".into(),
         ));
     }
     if !signet_core::languages::LANGUAGES.contains(&language) {
@@ -273,22 +281,30 @@ pub async fn remove(ctx: &Ctx, workspace_id: &str, user_id: &str) -> Result<(), 
     use sea_orm::TransactionTrait;
     let txn = ctx.db.conn.begin().await?;
     lock_workspace(&txn, ctx, workspace_id).await?;
-    let role = txn
-        .query_one_raw(ctx.db.stmt(
-            "SELECT role FROM members WHERE workspace_id = $1 AND user_id = $2",
-            [Value::from(workspace_id), Value::from(user_id)],
-        ))
+    remove_in(&txn, ctx, workspace_id, user_id).await?;
+    txn.commit().await?;
+    Ok(())
+}
+
+/// `remove` inside the caller's transaction, which holds the workspace's lock; answers the
+/// role the person had.
+pub(super) async fn remove_in<C: ConnectionTrait>(
+    txn: &C,
+    ctx: &Ctx,
+    workspace_id: &str,
+    user_id: &str,
+) -> Result<Role, DomainError> {
+    let role = role_in(txn, ctx, workspace_id, user_id)
         .await?
-        .ok_or_else(|| DomainError::NotFound(format!("{user_id} is not a member")))?
-        .try_get::<String>("", "role")?;
+        .ok_or_else(|| DomainError::NotFound(format!("{user_id} is not a member")))?;
     txn.execute_raw(ctx.db.stmt(
         "DELETE FROM members WHERE workspace_id = $1 AND user_id = $2",
         [Value::from(workspace_id), Value::from(user_id)],
     ))
     .await?;
-    if role == "owner" {
+    if role == Role::Owner {
         // Counted after the delete, under the workspace's lock.
-        owner_left(&txn, ctx, workspace_id).await?;
+        owner_left(txn, ctx, workspace_id).await?;
     }
     txn.execute_raw(ctx.db.stmt(
         "UPDATE sessions SET ended_at = $1 WHERE user_id = $2 AND workspace_id = $3 AND ended_at IS NULL",
@@ -299,8 +315,23 @@ pub async fn remove(ctx: &Ctx, workspace_id: &str, user_id: &str) -> Result<(), 
         ],
     ))
     .await?;
-    txn.commit().await?;
-    Ok(())
+    Ok(role)
+}
+
+/// A person's name, if there is such a person.
+pub async fn name_of(ctx: &Ctx, user_id: &str) -> Result<Option<String>, DomainError> {
+    let row = ctx
+        .db
+        .conn
+        .query_one_raw(ctx.db.stmt(
+            "SELECT name FROM users WHERE id = $1",
+            [Value::from(user_id)],
+        ))
+        .await?;
+    Ok(match row {
+        Some(r) => Some(r.try_get("", "name")?),
+        None => None,
+    })
 }
 
 /// A person's role in a workspace, read in the caller's transaction; `None` when they are not

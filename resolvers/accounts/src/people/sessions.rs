@@ -244,7 +244,12 @@ pub async fn switch(ctx: &Ctx, actor: &Actor, workspace_id: &str) -> Result<(), 
         .db
         .conn
         .execute_raw(ctx.db.stmt(
-            "UPDATE sessions SET workspace_id = $1, acting_since = $2 WHERE id = $3 AND ended_at IS NULL \
+            // Acting from now, or from the membership's own moment when another machine's
+            // clock wrote it a little ahead: the switch never leaves a session that cannot
+            // authenticate.
+            "UPDATE sessions SET workspace_id = $1, acting_since = (SELECT CASE WHEN m.created_at > $2 \
+             THEN m.created_at ELSE $2 END FROM members m WHERE m.workspace_id = $1 AND m.user_id = $4) \
+             WHERE id = $3 AND ended_at IS NULL \
              AND EXISTS (SELECT 1 FROM members m WHERE m.workspace_id = $1 AND m.user_id = $4)",
             [
                 Value::from(workspace_id),

@@ -37,6 +37,35 @@ fn may_change(actor: &Actor, before: Option<Role>, after: Option<Role>) -> Resul
     Ok(())
 }
 
+/// The actor as it stands inside the change's transaction (under the workspace's lock): a
+/// person's role read again, so that one demoted a moment ago cannot still act as before.
+async fn as_of_now<C: ConnectionTrait>(
+    conn: &C,
+    ctx: &Ctx,
+    actor: &Actor,
+) -> Result<Actor, DomainError> {
+    let Principal::Session {
+        user_id,
+        session_id,
+        ..
+    } = &actor.principal
+    else {
+        return Ok(actor.clone());
+    };
+    let role = role_in(conn, ctx, &actor.workspace_id, user_id)
+        .await?
+        .ok_or(DomainError::Unauthenticated)?;
+    Ok(Actor {
+        principal: Principal::Session {
+            user_id: user_id.clone(),
+            session_id: session_id.clone(),
+            role,
+        },
+        scopes: members::scopes_of(role),
+        ..actor.clone()
+    })
+}
+
 fn role_field(role: &str) -> Result<Role, DomainError> {
     members::parse_role(role)
         .ok_or_else(|| DomainError::invalid("role", "must be one of owner, admin, member, viewer"))
@@ -45,16 +74,9 @@ fn role_field(role: &str) -> Result<Role, DomainError> {
 /// Who asked, by name, as an invitation says it: the person, or the workspace for a key.
 async fn inviter_name(ctx: &Ctx, actor: &Actor) -> Result<String, DomainError> {
     if let Principal::Session { user_id, .. } = &actor.principal
-        && let Some(r) = ctx
-            .db
-            .conn
-            .query_one_raw(ctx.db.stmt(
-                "SELECT name FROM users WHERE id = $1",
-                [Value::from(user_id.as_str())],
-            ))
-            .await?
+        && let Some(name) = members::name_of(ctx, user_id).await?
     {
-        return Ok(r.try_get("", "name")?);
+        return Ok(name);
     }
     Ok(actor.workspace_name.clone())
 }
@@ -106,6 +128,7 @@ pub async fn invite(
     let inviter = inviter_name(ctx, actor).await?;
     let txn = ctx.db.conn.begin().await?;
     lock_workspace(&txn, ctx, &ws).await?;
+    may_change(&as_of_now(&txn, ctx, actor).await?, None, Some(role))?;
     if role_in(&txn, ctx, &ws, &user_id).await?.is_some() {
         return Err(DomainError::conflict(format!(
             "{} is already a member of this workspace; change their role instead",
@@ -171,7 +194,11 @@ pub async fn change_role(
     let before = role_in(&txn, ctx, &ws, user_id)
         .await?
         .ok_or_else(|| DomainError::NotFound(format!("{user_id} is not a member")))?;
-    may_change(actor, Some(before), Some(role))?;
+    may_change(
+        &as_of_now(&txn, ctx, actor).await?,
+        Some(before),
+        Some(role),
+    )?;
     txn.execute_raw(ctx.db.stmt(
         "UPDATE members SET role = $1 WHERE workspace_id = $2 AND user_id = $3",
         [
@@ -200,7 +227,8 @@ pub async fn change_role(
 }
 
 /// Takes a member out of the workspace; their sessions there end at once. The last owner
-/// stays. Anyone may take themselves out (leave), but for the last owner.
+/// stays. Anyone may take themselves out (leave), but for the last owner. The roles are read
+/// under the workspace's lock, and the record is written in the same transaction.
 pub async fn remove(
     ctx: &Ctx,
     actor: &Actor,
@@ -210,17 +238,19 @@ pub async fn remove(
     let ws = actor.workspace_id.to_string();
     let leaving =
         matches!(&actor.principal, Principal::Session { user_id: me, .. } if me == user_id);
-    let role = {
-        let r = role_in(&ctx.db.conn, ctx, &ws, user_id).await?;
-        r.ok_or_else(|| DomainError::NotFound(format!("{user_id} is not a member")))?
-    };
+    let txn = ctx.db.conn.begin().await?;
+    lock_workspace(&txn, ctx, &ws).await?;
+    let now = as_of_now(&txn, ctx, actor).await?;
+    let role = role_in(&txn, ctx, &ws, user_id)
+        .await?
+        .ok_or_else(|| DomainError::NotFound(format!("{user_id} is not a member")))?;
     if !leaving {
-        may_change(actor, Some(role), None)?;
+        may_change(&now, Some(role), None)?;
     }
-    let email = member_out(&ctx.db.conn, ctx, &ws, user_id).await?.email;
-    members::remove(ctx, &ws, user_id).await?;
+    let email = member_out(&txn, ctx, &ws, user_id).await?.email;
+    members::remove_in(&txn, ctx, &ws, user_id).await?;
     activity::record(
-        &ctx.db.conn,
+        &txn,
         ctx,
         actor,
         from,
@@ -232,7 +262,9 @@ pub async fn remove(
         &email,
         role.as_str(),
     )
-    .await
+    .await?;
+    txn.commit().await?;
+    Ok(())
 }
 
 /// A person's own record.
@@ -308,8 +340,11 @@ pub async fn update_me(
     let (user_id, _) = person_of(actor)?;
     if let Some(name) = &name {
         let n = name.trim();
-        if n.is_empty() || n.chars().count() > 200 {
-            return Err(DomainError::invalid("name", "must be 1 to 200 characters"));
+        if n.is_empty() || n.chars().count() > 200 || !members::plain(n) {
+            return Err(DomainError::invalid(
+                "name",
+                "must be 1 to 200 characters, with no control characters",
+            ));
         }
     }
     if let Some(l) = &language
