@@ -6,11 +6,13 @@
 // phone and in Arabic (right to left); a viewer sees only what a viewer may, and the server
 // refuses the rest when asked directly; a passkey registered with Chromium's virtual
 // authenticator signs its person in; an admin makes a live key in Developers, uses it with a
-// plain HTTP client, and finds a failed request in the API log by the id of its answer. axe-core (WCAG 2.1 AA) on every screen. Screenshots
+// plain HTTP client, and finds a failed request in the API log by the id of its answer; adds
+// a webhook endpoint on a local receiver, sees a document's delivery and delivers it again. axe-core (WCAG 2.1 AA) on every screen. Screenshots
 // go to docs/app/ with SCREENSHOTS=1.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
+import { createServer as createHttpServer } from "node:http";
 import { mkdtempSync, existsSync, rmSync } from "node:fs";
 import { tmpdir, homedir } from "node:os";
 import { join } from "node:path";
@@ -44,7 +46,10 @@ before(async () => {
   json(["admin", "person", "add", "--workspace", acme, "--email", "vic@example.com", "--name", "Vic Viewer", "--role", "viewer"]);
   json(["admin", "person", "add", "--workspace", acme, "--email", "pia@example.com", "--name", "Pia Passkey", "--role", "member"]);
   json(["admin", "person", "add", "--workspace", acme, "--email", "dora@example.com", "--name", "Dora Admin", "--role", "admin"]);
-  server = await serve(BIN, data, base, { SIGNET_SMTP_URL: `smtp://127.0.0.1:${sink.port}` });
+  // The receiver of the webhook test is a local http server: allowed for tests only.
+  server = await serve(BIN, data, base, {
+    SIGNET_SMTP_URL: `smtp://127.0.0.1:${sink.port}`, SIGNET_WEBHOOKS_ALLOW_PRIVATE: "true", SIGNET_WEBHOOKS_ALLOW_HTTP: "true",
+  });
   browser = await launch(CHROMIUM);
 });
 
@@ -290,4 +295,61 @@ test("an admin makes a live key, uses it, and finds a failed request in the API 
   await axe(page, "the API log");
   await shot(page, shots, "9-api-log");
   assert.deepEqual(errors, []);
+});
+
+test("an admin adds a webhook endpoint, reads its deliveries and delivers one again", async () => {
+  // A local receiver that keeps every delivery's webhook-id and event.
+  const received = [];
+  const receiver = createHttpServer((req, res) => {
+    let body = "";
+    req.on("data", (c) => (body += c));
+    req.on("end", () => {
+      received.push({ id: req.headers["webhook-id"], type: JSON.parse(body).type });
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise((ok) => receiver.listen(0, "127.0.0.1", ok));
+  const hookUrl = `http://127.0.0.1:${receiver.address().port}/hooks`;
+  try {
+    const { page, errors } = await open();
+    await signInByCli(page, "dora@example.com");
+    await page.getByRole("link", { name: "Developers" }).click();
+    await page.getByRole("heading", { name: "Webhook endpoints" }).waitFor();
+    await page.getByLabel("Name (optional)").fill("Billing receiver");
+    await page.getByLabel("Address (https)").fill(hookUrl);
+    await page.getByRole("button", { name: "Add the endpoint" }).click();
+    await page.getByRole("heading", { name: "Copy the signing secret now" }).waitFor();
+    assert.match((await page.getByTestId("secret").textContent()).trim(), /^whsec_/);
+    await page.getByRole("button", { name: "I have copied it" }).click();
+    await page.getByRole("row").filter({ hasText: "Billing receiver" }).waitFor();
+
+    // A live document sent with a key of the workspace reaches the receiver.
+    const { key } = json(["admin", "key", "create", "--workspace", acme, "--mode", "live", "--all-scopes"]);
+    const made = await fetch(`${base}/api/v1/documents`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "idempotency-key": `idem-${Date.now()}` },
+      body: JSON.stringify({
+        title: "Hook check", sendNow: true, people: [{ name: "Hugo", email: "hugo@example.com", role: "client" }],
+        source: { type: "doc", content: [{ type: "paragraph", content: [{ type: "text", text: "Agreed." }] }, { type: "signatureBlock", attrs: { role: "client" } }] },
+      }),
+    });
+    assert.equal(made.status, 201, await made.text());
+    for (let i = 0; i < 600 && !received.some((r) => r.type === "documents.document.sent"); i++) await new Promise((r) => setTimeout(r, 100));
+    const first = received.find((r) => r.type === "documents.document.sent");
+    assert.ok(first, JSON.stringify(received));
+
+    const row = page.getByRole("row").filter({ hasText: "Billing receiver" });
+    await row.getByRole("button", { name: "Deliveries" }).click();
+    const attempt = page.getByRole("row").filter({ hasText: "documents.document.sent" }).first();
+    await attempt.waitFor();
+    await axe(page, "webhook deliveries");
+    await shot(page, shots, "10-webhooks");
+    await attempt.getByRole("button", { name: "Deliver again" }).click();
+    await page.getByRole("status").filter({ hasText: "queued again" }).waitFor();
+    for (let i = 0; i < 600 && received.filter((r) => r.id === first.id).length < 2; i++) await new Promise((r) => setTimeout(r, 100));
+    assert.equal(received.filter((r) => r.id === first.id).length, 2, "delivered again with the same webhook-id");
+    assert.deepEqual(errors, []);
+  } finally {
+    receiver.close();
+  }
 });

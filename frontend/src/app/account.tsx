@@ -2,7 +2,7 @@
 // (each session can be ended), and signing out everywhere.
 import { useEffect, useState } from "preact/hooks";
 import type { MeOut, PasskeyOut, SessionOut } from "../shared/api/graphql";
-import { Field, LanguageField, Notice, Table } from "../shared/ui";
+import { Field, LanguageField, Notice, Table, useSubmit } from "../shared/ui";
 import { t, use, when } from "../shared/words";
 import { gql } from "./api";
 import { create, passkeysHere } from "./passkey";
@@ -91,26 +91,17 @@ type Notice = { kind: "ok" | "error"; text: string };
 function Passkeys({ onNotice }: { onNotice: (n: Notice) => void }) {
   const [list, setList] = useState<PasskeyOut[] | null>(null);
   const [name, setName] = useState("");
-  const [busy, setBusy] = useState(false);
   const fail = (e: unknown) => onNotice({ kind: "error", text: t("common.error", { message: (e as Error).message }) });
   const load = () => gql<{ passkeys: PasskeyOut[] }>("{ passkeys { id name algorithm createdAt lastUsedAt } }").then((d) => setList(d.passkeys), fail);
   useEffect(() => void load(), []);
-  const add = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    try {
-      const { passkeyOptions } = await gql<{ passkeyOptions: Record<string, unknown> }>("mutation { passkeyOptions }");
-      const made = await create(passkeyOptions);
-      await gql("mutation($i: PasskeyIn!) { addPasskey(input: $i) { id } }", { i: { name, ...made } });
-      onNotice({ kind: "ok", text: t("account.passkeyAdded", { name }) });
-      setName("");
-      await load();
-    } catch (err) {
-      fail(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const [busy, add] = useSubmit(async () => {
+    const { passkeyOptions } = await gql<{ passkeyOptions: Record<string, unknown> }>("mutation { passkeyOptions }");
+    const made = await create(passkeyOptions);
+    await gql("mutation($i: PasskeyIn!) { addPasskey(input: $i) { id } }", { i: { name, ...made } });
+    onNotice({ kind: "ok", text: t("account.passkeyAdded", { name }) });
+    setName("");
+    await load();
+  }, fail);
   const remove = async (p: PasskeyOut) => {
     try {
       await gql("mutation($id: String!) { removePasskey(id: $id) }", { id: p.id });

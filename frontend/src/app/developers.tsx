@@ -2,8 +2,8 @@
 // the API log searched by request id, key, operation and status. Keys are an owner's or an
 // admin's; the server refuses anyone else.
 import { useEffect, useRef, useState } from "preact/hooks";
-import type { ApiKeyMade, ApiKeyOut, ApiLogLine } from "../shared/api/graphql";
-import { Confirm, Field, Notice, Table } from "../shared/ui";
+import type { ApiKeyMade, ApiKeyOut, ApiLogLine, DeliveryAttemptOut, TopicOut, WebhookOut, WebhookTestOut } from "../shared/api/graphql";
+import { Confirm, Field, Notice, Table, useSubmit } from "../shared/ui";
 import { t, when } from "../shared/words";
 import { gql } from "./api";
 
@@ -16,13 +16,14 @@ const SCOPES = [
   "settings:read", "settings:write", "people:read", "people:write", "money:read", "money:write",
 ];
 
-export function Developers({ canKeys }: { canKeys: boolean }) {
+export function Developers({ canKeys, canHooks }: { canKeys: boolean; canHooks: boolean }) {
   const [note, setNote] = useState<Note | null>(null);
   return (
     <>
       <h1>{t("dev.title")}</h1>
       {note && <Notice kind={note.kind}>{note.text}</Notice>}
       {canKeys && <Keys onNote={setNote} />}
+      {canHooks && <Hooks onNote={setNote} />}
       <Log onNote={setNote} />
     </>
   );
@@ -53,7 +54,7 @@ function Keys({ onNote }: { onNote: (n: Note) => void }) {
     <section aria-labelledby="keys-title">
       <h2 id="keys-title">{t("dev.keys")}</h2>
       <p class="hint">{t("dev.keysLead")}</p>
-      {made ? <Secret made={made} onDone={() => setMade(null)} /> : <NewKey onMade={(m) => { setMade(m); void load(); }} onError={fail} />}
+      {made ? <Secret secret={made.secret} title={t("dev.secretTitle")} text={t("dev.secretText")} onDone={() => setMade(null)} /> : <NewKey onMade={(m) => { setMade(m); void load(); }} onError={fail} />}
       {keys === null ? (
         <p role="status">{t("common.loading")}</p>
       ) : keys.length === 0 ? (
@@ -80,18 +81,18 @@ function Keys({ onNote }: { onNote: (n: Note) => void }) {
   );
 }
 
-/** The one time a key's secret is shown, with a button that copies it. */
-function Secret({ made, onDone }: { made: ApiKeyMade; onDone: () => void }) {
+/** The one time a secret is shown, with a button that copies it. */
+function Secret({ secret, title, text, onDone }: { secret: string; title: string; text: string; onDone: () => void }) {
   const [copied, setCopied] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
   return (
     <div class="card secret">
-      <h3 ref={heading} tabIndex={-1}>{t("dev.secretTitle")}</h3>
-      <p>{t("dev.secretText")}</p>
-      <p><code class="key" data-testid="secret">{made.secret}</code></p>
+      <h3 ref={heading} tabIndex={-1}>{title}</h3>
+      <p>{text}</p>
+      <p><code class="key" data-testid="secret">{secret}</code></p>
       <div class="actions start">
-        <button type="button" class="secondary" onClick={async () => { await navigator.clipboard?.writeText(made.secret).catch(() => {}); setCopied(true); }}>{t("dev.copy")}</button>
+        <button type="button" class="secondary" onClick={async () => { await navigator.clipboard?.writeText(secret).catch(() => {}); setCopied(true); }}>{t("dev.copy")}</button>
         <button type="button" class="primary" onClick={onDone}>{t("dev.done")}</button>
         {copied && <span role="status">{t("dev.copied")}</span>}
       </div>
@@ -109,26 +110,17 @@ function NewKey({ onMade, onError }: { onMade: (m: ApiKeyMade) => void; onError:
   const [perMinute, setPerMinute] = useState("");
   const [allow, setAllow] = useState("");
   const [days, setDays] = useState("");
-  const [busy, setBusy] = useState(false);
   const num = (s: string) => (s.trim() ? Number(s) : null);
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    try {
-      const input = {
-        name, mode, scopes: all ? SCOPES : scopes, draftOnly,
-        dailyLimit: num(daily), perMinute: num(perMinute), expiresInDays: num(days),
-        allow: allow.split("\n").map((l) => l.trim()).filter(Boolean),
-      };
-      const d = await gql<{ createApiKey: ApiKeyMade }>(`mutation($i: ApiKeyIn!) { createApiKey(input: $i) { secret key { ${KEY} } } }`, { i: input });
-      setName("");
-      onMade(d.createApiKey);
-    } catch (err) {
-      onError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const [busy, submit] = useSubmit(async () => {
+    const input = {
+      name, mode, scopes: all ? SCOPES : scopes, draftOnly,
+      dailyLimit: num(daily), perMinute: num(perMinute), expiresInDays: num(days),
+      allow: allow.split("\n").map((l) => l.trim()).filter(Boolean),
+    };
+    const d = await gql<{ createApiKey: ApiKeyMade }>(`mutation($i: ApiKeyIn!) { createApiKey(input: $i) { secret key { ${KEY} } } }`, { i: input });
+    setName("");
+    onMade(d.createApiKey);
+  }, onError);
   const optional = (label: string) => t("dev.optional", { label });
   return (
     <form class="card" onSubmit={submit}>
@@ -221,5 +213,151 @@ function Log({ onNote }: { onNote: (n: Note) => void }) {
         </Table>
       )}
     </section>
+  );
+}
+
+const HOOK = "id url relay name eventTypes state disabledReason createdAt secret";
+
+/** Webhook endpoints: added (the signing secret shown once), tested, their deliveries read
+ * and delivered again, their secret rotated, removed. */
+function Hooks({ onNote }: { onNote: (n: Note) => void }) {
+  const [hooks, setHooks] = useState<WebhookOut[] | null>(null);
+  const [topics, setTopics] = useState<TopicOut[]>([]);
+  const [secret, setSecret] = useState<string | null>(null);
+  const [open, setOpen] = useState<string | null>(null);
+  const [removing, setRemoving] = useState<WebhookOut | null>(null);
+  const fail = (e: unknown) => onNote({ kind: "error", text: t("common.error", { message: (e as Error).message }) });
+  const load = () =>
+    gql<{ webhooks: { data: WebhookOut[] }; webhookTopics: { topics: TopicOut[] } }>(`{ webhooks(limit: 100) { data { ${HOOK} } } webhookTopics { topics { name } } }`).then(
+      (d) => { setHooks(d.webhooks.data); setTopics(d.webhookTopics.topics); },
+      fail,
+    );
+  useEffect(() => void load(), []);
+  const act = async (query: string, vars: Record<string, unknown>, done: (d: Record<string, unknown>) => void) => {
+    try {
+      done(await gql<Record<string, unknown>>(query, vars));
+      await load();
+    } catch (e) {
+      fail(e);
+    }
+  };
+  const name = (h: WebhookOut) => h.name ?? h.url ?? t("dev.relayName");
+  return (
+    <section aria-labelledby="hooks-title">
+      <h2 id="hooks-title">{t("dev.hooks")}</h2>
+      <p class="hint">{t("dev.hooksLead")}</p>
+      {secret ? (
+        <Secret secret={secret} title={t("dev.hookSecretTitle")} text={t("dev.hookSecretText")} onDone={() => setSecret(null)} />
+      ) : (
+        <NewHook topics={topics} onMade={(s) => { setSecret(s); void load(); }} onError={fail} />
+      )}
+      {hooks === null ? (
+        <p role="status">{t("common.loading")}</p>
+      ) : hooks.length === 0 ? (
+        <p>{t("dev.noHooks")}</p>
+      ) : (
+        <Table caption={t("dev.hooks")} head={[t("people.name"), t("dev.topics"), t("dev.state"), t("people.actions")]}>
+          {hooks.map((h) => (
+            <tr key={h.id}>
+              <td><bdi>{name(h)}</bdi>{h.url && h.name && <div class="hint"><code>{h.url}</code></div>}</td>
+              <td class="scopes">{h.eventTypes.length >= topics.length && topics.length > 0 ? t("dev.allTopics") : h.eventTypes.join(", ")}</td>
+              <td>{h.state}{h.disabledReason && <div class="hint">{h.disabledReason}</div>}</td>
+              <td>
+                <div class="row-actions">
+                  <button type="button" class="secondary small" aria-expanded={open === h.id} onClick={() => setOpen(open === h.id ? null : h.id)}>{t("dev.deliveries")}</button>
+                  <button type="button" class="secondary small" onClick={() => act("mutation($id: String!) { testWebhook(id: $id) { result } }", { id: h.id },
+                    (d) => onNote({ kind: "ok", text: t("dev.tested", { result: (d.testWebhook as WebhookTestOut).result }) }))}>{t("dev.sendTest")}</button>
+                  <button type="button" class="secondary small" onClick={() => act(`mutation($id: String!) { rotateWebhookSecret(id: $id) { secret } }`, { id: h.id },
+                    (d) => { setSecret((d.rotateWebhookSecret as WebhookOut).secret ?? null); onNote({ kind: "ok", text: t("dev.rotated") }); })}>{t("dev.rotate")}</button>
+                  <button type="button" class="secondary small" onClick={() => setRemoving(h)}>{t("people.remove")}</button>
+                </div>
+              </td>
+            </tr>
+          ))}
+        </Table>
+      )}
+      {open && <Deliveries id={open} onNote={onNote} />}
+      {removing && (
+        <Confirm title={t("dev.removeHookTitle", { name: name(removing) })} text={t("dev.removeHookText")} confirm={t("people.remove")}
+          cancel={t("common.cancel")} danger onCancel={() => setRemoving(null)}
+          onConfirm={() => { const id = removing.id; setRemoving(null); void act("mutation($id: String!) { deleteWebhook(id: $id) { id } }", { id }, () => {}); }} />
+      )}
+    </section>
+  );
+}
+
+function NewHook({ topics, onMade, onError }: { topics: TopicOut[]; onMade: (secret: string) => void; onError: (e: unknown) => void }) {
+  const [name, setName] = useState("");
+  const [url, setUrl] = useState("");
+  const [relay, setRelay] = useState(false);
+  const [all, setAll] = useState(true);
+  const [chosen, setChosen] = useState<string[]>([]);
+  const [busy, submit] = useSubmit(async () => {
+    const input = { name: name || null, url: relay ? null : url, relay, eventTypes: all ? topics.map((x) => x.name) : chosen };
+    const d = await gql<{ createWebhook: WebhookOut }>("mutation($i: WebhookCreateInput!) { createWebhook(input: $i) { secret } }", { i: input });
+    setName("");
+    setUrl("");
+    onMade(d.createWebhook.secret ?? "");
+  }, onError);
+  return (
+    <form class="card" onSubmit={submit}>
+      <h3>{t("dev.newHook")}</h3>
+      <div class="grid">
+        <Field label={t("dev.optional", { label: t("people.name") })}>{(id) => <input id={id} maxLength={200} value={name} onInput={(e) => setName(e.currentTarget.value)} />}</Field>
+        {!relay && <Field label={t("dev.url")}>{(id) => <input id={id} type="url" required maxLength={2000} value={url} onInput={(e) => setUrl(e.currentTarget.value)} />}</Field>}
+      </div>
+      <label class="check"><input type="checkbox" checked={relay} onChange={(e) => setRelay(e.currentTarget.checked)} /> {t("dev.relay")}</label>
+      <fieldset class="scopes">
+        <legend>{t("dev.topics")}</legend>
+        <label class="check"><input type="checkbox" checked={all} onChange={(e) => setAll(e.currentTarget.checked)} /> {t("dev.allTopics")}</label>
+        {!all && (
+          <div class="scope-grid">
+            {topics.map(({ name: topic }) => (
+              <label class="check" key={topic}>
+                <input type="checkbox" checked={chosen.includes(topic)}
+                  onChange={(e) => setChosen(e.currentTarget.checked ? [...chosen, topic] : chosen.filter((x) => x !== topic))} />
+                <code>{topic}</code>
+              </label>
+            ))}
+          </div>
+        )}
+      </fieldset>
+      <div class="actions start"><button class="primary" type="submit" disabled={busy}>{t("dev.addHook")}</button></div>
+    </form>
+  );
+}
+
+/** An endpoint's last 50 delivery attempts, each deliverable again. */
+function Deliveries({ id, onNote }: { id: string; onNote: (n: Note) => void }) {
+  const [attempts, setAttempts] = useState<DeliveryAttemptOut[] | null>(null);
+  const load = () =>
+    gql<{ webhookDeliveries: { data: DeliveryAttemptOut[] } }>(
+      "query($id: String!) { webhookDeliveries(id: $id) { data { id deliveryId webhookId eventType try succeeded responseStatus result durationMs createdAt } } }",
+      { id },
+    ).then((d) => setAttempts(d.webhookDeliveries.data), (e: Error) => onNote({ kind: "error", text: t("common.error", { message: e.message }) }));
+  useEffect(() => void load(), [id]);
+  const replay = async (deliveryId: string) => {
+    try {
+      await gql("mutation($id: String!, $d: String!) { replayWebhookDelivery(id: $id, deliveryId: $d) { id } }", { id, d: deliveryId });
+      onNote({ kind: "ok", text: t("dev.replayed") });
+    } catch (e) {
+      onNote({ kind: "error", text: t("common.error", { message: (e as Error).message }) });
+    }
+  };
+  if (attempts === null) return <p role="status">{t("common.loading")}</p>;
+  if (attempts.length === 0) return <p>{t("dev.noDeliveries")}</p>;
+  return (
+    <Table caption={t("dev.deliveries")} head={[t("activity.when"), t("dev.event"), t("dev.try"), t("dev.result"), t("dev.duration"), ""]}>
+      {attempts.map((a) => (
+        <tr key={a.id}>
+          <td>{when(Date.parse(a.createdAt))}</td>
+          <td><code>{a.eventType}</code></td>
+          <td>{a.try}</td>
+          <td class={a.succeeded ? undefined : "bad"}>{a.result}</td>
+          <td>{a.durationMs} ms</td>
+          <td><button type="button" class="secondary small" onClick={() => replay(a.deliveryId)}>{t("dev.replay")}</button></td>
+        </tr>
+      ))}
+    </Table>
   );
 }

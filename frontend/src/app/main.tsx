@@ -102,7 +102,7 @@ function Shell() {
       </header>
       <main id="main" tabIndex={-1}>
         {here.path === "/app/people" && <People me={me} />}
-        {here.path === "/app/developers" && <Developers canKeys={me.role === "owner" || me.role === "admin"} />}
+        {here.path === "/app/developers" && <Developers canKeys={me.role === "owner" || me.role === "admin"} canHooks={me.scopes.includes("webhooks:write")} />}
         {here.path === "/app/activity" && <Activity />}
         {here.path === "/app/account" && <Account me={me} onChange={load} />}
       </main>

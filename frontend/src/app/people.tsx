@@ -3,7 +3,7 @@
 // what it may).
 import { useEffect, useState } from "preact/hooks";
 import type { MeOut, MemberOut } from "../shared/api/graphql";
-import { Confirm, Field, LanguageField, Notice, Table } from "../shared/ui";
+import { Confirm, Field, LanguageField, Notice, Table, useSubmit } from "../shared/ui";
 import { lang, t, when, type Key } from "../shared/words";
 import { Failed, gql } from "./api";
 
@@ -103,24 +103,15 @@ function Invite({ owner, onDone, onError }: { owner: boolean; onDone: (email: st
   const [name, setName] = useState("");
   const [role, setRole] = useState("member");
   const [language, setLanguage] = useState(lang.value);
-  const [busy, setBusy] = useState(false);
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    try {
-      const d = await gql<{ inviteMember: MemberOut }>(
-        "mutation($i: InviteIn!) { inviteMember(input: $i) { email } }",
-        { i: { email, name, role, language } },
-      );
-      setEmail("");
-      setName("");
-      onDone(d.inviteMember.email);
-    } catch (err) {
-      onError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const [busy, submit] = useSubmit(async () => {
+    const d = await gql<{ inviteMember: MemberOut }>(
+      "mutation($i: InviteIn!) { inviteMember(input: $i) { email } }",
+      { i: { email, name, role, language } },
+    );
+    setEmail("");
+    setName("");
+    onDone(d.inviteMember.email);
+  }, onError);
   return (
     <form class="card" onSubmit={submit}>
       <h2>{t("people.invite")}</h2>

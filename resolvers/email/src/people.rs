@@ -228,16 +228,9 @@ async fn prepare(ctx: &Ctx, job: &PeopleEmail) -> Result<Option<(Issued, Outgoin
 /// Ends a job. A sign-in request's row goes at once: the queue keeps no list of the
 /// addresses people asked links for, least of all the ones nobody owns.
 async fn finished(ctx: &Ctx, c: &Claimed, job: &PeopleEmail) -> Result<(), DomainError> {
-    jobs::done(&ctx.db, &c.job).await?;
-    if matches!(job, PeopleEmail::SignIn { .. }) {
-        use sea_orm::ConnectionTrait as _;
-        ctx.db
-            .conn
-            .execute_raw(ctx.db.stmt(
-                "DELETE FROM outbox WHERE id = $1 AND state = 'done'",
-                [sea_orm::Value::from(c.job.as_str())],
-            ))
-            .await?;
+    match job {
+        PeopleEmail::SignIn { .. } => jobs::done_and_forgotten(&ctx.db, &c.job).await?,
+        PeopleEmail::Invited { .. } => jobs::done(&ctx.db, &c.job).await?,
     }
     Ok(())
 }

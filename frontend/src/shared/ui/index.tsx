@@ -2,7 +2,7 @@
 // keeps focus inside and closes with Escape), a notice read out by screen readers, a table
 // that scrolls sideways on a phone rather than squeezing its columns, and a labelled field.
 import type { ComponentChildren, JSX } from "preact";
-import { useEffect, useId, useRef } from "preact/hooks";
+import { useEffect, useId, useRef, useState } from "preact/hooks";
 import { LANGUAGES } from "../words";
 
 export function Notice({ kind = "ok", children }: { kind?: "ok" | "error"; children: ComponentChildren }) {
@@ -76,4 +76,22 @@ export function LanguageField({ label, value, onChange }: { label: string; value
       )}
     </Field>
   );
+}
+
+/** A form's submission: `busy` while `work` runs (its button disabled), a failure handed to
+ * `onError`. */
+export function useSubmit(work: () => Promise<void>, onError: (e: unknown) => void): [boolean, (e: Event) => Promise<void>] {
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    try {
+      await work();
+    } catch (err) {
+      onError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return [busy, submit];
 }
