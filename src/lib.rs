@@ -240,6 +240,13 @@ pub async fn start(config: &Config, extra: &'static [Route]) -> anyhow::Result<S
     let addr = listener.local_addr()?;
     // Without a public URL, the address actually bound (a port chosen by the system
     // included): links in emails and the application's same-origin check name it.
+    if config.public_url.is_none() && addr.ip().is_unspecified() {
+        tracing::warn!(
+            "public_url is not set and Signet listens on every address: links in emails and the \
+             application's same-origin check name http://{addr}, which no browser opens; set \
+             SIGNET_PUBLIC_URL to the address people reach this installation at"
+        );
+    }
     let bound;
     let config = if config.public_url.is_none() {
         bound = Config {

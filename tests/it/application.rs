@@ -59,6 +59,17 @@ impl<'a> Browser<'a> {
             .await
     }
 
+    /// Takes a member out (or, naming the person signed in, leaves); whether it was done.
+    async fn remove(&self, user_id: &str) -> bool {
+        let r = self
+            .gql(
+                "mutation($u: String!) { removeMember(userId: $u) }",
+                json!({"u": user_id}),
+            )
+            .await;
+        data(&r)["removeMember"] == true
+    }
+
     /// Redeems a link as the link's page does, keeping the cookie it sets.
     async fn redeem(&mut self, token: &str) -> Answer {
         let a = self
@@ -370,13 +381,7 @@ both!(
         assert_eq!(other_b.gql(ME, json!({})).await.status, 401);
 
         // Taken out of the workspace it acts in: the next request is refused.
-        let r = boss_b
-            .gql(
-                "mutation($u: String!) { removeMember(userId: $u) }",
-                json!({"u": sam}),
-            )
-            .await;
-        assert!(data(&r)["removeMember"] == true);
+        assert!(boss_b.remove(&sam).await);
         assert_eq!(sam_b.gql(ME, json!({})).await.status, 401);
 
         // Signing out everywhere ends every session of the person.
@@ -649,3 +654,40 @@ both!(
         );
     }
 );
+
+both!(
+    leaving_a_workspace_keeps_the_person_signed_in_to_the_next,
+    |app| {
+        let first = app.workspace(Plan::Pro).await;
+        let second = app.workspace(Plan::Pro).await;
+        person(&app, &first, "boss@example.com", "Bo", Role::Owner).await;
+        let lea = person(&app, &first, "lea@example.com", "Lea", Role::Member).await;
+        person(&app, &second, "lea@example.com", "Lea", Role::Member).await;
+        let b = signed_in(&app, &lea).await;
+        assert!(b.remove(&lea).await);
+        let me = b.gql(ME, json!({})).await;
+        assert_eq!(data(&me)["me"]["workspace"]["id"], second.as_str());
+        assert_eq!(data(&me)["me"]["workspaces"].as_array().unwrap().len(), 1);
+        // Leaving the last one signs them out.
+        assert!(b.remove(&lea).await);
+        assert_eq!(b.gql(ME, json!({})).await.status, 401);
+    }
+);
+
+both!(a_workspace_invites_at_most_a_hundred_people_a_day, |app| {
+    let ws = app.workspace(Plan::Pro).await;
+    let admin = person(&app, &ws, "admin@example.com", "Adam", Role::Admin).await;
+    let a = signed_in(&app, &admin).await;
+    let invite = "mutation($e: String!) { inviteMember(input: {email: $e, name: \"N\", role: \"viewer\"}) { userId } }";
+    for i in 0..signet_accounts::people::team::INVITES_PER_DAY {
+        let r = a
+            .gql(invite, json!({"e": format!("p{i}@example.com")}))
+            .await;
+        data(&r);
+    }
+    let r = a.gql(invite, json!({"e": "one-more@example.com"})).await;
+    assert_eq!(kind(&r), "rate_limited", "{}", r.body);
+    // A day later, more.
+    app.advance(std::time::Duration::from_secs(86_401));
+    data(&a.gql(invite, json!({"e": "one-more@example.com"})).await);
+});

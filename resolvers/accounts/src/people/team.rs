@@ -16,6 +16,9 @@ use super::members::{self, MemberOut, WorkspaceOf, lock_workspace, owner_left, r
 use super::sessions::person_of;
 use crate::activity;
 
+/// Invitations one workspace may send in 24 hours.
+pub const INVITES_PER_DAY: i64 = 100;
+
 /// Refuses a change the actor's role may not make: `people:write` for any, an owner signed in
 /// for any change that makes, demotes or removes an owner.
 fn may_change(actor: &Actor, before: Option<Role>, after: Option<Role>) -> Result<(), DomainError> {
@@ -129,6 +132,24 @@ pub async fn invite(
     let txn = ctx.db.conn.begin().await?;
     lock_workspace(&txn, ctx, &ws).await?;
     may_change(&as_of_now(&txn, ctx, actor).await?, None, Some(role))?;
+    // Counted under the workspace's lock, so that invitations at once cannot pass the bound.
+    let invited: i64 = txn
+        .query_one_raw(ctx.db.stmt(
+            "SELECT COUNT(*) AS n FROM activity WHERE workspace_id = $1 AND action = 'member.invited' AND created_at > $2",
+            [Value::from(ws.as_str()), Value::from(ctx.now() - 86_400_000)],
+        ))
+        .await?
+        .map(|r| r.try_get("", "n"))
+        .transpose()?
+        .unwrap_or(0);
+    if invited >= INVITES_PER_DAY {
+        return Err(DomainError::RateLimited {
+            message: format!(
+                "this workspace invited {INVITES_PER_DAY} people in the last 24 hours, the most it may; try again later"
+            ),
+            retry_after_secs: 3600,
+        });
+    }
     if role_in(&txn, ctx, &ws, &user_id).await?.is_some() {
         return Err(DomainError::conflict(format!(
             "{} is already a member of this workspace; change their role instead",
@@ -249,6 +270,24 @@ pub async fn remove(
     }
     let email = member_out(&txn, ctx, &ws, user_id).await?.email;
     members::remove_in(&txn, ctx, &ws, user_id).await?;
+    if leaving && let Principal::Session { session_id, .. } = &actor.principal {
+        // The person's session moves to their next workspace, if they have one, rather than
+        // ending with the others acting here.
+        if let Some(next) = members::first_workspace(&txn, ctx, user_id).await? {
+            txn.execute_raw(ctx.db.stmt(
+                "UPDATE sessions SET workspace_id = $1, ended_at = NULL, acting_since = (SELECT CASE WHEN \
+                 m.created_at > $2 THEN m.created_at ELSE $2 END FROM members m WHERE m.workspace_id = $1 \
+                 AND m.user_id = $3) WHERE id = $4",
+                [
+                    Value::from(next.as_str()),
+                    Value::from(ctx.now()),
+                    Value::from(user_id),
+                    Value::from(session_id.as_str()),
+                ],
+            ))
+            .await?;
+        }
+    }
     activity::record(
         &txn,
         ctx,
