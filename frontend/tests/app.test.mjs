@@ -294,6 +294,9 @@ test("an admin makes a live key, uses it, and finds a failed request in the API 
   await line.getByRole("cell", { name: "404 not_found" }).waitFor();
   await axe(page, "the API log");
   await shot(page, shots, "9-api-log");
+  // The record says who made the key.
+  await page.getByRole("link", { name: "Activity" }).click();
+  await page.getByRole("row").filter({ hasText: "Dora Admin" }).filter({ hasText: "made the API key Billing system (live)" }).waitFor();
   assert.deepEqual(errors, []);
 });
 
@@ -351,5 +354,34 @@ test("an admin adds a webhook endpoint, reads its deliveries and delivers one ag
     assert.deepEqual(errors, []);
   } finally {
     receiver.close();
+  }
+});
+
+test("every screen at 1280 and 375 pixels, in English and Arabic, passes axe", async () => {
+  for (const lang of ["en", "ar"]) {
+    for (const [width, height] of [[1280, 900], [375, 812]]) {
+      const { page, errors, context } = await open({ width, height });
+      await signInByCli(page, "dora@example.com");
+      // Dora's language, as she would choose it in Your account.
+      await page.evaluate(async (l) => {
+        await fetch("/graphql", {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-signet-session": "1" },
+          body: JSON.stringify({ query: "mutation($l: String) { updateMe(language: $l) { role } }", variables: { l } }),
+        });
+      }, lang);
+      for (const path of ["/app/people", "/app/developers", "/app/activity", "/app/account"]) {
+        await page.goto(`${base}${path}`);
+        await page.locator("main h1").waitFor();
+        await page.getByRole("status").filter({ hasText: /Loading|جارٍ التحميل/ }).waitFor({ state: "detached" }).catch(() => {});
+        assert.equal(await page.evaluate(() => document.documentElement.dir), lang === "ar" ? "rtl" : "ltr");
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        assert.ok(overflow <= 0, `${path} at ${width}px in ${lang} is ${overflow}px wider than the screen`);
+        await axe(page, `${path} at ${width}px in ${lang}`);
+        await shot(page, shots, `screens-${lang}-${width}-${path.split("/").pop()}`);
+      }
+      assert.deepEqual(errors, []);
+      await context.close();
+    }
   }
 });

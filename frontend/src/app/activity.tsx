@@ -17,7 +17,7 @@ function detail(d: string): string {
 }
 
 /** The actions the record has words for; another (a newer server's) is shown as it is. */
-const KNOWN = new Set(["member.invited", "member.role_changed", "member.removed", "member.left"]);
+const KNOWN = new Set(["member.invited", "member.role_changed", "member.removed", "member.left", "key.created", "key.revoked", "passkey.added"]);
 
 function what(a: ActivityOut): string {
   if (!KNOWN.has(a.action)) return `${a.action} ${a.subject}`;
