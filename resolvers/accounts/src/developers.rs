@@ -12,6 +12,9 @@ use signet_core::actor::{Mode, Principal, Role, Scope, Scopes};
 use signet_core::api_log::{self, ApiLogEntry};
 use signet_core::{Actor, Ctx, DomainError};
 
+use sea_orm::EntityTrait;
+use signet_storage::entities::api_key;
+
 use crate::activity;
 use crate::keys::{self, KeyCreateIn, KeyOut};
 
@@ -153,10 +156,11 @@ pub async fn revoke_key(
     id: &str,
 ) -> Result<KeyOut, DomainError> {
     require_admin(actor)?;
-    let ours = keys::list(ctx, &actor.workspace_id)
+    // One read of the key by its id, rather than the workspace's whole list.
+    let ours = api_key::Entity::find_by_id(id)
+        .one(&ctx.db.conn)
         .await?
-        .into_iter()
-        .any(|k| k.id == id);
+        .is_some_and(|k| k.workspace_id == actor.workspace_id);
     if !ours {
         return Err(DomainError::NotFound(format!("no key with id {id}")));
     }
