@@ -55,7 +55,35 @@ pub static ROUTES: &[Route] = &[
         passkey_sign_in,
     )
     .body_limit(PASSKEY_BODY_LIMIT),
+    // A document's files for the person's browser: the API's own answers, read with the
+    // session (and its X-Signet-Mode) instead of a key, never kept by a cache.
+    Route::get(
+        "/app/v1/documents/{id}/signed.pdf",
+        "app.signed_pdf",
+        Access::Session,
+        signed_pdf,
+    )
+    .body_limit(APP_BODY_LIMIT),
+    Route::get(
+        "/app/v1/documents/{id}/audit-log.csv",
+        "app.audit_csv",
+        Access::Session,
+        audit_csv,
+    )
+    .body_limit(APP_BODY_LIMIT),
 ];
+
+fn signed_pdf() -> MethodRouter<AppState> {
+    crate::handlers::documents::signed_pdf().layer(axum::middleware::map_response(no_store))
+}
+
+fn audit_csv() -> MethodRouter<AppState> {
+    crate::handlers::documents::audit_csv().layer(axum::middleware::map_response(no_store))
+}
+
+async fn no_store(res: Response) -> Response {
+    personal(res)
+}
 
 /// The application's page: the same few bytes for every path under `/app` (the page reads
 /// its path, and a sign-in link's token from the fragment, which never reaches a server), so

@@ -23,7 +23,7 @@ use signet_accounts::keys;
 use signet_core::{Actor, DomainError};
 
 use signet_accounts::people::sessions;
-use signet_core::actor::ClientAddr;
+use signet_core::actor::{ClientAddr, Mode};
 use signet_schema::guard::{Counter, Credential, DoorSpent, KeySockets, MAX_KEY_SOCKETS, Socket};
 
 use crate::door::budget::over_budget;
@@ -166,10 +166,19 @@ async fn init(
             keys::authenticate(ctx, token, ip).await?,
             Credential::Key(token.to_string()),
         ),
-        (None, Some(secret)) => (
-            sessions::authenticate(ctx, secret).await?,
-            Credential::Session(secret.to_string()),
-        ),
+        (None, Some(secret)) => {
+            // The application's switch, as `X-Signet-Mode` on its other calls.
+            let mode = match payload.get("mode") {
+                None => Mode::Live,
+                Some(v) => v.as_str().and_then(Mode::parse).ok_or_else(|| {
+                    DomainError::Invalid("connection_init: mode must be test or live".into())
+                })?,
+            };
+            (
+                sessions::authenticate(ctx, secret).await?.in_mode(mode),
+                Credential::Session(secret.to_string(), mode),
+            )
+        }
         (None, None) => return Err(DomainError::Unauthenticated),
     };
     let b = signet_core::limits::spend(ctx, &actor, 1).await?;

@@ -28,6 +28,7 @@ use async_graphql::{
 };
 use futures_util::stream::{BoxStream, StreamExt};
 use signet_accounts::keys;
+use signet_core::actor::Mode;
 use signet_core::api_log::ApiLogEntry;
 use signet_core::{Actor, Ctx, DomainError, ids, limits};
 
@@ -56,7 +57,8 @@ pub struct DoorSpent(pub u64);
 /// (sent with the upgrade from the application's own page).
 pub enum Credential {
     Key(String),
-    Session(String),
+    /// The session's secret and the mode the socket asked for at `connection_init`.
+    Session(String, Mode),
 }
 
 /// One websocket, in its connection data: the credential it authenticated with and what it
@@ -102,8 +104,10 @@ impl Socket {
     pub async fn recheck(&self, ctx: &Ctx) -> Result<Actor, DomainError> {
         let actor = match self.token.get() {
             Some(Credential::Key(t)) => keys::authenticate(ctx, t, self.ip).await,
-            Some(Credential::Session(t)) => {
-                signet_accounts::people::sessions::authenticate(ctx, t).await
+            Some(Credential::Session(t, mode)) => {
+                signet_accounts::people::sessions::authenticate(ctx, t)
+                    .await
+                    .map(|a| a.in_mode(*mode))
             }
             None => Err(DomainError::Unauthenticated),
         }?;

@@ -25,6 +25,8 @@ struct Browser<'a> {
     origin: String,
     cookie: Option<String>,
     marked: bool,
+    /// The application's test/live switch (`X-Signet-Mode`), when set.
+    mode: Option<&'static str>,
 }
 
 impl<'a> Browser<'a> {
@@ -34,24 +36,42 @@ impl<'a> Browser<'a> {
             origin: app.base.clone(),
             cookie: None,
             marked: true,
+            mode: None,
         }
     }
 
     async fn post(&self, path: &str, body: Value) -> Answer {
-        let mut req = self
+        let req = self
             .app
             .client
             .post(format!("{}{path}", self.app.base))
             .header("content-type", "application/json")
             .header("origin", &self.origin)
             .body(body.to_string());
+        self.app.send(self.dressed(req)).await
+    }
+
+    /// A GET of the application's own (a document's files).
+    async fn get(&self, path: &str) -> Answer {
+        let req = self
+            .app
+            .client
+            .get(format!("{}{path}", self.app.base))
+            .header("origin", &self.origin);
+        self.app.send(self.dressed(req)).await
+    }
+
+    fn dressed(&self, mut req: reqwest::RequestBuilder) -> reqwest::RequestBuilder {
         if self.marked {
             req = req.header("x-signet-session", "1");
         }
         if let Some(c) = &self.cookie {
             req = req.header("cookie", c);
         }
-        self.app.send(req).await
+        if let Some(m) = self.mode {
+            req = req.header("x-signet-mode", m);
+        }
+        req
     }
 
     async fn gql(&self, query: &str, vars: Value) -> Answer {
@@ -691,3 +711,161 @@ both!(a_workspace_invites_at_most_a_hundred_people_a_day, |app| {
     app.advance(std::time::Duration::from_secs(86_401));
     data(&a.gql(invite, json!({"e": "one-more@example.com"})).await);
 });
+
+/// Opens the subscription socket as the application's page does (its origin, the cookie)
+/// and sends `connection_init` with `payload`; the socket once acknowledged, or None.
+async fn app_socket(
+    app: &TestApp,
+    cookie: &str,
+    payload: Value,
+) -> Option<
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>,
+> {
+    use futures_util::SinkExt;
+    let url = format!("{}/graphql/ws", app.base.replacen("http", "ws", 1));
+    let mut req = url.into_client_request().unwrap();
+    let h = req.headers_mut();
+    h.insert(
+        "sec-websocket-protocol",
+        "graphql-transport-ws".parse().unwrap(),
+    );
+    h.insert("cookie", cookie.parse().unwrap());
+    h.insert("origin", app.base.parse().unwrap());
+    let (mut socket, _) = tokio_tungstenite::connect_async(req).await.unwrap();
+    let init = json!({"type": "connection_init", "payload": payload}).to_string();
+    socket.send(Message::Text(init.into())).await.unwrap();
+    socket_message(&mut socket)
+        .await
+        .filter(|m| m["type"] == "connection_ack")
+        .map(|_| socket)
+}
+
+async fn socket_message(
+    socket: &mut tokio_tungstenite::WebSocketStream<
+        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
+    >,
+) -> Option<Value> {
+    match tokio::time::timeout(std::time::Duration::from_secs(10), socket.next()).await {
+        Ok(Some(Ok(Message::Text(t)))) => serde_json::from_str(&t).ok(),
+        _ => None,
+    }
+}
+
+/// A person works on test or live documents as the application's switch says: GraphQL with
+/// `X-Signet-Mode`, the subscription socket with its `mode`, and the document's files read
+/// with the session; each mode's documents are unseen from the other.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_person_works_on_test_or_live_documents_as_the_switch_says() {
+    use futures_util::SinkExt;
+    let app = TestApp::start(crate::harness::Kind::Sqlite).await.unwrap();
+    let ws = app.workspace(Plan::Pro).await;
+    let ada = person(&app, &ws, "ada@example.com", "Ada", Role::Member).await;
+    let mut b = signed_in(&app, &ada).await;
+    let input: Value = serde_json::from_str(&crate::documents::body(json!({}))).unwrap();
+    let create = "mutation($i: DocumentCreateInput!) { createDocument(input: $i) { id test } }";
+    let made = |a: &Answer| {
+        let d = data(a)["createDocument"].clone();
+        (d["id"].as_str().unwrap().to_string(), d["test"] == true)
+    };
+    b.mode = Some("test");
+    let (test_id, test) = made(&b.gql(create, json!({"i": input})).await);
+    assert!(test, "made in test mode");
+    b.mode = Some("live");
+    let (live_id, test) = made(&b.gql(create, json!({"i": input})).await);
+    assert!(!test, "made in live mode");
+
+    let listed = |a: Answer| -> Vec<String> {
+        data(&a)["documents"]["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let list = "{ documents { data { id } } }";
+    b.mode = None;
+    assert_eq!(
+        listed(b.gql(list, json!({})).await),
+        [live_id.clone()],
+        "live without the header"
+    );
+    b.mode = Some("test");
+    assert_eq!(listed(b.gql(list, json!({})).await), [test_id.clone()]);
+    let one = "query($id: String!) { document(id: $id) { id } }";
+    assert_eq!(
+        kind(&b.gql(one, json!({"id": live_id})).await),
+        "not_found",
+        "a live document is not found in test mode"
+    );
+
+    // The document's files, with the session and the mode.
+    let csv = format!("/app/v1/documents/{test_id}/audit-log.csv");
+    let got = b.get(&csv).await;
+    assert_eq!(got.status, 200, "{}", got.body);
+    assert!(got.header("content-type").starts_with("text/csv"));
+    assert_eq!(got.header("cache-control"), "no-store");
+    assert!(got.body.as_str().unwrap().starts_with("time,event,"));
+    let pdf = b
+        .get(&format!("/app/v1/documents/{test_id}/signed.pdf"))
+        .await;
+    assert_eq!(pdf.status, 404, "a draft has no signed copy yet");
+    b.mode = None;
+    assert_eq!(b.get(&csv).await.status, 404, "not in live mode");
+    b.mode = Some("prod");
+    let bad = b.get(&csv).await;
+    assert_eq!(bad.status, 400, "{}", bad.body);
+    assert!(
+        bad.body.to_string().contains("X-Signet-Mode"),
+        "{}",
+        bad.body
+    );
+    b.mode = Some("test");
+    b.marked = false;
+    assert_eq!(
+        b.get(&csv).await.status,
+        403,
+        "only from the application's pages"
+    );
+    b.marked = true;
+    let rest = b
+        .get(&format!("/api/v1/documents/{test_id}/audit-log.csv"))
+        .await;
+    assert_eq!(rest.status, 401, "the API never reads the cookie");
+
+    // The socket: the mode at connection_init, live without it.
+    let cookie = b.cookie.clone().unwrap();
+    let watch = |id: &str| {
+        json!({"id": "1", "type": "subscribe", "payload": {
+            "query": format!("subscription {{ documentStatus(id: \"{id}\") {{ id test }} }}")
+        }})
+        .to_string()
+    };
+    let mut socket = app_socket(&app, &cookie, json!({"mode": "test"}))
+        .await
+        .expect("acknowledged in test mode");
+    socket
+        .send(Message::Text(watch(&test_id).into()))
+        .await
+        .unwrap();
+    let first = socket_message(&mut socket).await.unwrap();
+    assert_eq!(
+        first["payload"]["data"]["documentStatus"]["test"], true,
+        "{first}"
+    );
+    let mut socket = app_socket(&app, &cookie, json!({})).await.unwrap();
+    socket
+        .send(Message::Text(watch(&test_id).into()))
+        .await
+        .unwrap();
+    let first = socket_message(&mut socket).await.unwrap();
+    assert!(
+        first["payload"]["errors"].is_array() || first["type"] == "error",
+        "a test document is not found live: {first}"
+    );
+    assert!(
+        app_socket(&app, &cookie, json!({"mode": "prod"}))
+            .await
+            .is_none(),
+        "a mode that is neither is refused"
+    );
+}

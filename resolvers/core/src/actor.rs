@@ -228,6 +228,15 @@ pub struct Actor {
 }
 
 impl Actor {
+    /// A person's session working on `mode`'s documents (the application's test/live
+    /// switch). A key's mode is the key's own and never changes.
+    pub fn in_mode(mut self, mode: Mode) -> Actor {
+        if matches!(self.principal, Principal::Session { .. }) {
+            self.mode = mode;
+        }
+        self
+    }
+
     /// What the actor's budgets and limits are counted under (see [`Principal::id`]).
     pub fn id(&self) -> &str {
         self.principal.id()

@@ -9,6 +9,7 @@ use std::net::IpAddr;
 use axum::http::{HeaderMap, header};
 use signet_accounts::keys;
 use signet_accounts::people::sessions;
+use signet_core::actor::Mode;
 use signet_core::{Actor, DomainError};
 use signet_storage::state::BudgetState;
 
@@ -46,6 +47,8 @@ pub(super) type Refusal = (DomainError, Option<BudgetState>);
 pub(super) struct SessionCookie<'a> {
     pub secret: &'a str,
     pub same_origin: bool,
+    /// The mode the request asks for (`session::mode`).
+    pub mode: Result<Mode, DomainError>,
 }
 
 pub(super) async fn authorize(
@@ -87,7 +90,12 @@ pub(super) async fn authorize(
         }
         (None, Some(c)) if matches!(route.access, Access::AnyKey | Access::Session) => {
             if c.same_origin {
-                sessions::authenticate(&state.ctx, c.secret).await
+                match c.mode {
+                    Ok(mode) => sessions::authenticate(&state.ctx, c.secret)
+                        .await
+                        .map(|a| a.in_mode(mode)),
+                    Err(e) => Err(e),
+                }
             } else {
                 Err(super::session::cross_site())
             }

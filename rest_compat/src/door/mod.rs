@@ -212,6 +212,7 @@ async fn door(
     let cookie = session::cookie(&state.ctx, req.headers()).map(|secret| auth::SessionCookie {
         secret,
         same_origin: session::same_origin(&state.ctx, req.headers()),
+        mode: session::mode(req.headers()),
     });
     let authorized = auth::authorize(&state, route, token.as_deref(), cookie, link, ip).await;
     let (actor, budget) = match authorized {

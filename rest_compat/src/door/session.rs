@@ -7,10 +7,26 @@
 //! `X-Signet-Session: 1`, which no form and no simple cross-site request can send.
 
 use axum::http::{HeaderMap, HeaderValue, header};
+use signet_core::actor::Mode;
 use signet_core::{Ctx, DomainError};
 
 /// The header every call of the application's pages carries.
 pub const SESSION_HEADER: &str = "x-signet-session";
+/// The header that picks the documents a session works on: `test` or `live` (the default).
+/// A key's mode is the key's; a person chooses, per request, as the application's switch says.
+pub const MODE_HEADER: &str = "x-signet-mode";
+
+/// The mode a session's request asks for (`live` without the header).
+pub fn mode(headers: &HeaderMap) -> Result<Mode, DomainError> {
+    match headers.get(MODE_HEADER) {
+        None => Ok(Mode::Live),
+        Some(v) => v
+            .to_str()
+            .ok()
+            .and_then(Mode::parse)
+            .ok_or_else(|| DomainError::Invalid("X-Signet-Mode: must be test or live".into())),
+    }
+}
 
 /// Whether the public URL is plain http on this machine (the cookie cannot be `Secure`).
 fn plain_local(ctx: &Ctx) -> bool {
