@@ -786,11 +786,11 @@ async fn a_person_works_on_test_or_live_documents_as_the_switch_says() {
     b.mode = None;
     assert_eq!(
         listed(b.gql(list, json!({})).await),
-        [live_id.clone()],
+        vec![live_id.clone()],
         "live without the header"
     );
     b.mode = Some("test");
-    assert_eq!(listed(b.gql(list, json!({})).await), [test_id.clone()]);
+    assert_eq!(listed(b.gql(list, json!({})).await), vec![test_id.clone()]);
     let one = "query($id: String!) { document(id: $id) { id } }";
     assert_eq!(
         kind(&b.gql(one, json!({"id": live_id})).await),
@@ -804,7 +804,12 @@ async fn a_person_works_on_test_or_live_documents_as_the_switch_says() {
     assert_eq!(got.status, 200, "{}", got.body);
     assert!(got.header("content-type").starts_with("text/csv"));
     assert_eq!(got.header("cache-control"), "no-store");
-    assert!(got.body.as_str().unwrap().starts_with("time,event,"));
+    let text = got.body.as_str().unwrap();
+    assert!(text.starts_with("time,event,"));
+    assert!(
+        text.contains("Draft created in the application"),
+        "the trail says how the draft was made: {text}"
+    );
     let pdf = b
         .get(&format!("/app/v1/documents/{test_id}/signed.pdf"))
         .await;

@@ -247,6 +247,15 @@ impl Actor {
         self.principal.recorded()
     }
 
+    /// How the actor reached Signet, in an audit trail's words: a person signed in acts "in
+    /// the application", anything else "through the API".
+    pub fn via(&self) -> &'static str {
+        match self.principal {
+            Principal::Session { .. } => "in the application",
+            _ => "through the API",
+        }
+    }
+
     /// Under-scoped requests with a key get the same answer as any other credential failure;
     /// a person signed in is told that their role cannot (they know who they are).
     pub fn require(&self, scope: Scope) -> Result<(), crate::DomainError> {

@@ -315,7 +315,7 @@ pub async fn create(
     let mut new = NewDraft::new(
         actor,
         &draft,
-        "Draft created through the API",
+        &format!("Draft created {}", actor.via()),
         sent.as_ref(),
         ctx.now(),
     );

@@ -332,7 +332,7 @@ pub async fn void(
         DocState::Voided,
         reason.as_deref(),
         actor.recorded(),
-        "Document voided through the API",
+        &format!("Document voided {}", actor.via()),
         None,
     )
     .await?;

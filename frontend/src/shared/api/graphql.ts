@@ -500,6 +500,7 @@ export interface TemplateDefaults {
   description: string | null;
   clientDescription: string | null;
   message: string | null;
+  sendOptions: unknown | null;
 }
 
 export interface TemplateDefaultsInput {

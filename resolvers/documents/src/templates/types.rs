@@ -102,7 +102,7 @@ pub const MAX_FILE: usize = 10 * 1024 * 1024;
     async_graphql::InputObject,
 )]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[graphql(input_name = "TemplateDefaultsInput")]
+#[graphql(input_name = "TemplateDefaultsInput", complex)]
 pub struct TemplateDefaults {
     /// The document's description (the sender's, never shown to a signer).
     #[serde(default)]
@@ -123,6 +123,17 @@ pub struct TemplateDefaults {
     #[graphql(skip_output)]
     #[validate(nested)]
     pub send: Option<SendOptionsIn>,
+}
+
+#[async_graphql::ComplexObject]
+impl TemplateDefaults {
+    /// The sending options saved with `setTemplateDefaults` (`send`), as REST shows them; null
+    /// when none were saved.
+    async fn send_options(&self) -> Option<serde_json::Value> {
+        self.send
+            .as_ref()
+            .and_then(|s| serde_json::to_value(s).ok())
+    }
 }
 
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema, async_graphql::SimpleObject)]
