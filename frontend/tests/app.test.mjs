@@ -101,9 +101,12 @@ test("the first owner signs in from the emailed link, runs the people and switch
   await axe(page, "the link's page");
   await shot(page, shots, "2-link");
   await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByRole("heading", { name: "People" }).waitFor();
+  // Documents first, for whoever may read them.
+  await page.getByRole("heading", { name: "Documents" }).waitFor();
   // The token left the address bar.
   assert.equal(page.url(), `${base}/app`);
+  await page.getByRole("link", { name: "People" }).click();
+  await page.getByRole("heading", { name: "People" }).waitFor();
   const cookies = await page.context().cookies();
   const session = cookies.find((c) => c.name === "signet-session");
   assert.ok(session?.httpOnly, JSON.stringify(cookies));
@@ -156,6 +159,7 @@ test("the first owner signs in from the emailed link, runs the people and switch
   // Another workspace, where Olga is an admin.
   await page.getByLabel("Workspace").selectOption(beacon);
   await page.waitForURL(`${base}/app`);
+  await page.getByRole("link", { name: "People" }).click();
   await page.getByRole("heading", { name: "People" }).waitFor();
   assert.equal(await page.getByLabel("Workspace").inputValue(), beacon);
   // An admin cannot make owners: the choice is not offered (and the server refuses it).
@@ -174,6 +178,7 @@ test("the screens on a phone and in Arabic, right to left", async () => {
     await axe(page, `sign in, Arabic, ${suffix}`);
     await shot(page, shots, `ar-sign-in-${suffix}`);
     await signInByCli(page, "olga@example.com");
+    await page.goto(`${base}/app/people`);
     await page.getByRole("heading", { name: "الأشخاص" }).or(page.getByRole("heading", { name: "People" })).waitFor();
     if (suffix === "phone") {
       await axe(page, "people, phone");
@@ -202,9 +207,16 @@ test("the screens on a phone and in Arabic, right to left", async () => {
 test("a viewer sees only what a viewer may, and the server refuses the rest", async () => {
   const { page, errors } = await open();
   await signInByCli(page, "vic@example.com");
-  await page.getByRole("heading", { name: "Your account" }).waitFor();
+  await page.getByRole("heading", { name: "Documents" }).waitFor();
   const nav = await page.getByRole("navigation", { name: "Main" }).getByRole("link").allTextContents();
-  assert.deepEqual(nav, ["Your account"]);
+  assert.deepEqual(nav, ["Documents", "Templates", "Approvals", "Your account"]);
+  // Reading, not making: no new document, no upload.
+  assert.equal(await page.getByRole("link", { name: "New document" }).count(), 0);
+  await page.getByRole("link", { name: "Templates" }).click();
+  await page.getByRole("heading", { name: "Templates" }).waitFor();
+  assert.equal(await page.getByRole("heading", { name: "A template from a file" }).count(), 0);
+  await page.getByRole("link", { name: "Your account" }).click();
+  await page.getByRole("heading", { name: "Your account" }).waitFor();
   // Asked directly, with the viewer's own session, the server says no.
   const answer = await page.evaluate(async () => {
     const res = await fetch("/graphql", {
@@ -227,6 +239,7 @@ test("a person registers a passkey with Chromium's virtual authenticator and sig
     options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
   });
   await signInByCli(page, "pia@example.com");
+  await page.goto(`${base}/app/account`);
   await page.getByRole("heading", { name: "Your account" }).waitFor();
   await page.getByText("No passkey yet.").waitFor();
   await page.getByLabel("Name of the new passkey").fill("Laptop");
@@ -243,6 +256,7 @@ test("a person registers a passkey with Chromium's virtual authenticator and sig
   await page.getByRole("heading", { name: "Sign in" }).waitFor();
   await page.getByRole("button", { name: "Sign in with a passkey" }).click();
   await page.waitForURL(`${base}/app`);
+  await page.getByRole("link", { name: "Your account" }).click();
   await page.getByRole("heading", { name: "Your account" }).waitFor();
   const used = page.getByRole("row").filter({ hasText: "Laptop" });
   assert.notEqual(await used.getByRole("cell").nth(3).textContent(), "—", "the passkey's last use is shown");
@@ -357,6 +371,174 @@ test("an admin adds a webhook endpoint, reads its deliveries and delivers one ag
   }
 });
 
+/** The signing link emailed to `to` (the sink keeps the raw message; soft line breaks of
+ * quoted-printable undone). */
+async function signingLink(to) {
+  for (let i = 0; i < 600; i++) {
+    for (const m of sink.messages) {
+      if (!m.to.includes(to)) continue;
+      const found = m.data.replace(/=\r?\n/g, "").match(/\/s\/([A-Za-z0-9_-]{43})/);
+      if (found) return `${base}/s/${found[1]}`;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no signing link emailed to ${to}`);
+}
+
+test("a member writes a document, sends it, watches another browser sign it live and downloads the signed copy", async () => {
+  const email = `tara-${Date.now()}@example.com`;
+  const { page, errors, context } = await open();
+  await signInByCli(page, "pia@example.com");
+  await page.getByRole("link", { name: "Documents" }).click();
+  await page.getByRole("heading", { name: "Documents" }).waitFor();
+  await page.getByRole("link", { name: "New document" }).click();
+  await page.getByRole("radio", { name: "Your own words" }).check();
+  await page.getByLabel("Title", { exact: true }).fill("Garden lease");
+  await page.getByLabel("The document's words").fill("# Garden lease\n\nThe tenant may use the garden from spring.\n\nRent is paid on the first day of each month.");
+  await page.getByLabel("Seat (a role word)").fill("tenant");
+  await page.getByLabel("Name", { exact: true }).fill("Tara Tenant");
+  await page.getByLabel("Email address").fill(email);
+  await axe(page, "new document");
+  await shot(page, shots, "20-new-document");
+  await page.getByRole("button", { name: "Make and send" }).click();
+  await page.getByRole("heading", { name: "Garden lease", level: 1 }).waitFor();
+  await page.locator(".title-row .badge", { hasText: "Sent" }).waitFor();
+  await page.getByText("Updates live").waitFor();
+
+  // Someone else signs in their own browser; this page follows without a reload.
+  const other = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const signer = await other.newPage();
+  await signer.goto(await signingLink(email));
+  await signer.getByLabel("I agree to use electronic records and signatures.").check();
+  await signer.getByRole("button", { name: "Continue" }).click();
+  await signer.getByRole("button", { name: /tenant signature/ }).click();
+  await signer.getByRole("tab", { name: "Type" }).click();
+  await signer.getByRole("button", { name: "Apply" }).click();
+  await signer.getByRole("button", { name: "Finish" }).click();
+  await signer.getByRole("heading", { name: /^(You have signed|This document is complete)$/ }).waitFor();
+  await other.close();
+
+  const tara = page.getByRole("row").filter({ hasText: "Tara Tenant" });
+  await tara.locator(".badge", { hasText: "Signed" }).waitFor();
+  await page.locator(".title-row .badge", { hasText: "Completed" }).waitFor({ timeout: 120_000 });
+  await page.getByRole("row").filter({ hasText: /signed/i }).filter({ hasText: "Tara Tenant" }).first().waitFor();
+  await axe(page, "a completed document");
+  await shot(page, shots, "21-document-completed");
+
+  // The signed copy and the audit trail, read with the session.
+  const [pdf] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download the signed PDF" }).click()]);
+  const bytes = await import("node:fs").then((fs) => pdf.path().then((p) => fs.readFileSync(p)));
+  assert.equal(bytes.subarray(0, 5).toString(), "%PDF-");
+  assert.match(pdf.suggestedFilename(), /\.pdf$/);
+  const [csv] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download the audit trail (CSV)" }).click()]);
+  const text = await import("node:fs").then((fs) => csv.path().then((p) => fs.readFileSync(p, "utf8")));
+  assert.ok(text.startsWith("time,event,") && text.includes(email), text.slice(0, 300));
+
+  // The list says so too; in test mode these live documents are not there.
+  await page.getByRole("link", { name: "← All documents" }).click();
+  await page.getByRole("row").filter({ hasText: "Garden lease" }).filter({ hasText: "Completed" }).filter({ hasText: "1 of 1 signed" }).waitFor();
+  await shot(page, shots, "22-documents");
+  await page.getByRole("button", { name: "Test mode" }).click();
+  await page.getByRole("status").filter({ hasText: "Test mode: you see test documents" }).waitFor();
+  await page.getByText("No document here yet.").waitFor();
+  assert.equal(await page.getByRole("button", { name: "Test mode" }).getAttribute("aria-pressed"), "true");
+  await axe(page, "test mode");
+  await shot(page, shots, "23-test-mode");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("an admin approves a draft-only key's send, and a member cannot", async () => {
+  const { key } = json(["admin", "key", "create", "--workspace", acme, "--mode", "live", "--all-scopes", "--draft-only"]);
+  const made = await fetch(`${base}/api/v1/documents`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "idempotency-key": `idem-${Date.now()}` },
+    body: JSON.stringify({
+      title: "Supplier terms", sendNow: true, people: [{ name: "Sam Supplier", email: "sam@example.com", role: "supplier" }],
+      source: { type: "doc", content: [{ type: "paragraph", content: [{ type: "text", text: "Terms agreed." }] }, { type: "signatureBlock", attrs: { role: "supplier" } }] },
+    }),
+  });
+  const answer = await made.text();
+  assert.ok(made.ok, answer);
+  const doc = JSON.parse(answer);
+
+  // A member sees what waits but has no say.
+  const member = await open();
+  await signInByCli(member.page, "pia@example.com");
+  await member.page.goto(`${base}/app/approvals`);
+  const waiting = member.page.getByRole("row").filter({ hasText: "Supplier terms" });
+  await waiting.waitFor();
+  assert.equal(await waiting.getByRole("button").count(), 0);
+  await member.context.close();
+
+  const { page, errors, context } = await open();
+  await signInByCli(page, "dora@example.com");
+  await page.getByRole("link", { name: "Approvals" }).click();
+  const row = page.getByRole("row").filter({ hasText: "Supplier terms" });
+  await row.waitFor();
+  await axe(page, "approvals");
+  await shot(page, shots, "24-approvals");
+  await row.getByRole("button", { name: "Approve" }).click();
+  await page.getByRole("status").filter({ hasText: "Supplier terms is approved." }).waitFor();
+  await row.waitFor({ state: "detached" });
+  const now = await (await fetch(`${base}/api/v1/documents/${doc.id}`, { headers: { authorization: `Bearer ${key}` } })).json();
+  assert.equal(now.state, "sent", JSON.stringify(now));
+  await page.getByRole("button", { name: "Approved" }).click();
+  await page.getByRole("row").filter({ hasText: "Supplier terms" }).waitFor();
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a member makes a template from a PDF with text tags, sets what its documents start with, and sends from it", async () => {
+  // A PDF printed by Chromium, with text tags in its words.
+  const maker = await browser.newPage();
+  await maker.setContent(`<html><body style="font-family: sans-serif; font-size: 14px">
+    <h1>Bike storage</h1><p>The holder may keep one bike in the shed.</p>
+    <p style="margin-bottom: 48px">Holder: {{Holder signature;type=signature;role=holder;height=40;width=180}}</p>
+    <p>Date: {{Start date;type=date;role=holder}}</p></body></html>`);
+  const pdf = await maker.pdf({ width: "8.5in", height: "11in", margin: { top: "1in", left: "1in", right: "1in", bottom: "1in" } });
+  await maker.close();
+
+  const { page, errors, context } = await open();
+  await signInByCli(page, "pia@example.com");
+  await page.getByRole("link", { name: "Templates" }).click();
+  await page.getByRole("heading", { name: "A template from a file" }).waitFor();
+  await page.getByLabel("File").setInputFiles({ name: "bike-storage.pdf", mimeType: "application/pdf", buffer: pdf });
+  await page.getByLabel("Name (optional)").fill("Bike storage");
+  await page.getByRole("button", { name: "Make the template" }).click();
+  await page.getByRole("heading", { name: "Bike storage", level: 1 }).waitFor();
+  const fields = page.getByRole("region", { name: "Fields" });
+  await fields.getByRole("row").filter({ hasText: "Holder signature" }).filter({ hasText: "signature" }).waitFor();
+  await fields.getByRole("row").filter({ hasText: "Start date" }).waitFor();
+
+  // Its defaults, kept: read again after a reload.
+  await page.getByLabel("Invitation subject").fill("Your bike storage permit");
+  await page.getByLabel("Expires after (days)").fill("14");
+  await page.getByLabel("Remind on these days after sending").fill("3, 7");
+  await page.getByRole("button", { name: "Save" }).click();
+  await page.getByRole("status").filter({ hasText: "Saved." }).waitFor();
+  await page.reload();
+  await page.getByRole("heading", { name: "Bike storage", level: 1 }).waitFor();
+  assert.equal(await page.getByLabel("Invitation subject").inputValue(), "Your bike storage permit");
+  assert.equal(await page.getByLabel("Expires after (days)").inputValue(), "14");
+  assert.equal(await page.getByLabel("Remind on these days after sending").inputValue(), "3, 7");
+  await axe(page, "a template");
+  await shot(page, shots, "25-template");
+
+  // A document from it: its one seat, sent at once.
+  await page.getByRole("link", { name: "New document" }).click();
+  await page.getByLabel("Template", { exact: true }).selectOption({ label: "Bike storage" });
+  await page.getByLabel("Name", { exact: true }).fill("Hal Holder");
+  await page.getByLabel("Email address").fill("hal@example.com");
+  await page.getByRole("button", { name: "Make and send" }).click();
+  await page.getByRole("heading", { name: "Bike storage", level: 1 }).waitFor();
+  await page.locator(".title-row .badge", { hasText: "Sent" }).waitFor();
+  const invitation = await mailed(sink, "hal@example.com", /Subject: (.*Your bike storage permit.*)/);
+  assert.ok(invitation);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test("every screen at 1280 and 375 pixels, in English and Arabic, passes axe", async () => {
   for (const lang of ["en", "ar"]) {
     for (const [width, height] of [[1280, 900], [375, 812]]) {
@@ -370,9 +552,9 @@ test("every screen at 1280 and 375 pixels, in English and Arabic, passes axe", a
           body: JSON.stringify({ query: "mutation($l: String) { updateMe(language: $l) { role } }", variables: { l } }),
         });
       }, lang);
-      for (const path of ["/app/people", "/app/developers", "/app/activity", "/app/account"]) {
+      for (const path of ["/app/documents", "/app/documents/new", "/app/templates", "/app/approvals", "/app/people", "/app/developers", "/app/activity", "/app/account"]) {
         await page.goto(`${base}${path}`);
-        await page.locator("main h1").waitFor();
+        await page.locator("main h1").waitFor({ timeout: 10_000 }).catch((e) => assert.fail(`${path} at ${width}px in ${lang} shows no heading: ${e}`));
         await page.getByRole("status").filter({ hasText: /Loading|جارٍ التحميل/ }).waitFor({ state: "detached" }).catch(() => {});
         assert.equal(await page.evaluate(() => document.documentElement.dir), lang === "ar" ? "rtl" : "ltr");
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

@@ -10,8 +10,11 @@ import { Notice } from "../shared/ui";
 import { preferred, t, use } from "../shared/words";
 import { Account } from "./account";
 import { Activity } from "./activity";
-import { Failed, gql, signOut } from "./api";
+import { Failed, gql, mode, setMode, signOut } from "./api";
+import { Approvals } from "./approvals";
 import { Developers } from "./developers";
+import { Documents } from "./documents";
+import { Templates } from "./templates";
 import { People } from "./people";
 import { LinkPage, SignIn } from "./signin";
 import "./app.css";
@@ -40,6 +43,9 @@ interface Screen {
 }
 
 const SCREENS: Screen[] = [
+  { path: "/app/documents", label: () => t("nav.documents"), needs: "documents:read" },
+  { path: "/app/templates", label: () => t("nav.templates"), needs: "templates:read" },
+  { path: "/app/approvals", label: () => t("nav.approvals"), needs: "documents:read" },
   { path: "/app/people", label: () => t("nav.people"), needs: "people:read" },
   { path: "/app/developers", label: () => t("nav.developers"), needs: "settings:read" },
   { path: "/app/activity", label: () => t("nav.activity"), needs: "settings:read" },
@@ -97,10 +103,16 @@ function Shell() {
               onClick={(e) => { e.preventDefault(); go(s.path); }}>{s.label()}</a>
           ))}
         </nav>
+        <button type="button" class={`mode-switch ${mode.value}`} aria-pressed={mode.value === "test"}
+          onClick={() => setMode(mode.value === "test" ? "live" : "test")}>{t("mode.test")}</button>
         <span class="who"><bdi>{me.person.name}</bdi></span>
         <button type="button" class="secondary small" onClick={leave}>{t("nav.signOut")}</button>
       </header>
+      {mode.value === "test" && <p class="test-band" role="status">{t("mode.band")}</p>}
       <main id="main" tabIndex={-1}>
+        {here.path === "/app/documents" && <Documents route={path.value} go={go} canWrite={me.scopes.includes("documents:write")} />}
+        {here.path === "/app/templates" && <Templates route={path.value} go={go} canWrite={me.scopes.includes("templates:write")} />}
+        {here.path === "/app/approvals" && <Approvals go={go} canDecide={me.role === "owner" || me.role === "admin"} />}
         {here.path === "/app/people" && <People me={me} />}
         {here.path === "/app/developers" && <Developers canKeys={me.role === "owner" || me.role === "admin"} canHooks={me.scopes.includes("webhooks:write")} />}
         {here.path === "/app/activity" && <Activity />}
