@@ -485,6 +485,25 @@ test("an admin approves a draft-only key's send, and a member cannot", async () 
   assert.equal(now.state, "sent", JSON.stringify(now));
   await page.getByRole("button", { name: "Approved" }).click();
   await page.getByRole("row").filter({ hasText: "Supplier terms" }).waitFor();
+
+  // Declined with a note, which stays with the approval.
+  const second = await fetch(`${base}/api/v1/documents`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "idempotency-key": `idem-2-${Date.now()}` },
+    body: JSON.stringify({
+      title: "Catering order", sendNow: true, people: [{ name: "Cal Caterer", email: "cal@example.com", role: "caterer" }],
+      source: { type: "doc", content: [{ type: "paragraph", content: [{ type: "text", text: "Lunch for ten." }] }, { type: "signatureBlock", attrs: { role: "caterer" } }] },
+    }),
+  });
+  assert.ok(second.ok, await second.clone().text());
+  await page.getByRole("button", { name: "Waiting" }).click();
+  await page.getByRole("row").filter({ hasText: "Catering order" }).getByRole("button", { name: "Decline" }).click();
+  await page.getByLabel("A note for whoever asked (optional)").fill("Wrong caterer");
+  await axe(page, "declining");
+  await page.getByRole("dialog").getByRole("button", { name: "Decline" }).click();
+  await page.getByRole("status").filter({ hasText: "Catering order is declined." }).waitFor();
+  await page.getByRole("button", { name: "Declined" }).click();
+  await page.getByRole("row").filter({ hasText: "Catering order" }).filter({ hasText: "Wrong caterer" }).waitFor();
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -3,7 +3,7 @@
 // document's send sends it; declining leaves it a draft.
 import { useEffect, useState } from "preact/hooks";
 import type { ApprovalOut, ApprovalPageOut } from "../shared/api/graphql";
-import { Confirm, Notice, Table } from "../shared/ui";
+import { Confirm, Field, Notice, Table } from "../shared/ui";
 import { t, when, type Key } from "../shared/words";
 import { gql, mode } from "./api";
 
@@ -102,10 +102,20 @@ export function Approvals({ go, canDecide }: { go: (to: string) => void; canDeci
           <button type="button" class="secondary" onClick={() => load(next)}>{t("activity.older")}</button>
         </div>
       )}
-      {declining && (
-        <Confirm title={t("approvals.declineTitle", { name: declining.title ?? declining.id })} text={t("approvals.declineText")}
-          confirm={t("approvals.decline")} cancel={t("common.cancel")} onConfirm={() => { const a = declining; setDeclining(null); void decide(a, false); }} onCancel={() => setDeclining(null)} />
-      )}
+      {declining && <Decline row={declining} onDecline={(note) => { setDeclining(null); void decide(declining, false, note); }} onCancel={() => setDeclining(null)} />}
     </>
+  );
+}
+
+/** Declining may say why, for whoever asked (kept with the approval). */
+function Decline({ row, onDecline, onCancel }: { row: Row; onDecline: (note: string) => void; onCancel: () => void }) {
+  const [note, setNote] = useState("");
+  return (
+    <Confirm title={t("approvals.declineTitle", { name: row.title ?? row.id })} text={t("approvals.declineText")}
+      confirm={t("approvals.decline")} cancel={t("common.cancel")} onConfirm={() => onDecline(note.trim())} onCancel={onCancel}>
+      <Field label={t("approvals.note")}>
+        {(id) => <textarea id={id} rows={3} maxLength={2000} value={note} onInput={(e) => setNote(e.currentTarget.value)} />}
+      </Field>
+    </Confirm>
   );
 }

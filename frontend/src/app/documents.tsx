@@ -5,7 +5,7 @@
 // and the person's scopes allow.
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { AuditEventOut, DocumentOut, DocumentPageOut, PersonOut, TemplateOut, TemplatePageOut } from "../shared/api/graphql";
-import { Field, Notice, Table, useSubmit } from "../shared/ui";
+import { Confirm, Field, Notice, Table, useSubmit } from "../shared/ui";
 import { t, when, type Key } from "../shared/words";
 import { download, gql, mode, watch } from "./api";
 
@@ -140,11 +140,15 @@ function OneDocument({ id, go, canWrite }: { id: string; go: Go; canWrite: boole
   useEffect(() => {
     let stop = () => {};
     let retry: ReturnType<typeof setTimeout> | undefined;
+    // A socket lost is opened again every 3 seconds, at most 20 times in a row without news
+    // (a session that ended would otherwise knock for ever).
+    let tries = 0;
     const follow = () => {
       stop = watch<{ documentStatus: DocumentOut }>(
         `subscription($id: String!) { documentStatus(id: $id) { ${DOC} } }`,
         { id },
         (d) => {
+          tries = 0;
           setLive(true);
           setDoc(d.documentStatus);
           const mark = d.documentStatus.updatedAt + d.documentStatus.people.map((p) => p.status).join();
@@ -156,7 +160,8 @@ function OneDocument({ id, go, canWrite }: { id: string; go: Go; canWrite: boole
         (why) => {
           setLive(false);
           if (why) setNote({ kind: "error", text: t("common.error", { message: why }) });
-          else retry = setTimeout(follow, 3000);
+          else if (++tries <= 20) retry = setTimeout(follow, 3000);
+          else setNote({ kind: "error", text: t("docs.lost") });
         },
       );
     };
@@ -272,21 +277,14 @@ function OneDocument({ id, go, canWrite }: { id: string; go: Go; canWrite: boole
 
 /** Voiding asks why (the people are told) and cannot be undone. */
 function VoidDialog({ onVoid, onCancel }: { onVoid: (reason: string) => void; onCancel: () => void }) {
-  const ref = useRef<HTMLDialogElement>(null);
   const [reason, setReason] = useState("");
-  useEffect(() => ref.current?.showModal(), []);
   return (
-    <dialog ref={ref} class="confirm" aria-labelledby="void-title" onCancel={(e) => { e.preventDefault(); onCancel(); }}>
-      <h2 id="void-title">{t("docs.voidTitle")}</h2>
-      <p>{t("docs.voidText")}</p>
+    <Confirm title={t("docs.voidTitle")} text={t("docs.voidText")} confirm={t("docs.void")} cancel={t("common.cancel")} danger
+      onConfirm={() => onVoid(reason.trim())} onCancel={onCancel}>
       <Field label={t("docs.voidReason")}>
         {(id) => <textarea id={id} rows={3} maxLength={500} value={reason} onInput={(e) => setReason(e.currentTarget.value)} />}
       </Field>
-      <div class="actions">
-        <button type="button" class="secondary" onClick={onCancel}>{t("common.cancel")}</button>
-        <button type="button" class="danger" onClick={() => onVoid(reason.trim())}>{t("docs.void")}</button>
-      </div>
-    </dialog>
+    </Confirm>
   );
 }
 

@@ -21,6 +21,8 @@ export function Confirm(props: {
   danger?: boolean;
   onConfirm: () => void;
   onCancel: () => void;
+  /** What the dialog asks for besides yes or no (a reason, a note). */
+  children?: ComponentChildren;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
@@ -31,6 +33,7 @@ export function Confirm(props: {
     <dialog ref={ref} class="confirm" aria-labelledby={titleId} onCancel={(e) => { e.preventDefault(); props.onCancel(); }}>
       <h2 id={titleId}>{props.title}</h2>
       <p>{props.text}</p>
+      {props.children}
       <div class="actions">
         <button type="button" class="secondary" onClick={props.onCancel}>{props.cancel}</button>
         <button type="button" class={props.danger ? "danger" : "primary"} onClick={props.onConfirm}>{props.confirm}</button>
