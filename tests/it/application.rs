@@ -435,38 +435,11 @@ async fn the_subscription_socket_takes_the_cookie_only_from_the_application() {
     let ada = person(&app, &ws, "ada@example.com", "Ada", Role::Member).await;
     let b = signed_in(&app, &ada).await;
     let cookie = b.cookie.clone().unwrap();
-    let open = |origin: &str| {
-        let url = format!("{}/graphql/ws", app.base.replacen("http", "ws", 1));
-        let mut req = url.into_client_request().unwrap();
-        let h = req.headers_mut();
-        h.insert(
-            "sec-websocket-protocol",
-            "graphql-transport-ws".parse().unwrap(),
-        );
-        h.insert("cookie", cookie.parse().unwrap());
-        h.insert("origin", origin.parse().unwrap());
-        req
-    };
     for (origin, acked) in [(app.base.as_str(), true), ("https://evil.example", false)] {
-        let (mut socket, _) = tokio_tungstenite::connect_async(open(origin))
-            .await
-            .unwrap();
-        use futures_util::SinkExt;
-        socket
-            .send(Message::Text(
-                json!({"type": "connection_init", "payload": {}})
-                    .to_string()
-                    .into(),
-            ))
-            .await
-            .unwrap();
-        let next = tokio::time::timeout(std::time::Duration::from_secs(5), socket.next()).await;
-        let got = match next {
-            Ok(Some(Ok(Message::Text(t)))) => serde_json::from_str::<Value>(&t).ok(),
-            _ => None,
-        };
         assert_eq!(
-            got.is_some_and(|m| m["type"] == "connection_ack"),
+            app_socket_from(&app, origin, &cookie, json!({}))
+                .await
+                .is_some(),
             acked,
             "origin {origin}"
         );
@@ -712,15 +685,22 @@ both!(a_workspace_invites_at_most_a_hundred_people_a_day, |app| {
     data(&a.gql(invite, json!({"e": "one-more@example.com"})).await);
 });
 
+type AppSocket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
 /// Opens the subscription socket as the application's page does (its origin, the cookie)
 /// and sends `connection_init` with `payload`; the socket once acknowledged, or None.
-async fn app_socket(
+async fn app_socket(app: &TestApp, cookie: &str, payload: Value) -> Option<AppSocket> {
+    app_socket_from(app, &app.base, cookie, payload).await
+}
+
+/// As [`app_socket`], with the upgrade's `Origin` set to `origin`.
+async fn app_socket_from(
     app: &TestApp,
+    origin: &str,
     cookie: &str,
     payload: Value,
-) -> Option<
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>,
-> {
+) -> Option<AppSocket> {
     use futures_util::SinkExt;
     let url = format!("{}/graphql/ws", app.base.replacen("http", "ws", 1));
     let mut req = url.into_client_request().unwrap();
@@ -730,7 +710,7 @@ async fn app_socket(
         "graphql-transport-ws".parse().unwrap(),
     );
     h.insert("cookie", cookie.parse().unwrap());
-    h.insert("origin", app.base.parse().unwrap());
+    h.insert("origin", origin.parse().unwrap());
     let (mut socket, _) = tokio_tungstenite::connect_async(req).await.unwrap();
     let init = json!({"type": "connection_init", "payload": payload}).to_string();
     socket.send(Message::Text(init.into())).await.unwrap();
@@ -740,11 +720,7 @@ async fn app_socket(
         .map(|_| socket)
 }
 
-async fn socket_message(
-    socket: &mut tokio_tungstenite::WebSocketStream<
-        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
-    >,
-) -> Option<Value> {
+async fn socket_message(socket: &mut AppSocket) -> Option<Value> {
     match tokio::time::timeout(std::time::Duration::from_secs(10), socket.next()).await {
         Ok(Some(Ok(Message::Text(t)))) => serde_json::from_str(&t).ok(),
         _ => None,

@@ -323,8 +323,10 @@ both!(reminders_are_limited_per_person_and_per_document, |app| {
         .as_array()
         .unwrap()
         .clone();
-    assert_eq!(rest.len(), all.len() - 2);
-    assert_eq!(rest[0], all[2]);
+    // The workers may add a line (an email sent) between the two reads: the second page holds
+    // what the first read had after its two lines, in order, and perhaps more.
+    assert!(rest.len() >= all.len() - 2, "{rest:?}");
+    assert_eq!(rest[..all.len() - 2], all[2..]);
     let (kind, message) = first_error(&gql(&app, &key, &page(1001, 0)).await);
     assert_eq!(kind, "invalid");
     assert!(message.contains("limit"), "{message}");
