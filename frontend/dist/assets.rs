@@ -1,7 +1,7 @@
 // Written by build.mjs; do not edit.
 /// Every built file: its name, its content type, its bytes.
 pub static FILES: &[(&str, &str, &[u8])] = &[
-    ("app-N45HAB7Q.js", "text/javascript; charset=utf-8", include_bytes!("app-N45HAB7Q.js")),
+    ("app-N3D53ANY.js", "text/javascript; charset=utf-8", include_bytes!("app-N3D53ANY.js")),
     ("app-YFSL3PT5.css", "text/css; charset=utf-8", include_bytes!("app-YFSL3PT5.css")),
     ("sign-IZLFX3YS.css", "text/css; charset=utf-8", include_bytes!("sign-IZLFX3YS.css")),
     ("sign-TA35LMB4.js", "text/javascript; charset=utf-8", include_bytes!("sign-TA35LMB4.js")),
@@ -13,16 +13,16 @@ pub static FILES: &[(&str, &str, &[u8])] = &[
     ("words-it-JYU2VWXJ.js", "text/javascript; charset=utf-8", include_bytes!("words-it-JYU2VWXJ.js")),
     ("words-ja-DD2NVA3E.js", "text/javascript; charset=utf-8", include_bytes!("words-ja-DD2NVA3E.js")),
     ("words-ko-TW22PSAL.js", "text/javascript; charset=utf-8", include_bytes!("words-ko-TW22PSAL.js")),
-    ("words-nl-Y45JDQXF.js", "text/javascript; charset=utf-8", include_bytes!("words-nl-Y45JDQXF.js")),
+    ("words-nl-MH6QLALJ.js", "text/javascript; charset=utf-8", include_bytes!("words-nl-MH6QLALJ.js")),
     ("words-pl-PZNCBDHL.js", "text/javascript; charset=utf-8", include_bytes!("words-pl-PZNCBDHL.js")),
-    ("words-pt-RDJEYOGU.js", "text/javascript; charset=utf-8", include_bytes!("words-pt-RDJEYOGU.js")),
+    ("words-pt-H3C3HPHQ.js", "text/javascript; charset=utf-8", include_bytes!("words-pt-H3C3HPHQ.js")),
     ("words-ru-ACEAZR55.js", "text/javascript; charset=utf-8", include_bytes!("words-ru-ACEAZR55.js")),
     ("words-tr-J4BVYHRJ.js", "text/javascript; charset=utf-8", include_bytes!("words-tr-J4BVYHRJ.js")),
-    ("words-zh-Y77EZH4W.js", "text/javascript; charset=utf-8", include_bytes!("words-zh-Y77EZH4W.js")),
+    ("words-zh-MZCX2DPO.js", "text/javascript; charset=utf-8", include_bytes!("words-zh-MZCX2DPO.js")),
 ];
 /// Logical names (`sign.js`) to built names.
 pub static MANIFEST: &[(&str, &str)] = &[
-    ("app.js", "app-N45HAB7Q.js"),
+    ("app.js", "app-N3D53ANY.js"),
     ("app.css", "app-YFSL3PT5.css"),
     ("sign.css", "sign-IZLFX3YS.css"),
     ("sign.js", "sign-TA35LMB4.js"),
@@ -34,10 +34,10 @@ pub static MANIFEST: &[(&str, &str)] = &[
     ("words-it.js", "words-it-JYU2VWXJ.js"),
     ("words-ja.js", "words-ja-DD2NVA3E.js"),
     ("words-ko.js", "words-ko-TW22PSAL.js"),
-    ("words-nl.js", "words-nl-Y45JDQXF.js"),
+    ("words-nl.js", "words-nl-MH6QLALJ.js"),
     ("words-pl.js", "words-pl-PZNCBDHL.js"),
-    ("words-pt.js", "words-pt-RDJEYOGU.js"),
+    ("words-pt.js", "words-pt-H3C3HPHQ.js"),
     ("words-ru.js", "words-ru-ACEAZR55.js"),
     ("words-tr.js", "words-tr-J4BVYHRJ.js"),
-    ("words-zh.js", "words-zh-Y77EZH4W.js"),
+    ("words-zh.js", "words-zh-MZCX2DPO.js"),
 ];
