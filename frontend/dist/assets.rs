@@ -1,8 +1,8 @@
 // Written by build.mjs; do not edit.
 /// Every built file: its name, its content type, its bytes.
 pub static FILES: &[(&str, &str, &[u8])] = &[
-    ("app-N3D53ANY.js", "text/javascript; charset=utf-8", include_bytes!("app-N3D53ANY.js")),
-    ("app-YFSL3PT5.css", "text/css; charset=utf-8", include_bytes!("app-YFSL3PT5.css")),
+    ("app-BEGLPWGL.js", "text/javascript; charset=utf-8", include_bytes!("app-BEGLPWGL.js")),
+    ("app-X6WRY62M.css", "text/css; charset=utf-8", include_bytes!("app-X6WRY62M.css")),
     ("sign-IZLFX3YS.css", "text/css; charset=utf-8", include_bytes!("sign-IZLFX3YS.css")),
     ("sign-TA35LMB4.js", "text/javascript; charset=utf-8", include_bytes!("sign-TA35LMB4.js")),
     ("signing_embed-CTKLAFEK.js", "text/javascript; charset=utf-8", include_bytes!("signing_embed-CTKLAFEK.js")),
@@ -22,8 +22,8 @@ pub static FILES: &[(&str, &str, &[u8])] = &[
 ];
 /// Logical names (`sign.js`) to built names.
 pub static MANIFEST: &[(&str, &str)] = &[
-    ("app.js", "app-N3D53ANY.js"),
-    ("app.css", "app-YFSL3PT5.css"),
+    ("app.js", "app-BEGLPWGL.js"),
+    ("app.css", "app-X6WRY62M.css"),
     ("sign.css", "sign-IZLFX3YS.css"),
     ("sign.js", "sign-TA35LMB4.js"),
     ("signing_embed.js", "signing_embed-CTKLAFEK.js"),

@@ -85,6 +85,12 @@ function kindName(kind: string): string {
   }
 }
 
+/** The text tag in a sentence kept left to right inside right-to-left words (Unicode
+ * isolates), so that Arabic shows `{{Signature;…}}` and not its braces turned around. */
+function isolated(text: string): string {
+  return text.replace(/\{\{[^}]*\}\}/g, (tag) => `\u2066${tag}\u2069`);
+}
+
 function base64(buffer: ArrayBuffer): string {
   const bytes = new Uint8Array(buffer);
   let out = "";
@@ -109,7 +115,7 @@ function Upload({ onMade, onError }: { onMade: (id: string) => void; onError: (e
   return (
     <form class="card upload" onSubmit={submit}>
       <h2>{t("tpl.upload")}</h2>
-      <p class="hint" id="tags-hint">{t("tpl.uploadHint")}</p>
+      <p class="hint" id="tags-hint">{isolated(t("tpl.uploadHint"))}</p>
       <Field label={t("tpl.file")}>
         {(id) => (
           <input id={id} type="file" required aria-describedby="tags-hint"
