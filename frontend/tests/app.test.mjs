@@ -7,13 +7,14 @@
 // refuses the rest when asked directly; a passkey registered with Chromium's virtual
 // authenticator signs its person in; an admin makes a live key in Developers, uses it with a
 // plain HTTP client, and finds a failed request in the API log by the id of its answer; adds
-// a webhook endpoint on a local receiver, sees a document's delivery and delivers it again. axe-core (WCAG 2.1 AA) on every screen. Screenshots
-// go to docs/app/ with SCREENSHOTS=1.
+// a webhook endpoint on a local receiver, sees a document's delivery and delivers it again;
+// rewords a reminder beside its preview and lifts a real bounce's suppression. axe-core
+// (WCAG 2.1 AA) on every screen. Screenshots go to docs/app/ with SCREENSHOTS=1.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { createServer as createHttpServer } from "node:http";
-import { mkdtempSync, existsSync, rmSync } from "node:fs";
+import { mkdtempSync, existsSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir, homedir } from "node:os";
 import { join } from "node:path";
 import { axe, cleanEnv, freePort, launch, mailed, serve, shot, smtpSink } from "./support.mjs";
@@ -558,6 +559,95 @@ test("a member makes a template from a PDF with text tags, sets what its documen
   await context.close();
 });
 
+test("an admin rewords a reminder beside its preview, resets it, reads the email log and lifts a bounce's suppression", async () => {
+  const { page, errors, context } = await open();
+  // The preview obeys the page's policy: a refused inline style would be reported here.
+  const refused = [];
+  page.on("console", (m) => /Content Security Policy/i.test(m.text()) && refused.push(m.text()));
+  await signInByCli(page, "dora@example.com");
+  await page.getByRole("link", { name: "Email" }).click();
+  await page.getByRole("heading", { name: "Email", level: 1 }).waitFor();
+  await page.getByLabel("Kind of email").selectOption("reminder");
+  const preview = page.getByRole("region", { name: "Preview" });
+  await preview.getByText(/Consulting Agreement/).first().waitFor();
+
+  await page.getByLabel("Subject").fill("Friendly nudge: {{document.title}}");
+  await page.getByLabel("Message").fill("Hello {{person.name}},\n\nThe papers for {{document.title}} are waiting for you.");
+  await preview.getByText("Friendly nudge: Consulting Agreement").waitFor();
+  // The email's own HTML, as a mail client draws it: its words and its inline styles.
+  const frame = page.getByRole("document", { name: "Preview" });
+  await frame.getByText("Hello Ada Lovelace,").waitFor();
+  await frame.getByText("The papers for Consulting Agreement are waiting for you.").waitFor();
+  const button = frame.getByRole("link").filter({ hasText: /sign/i }).first();
+  assert.equal(await button.evaluate((a) => getComputedStyle(a).backgroundColor), "rgb(29, 78, 216)");
+  // A variable this kind does not have is named before anything is saved.
+  await page.getByLabel("Subject").fill("Nudge {{payment.amount}}");
+  await preview.getByRole("alert").filter({ hasText: "payment.amount" }).waitFor();
+  await page.getByLabel("Subject").fill("Friendly nudge: {{document.title}}");
+  await preview.getByRole("alert").waitFor({ state: "detached" });
+  await axe(page, "email wording");
+  await shot(page, shots, "26-email-wording");
+  await page.getByRole("button", { name: "Save wording" }).click();
+  await page.getByRole("status").filter({ hasText: "The wording of “Reminder” is saved." }).waitFor();
+  const saved = await (await page.request.post(`${base}/graphql`, {
+    headers: { "content-type": "application/json", "x-signet-session": "1", origin: base },
+    data: { query: "{ emailTemplates(locale: \"en\") { data { kind saved { subject body } } } }" },
+  })).json();
+  const reminder = saved.data.emailTemplates.data.find((x) => x.kind === "reminder");
+  assert.equal(reminder.saved.subject, "Friendly nudge: {{document.title}}");
+  assert.match(reminder.saved.body, /waiting for you/);
+  await page.getByRole("button", { name: "Reset to standard" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Reset to standard" }).click();
+  await page.getByRole("status").filter({ hasText: "“Reminder” is back to the standard wording." }).waitFor();
+  assert.equal(await page.getByLabel("Subject").inputValue(), "");
+
+  // A live invitation that bounces for good: the mail server's report, piped in as an MTA
+  // would, suppresses the address.
+  const { key } = json(["admin", "key", "create", "--workspace", acme, "--mode", "live", "--all-scopes"]);
+  const made = await fetch(`${base}/api/v1/documents`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "idempotency-key": `idem-bounce-${Date.now()}` },
+    body: JSON.stringify({
+      title: "Parking permit", sendNow: true, people: [{ name: "Gus Gone", email: "gus.gone@example.net", role: "holder" }],
+      source: { type: "doc", content: [{ type: "paragraph", content: [{ type: "text", text: "One space." }] }, { type: "signatureBlock", attrs: { role: "holder" } }] },
+    }),
+  });
+  assert.ok(made.ok, await made.clone().text());
+  let local = null;
+  for (let i = 0; i < 600 && !local; i++) {
+    const m = sink.messages.find((x) => x.to.includes("gus.gone@example.net"));
+    local = m?.data.match(/^Message-ID:\s*<([^@>]+)@/im)?.[1] ?? null;
+    if (!local) await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.ok(local, "the invitation reached the mail server");
+  const report = readFileSync(join(root, "tests", "it", "mail", "feedback", "postfix-hard-bounce.eml"), "utf8").replaceAll("eml_PLACEHOLDER", local);
+  execFileSync(BIN, ["admin", "email", "feedback"], { input: report, env: { ...cleanEnv, SIGNET_DATA_DIR: data, SIGNET_PUBLIC_URL: base } });
+
+  await page.getByRole("button", { name: "Sent emails" }).click();
+  await page.getByLabel("Status").selectOption("bounced");
+  const bounced = page.getByRole("row").filter({ hasText: "gus.gone@example.net" });
+  await bounced.filter({ hasText: "Bounced" }).waitFor();
+  await axe(page, "email log");
+  await shot(page, shots, "27-email-log");
+  await page.getByRole("button", { name: "Suppressed addresses" }).click();
+  const row = page.getByRole("row").filter({ hasText: "gus.gone@example.net" });
+  await row.waitFor();
+  await axe(page, "suppressed addresses");
+  await shot(page, shots, "28-email-suppressed");
+  await row.getByRole("button", { name: "Let emails go again" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Let emails go again" }).click();
+  await page.getByRole("status").filter({ hasText: "Emails go to gus.gone@example.net again." }).waitFor();
+  await row.waitFor({ state: "detached" });
+  // Each change is in the activity record.
+  await page.getByRole("link", { name: "Activity" }).click();
+  await page.getByRole("row").filter({ hasText: "let emails go to gus.gone@example.net again" }).waitFor();
+  await page.getByRole("row").filter({ hasText: "changed the wording of the “Reminder” email (en: subject, body)" }).waitFor();
+  await page.getByRole("row").filter({ hasText: "reset the wording of the “Reminder” email (en)" }).waitFor();
+  assert.deepEqual(refused, []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test("every screen at 1280 and 375 pixels, in English and Arabic, passes axe", async () => {
   for (const lang of ["en", "ar"]) {
     for (const [width, height] of [[1280, 900], [375, 812]]) {
@@ -571,7 +661,7 @@ test("every screen at 1280 and 375 pixels, in English and Arabic, passes axe", a
           body: JSON.stringify({ query: "mutation($l: String) { updateMe(language: $l) { role } }", variables: { l } }),
         });
       }, lang);
-      for (const path of ["/app/documents", "/app/documents/new", "/app/templates", "/app/approvals", "/app/people", "/app/developers", "/app/activity", "/app/account"]) {
+      for (const path of ["/app/documents", "/app/documents/new", "/app/templates", "/app/approvals", "/app/people", "/app/email", "/app/developers", "/app/activity", "/app/account"]) {
         await page.goto(`${base}${path}`);
         await page.locator("main h1").waitFor({ timeout: 10_000 }).catch((e) => assert.fail(`${path} at ${width}px in ${lang} shows no heading: ${e}`));
         await page.getByRole("status").filter({ hasText: /Loading|جارٍ التحميل/ }).waitFor({ state: "detached" }).catch(() => {});

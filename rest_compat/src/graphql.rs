@@ -175,7 +175,10 @@ async fn init(
                 })?,
             };
             (
-                sessions::authenticate(ctx, secret).await?.in_mode(mode),
+                sessions::authenticate(ctx, secret)
+                    .await?
+                    .in_mode(mode)
+                    .from_client(ip),
                 Credential::Session(secret.to_string(), mode),
             )
         }

@@ -2,6 +2,7 @@
 
 use async_graphql::{Context, ErrorExtensions, Object};
 use signet_email::log::{self, EmailFilter, EmailPageOut};
+use signet_email::suppressions::{self, SuppressionPageOut};
 use signet_email::templates::{
     self, EmailPreviewOut, EmailTemplateOut, EmailTemplatesOut, EmailWordingIn,
 };
@@ -50,6 +51,21 @@ impl EmailQuery {
             .await
             .map_err(|e| e.extend())
     }
+
+    /// Addresses a hard bounce or a complaint stopped emailing in this workspace (both
+    /// modes), alphabetically; `search` keeps those containing it (notifications:read).
+    async fn email_suppressions(
+        &self,
+        ctx: &Context<'_>,
+        search: Option<String>,
+        limit: Option<i64>,
+        cursor: Option<String>,
+    ) -> async_graphql::Result<SuppressionPageOut> {
+        let (c, a) = who(ctx)?;
+        suppressions::list(c, a, search, limit, cursor)
+            .await
+            .map_err(|e| e.extend())
+    }
 }
 
 #[derive(Default)]
@@ -80,6 +96,19 @@ impl EmailMutation {
     ) -> async_graphql::Result<EmailTemplateOut> {
         let (c, a) = who(ctx)?;
         templates::remove(c, a, &kind, locale.as_deref())
+            .await
+            .map_err(|e| e.extend())
+    }
+
+    /// Lets emails go to a suppressed address again; answers whether it was suppressed
+    /// (notifications:write). Lifting is in the activity record.
+    async fn lift_email_suppression(
+        &self,
+        ctx: &Context<'_>,
+        address: String,
+    ) -> async_graphql::Result<bool> {
+        let (c, a) = who(ctx)?;
+        suppressions::lift(c, a, &address)
             .await
             .map_err(|e| e.extend())
     }

@@ -107,7 +107,7 @@ impl Socket {
             Some(Credential::Session(t, mode)) => {
                 signet_accounts::people::sessions::authenticate(ctx, t)
                     .await
-                    .map(|a| a.in_mode(*mode))
+                    .map(|a| a.in_mode(*mode).from_client(self.ip))
             }
             None => Err(DomainError::Unauthenticated),
         }?;

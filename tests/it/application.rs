@@ -20,13 +20,13 @@ use crate::harness::{Answer, TestApp, mails_to};
 
 /// A browser on the application's own page: its origin, the header its calls carry, and
 /// the cookie it was given.
-struct Browser<'a> {
+pub(crate) struct Browser<'a> {
     app: &'a TestApp,
-    origin: String,
-    cookie: Option<String>,
-    marked: bool,
+    pub(crate) origin: String,
+    pub(crate) cookie: Option<String>,
+    pub(crate) marked: bool,
     /// The application's test/live switch (`X-Signet-Mode`), when set.
-    mode: Option<&'static str>,
+    pub(crate) mode: Option<&'static str>,
 }
 
 impl<'a> Browser<'a> {
@@ -74,7 +74,7 @@ impl<'a> Browser<'a> {
         req
     }
 
-    async fn gql(&self, query: &str, vars: Value) -> Answer {
+    pub(crate) async fn gql(&self, query: &str, vars: Value) -> Answer {
         self.post("/graphql", json!({"query": query, "variables": vars}))
             .await
     }
@@ -103,7 +103,7 @@ impl<'a> Browser<'a> {
     }
 }
 
-async fn person(app: &TestApp, ws: &str, email: &str, name: &str, role: Role) -> String {
+pub(crate) async fn person(app: &TestApp, ws: &str, email: &str, name: &str, role: Role) -> String {
     let id = members::ensure_person(app.ctx(), email, name, "en")
         .await
         .unwrap();
@@ -115,7 +115,7 @@ async fn person(app: &TestApp, ws: &str, email: &str, name: &str, role: Role) ->
 
 /// A browser signed in as the person with this address (through a link `signet admin`
 /// would print).
-async fn signed_in<'a>(app: &'a TestApp, user_id: &str) -> Browser<'a> {
+pub(crate) async fn signed_in<'a>(app: &'a TestApp, user_id: &str) -> Browser<'a> {
     let link = links::issue_for_operator(app.ctx(), user_id).await.unwrap();
     let mut b = Browser::new(app);
     let a = b.redeem(&link.token).await;
@@ -617,6 +617,15 @@ both!(
             .try_get("", "decided_by")
             .unwrap();
         assert_eq!(by, admin);
+        // And in the activity record, with where the person was.
+        let lines = a
+            .gql("{ activity { actor action subject clientIp } }", json!({}))
+            .await;
+        let line = &data(&lines)["activity"][0];
+        assert_eq!(line["action"], "approval.declined");
+        assert_eq!(line["subject"], approval.as_str());
+        assert_eq!(line["actor"], admin.as_str());
+        assert_eq!(line["clientIp"], "127.0.0.1");
     }
 );
 

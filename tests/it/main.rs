@@ -9,6 +9,7 @@ mod probe;
 mod servers;
 mod sink;
 
+mod app_settings;
 mod application;
 mod auth;
 mod backup;

@@ -145,6 +145,7 @@ async fn main() {
             draft_only: false,
             daily_limit: None,
             per_minute: u64::MAX,
+            client: None,
         };
         for i in chunk * per..((chunk + 1) * per).min(args.endpoints) {
             webhooks::create(

@@ -214,6 +214,7 @@ async fn main() {
         draft_only: false,
         daily_limit: None,
         per_minute: u64::MAX,
+        client: None,
     };
     let body: DocumentCreateIn = serde_json::from_str(include_str!("../../create-send.json"))
         .unwrap_or_else(|e| panic!("{e}"));

@@ -17,11 +17,18 @@ function detail(d: string): string {
 }
 
 /** The actions the record has words for; another (a newer server's) is shown as it is. */
-const KNOWN = new Set(["member.invited", "member.role_changed", "member.removed", "member.left", "key.created", "key.revoked", "passkey.added"]);
+const KNOWN = new Set([
+  "member.invited", "member.role_changed", "member.removed", "member.left", "key.created", "key.revoked", "passkey.added",
+  "webhook.created", "webhook.rotated", "webhook.deleted", "approval.approved", "approval.declined",
+  "email.wording_saved", "email.wording_reset", "email.unsuppressed",
+]);
+const KINDS = new Set(["invitation", "reminder", "completed", "declined", "voided", "expired", "code", "receipt"]);
 
 function what(a: ActivityOut): string {
   if (!KNOWN.has(a.action)) return `${a.action} ${a.subject}`;
-  return t(`action.${a.action}` as Key, { subject: a.subject, detail: detail(a.detail) });
+  // An email's wording is named by its kind, in the reader's words.
+  const subject = a.action.startsWith("email.wording") && KINDS.has(a.subject) ? t(`email.kind.${a.subject}` as Key) : a.subject;
+  return t(`action.${a.action}` as Key, { subject, detail: detail(a.detail) });
 }
 
 export function Activity() {

@@ -13,7 +13,8 @@ type Note = { kind: "ok" | "error"; text: string };
 const SCOPES = [
   "documents:read", "documents:write", "templates:read", "templates:write", "webhooks:read", "webhooks:write",
   "embedded:write", "drafts:write", "plays:read", "plays:write", "reports:read", "account:read",
-  "settings:read", "settings:write", "people:read", "people:write", "money:read", "money:write",
+  "settings:read", "settings:write", "people:read", "people:write", "notifications:read", "notifications:write",
+  "money:read", "money:write",
 ];
 
 export function Developers({ canKeys, canHooks }: { canKeys: boolean; canHooks: boolean }) {

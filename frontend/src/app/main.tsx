@@ -14,6 +14,7 @@ import { Failed, gql, mode, setMode, signOut } from "./api";
 import { Approvals } from "./approvals";
 import { Developers } from "./developers";
 import { Documents } from "./documents";
+import { Email } from "./email";
 import { Templates } from "./templates";
 import { People } from "./people";
 import { LinkPage, SignIn } from "./signin";
@@ -47,6 +48,7 @@ const SCREENS: Screen[] = [
   { path: "/app/templates", label: () => t("nav.templates"), needs: "templates:read" },
   { path: "/app/approvals", label: () => t("nav.approvals"), needs: "documents:read" },
   { path: "/app/people", label: () => t("nav.people"), needs: "people:read" },
+  { path: "/app/email", label: () => t("nav.email"), needs: "notifications:read" },
   { path: "/app/developers", label: () => t("nav.developers"), needs: "settings:read" },
   { path: "/app/activity", label: () => t("nav.activity"), needs: "settings:read" },
   { path: "/app/account", label: () => t("nav.account"), needs: null },
@@ -114,6 +116,7 @@ function Shell() {
         {here.path === "/app/templates" && <Templates route={path.value} go={go} canWrite={me.scopes.includes("templates:write")} />}
         {here.path === "/app/approvals" && <Approvals go={go} canDecide={me.role === "owner" || me.role === "admin"} />}
         {here.path === "/app/people" && <People me={me} />}
+        {here.path === "/app/email" && <Email canWrite={me.scopes.includes("notifications:write")} />}
         {here.path === "/app/developers" && <Developers canKeys={me.role === "owner" || me.role === "admin"} canHooks={me.scopes.includes("webhooks:write")} />}
         {here.path === "/app/activity" && <Activity />}
         {here.path === "/app/account" && <Account me={me} onChange={load} />}

@@ -5,6 +5,7 @@
 use sea_orm::{ConnectionTrait, Value};
 use signet_core::actor::{Principal, Scope};
 use signet_core::{Actor, Ctx, DomainError, ids};
+use signet_storage::Sql;
 
 /// The most lines one read answers.
 pub const MAX_LISTED: u64 = 200;
@@ -21,7 +22,7 @@ fn who(actor: &Actor) -> String {
 }
 
 /// Writes one line in the caller's transaction (or on its own).
-pub async fn record<C: ConnectionTrait>(
+pub async fn record<C: Sql + ?Sized>(
     conn: &C,
     ctx: &Ctx,
     actor: &Actor,
@@ -31,7 +32,7 @@ pub async fn record<C: ConnectionTrait>(
     detail: &str,
 ) -> Result<(), DomainError> {
     let detail: String = detail.chars().take(MAX_DETAIL).collect();
-    conn.execute_raw(ctx.db.stmt(
+    conn.exec(ctx.db.stmt(
         "INSERT INTO activity (id, workspace_id, actor, action, subject, detail, client_ip, created_at) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
         [
@@ -41,7 +42,11 @@ pub async fn record<C: ConnectionTrait>(
             Value::from(action),
             Value::from(subject),
             Value::from(detail),
-            Value::from(from.map(|ip| ip.to_string()).unwrap_or_default()),
+            Value::from(
+                from.or(actor.client)
+                    .map(|ip| ip.to_string())
+                    .unwrap_or_default(),
+            ),
             Value::from(ctx.now()),
         ],
     ))

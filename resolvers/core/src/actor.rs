@@ -225,9 +225,20 @@ pub struct Actor {
     pub daily_limit: Option<u64>,
     /// Requests a minute: the key's own budget or its plan's.
     pub per_minute: u64,
+    /// The client address the request came from, as the door worked it out: where the
+    /// activity record says a change came from. `None` for work that no request started
+    /// (a worker, an operator's command).
+    pub client: Option<std::net::IpAddr>,
 }
 
 impl Actor {
+    /// The actor as it asks from `ip` (set by the door on every request and socket
+    /// operation).
+    pub fn from_client(mut self, ip: std::net::IpAddr) -> Actor {
+        self.client = Some(ip);
+        self
+    }
+
     /// A person's session working on `mode`'s documents (the application's test/live
     /// switch). A key's mode is the key's own and never changes.
     pub fn in_mode(mut self, mode: Mode) -> Actor {

@@ -118,7 +118,7 @@ pub async fn decide_approval(
         let name = signet_accounts::people::members::name_of(ctx, user_id)
             .await?
             .ok_or(DomainError::Unauthenticated)?;
-        return decide_as(
+        let out = decide_as(
             ctx,
             approval_id,
             approve,
@@ -127,7 +127,9 @@ pub async fn decide_approval(
             note,
             None,
         )
-        .await;
+        .await?;
+        noted(ctx, actor, approve, approval_id, &row).await;
+        return Ok(out);
     }
     if actor.draft_only {
         return Err(DomainError::Forbidden(
@@ -163,7 +165,48 @@ pub async fn decide_approval(
     };
     // The send is the deciding key's: it counts against that key's daily limit, as its own
     // send would, once every check has passed.
-    decide_as(ctx, approval_id, approve, by, &decider, note, Some(actor)).await
+    let out = decide_as(ctx, approval_id, approve, by, &decider, note, Some(actor)).await?;
+    noted(ctx, actor, approve, approval_id, &row).await;
+    Ok(out)
+}
+
+/// The decision in the activity record, once it is made (the send it starts is the
+/// document's own record; a failure to note it is logged, not undone).
+async fn noted(
+    ctx: &Ctx,
+    actor: &Actor,
+    approve: bool,
+    approval_id: &str,
+    row: &sea_orm::QueryResult,
+) {
+    let action = if approve {
+        "approval.approved"
+    } else {
+        "approval.declined"
+    };
+    let what = row
+        .try_get::<Option<String>>("", "document_id")
+        .ok()
+        .flatten()
+        .or_else(|| {
+            row.try_get::<Option<String>>("", "template_id")
+                .ok()
+                .flatten()
+        })
+        .unwrap_or_default();
+    if let Err(e) = signet_accounts::activity::record(
+        &ctx.db.conn,
+        ctx,
+        actor,
+        None,
+        action,
+        approval_id,
+        &what,
+    )
+    .await
+    {
+        tracing::warn!(error = %e, approval = approval_id, "an approval's decision was not noted in the activity record");
+    }
 }
 
 fn no_approval(id: &str) -> DomainError {
@@ -237,6 +280,7 @@ async fn decide_as(
             draft_only: false,
             daily_limit: None,
             per_minute: u64::MAX,
+            client: None,
         };
         let via = Via::Approval {
             id: approval_id,

@@ -15,6 +15,7 @@ pub mod kinds;
 pub mod log;
 pub mod people;
 pub mod send;
+pub mod suppressions;
 pub mod templates;
 pub mod transport;
 pub mod wording;

@@ -281,7 +281,10 @@ pub async fn list(
 /// documents) or a draft-only key may read and preview it, not change it.
 fn may_change(actor: &Actor) -> Result<(), DomainError> {
     actor.require(Scope::NotificationsWrite)?;
-    if actor.mode == signet_core::Mode::Test {
+    // A person's test/live switch chooses the documents they see; wording is the
+    // workspace's in both, so an owner or admin changes it from either.
+    let person = matches!(actor.principal, signet_core::Principal::Session { .. });
+    if actor.mode == signet_core::Mode::Test && !person {
         return Err(DomainError::Forbidden(
             "saved wording is what live documents send: change it with a live key (a test key may preview it)".into(),
         ));
@@ -325,6 +328,22 @@ pub async fn save(
             values,
         ))
         .await?;
+    let changed: Vec<&str> = FIELDS
+        .iter()
+        .zip(&fields)
+        .filter_map(|(f, v)| v.as_ref().map(|_| *f))
+        .collect();
+    let detail = format!("{locale}: {}", changed.join(", "));
+    signet_accounts::activity::record(
+        &ctx.db.conn,
+        ctx,
+        actor,
+        None,
+        "email.wording_saved",
+        kind.as_str(),
+        &detail,
+    )
+    .await?;
     Ok(template_out(kind, &locale, Some(&(fields, now))))
 }
 
@@ -338,7 +357,8 @@ pub async fn remove(
     may_change(actor)?;
     let kind = Kind::parse_field("kind", kind)?;
     let locale = signet_core::languages::locale("locale", locale)?;
-    ctx.db
+    let gone = ctx
+        .db
         .write(ctx.db.stmt(
             "DELETE FROM email_templates WHERE workspace_id = $1 AND kind = $2 AND locale = $3",
             [
@@ -348,6 +368,18 @@ pub async fn remove(
             ],
         ))
         .await?;
+    if gone > 0 {
+        signet_accounts::activity::record(
+            &ctx.db.conn,
+            ctx,
+            actor,
+            None,
+            "email.wording_reset",
+            kind.as_str(),
+            &locale,
+        )
+        .await?;
+    }
     Ok(template_out(kind, &locale, None))
 }
 

@@ -8,6 +8,7 @@ use super::store::{self, EndpointRow, EndpointState, NewMessage, visible};
 use super::topics::TOPICS;
 use super::types::*;
 use super::{guard, send};
+use signet_accounts::activity;
 use signet_core::answer::{Claim, Made, Ready};
 use signet_core::clock::time;
 use signet_core::page::PageRequest;
@@ -106,7 +107,8 @@ pub async fn create(
         ],
     );
     let ready = Ready::secret(201, row.to_out(Some(secret), now))?;
-    let (c, claim) = (ctx.clone(), claim.cloned());
+    let noted = (row.id.to_string(), described(&row));
+    let (c, claim, actor) = (ctx.clone(), claim.cloned(), actor.clone());
     ctx.db
         .transaction(move |txn| async move {
             txn.exec(lock).await?;
@@ -116,9 +118,29 @@ pub async fn create(
                      delete one before adding another"
                 )));
             }
+            activity::record(
+                &*txn,
+                &c,
+                &actor,
+                None,
+                "webhook.created",
+                &noted.0,
+                &noted.1,
+            )
+            .await?;
             ready.store(&*txn, &c, claim.as_ref()).await
         })
         .await
+}
+
+/// An endpoint as the activity record names it: its name or address, and its mode.
+fn described(row: &EndpointRow) -> String {
+    let place = match (&row.name, &row.url) {
+        (Some(n), _) => n.clone(),
+        (None, Some(u)) => u.clone(),
+        (None, None) => "relay".into(),
+    };
+    format!("{place} ({})", if row.test { "test" } else { "live" })
 }
 
 /// GET /webhooks: endpoints of the key's mode, newest first (deleted ones are not listed).
@@ -177,6 +199,16 @@ pub async fn delete(ctx: &Ctx, actor: &Actor, id: &str) -> Result<WebhookOut, Do
         [Value::from(id), Value::from(now)],
     ))
     .await?;
+    activity::record(
+        &txn,
+        ctx,
+        actor,
+        None,
+        "webhook.deleted",
+        id,
+        &described(&row),
+    )
+    .await?;
     txn.commit().await?;
     row.state = EndpointState::Deleted;
     Ok(row.to_out(None, ctx.now()))
@@ -214,7 +246,8 @@ pub async fn rotate(
             Value::from(read),
         ],
     );
-    let (c, claim, id) = (ctx.clone(), claim.cloned(), id.to_string());
+    let detail = format!("{}; the old secret signs for {hours} h", described(&row));
+    let (c, claim, id, actor) = (ctx.clone(), claim.cloned(), id.to_string(), actor.clone());
     ctx.db
         .transaction(move |txn| async move {
             if txn.exec(update).await? != 1 {
@@ -223,6 +256,7 @@ pub async fn rotate(
                     retryable: true,
                 });
             }
+            activity::record(&*txn, &c, &actor, None, "webhook.rotated", &id, &detail).await?;
             ready.store(&*txn, &c, claim.as_ref()).await
         })
         .await

@@ -93,7 +93,7 @@ pub(super) async fn authorize(
                 match c.mode {
                     Ok(mode) => sessions::authenticate(&state.ctx, c.secret)
                         .await
-                        .map(|a| a.in_mode(mode)),
+                        .map(|a| a.in_mode(mode).from_client(ip)),
                     Err(e) => Err(e),
                 }
             } else {

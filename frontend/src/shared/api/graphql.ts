@@ -480,6 +480,18 @@ export interface SignedInPerson {
   language: string;
 }
 
+export interface SuppressionOut {
+  address: string;
+  reason: string;
+  emailId: string | null;
+  createdAt: string;
+}
+
+export interface SuppressionPageOut {
+  data: Array<SuppressionOut>;
+  page: PageInfo;
+}
+
 export interface TeamMemberOut {
   name: string;
   email: string;

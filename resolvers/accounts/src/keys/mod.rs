@@ -249,6 +249,7 @@ pub async fn authenticate(ctx: &Ctx, token: &str, client_ip: IpAddr) -> Result<A
         per_minute: row
             .per_minute
             .unwrap_or(ctx.plans.limits(row.plan).requests_per_minute),
+        client: Some(ip),
     })
 }
 

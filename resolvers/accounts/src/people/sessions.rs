@@ -155,6 +155,7 @@ pub async fn authenticate(ctx: &Ctx, token: &str) -> Result<Actor, DomainError> 
         draft_only: false,
         daily_limit: None,
         per_minute: ctx.plans.limits(plan).requests_per_minute,
+        client: None,
     })
 }
 

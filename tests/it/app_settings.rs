@@ -1,0 +1,235 @@
+//! What owners and admins run in the application beside documents (issue 39): the email
+//! wording and the suppression list, and the activity record of every change to them, to
+//! webhook endpoints and to approvals, each with the address it came from. Through GraphQL
+//! with a person's session, as the page calls it and as an attacker with a session would.
+
+use serde_json::{Value, json};
+use signet_core::actor::Role;
+use signet_core::plans::Plan;
+use signet_storage::sea_orm::{ConnectionTrait as _, Value as Sql};
+
+use crate::application::{person, signed_in};
+use crate::both;
+use crate::graphql::{data, kind};
+use crate::harness::TestApp;
+
+async fn suppress(app: &TestApp, ws: &str, address: &str) {
+    let db = &app.ctx().db;
+    db.conn
+        .execute_raw(db.stmt(
+            "INSERT INTO email_suppressions (workspace_id, address, reason, email_id, created_at) \
+             VALUES ($1, $2, 'the invitation email bounced (5.1.1)', NULL, 1)",
+            [Sql::from(ws), Sql::from(address)],
+        ))
+        .await
+        .unwrap();
+}
+
+fn addresses(page: &Value) -> Vec<&str> {
+    page["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["address"].as_str().unwrap())
+        .collect()
+}
+
+const LIST: &str = "query($s: String, $l: Int, $c: String) { emailSuppressions(search: $s, limit: $l, cursor: $c) { data { address reason createdAt } page { nextCursor } } }";
+const LIFT: &str = "mutation($a: String!) { liftEmailSuppression(address: $a) }";
+
+both!(
+    an_admin_finds_and_lifts_a_suppression_and_a_member_cannot,
+    |app| {
+        let ws = app.workspace(Plan::Pro).await;
+        let admin = person(&app, &ws, "admin@example.com", "Adam", Role::Admin).await;
+        let member = person(&app, &ws, "member@example.com", "Mia", Role::Member).await;
+        let (a, m) = (
+            signed_in(&app, &admin).await,
+            signed_in(&app, &member).await,
+        );
+        for address in ["bob@example.org", "ann@example.com", "a_x@example.com"] {
+            suppress(&app, &ws, address).await;
+        }
+        let elsewhere = app.workspace(Plan::Pro).await;
+        suppress(&app, &elsewhere, "zed@example.com").await;
+
+        // Alphabetically, in pages; another workspace's list is not this one's.
+        let first = a.gql(LIST, json!({"l": 2})).await;
+        let first = &data(&first)["emailSuppressions"];
+        assert_eq!(addresses(first), ["a_x@example.com", "ann@example.com"]);
+        assert_eq!(
+            first["data"][0]["reason"],
+            "the invitation email bounced (5.1.1)"
+        );
+        let cursor = first["page"]["nextCursor"].as_str().unwrap();
+        let rest = a.gql(LIST, json!({"l": 2, "c": cursor})).await;
+        let rest = &data(&rest)["emailSuppressions"];
+        assert_eq!(addresses(rest), ["bob@example.org"]);
+        assert!(rest["page"]["nextCursor"].is_null());
+        // A search is literal text, whatever its case: `_` is not a wildcard.
+        let found = a.gql(LIST, json!({"s": "_X"})).await;
+        assert_eq!(
+            addresses(&data(&found)["emailSuppressions"]),
+            ["a_x@example.com"]
+        );
+        let found = a.gql(LIST, json!({"s": "EXAMPLE.ORG"})).await;
+        assert_eq!(
+            addresses(&data(&found)["emailSuppressions"]),
+            ["bob@example.org"]
+        );
+        // Bounded, and a cursor must be one it gave.
+        let long = "a".repeat(255);
+        assert_eq!(kind(&a.gql(LIST, json!({"s": long})).await), "invalid");
+        assert_eq!(kind(&a.gql(LIST, json!({"l": 201})).await), "invalid");
+        assert_eq!(kind(&a.gql(LIST, json!({"c": "nope"})).await), "invalid");
+
+        // A member neither reads nor lifts.
+        assert_eq!(kind(&m.gql(LIST, json!({})).await), "forbidden");
+        assert_eq!(
+            kind(&m.gql(LIFT, json!({"a": "bob@example.org"})).await),
+            "forbidden"
+        );
+        // An admin lifts one (as typed, any case); a second lift finds nothing.
+        let r = a.gql(LIFT, json!({"a": " Bob@Example.ORG "})).await;
+        assert_eq!(data(&r)["liftEmailSuppression"], true);
+        let r = a.gql(LIFT, json!({"a": "bob@example.org"})).await;
+        assert_eq!(data(&r)["liftEmailSuppression"], false);
+        // Another workspace's suppression is not lifted from here.
+        let r = a.gql(LIFT, json!({"a": "zed@example.com"})).await;
+        assert_eq!(data(&r)["liftEmailSuppression"], false);
+        let all = a.gql(LIST, json!({})).await;
+        assert_eq!(
+            addresses(&data(&all)["emailSuppressions"]),
+            ["a_x@example.com", "ann@example.com"]
+        );
+        let lines = a
+            .gql("{ activity { actor action subject clientIp } }", json!({}))
+            .await;
+        let lines = data(&lines)["activity"].as_array().unwrap().clone();
+        assert_eq!(lines.len(), 1, "one lift, one line: {lines:?}");
+        assert_eq!(lines[0]["action"], "email.unsuppressed");
+        assert_eq!(lines[0]["subject"], "bob@example.org");
+        assert_eq!(lines[0]["actor"], admin.as_str());
+        assert_eq!(lines[0]["clientIp"], "127.0.0.1");
+    }
+);
+
+both!(
+    wording_and_webhook_changes_are_in_the_activity_record_from_either_switch,
+    |app| {
+        let ws = app.workspace(Plan::Pro).await;
+        let owner = person(&app, &ws, "owner@example.com", "Olga", Role::Owner).await;
+        let mut o = signed_in(&app, &owner).await;
+        // Wording is the workspace's in test and live alike: a person saves it from the
+        // test switch too (a test key still may not).
+        o.mode = Some("test");
+        let save = "mutation($i: EmailWordingInput!) { saveEmailTemplate(kind: \"reminder\", input: $i) { subject saved { subject body } } }";
+        let r = o
+            .gql(
+                save,
+                json!({"i": {"locale": "fr", "subject": "Rappel : {{document.title}}"}}),
+            )
+            .await;
+        assert_eq!(
+            data(&r)["saveEmailTemplate"]["saved"]["subject"],
+            "Rappel : {{document.title}}"
+        );
+        let reset = "mutation { resetEmailTemplate(kind: \"reminder\", locale: \"fr\") { saved { subject } } }";
+        let r = o.gql(reset, json!({})).await;
+        assert!(data(&r)["resetEmailTemplate"]["saved"].is_null());
+        // Resetting what is not saved changes nothing and is not recorded.
+        o.gql(reset, json!({})).await;
+
+        o.mode = None;
+        let made = o
+            .gql(
+                "mutation { createWebhook(input: {relay: true, name: \"Ops feed\", eventTypes: [\"documents.document.executed\"]}) { id } }",
+                json!({}),
+            )
+            .await;
+        let id = data(&made)["createWebhook"]["id"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        o.gql(
+            "mutation($id: String!) { rotateWebhookSecret(id: $id, windowHours: 2) { id } }",
+            json!({"id": id}),
+        )
+        .await;
+        o.gql(
+            "mutation($id: String!) { deleteWebhook(id: $id) { id } }",
+            json!({"id": id}),
+        )
+        .await;
+
+        let lines = o
+            .gql("{ activity { action subject detail clientIp } }", json!({}))
+            .await;
+        let lines: Vec<(String, String, String)> = data(&lines)["activity"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| {
+                assert_eq!(l["clientIp"], "127.0.0.1", "{l}");
+                (
+                    l["action"].as_str().unwrap().to_string(),
+                    l["subject"].as_str().unwrap().to_string(),
+                    l["detail"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect();
+        let expected = [
+            ("webhook.deleted", id.as_str(), "Ops feed (live)"),
+            (
+                "webhook.rotated",
+                id.as_str(),
+                "Ops feed (live); the old secret signs for 2 h",
+            ),
+            ("webhook.created", id.as_str(), "Ops feed (live)"),
+            ("email.wording_reset", "reminder", "fr"),
+            ("email.wording_saved", "reminder", "fr: subject"),
+        ];
+        let got: Vec<(&str, &str, &str)> = lines
+            .iter()
+            .map(|(a, s, d)| (a.as_str(), s.as_str(), d.as_str()))
+            .collect();
+        assert_eq!(got, expected);
+
+        // A key's changes are recorded too, under the key, with its address.
+        let (kws, key) = app.owner().await;
+        let _ = kws;
+        let body = json!({"query": "mutation { createWebhook(input: {relay: true, eventTypes: [\"documents.document.executed\"]}) { id } }"}).to_string();
+        let r = app.post("/graphql", &key, &[], &body).await;
+        assert!(
+            r.body["data"]["createWebhook"]["id"].is_string(),
+            "{}",
+            r.body
+        );
+        let actor = app.actor(&key).await;
+        let db = &app.ctx().db;
+        let row = db
+            .conn
+            .query_one_raw(db.stmt(
+                "SELECT actor, action, detail, client_ip FROM activity WHERE workspace_id = $1",
+                [Sql::from(actor.workspace_id.to_string())],
+            ))
+            .await
+            .unwrap()
+            .unwrap();
+        let got: (String, String, String, String) = (
+            row.try_get("", "actor").unwrap(),
+            row.try_get("", "action").unwrap(),
+            row.try_get("", "detail").unwrap(),
+            row.try_get("", "client_ip").unwrap(),
+        );
+        assert_eq!(
+            got,
+            (
+                actor.id().to_string(),
+                "webhook.created".into(),
+                "relay (test)".into(),
+                "127.0.0.1".into()
+            )
+        );
+    }
+);
