@@ -5,6 +5,7 @@ mod documents;
 mod email;
 pub mod guard;
 mod people;
+mod settings;
 mod templates;
 #[path = "webhooks.rs"]
 mod webhooks_gql;
@@ -61,6 +62,7 @@ pub struct Query(
     templates::TemplatesQuery,
     people::PeopleQuery,
     developers::DevelopersQuery,
+    settings::SettingsQuery,
 );
 
 #[derive(MergedObject, Default)]
@@ -71,6 +73,7 @@ pub struct Mutation(
     templates::TemplatesMutation,
     people::PeopleMutation,
     developers::DevelopersMutation,
+    settings::SettingsMutation,
 );
 
 #[derive(MergedSubscription, Default)]

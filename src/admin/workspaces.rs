@@ -7,6 +7,8 @@ use signet_core::plans::Plan;
 
 use crate::output::out;
 
+// Parsed once per command: the size of the update's many options does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand)]
 pub enum WorkspaceCmd {
     Create {
@@ -39,6 +41,24 @@ pub enum WorkspaceCmd {
         /// Embedded signing on or off.
         #[arg(long, value_parser = ["on", "off"])]
         embedding: Option<String>,
+        /// The IANA time zone its days begin and end in (Europe/Paris).
+        #[arg(long)]
+        time_zone: Option<String>,
+        /// The name emails come from when a document names none.
+        #[arg(long)]
+        sender_name: Option<String>,
+        /// Where replies go when a document names no address.
+        #[arg(long)]
+        reply_to: Option<String>,
+        /// Test mode for the whole workspace: every key and person works on test documents.
+        #[arg(long, value_parser = ["on", "off"])]
+        test_mode: Option<String>,
+        /// AI drafting on or off (it also needs the operator's provider).
+        #[arg(long, value_parser = ["on", "off"])]
+        ai: Option<String>,
+        /// AI drafting jobs a day (1 to 1000).
+        #[arg(long)]
+        ai_daily_limit: Option<i64>,
         #[arg(long)]
         json: bool,
     },
@@ -76,6 +96,12 @@ pub async fn run(ctx: &signet_core::Ctx, cmd: WorkspaceCmd) -> anyhow::Result<()
             locale,
             embed_origins,
             embedding,
+            time_zone,
+            sender_name,
+            reply_to,
+            test_mode,
+            ai,
+            ai_daily_limit,
             json,
         } => {
             let w = workspaces::update(
@@ -88,6 +114,12 @@ pub async fn run(ctx: &signet_core::Ctx, cmd: WorkspaceCmd) -> anyhow::Result<()
                     locale,
                     embed_origins: (!embed_origins.is_empty()).then_some(embed_origins),
                     embedding: embedding.map(|e| e == "on"),
+                    time_zone,
+                    sender_name,
+                    reply_to,
+                    test_mode: test_mode.map(|e| e == "on"),
+                    ai_drafting: ai.map(|e| e == "on"),
+                    ai_daily_limit,
                 },
             )
             .await?;
@@ -103,6 +135,12 @@ pub async fn run(ctx: &signet_core::Ctx, cmd: WorkspaceCmd) -> anyhow::Result<()
                 } else {
                     w.embed_origins.join(", ")
                 }
+            ) + &format!(
+                ", time zone {}, test mode {}, AI drafting {} ({} a day)",
+                w.workspace.time_zone,
+                if w.test_mode { "on" } else { "off" },
+                if w.ai_drafting { "on" } else { "off" },
+                w.ai_daily_limit
             );
             out(json, serde_json::to_value(&w)?, text);
         }

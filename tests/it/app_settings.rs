@@ -233,3 +233,213 @@ both!(
         );
     }
 );
+
+const SETTINGS: &str = "{ workspaceSettings { name plan timeZone language senderName senderEmail replyTo testMode embedding embedOrigins aiDrafting aiDailyLimit } }";
+const UPDATE: &str = "mutation($i: WorkspaceSettingsInput!) { updateWorkspaceSettings(input: $i) { name timeZone language senderName senderEmail replyTo testMode embedding embedOrigins aiDrafting aiDailyLimit } }";
+
+/// The `.eml` file written to `to`: the From name and the Reply-To address.
+fn sent_to(app: &TestApp, to: &str) -> Option<(String, String)> {
+    for entry in std::fs::read_dir(app.dir.path().join("mail"))
+        .ok()?
+        .flatten()
+    {
+        if entry.file_name().to_string_lossy().starts_with('.') {
+            continue;
+        }
+        let raw = std::fs::read(entry.path()).ok()?;
+        let m = mail_parser::MessageParser::default().parse(&raw)?;
+        let first = |a: Option<&mail_parser::Address>| {
+            a.and_then(|a| a.first()).map(|a| {
+                (
+                    a.name().unwrap_or_default().to_string(),
+                    a.address().unwrap_or_default().to_string(),
+                )
+            })
+        };
+        if first(m.to()).is_some_and(|(_, a)| a == to) {
+            let from = first(m.from()).map(|(n, _)| n).unwrap_or_default();
+            let reply = first(m.reply_to()).map(|(_, a)| a).unwrap_or_default();
+            return Some((from, reply));
+        }
+    }
+    None
+}
+
+both!(
+    an_admin_changes_the_workspace_settings_and_a_member_cannot,
+    |app| {
+        let ws = app.workspace(Plan::Pro).await;
+        let admin = person(&app, &ws, "admin@example.com", "Adam", Role::Admin).await;
+        let member = person(&app, &ws, "member@example.com", "Mia", Role::Member).await;
+        let (a, m) = (
+            signed_in(&app, &admin).await,
+            signed_in(&app, &member).await,
+        );
+        assert_eq!(kind(&m.gql(SETTINGS, json!({})).await), "forbidden");
+        let r = m.gql(UPDATE, json!({"i": {"name": "Mine now"}})).await;
+        assert_eq!(kind(&r), "forbidden");
+
+        let r = a.gql(SETTINGS, json!({})).await;
+        let before = &data(&r)["workspaceSettings"];
+        assert_eq!(before["name"], "Acme");
+        assert_eq!(before["plan"], "pro");
+        assert_eq!(before["testMode"], false);
+        assert_eq!(before["aiDrafting"], false);
+        assert_eq!(before["aiDailyLimit"], 50);
+
+        let r = a
+            .gql(
+                UPDATE,
+                json!({"i": {
+                    "name": " Acme Lettings ", "timeZone": "Europe/Paris", "language": "fr",
+                    "senderName": "Acme Lettings Team", "senderEmail": "team@acme.example",
+                    "replyTo": "help@acme.example", "embedding": true,
+                    "embedOrigins": ["https://app.acme.example", "https://APP.acme.example/"],
+                    "aiDrafting": true, "aiDailyLimit": 200
+                }}),
+            )
+            .await;
+        let after = data(&r)["updateWorkspaceSettings"].clone();
+        assert_eq!(after["name"], "Acme Lettings");
+        assert_eq!(after["timeZone"], "Europe/Paris");
+        assert_eq!(after["language"], "fr");
+        assert_eq!(after["embedOrigins"], json!(["https://app.acme.example"]));
+        assert_eq!(after["aiDailyLimit"], 200);
+        // Read back as it was saved.
+        let r = a.gql(SETTINGS, json!({})).await;
+        let mut read = data(&r)["workspaceSettings"].clone();
+        read.as_object_mut().unwrap().remove("plan");
+        assert_eq!(read, after);
+
+        // Each bad value is named, and nothing of the change is kept.
+        for (bad, field) in [
+            (json!({"timeZone": "Mars/Olympus"}), "timeZone"),
+            (json!({"language": "xx"}), "language"),
+            (json!({"senderEmail": "not an address"}), "senderEmail"),
+            (json!({"replyTo": "nope"}), "replyTo"),
+            (json!({"name": "  "}), "name"),
+            (json!({"senderName": "Acme\u{202e}mE"}), "senderName"),
+            (json!({"aiDailyLimit": 0}), "aiDailyLimit"),
+            (json!({"aiDailyLimit": 1001}), "aiDailyLimit"),
+            (
+                json!({"embedOrigins": ["http://evil.example"]}),
+                "embedOrigins",
+            ),
+            (
+                json!({"embedOrigins": (0..21).map(|i| format!("https://s{i}.example")).collect::<Vec<_>>()}),
+                "embedOrigins",
+            ),
+        ] {
+            let mut input = bad.clone();
+            input["name"] = input.get("name").cloned().unwrap_or(json!("Renamed"));
+            let r = a.gql(UPDATE, json!({"i": input})).await;
+            assert_eq!(kind(&r), "invalid", "{bad}: {}", r.body);
+            let message = r.body["errors"][0]["message"].as_str().unwrap();
+            assert!(message.starts_with(field), "{bad}: {message}");
+        }
+        let r = a.gql(SETTINGS, json!({})).await;
+        assert_eq!(data(&r)["workspaceSettings"]["name"], "Acme Lettings");
+
+        // A live document's emails come from the sender name, replies go to the reply-to.
+        let every: Vec<&str> = signet_core::Scope::ALL.iter().map(|s| s.as_str()).collect();
+        let live = app.key(&ws, signet_core::Mode::Live, &every).await;
+        let doc = crate::documents::create(&app, &live, json!({"sendNow": true})).await;
+        assert_eq!(doc.status, 201, "{}", doc.body);
+        let live_doc = doc.body["id"].as_str().unwrap().to_string();
+        app.run_pending_jobs().await;
+        let sent = crate::harness::until("the invitation's file", || async {
+            sent_to(&app, "ada@example.com")
+        })
+        .await;
+        assert_eq!(
+            sent,
+            (
+                "Acme Lettings Team".to_string(),
+                "help@acme.example".to_string()
+            )
+        );
+        // An empty text clears a setting.
+        let r = a.gql(UPDATE, json!({"i": {"senderName": ""}})).await;
+        assert!(data(&r)["updateWorkspaceSettings"]["senderName"].is_null());
+
+        // Test mode for the whole workspace: every key and person works on test documents.
+        let r = a.gql(UPDATE, json!({"i": {"testMode": true}})).await;
+        assert_eq!(data(&r)["updateWorkspaceSettings"]["testMode"], true);
+        assert_eq!(
+            app.get(&format!("/api/v1/documents/{live_doc}"), Some(&live))
+                .await
+                .status,
+            404,
+            "the live key now works on test documents"
+        );
+        let made = crate::documents::create(&app, &live, json!({})).await;
+        assert_eq!(made.body["test"], true, "{}", made.body);
+        let me = a.gql("{ me { testMode } }", json!({})).await;
+        assert_eq!(data(&me)["me"]["testMode"], true);
+        let listed = a.gql("{ documents { data { id test } } }", json!({})).await;
+        let listed = &data(&listed)["documents"]["data"];
+        assert_eq!(listed.as_array().unwrap().len(), 1, "{listed}");
+        assert_eq!(listed[0]["test"], true);
+        // The live key (pinned to test) may still turn it off; a draft-only key may not.
+        let draft_only = app
+            .key_with(signet_accounts::keys::KeyCreateIn {
+                draft_only: true,
+                ..signet_accounts::keys::KeyCreateIn::new(
+                    &ws,
+                    signet_core::Mode::Live,
+                    signet_core::actor::Scopes::all(),
+                )
+            })
+            .await;
+        let off = json!({"query": UPDATE, "variables": {"i": {"testMode": false}}}).to_string();
+        let r = app.post("/graphql", &draft_only, &[], &off).await;
+        assert_eq!(kind(&r), "forbidden", "{}", r.body);
+        let r = app.post("/graphql", &live, &[], &off).await;
+        assert_eq!(
+            r.body["data"]["updateWorkspaceSettings"]["testMode"], false,
+            "{}",
+            r.body
+        );
+        assert_eq!(
+            app.get(&format!("/api/v1/documents/{live_doc}"), Some(&live))
+                .await
+                .status,
+            200
+        );
+        // A test key reads the settings but does not change them.
+        let test = app.key(&ws, signet_core::Mode::Test, &every).await;
+        let r = app.post("/graphql", &test, &[], &off).await;
+        assert_eq!(kind(&r), "forbidden", "{}", r.body);
+
+        let lines = a
+            .gql("{ activity { actor action detail } }", json!({}))
+            .await;
+        let lines: Vec<(String, String)> = data(&lines)["activity"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|l| l["action"] == "settings.changed")
+            .map(|l| {
+                (
+                    l["actor"].as_str().unwrap().to_string(),
+                    l["detail"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect();
+        let key_id = app.actor(&live).await.id().to_string();
+        assert_eq!(
+            lines,
+            [
+                (key_id, "testMode (test mode off)".to_string()),
+                (admin.clone(), "testMode (test mode on)".to_string()),
+                (admin.clone(), "senderName".to_string()),
+                (
+                    admin.clone(),
+                    "name, timeZone, senderEmail, senderName, replyTo, language, embedOrigins, \
+                     embedding, aiDrafting, aiDailyLimit"
+                        .to_string()
+                ),
+            ]
+        );
+    }
+);

@@ -146,6 +146,7 @@ async fn main() {
             daily_limit: None,
             per_minute: u64::MAX,
             client: None,
+            workspace_test: false,
         };
         for i in chunk * per..((chunk + 1) * per).min(args.endpoints) {
             webhooks::create(

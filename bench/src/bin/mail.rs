@@ -215,6 +215,7 @@ async fn main() {
         daily_limit: None,
         per_minute: u64::MAX,
         client: None,
+        workspace_test: false,
     };
     let body: DocumentCreateIn = serde_json::from_str(include_str!("../../create-send.json"))
         .unwrap_or_else(|e| panic!("{e}"));

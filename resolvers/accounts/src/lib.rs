@@ -9,6 +9,7 @@ pub mod keys;
 pub mod payments;
 pub mod people;
 pub mod reports;
+pub mod settings;
 pub mod teams;
 pub mod usage;
 pub mod workspaces;

@@ -6,6 +6,7 @@ use signet_storage::entities::workspace;
 
 use signet_core::plans::Plan;
 use signet_core::{Ctx, DomainError, ids};
+use signet_storage::Sql;
 
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -70,14 +71,22 @@ fn to_out(m: workspace::Model) -> Result<WorkspaceOut, DomainError> {
     })
 }
 
-/// What `signet admin workspace update` may change; `None` leaves a setting alone, and an
-/// empty sender address or language clears it.
+/// What a workspace's settings change may hold (`signet admin workspace update`, the
+/// application's Settings); `None` leaves a setting alone, and an empty text clears it.
 #[derive(Default)]
 pub struct WorkspacePatch {
     pub name: Option<String>,
     pub plan: Option<Plan>,
+    /// The IANA time zone its days (reports) begin and end in.
+    pub time_zone: Option<String>,
     /// Where a test document's emails go when the document names no sender address.
     pub sender_email: Option<String>,
+    /// The name its emails come from when the document names none (else the workspace's
+    /// name).
+    pub sender_name: Option<String>,
+    /// Where replies to its emails go when the document names no address (else the sender
+    /// address).
+    pub reply_to: Option<String>,
     /// The language of emails whose person and document name none.
     pub locale: Option<String>,
     /// The websites that may show embedded signing (replaces the list; one empty entry
@@ -85,10 +94,18 @@ pub struct WorkspacePatch {
     pub embed_origins: Option<Vec<String>>,
     /// Embedded signing on or off.
     pub embedding: Option<bool>,
+    /// Test mode for the whole workspace: every key and person works on test documents.
+    pub test_mode: Option<bool>,
+    /// AI drafting on or off (it also needs the operator's provider).
+    pub ai_drafting: Option<bool>,
+    /// AI drafting jobs a day.
+    pub ai_daily_limit: Option<i64>,
 }
 
 /// The most websites a workspace may allow.
 pub const MAX_EMBED_ORIGINS: usize = 20;
+/// The most AI drafting jobs a day a workspace may allow itself.
+pub const MAX_AI_DAILY: i64 = 1_000;
 
 /// A website as embedding names it: `scheme://host[:port]`, lower case, no path. `https`, or
 /// `http` for this machine only (127.0.0.1, localhost, [::1]).
@@ -155,83 +172,166 @@ pub async fn embedding<C: sea_orm::ConnectionTrait>(
     })
 }
 
-/// The settings emails read, beside the workspace record.
+/// A workspace's settings, as the operator's command and the application show them.
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct WorkspaceSettingsOut {
     #[serde(flatten)]
     pub workspace: WorkspaceOut,
     pub sender_email: Option<String>,
+    pub sender_name: Option<String>,
+    pub reply_to: Option<String>,
     pub locale: Option<String>,
     /// Whether embedded signing is on.
     pub embedding: bool,
     /// The websites that may show embedded signing.
     pub embed_origins: Vec<String>,
+    pub test_mode: bool,
+    pub ai_drafting: bool,
+    pub ai_daily_limit: i64,
 }
 
-pub async fn update(
-    ctx: &Ctx,
-    id: &str,
-    patch: WorkspacePatch,
-) -> Result<WorkspaceSettingsOut, DomainError> {
-    use sea_orm::{ConnectionTrait, Value};
-    get(ctx, id).await?;
-    let mut sets: Vec<(&str, Value)> = Vec::new();
+/// A line of text a setting holds: trimmed, `max` characters at most, nothing that controls
+/// or disguises text; empty clears the setting.
+fn line(field: &str, v: &str, max: usize) -> Result<Option<String>, DomainError> {
+    let v = v.trim();
+    if v.chars().count() > max {
+        return Err(DomainError::invalid(
+            field,
+            format!("must be at most {max} characters"),
+        ));
+    }
+    if v.chars()
+        .any(|c| c.is_control() || signet_core::fields::is_disguising(c))
+    {
+        return Err(DomainError::invalid(
+            field,
+            "must not hold control characters or text-direction overrides",
+        ));
+    }
+    Ok((!v.is_empty()).then(|| v.to_string()))
+}
+
+fn address(field: &str, v: &str) -> Result<Option<String>, DomainError> {
+    let v = v.trim();
+    if !v.is_empty() && (v.len() > 254 || !signet_core::fields::is_email(v)) {
+        return Err(DomainError::invalid(
+            field,
+            format!("'{v}' is not an email address"),
+        ));
+    }
+    Ok((!v.is_empty()).then(|| v.to_string()))
+}
+
+/// Columns to set, each with its value.
+pub type Sets = Vec<(&'static str, sea_orm::Value)>;
+
+/// The columns a patch sets, each checked, and the names of the settings it changes (for
+/// the activity record).
+pub fn assignments(patch: &WorkspacePatch) -> Result<(Sets, Vec<String>), DomainError> {
+    use sea_orm::Value;
+    let mut sets: Vec<(&'static str, Value)> = Vec::new();
+    let mut named: Vec<String> = Vec::new();
+    let mut set = |col: &'static str, name: &str, v: Value| {
+        sets.push((col, v));
+        named.push(name.to_string());
+    };
     if let Some(name) = &patch.name {
-        let name = name.trim();
-        if name.is_empty() || name.chars().count() > 200 {
-            return Err(DomainError::invalid("name", "must be 1 to 200 characters"));
-        }
-        sets.push(("name", Value::from(name.to_string())));
+        let name = line("name", name, 200)?
+            .ok_or_else(|| DomainError::invalid("name", "must be 1 to 200 characters"))?;
+        set("name", "name", Value::from(name));
     }
     if let Some(plan) = patch.plan {
-        sets.push(("plan", Value::from(plan.as_str())));
+        set("plan", "plan", Value::from(plan.as_str()));
     }
-    if let Some(address) = &patch.sender_email {
-        let address = address.trim();
-        if !address.is_empty() && !signet_core::fields::is_email(address) {
-            return Err(DomainError::invalid(
-                "sender-email",
-                format!("'{address}' is not an email address"),
-            ));
-        }
-        sets.push((
+    if let Some(tz) = &patch.time_zone {
+        set(
+            "time_zone",
+            "timeZone",
+            Value::from(parse_time_zone(tz.trim())?),
+        );
+    }
+    if let Some(a) = &patch.sender_email {
+        set(
             "sender_email",
-            Value::from((!address.is_empty()).then(|| address.to_string())),
-        ));
+            "senderEmail",
+            Value::from(address("senderEmail", a)?),
+        );
+    }
+    if let Some(n) = &patch.sender_name {
+        set(
+            "sender_name",
+            "senderName",
+            Value::from(line("senderName", n, 100)?),
+        );
+    }
+    if let Some(a) = &patch.reply_to {
+        set("reply_to", "replyTo", Value::from(address("replyTo", a)?));
     }
     if let Some(locale) = &patch.locale {
         let locale = locale.trim();
         if !locale.is_empty() {
-            signet_core::languages::locale("locale", Some(locale))?;
+            signet_core::languages::locale("language", Some(locale))?;
         }
-        sets.push((
+        set(
             "locale",
+            "language",
             Value::from((!locale.is_empty()).then(|| locale.to_string())),
-        ));
+        );
     }
     if let Some(list) = &patch.embed_origins {
         let mut origins: Vec<String> = Vec::new();
         for o in list.iter().filter(|o| !o.trim().is_empty()) {
-            let o = origin("embed-origin", o)?;
+            let o = origin("embedOrigins", o)?;
             if !origins.contains(&o) {
                 origins.push(o);
             }
+            if origins.len() > MAX_EMBED_ORIGINS {
+                return Err(DomainError::invalid(
+                    "embedOrigins",
+                    format!("a workspace allows at most {MAX_EMBED_ORIGINS} websites"),
+                ));
+            }
         }
-        if origins.len() > MAX_EMBED_ORIGINS {
-            return Err(DomainError::invalid(
-                "embed-origin",
-                format!("a workspace allows at most {MAX_EMBED_ORIGINS} websites"),
-            ));
-        }
-        sets.push((
+        set(
             "embed_origins",
+            "embedOrigins",
             Value::from(serde_json::to_string(&origins).unwrap_or_else(|_| "[]".into())),
-        ));
+        );
     }
     if let Some(on) = patch.embedding {
-        sets.push(("embedding", Value::from(on)));
+        set("embedding", "embedding", Value::from(on));
     }
+    if let Some(on) = patch.test_mode {
+        set("test_mode", "testMode", Value::from(on));
+    }
+    if let Some(on) = patch.ai_drafting {
+        set("ai_drafting", "aiDrafting", Value::from(on));
+    }
+    if let Some(n) = patch.ai_daily_limit {
+        if !(1..=MAX_AI_DAILY).contains(&n) {
+            return Err(DomainError::invalid(
+                "aiDailyLimit",
+                format!("must be 1 to {MAX_AI_DAILY}"),
+            ));
+        }
+        set("ai_daily_limit", "aiDailyLimit", Value::from(n as i32));
+    }
+    Ok((sets, named))
+}
+
+/// Changes a workspace's settings in one transaction; a change that running servers must
+/// see at once (the name keys carry, test mode) moves the key cache's epoch in it. With an
+/// `actor`, the change is in the activity record, in the same transaction.
+pub async fn apply(
+    ctx: &Ctx,
+    id: &str,
+    patch: WorkspacePatch,
+    actor: Option<&signet_core::Actor>,
+) -> Result<WorkspaceSettingsOut, DomainError> {
+    use sea_orm::Value;
+    get(ctx, id).await?;
+    let (sets, named) = assignments(&patch)?;
     if !sets.is_empty() {
         let assignments: Vec<String> = sets
             .iter()
@@ -240,21 +340,59 @@ pub async fn update(
             .collect();
         let mut values = vec![Value::from(id.to_string())];
         values.extend(sets.into_iter().map(|(_, v)| v));
+        let update = ctx.db.stmt(
+            &format!(
+                "UPDATE workspaces SET {} WHERE id = $1",
+                assignments.join(", ")
+            ),
+            values,
+        );
+        let bump = ctx
+            .db
+            .stmt("UPDATE auth_epoch SET value = value + 1 WHERE id = 1", []);
+        let detail = match patch.test_mode {
+            Some(on) => format!(
+                "{} (test mode {})",
+                named.join(", "),
+                if on { "on" } else { "off" }
+            ),
+            None => named.join(", "),
+        };
+        let (c, actor, id) = (ctx.clone(), actor.cloned(), id.to_string());
         ctx.db
-            .write(ctx.db.stmt(
-                &format!(
-                    "UPDATE workspaces SET {} WHERE id = $1",
-                    assignments.join(", ")
-                ),
-                values,
-            ))
+            .transaction(move |txn| async move {
+                txn.exec(update).await?;
+                txn.exec(bump).await?;
+                if let Some(a) = &actor {
+                    crate::activity::record(&*txn, &c, a, None, "settings.changed", &id, &detail)
+                        .await?;
+                }
+                Ok::<_, DomainError>(())
+            })
             .await?;
+        crate::keys::cache(ctx).clear();
     }
+    settings(ctx, id).await
+}
+
+/// `signet admin workspace update`: [`apply`] as the operator.
+pub async fn update(
+    ctx: &Ctx,
+    id: &str,
+    patch: WorkspacePatch,
+) -> Result<WorkspaceSettingsOut, DomainError> {
+    apply(ctx, id, patch, None).await
+}
+
+/// A workspace's settings as they are.
+pub async fn settings(ctx: &Ctx, id: &str) -> Result<WorkspaceSettingsOut, DomainError> {
+    use sea_orm::{ConnectionTrait, Value};
     let row = ctx
         .db
         .conn
         .query_one_raw(ctx.db.stmt(
-            "SELECT sender_email, locale FROM workspaces WHERE id = $1",
+            "SELECT sender_email, sender_name, reply_to, locale, test_mode, ai_drafting, ai_daily_limit \
+             FROM workspaces WHERE id = $1",
             [Value::from(id.to_string())],
         ))
         .await?
@@ -263,20 +401,27 @@ pub async fn update(
     Ok(WorkspaceSettingsOut {
         workspace: get(ctx, id).await?,
         sender_email: row.try_get("", "sender_email")?,
+        sender_name: row.try_get("", "sender_name")?,
+        reply_to: row.try_get("", "reply_to")?,
         locale: row.try_get("", "locale")?,
         embedding: embed.on,
         embed_origins: embed.origins,
+        test_mode: row.try_get("", "test_mode")?,
+        ai_drafting: row.try_get("", "ai_drafting")?,
+        ai_daily_limit: row.try_get::<i32>("", "ai_daily_limit")? as i64,
     })
 }
 
-/// What emails and the signing page need of a workspace: its name and plan, and the language
-/// and sender address of its emails.
+/// What emails and the signing page need of a workspace: its name and plan, and the
+/// language, sender name, sender address and reply-to of its emails.
 #[derive(Clone, Debug)]
 pub struct Profile {
     pub name: String,
     pub plan: Plan,
     pub locale: Option<String>,
     pub sender_email: Option<String>,
+    pub sender_name: Option<String>,
+    pub reply_to: Option<String>,
 }
 
 /// The workspace's [`Profile`], `None` when there is no such workspace.
@@ -286,7 +431,7 @@ pub async fn profile(ctx: &Ctx, id: &str) -> Result<Option<Profile>, DomainError
         .db
         .conn
         .query_one_raw(ctx.db.stmt(
-            "SELECT name, plan, locale, sender_email FROM workspaces WHERE id = $1",
+            "SELECT name, plan, locale, sender_email, sender_name, reply_to FROM workspaces WHERE id = $1",
             [Value::from(id.to_string())],
         ))
         .await?;
@@ -296,6 +441,8 @@ pub async fn profile(ctx: &Ctx, id: &str) -> Result<Option<Profile>, DomainError
         plan: Plan::parse(&r.try_get::<String>("", "plan")?).unwrap_or(Plan::Free),
         locale: r.try_get("", "locale")?,
         sender_email: r.try_get("", "sender_email")?,
+        sender_name: r.try_get("", "sender_name")?,
+        reply_to: r.try_get("", "reply_to")?,
     }))
 }
 

@@ -229,6 +229,9 @@ pub struct Actor {
     /// activity record says a change came from. `None` for work that no request started
     /// (a worker, an operator's command).
     pub client: Option<std::net::IpAddr>,
+    /// The workspace's test mode is on: the actor works on test documents whatever its key
+    /// or the application's switch says.
+    pub workspace_test: bool,
 }
 
 impl Actor {
@@ -243,7 +246,11 @@ impl Actor {
     /// switch). A key's mode is the key's own and never changes.
     pub fn in_mode(mut self, mode: Mode) -> Actor {
         if matches!(self.principal, Principal::Session { .. }) {
-            self.mode = mode;
+            self.mode = if self.workspace_test {
+                Mode::Test
+            } else {
+                mode
+            };
         }
         self
     }

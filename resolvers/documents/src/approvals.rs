@@ -281,6 +281,7 @@ async fn decide_as(
             daily_limit: None,
             per_minute: u64::MAX,
             client: None,
+            workspace_test: false,
         };
         let via = Via::Approval {
             id: approval_id,

@@ -63,6 +63,7 @@ mod m0014_outbox_purge;
 mod m0015_live_deliveries;
 mod m0016_people;
 mod m0017_people_passkeys;
+mod m0018_workspace_settings;
 
 pub struct Migrator;
 
@@ -87,6 +88,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0015_live_deliveries::Migration),
             Box::new(m0016_people::Migration),
             Box::new(m0017_people_passkeys::Migration),
+            Box::new(m0018_workspace_settings::Migration),
         ]
     }
 }

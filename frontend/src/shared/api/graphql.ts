@@ -336,6 +336,7 @@ export interface MeOut {
   workspace: WorkspaceOf;
   workspaces: Array<WorkspaceOf>;
   scopes: Array<string>;
+  testMode: boolean;
 }
 
 export interface MetadataPair {
@@ -669,4 +670,35 @@ export interface WorkspaceOf {
   id: string;
   name: string;
   role: string;
+}
+
+export interface WorkspaceSettings {
+  id: string;
+  name: string;
+  plan: string;
+  timeZone: string;
+  language: string | null;
+  senderName: string | null;
+  senderEmail: string | null;
+  replyTo: string | null;
+  testMode: boolean;
+  embedding: boolean;
+  embedOrigins: Array<string>;
+  aiDrafting: boolean;
+  aiDailyLimit: number;
+  createdAt: number;
+}
+
+export interface WorkspaceSettingsInput {
+  name?: string | null;
+  timeZone?: string | null;
+  language?: string | null;
+  senderName?: string | null;
+  senderEmail?: string | null;
+  replyTo?: string | null;
+  testMode?: boolean | null;
+  embedding?: boolean | null;
+  embedOrigins?: Array<string> | null;
+  aiDrafting?: boolean | null;
+  aiDailyLimit?: number | null;
 }

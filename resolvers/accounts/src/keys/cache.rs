@@ -37,6 +37,8 @@ pub struct KeyRow {
     pub(super) revoked: bool,
     pub(super) plan: Plan,
     pub(super) workspace_name: String,
+    /// The workspace's test mode is on.
+    pub(super) workspace_test: bool,
 }
 
 const TTL: Duration = Duration::from_secs(60);

@@ -163,8 +163,8 @@ async fn load(ctx: &Ctx, digest: &str) -> Result<Option<KeyRow>, DomainError> {
         .conn
         .query_one_raw(ctx.db.stmt(
             "SELECT k.id, k.workspace_id, k.mode, k.key_hash, k.scopes, k.draft_only, k.daily_limit, \
-             k.per_minute, k.allowed_cidrs, k.expires_at, k.revoked_at, w.plan, w.name AS workspace_name \
-             FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id WHERE k.key_hash = $1",
+             k.per_minute, k.allowed_cidrs, k.expires_at, k.revoked_at, w.plan, w.name AS workspace_name, \
+             w.test_mode FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id WHERE k.key_hash = $1",
             [Value::from(digest)],
         ))
         .await?
@@ -183,6 +183,7 @@ async fn load(ctx: &Ctx, digest: &str) -> Result<Option<KeyRow>, DomainError> {
         key_id: row.try_get("", "id")?,
         workspace_id: row.try_get::<String>("", "workspace_id")?.into(),
         workspace_name: row.try_get("", "workspace_name")?,
+        workspace_test: row.try_get("", "test_mode")?,
         mode: Mode::parse(&mode),
         stored_hash: decode_hex(&stored).unwrap_or_default(),
         scopes: Scopes::parse(parse_list(&scopes)?.iter().map(String::as_str)).unwrap_or_default(),
@@ -241,7 +242,8 @@ pub async fn authenticate(ctx: &Ctx, token: &str, client_ip: IpAddr) -> Result<A
         principal: signet_core::Principal::Key {
             id: row.key_id.clone(),
         },
-        mode,
+        // A workspace in test mode: every key works on test documents.
+        mode: if row.workspace_test { Mode::Test } else { mode },
         scopes: row.scopes,
         plan: row.plan,
         draft_only: row.draft_only,
@@ -250,6 +252,7 @@ pub async fn authenticate(ctx: &Ctx, token: &str, client_ip: IpAddr) -> Result<A
             .per_minute
             .unwrap_or(ctx.plans.limits(row.plan).requests_per_minute),
         client: Some(ip),
+        workspace_test: row.workspace_test,
     })
 }
 

@@ -96,7 +96,7 @@ pub async fn authenticate(ctx: &Ctx, token: &str) -> Result<Actor, DomainError> 
         .conn
         .query_one_raw(ctx.db.stmt(
             "SELECT s.id, s.user_id, s.workspace_id, s.created_at, s.last_seen_at, s.acting_since, s.ended_at, \
-             w.name AS workspace_name, w.plan FROM sessions s JOIN workspaces w ON w.id = s.workspace_id \
+             w.name AS workspace_name, w.plan, w.test_mode FROM sessions s JOIN workspaces w ON w.id = s.workspace_id \
              WHERE s.token_hash = $1",
             [Value::from(hash(ctx, token))],
         ))
@@ -141,6 +141,7 @@ pub async fn authenticate(ctx: &Ctx, token: &str) -> Result<Actor, DomainError> 
     let plan: String = row.try_get("", "plan")?;
     let plan = signet_core::plans::Plan::parse(&plan)
         .ok_or_else(|| DomainError::Internal(format!("plan {plan}")))?;
+    let workspace_test: bool = row.try_get("", "test_mode")?;
     Ok(Actor {
         workspace_id: workspace_id.into(),
         workspace_name: row.try_get("", "workspace_name")?,
@@ -149,13 +150,18 @@ pub async fn authenticate(ctx: &Ctx, token: &str) -> Result<Actor, DomainError> 
             session_id: id,
             role,
         },
-        mode: Mode::Live,
+        mode: if workspace_test {
+            Mode::Test
+        } else {
+            Mode::Live
+        },
         scopes: members::scopes_of(role),
         plan,
         draft_only: false,
         daily_limit: None,
         per_minute: ctx.plans.limits(plan).requests_per_minute,
         client: None,
+        workspace_test,
     })
 }
 

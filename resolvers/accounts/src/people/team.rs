@@ -330,6 +330,9 @@ pub struct MeOut {
     /// What they may do here, in the scopes' terms (the page shows only what is allowed; the
     /// resolvers refuse the rest anyway).
     pub scopes: Vec<String>,
+    /// The workspace's test mode is on: every key and person works on test documents, and
+    /// the application's switch stays on test.
+    pub test_mode: bool,
 }
 
 pub async fn me(ctx: &Ctx, actor: &Actor) -> Result<MeOut, DomainError> {
@@ -361,6 +364,7 @@ pub async fn me(ctx: &Ctx, actor: &Actor) -> Result<MeOut, DomainError> {
         role: here.role.clone(),
         workspace: here,
         workspaces,
+        test_mode: actor.workspace_test,
         scopes: actor
             .scopes
             .iter()

@@ -249,7 +249,8 @@ async fn addressed(
     let email: EmailOptionsIn = serde_json::from_str(&doc.email_options).unwrap_or_default();
     let send: SendOptionsIn = serde_json::from_str(&doc.send_options).unwrap_or_default();
     let facts: BTreeMap<String, String> = serde_json::from_str(&doc.facts).unwrap_or_default();
-    let sender_name = first(&[&email.sender_name, &send.sender_name]).unwrap_or(ws.name.clone());
+    let sender_name =
+        first(&[&email.sender_name, &send.sender_name, &ws.sender_name]).unwrap_or(ws.name.clone());
     let address = |v: Option<String>| v.filter(|a| signet_core::fields::is_email(a.trim()));
     let reply_to = address(first(&[&email.reply_to, &send.reply_to]));
     let sender_email = first(&[
@@ -257,8 +258,11 @@ async fn addressed(
         &reply_to,
         &address(ws.sender_email.clone()),
     ]);
-    // Replies reach the sender, not the address bounces come back to.
-    let reply_to = reply_to.or(sender_email.clone());
+    // Replies reach the sender (the workspace's reply-to, else its sender address), not the
+    // address bounces come back to.
+    let reply_to = reply_to
+        .or(address(ws.reply_to.clone()))
+        .or(sender_email.clone());
     let person = w.person.as_ref();
     let locale = first(&[
         &person.and_then(|p| p.locale.clone()),
