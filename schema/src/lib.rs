@@ -74,6 +74,7 @@ pub struct Mutation(
     people::PeopleMutation,
     developers::DevelopersMutation,
     settings::SettingsMutation,
+    settings::TeamsMutation,
 );
 
 #[derive(MergedSubscription, Default)]

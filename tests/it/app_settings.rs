@@ -8,7 +8,7 @@ use signet_core::actor::Role;
 use signet_core::plans::Plan;
 use signet_storage::sea_orm::{ConnectionTrait as _, Value as Sql};
 
-use crate::application::{person, signed_in};
+use crate::application::{Browser, person, signed_in};
 use crate::both;
 use crate::graphql::{data, kind};
 use crate::harness::TestApp;
@@ -34,19 +34,23 @@ fn addresses(page: &Value) -> Vec<&str> {
         .collect()
 }
 
+/// A workspace with an admin and a member, each signed in: the workspace, the admin's id,
+/// and their browsers.
+async fn admin_and_member(app: &TestApp) -> (String, String, Browser<'_>, Browser<'_>) {
+    let ws = app.workspace(Plan::Pro).await;
+    let admin = person(app, &ws, "admin@example.com", "Adam", Role::Admin).await;
+    let member = person(app, &ws, "member@example.com", "Mia", Role::Member).await;
+    let (a, m) = (signed_in(app, &admin).await, signed_in(app, &member).await);
+    (ws, admin, a, m)
+}
+
 const LIST: &str = "query($s: String, $l: Int, $c: String) { emailSuppressions(search: $s, limit: $l, cursor: $c) { data { address reason createdAt } page { nextCursor } } }";
 const LIFT: &str = "mutation($a: String!) { liftEmailSuppression(address: $a) }";
 
 both!(
     an_admin_finds_and_lifts_a_suppression_and_a_member_cannot,
     |app| {
-        let ws = app.workspace(Plan::Pro).await;
-        let admin = person(&app, &ws, "admin@example.com", "Adam", Role::Admin).await;
-        let member = person(&app, &ws, "member@example.com", "Mia", Role::Member).await;
-        let (a, m) = (
-            signed_in(&app, &admin).await,
-            signed_in(&app, &member).await,
-        );
+        let (ws, admin, a, m) = admin_and_member(&app).await;
         for address in ["bob@example.org", "ann@example.com", "a_x@example.com"] {
             suppress(&app, &ws, address).await;
         }
@@ -268,13 +272,7 @@ fn sent_to(app: &TestApp, to: &str) -> Option<(String, String)> {
 both!(
     an_admin_changes_the_workspace_settings_and_a_member_cannot,
     |app| {
-        let ws = app.workspace(Plan::Pro).await;
-        let admin = person(&app, &ws, "admin@example.com", "Adam", Role::Admin).await;
-        let member = person(&app, &ws, "member@example.com", "Mia", Role::Member).await;
-        let (a, m) = (
-            signed_in(&app, &admin).await,
-            signed_in(&app, &member).await,
-        );
+        let (ws, admin, a, m) = admin_and_member(&app).await;
         assert_eq!(kind(&m.gql(SETTINGS, json!({})).await), "forbidden");
         let r = m.gql(UPDATE, json!({"i": {"name": "Mine now"}})).await;
         assert_eq!(kind(&r), "forbidden");
@@ -439,6 +437,134 @@ both!(
                      embedding, aiDrafting, aiDailyLimit"
                         .to_string()
                 ),
+            ]
+        );
+    }
+);
+
+both!(
+    an_admin_makes_teams_within_bounds_and_a_member_cannot,
+    |app| {
+        let (ws, _, a, m) = admin_and_member(&app).await;
+        let create = "mutation($n: String!) { createTeam(name: $n) { id name } }";
+        let add = "mutation($t: String!, $e: String!, $n: String!, $r: String!) { addTeamMember(teamId: $t, email: $e, name: $n, role: $r) { email role } }";
+        let remove =
+            "mutation($t: String!, $e: String!) { removeTeamMember(teamId: $t, email: $e) }";
+        let delete = "mutation($t: String!) { deleteTeam(id: $t) }";
+        assert_eq!(
+            kind(&m.gql(create, json!({"n": "Sales"})).await),
+            "forbidden"
+        );
+        let r = a.gql(create, json!({"n": " Sales "})).await;
+        let team = data(&r)["createTeam"]["id"].as_str().unwrap().to_string();
+        assert_eq!(data(&r)["createTeam"]["name"], "Sales");
+        let r = a
+            .gql(
+                add,
+                json!({"t": team, "e": "Sam@Example.com", "n": "Sam", "r": "member"}),
+            )
+            .await;
+        assert_eq!(data(&r)["addTeamMember"]["email"], "sam@example.com");
+        for (vars, field) in [
+            (
+                json!({"t": team, "e": "not-an-address", "n": "X", "r": "member"}),
+                "email",
+            ),
+            (
+                json!({"t": team, "e": "x@example.com", "n": "X", "r": "owner"}),
+                "role",
+            ),
+            (
+                json!({"t": team, "e": "x@example.com", "n": "X\u{202e}", "r": "member"}),
+                "name",
+            ),
+        ] {
+            let r = a.gql(add, vars.clone()).await;
+            assert_eq!(kind(&r), "invalid", "{vars}: {}", r.body);
+            assert!(
+                r.body["errors"][0]["message"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with(field),
+                "{}",
+                r.body
+            );
+        }
+        let r = a
+            .gql(
+                add,
+                json!({"t": team, "e": "sam@example.com", "n": "Sam", "r": "member"}),
+            )
+            .await;
+        assert_eq!(kind(&r), "conflict", "{}", r.body);
+        let r = m
+            .gql(
+                add,
+                json!({"t": team, "e": "mia@example.com", "n": "Mia", "r": "member"}),
+            )
+            .await;
+        assert_eq!(kind(&r), "forbidden");
+
+        // Another workspace's team is not found from here, whatever is asked of it.
+        let other = app.workspace(Plan::Pro).await;
+        let theirs = signet_accounts::teams::create(app.ctx(), &other, "Theirs")
+            .await
+            .unwrap()
+            .id;
+        for (q, vars) in [
+            (
+                add,
+                json!({"t": theirs, "e": "x@example.com", "n": "X", "r": "member"}),
+            ),
+            (remove, json!({"t": theirs, "e": "x@example.com"})),
+            (delete, json!({"t": theirs})),
+        ] {
+            assert_eq!(kind(&a.gql(q, vars).await), "not_found");
+        }
+        let listed = a.gql("{ teams { teams { name } } }", json!({})).await;
+        assert_eq!(data(&listed)["teams"]["teams"], json!([{"name": "Sales"}]));
+
+        let r = a
+            .gql(remove, json!({"t": team, "e": "SAM@example.com"}))
+            .await;
+        assert_eq!(data(&r)["removeTeamMember"], true);
+        let r = a
+            .gql(remove, json!({"t": team, "e": "sam@example.com"}))
+            .await;
+        assert_eq!(data(&r)["removeTeamMember"], false);
+        let r = a.gql(delete, json!({"t": team})).await;
+        assert_eq!(data(&r)["deleteTeam"], true);
+        assert_eq!(kind(&a.gql(delete, json!({"t": team})).await), "not_found");
+
+        // At most a hundred teams.
+        for i in 0..100 {
+            signet_accounts::teams::create(app.ctx(), &ws, &format!("Team {i}"))
+                .await
+                .unwrap();
+        }
+        let r = a.gql(create, json!({"n": "One too many"})).await;
+        assert_eq!(kind(&r), "forbidden", "{}", r.body);
+        assert!(
+            r.body["errors"][0]["message"]
+                .as_str()
+                .unwrap()
+                .contains("at most 100 teams")
+        );
+
+        let lines = a.gql("{ activity { action detail } }", json!({})).await;
+        let actions: Vec<&str> = data(&lines)["activity"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l["action"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            actions,
+            [
+                "team.deleted",
+                "team.member_removed",
+                "team.member_added",
+                "team.created"
             ]
         );
     }

@@ -21,6 +21,7 @@ const KNOWN = new Set([
   "member.invited", "member.role_changed", "member.removed", "member.left", "key.created", "key.revoked", "passkey.added",
   "webhook.created", "webhook.rotated", "webhook.deleted", "approval.approved", "approval.declined",
   "email.wording_saved", "email.wording_reset", "email.unsuppressed",
+  "settings.changed", "team.created", "team.deleted", "team.member_added", "team.member_removed",
 ]);
 const KINDS = new Set(["invitation", "reminder", "completed", "declined", "voided", "expired", "code", "receipt"]);
 

@@ -15,12 +15,13 @@ import { Approvals } from "./approvals";
 import { Developers } from "./developers";
 import { Documents } from "./documents";
 import { Email } from "./email";
+import { Settings } from "./settings";
 import { Templates } from "./templates";
 import { People } from "./people";
 import { LinkPage, SignIn } from "./signin";
 import "./app.css";
 
-const ME = "{ me { person { id email name language } role workspace { id name role } workspaces { id name role } scopes } }";
+const ME = "{ me { person { id email name language } role workspace { id name role } workspaces { id name role } scopes testMode } }";
 
 const path = signal(location.pathname);
 const hash = signal(location.hash);
@@ -51,6 +52,7 @@ const SCREENS: Screen[] = [
   { path: "/app/email", label: () => t("nav.email"), needs: "notifications:read" },
   { path: "/app/developers", label: () => t("nav.developers"), needs: "settings:read" },
   { path: "/app/activity", label: () => t("nav.activity"), needs: "settings:read" },
+  { path: "/app/settings", label: () => t("nav.settings"), needs: "settings:read" },
   { path: "/app/account", label: () => t("nav.account"), needs: null },
 ];
 
@@ -71,6 +73,8 @@ function Shell() {
   if (error) return <main class="narrow" id="main"><Notice kind="error">{t("common.error", { message: error })}</Notice></main>;
   if (!me) return <p class="loading" role="status">{t("common.loading")}</p>;
 
+  // The workspace's own test mode: every call works on test documents, whatever the switch.
+  const pinned = me.testMode;
   const screens = SCREENS.filter((s) => !s.needs || me.scopes.includes(s.needs));
   const here = screens.find((s) => path.value.startsWith(s.path)) ?? screens[0];
   const switchTo = async (id: string) => {
@@ -105,12 +109,12 @@ function Shell() {
               onClick={(e) => { e.preventDefault(); go(s.path); }}>{s.label()}</a>
           ))}
         </nav>
-        <button type="button" class={`mode-switch ${mode.value}`} aria-pressed={mode.value === "test"}
+        <button type="button" class={`mode-switch ${pinned ? "test" : mode.value}`} aria-pressed={pinned || mode.value === "test"} disabled={pinned}
           onClick={() => setMode(mode.value === "test" ? "live" : "test")}>{t("mode.test")}</button>
         <span class="who"><bdi>{me.person.name}</bdi></span>
         <button type="button" class="secondary small" onClick={leave}>{t("nav.signOut")}</button>
       </header>
-      {mode.value === "test" && <p class="test-band" role="status">{t("mode.band")}</p>}
+      {pinned ? <p class="test-band" role="status">{t("mode.pinned")}</p> : mode.value === "test" && <p class="test-band" role="status">{t("mode.band")}</p>}
       <main id="main" tabIndex={-1}>
         {here.path === "/app/documents" && <Documents route={path.value} go={go} canWrite={me.scopes.includes("documents:write")} />}
         {here.path === "/app/templates" && <Templates route={path.value} go={go} canWrite={me.scopes.includes("templates:write")} />}
@@ -120,6 +124,7 @@ function Shell() {
         {here.path === "/app/developers" && <Developers canKeys={me.role === "owner" || me.role === "admin"} canHooks={me.scopes.includes("webhooks:write")} />}
         {here.path === "/app/activity" && <Activity />}
         {here.path === "/app/account" && <Account me={me} onChange={load} />}
+        {here.path === "/app/settings" && <Settings onChanged={load} />}
       </main>
     </>
   );
