@@ -797,6 +797,14 @@ async fn member(app: &TestApp, ws: &str) -> String {
     id
 }
 
+/// A new team of the workspace.
+async fn team(app: &TestApp, ws: &str) -> String {
+    signet_accounts::teams::create(app.ctx(), ws, "Walkers")
+        .await
+        .unwrap()
+        .id
+}
+
 pub(crate) async fn approval(app: &TestApp, ws: &str) -> String {
     let mut input = KeyCreateIn::new(
         ws,
@@ -932,6 +940,23 @@ async fn operation(app: &TestApp, w: &World, field: &str) -> (String, Value, boo
         "removeMember" => (
             format!("($x: String!) {{ {field}(userId: $x) }}"),
             json!({"x": member(app, &w.ws).await}),
+            false,
+        ),
+        "deleteTeam" => (
+            format!("($x: String!) {{ {field}(id: $x) }}"),
+            json!({"x": team(app, &w.ws).await}),
+            false,
+        ),
+        "addTeamMember" => (
+            format!(
+                "($x: String!) {{ {field}(teamId: $x, email: \"tess@example.com\", name: \"Tess\", role: \"member\") {{ __typename }} }}"
+            ),
+            json!({"x": team(app, &w.ws).await}),
+            false,
+        ),
+        "removeTeamMember" => (
+            format!("($x: String!) {{ {field}(teamId: $x, email: \"tess@example.com\") }}"),
+            json!({"x": team(app, &w.ws).await}),
             false,
         ),
         other => panic!(
