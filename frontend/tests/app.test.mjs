@@ -716,6 +716,47 @@ test("an admin renames the workspace, sets who its emails come from, turns test 
   await context.close();
 });
 
+test("a member finds a document by its metadata and makes a signing link for a person who signs inside the caller's site", async () => {
+  json(["admin", "workspace", "update", acme, "--embed-origin", "https://portal.example.com", "--embedding", "on"]);
+  const { key } = json(["admin", "key", "create", "--workspace", acme, "--mode", "live", "--all-scopes"]);
+  const made = await fetch(`${base}/api/v1/documents`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "idempotency-key": `idem-meta-${Date.now()}` },
+    body: JSON.stringify({
+      title: "Storage unit 12", sendNow: true, metadata: { "crm.id": "77" }, embedded: ["renter"],
+      people: [{ name: "Rita Renter", email: "rita@example.com", role: "renter" }],
+      source: { type: "doc", content: [{ type: "paragraph", content: [{ type: "text", text: "Unit 12." }] }, { type: "signatureBlock", attrs: { role: "renter" } }] },
+    }),
+  });
+  assert.ok(made.ok, await made.clone().text());
+  const { page, errors, context } = await open();
+  await signInByCli(page, "pia@example.com");
+  await page.getByRole("heading", { name: "Documents", level: 1 }).waitFor();
+  // Not key=value: said so, nothing asked.
+  await page.getByLabel("Metadata (key=value)").fill("crm.id");
+  await page.getByRole("search").getByRole("button", { name: "Search" }).click();
+  await page.getByRole("alert").filter({ hasText: "key=value" }).waitFor();
+  await page.getByLabel("Metadata (key=value)").fill("crm.id=77");
+  await page.getByRole("search").getByRole("button", { name: "Search" }).click();
+  await page.getByRole("row").filter({ hasText: "Storage unit 12" }).waitFor();
+  assert.equal(await page.getByRole("table").getByRole("row").count(), 2, "the heading row and the one document");
+  await page.getByRole("link", { name: "Storage unit 12" }).click();
+  await page.getByRole("button", { name: "Link for your site" }).click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByLabel("Your website").fill("https://elsewhere.example.com");
+  await dialog.getByRole("button", { name: "Make the link" }).click();
+  await dialog.getByRole("alert").waitFor();
+  await dialog.getByLabel("Your website").fill("https://portal.example.com");
+  await dialog.getByRole("button", { name: "Make the link" }).click();
+  const url = await dialog.getByTestId("embed-url").textContent();
+  assert.match(url, /\/e\/[A-Za-z0-9_-]+/);
+  await axe(page, "embed link");
+  await shot(page, shots, "32-embed-link");
+  await dialog.getByRole("button", { name: "Close" }).click();
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test("every screen at 1280 and 375 pixels, in English and Arabic, passes axe", async () => {
   for (const lang of ["en", "ar"]) {
     for (const [width, height] of [[1280, 900], [375, 812]]) {

@@ -37,20 +37,31 @@ export function Documents({ route, go, canWrite }: { route: string; go: Go; canW
 function List({ go, canWrite }: { go: Go; canWrite: boolean }) {
   const [state, setState] = useState("");
   const [externalId, setExternalId] = useState("");
+  const [meta, setMeta] = useState("");
+  // Only the latest read is shown: an earlier, slower answer (other filters) never
+  // overwrites it.
+  const latest = useRef(0);
   const [docs, setDocs] = useState<DocumentOut[] | null>(null);
   const [next, setNext] = useState<string | null>(null);
   const [note, setNote] = useState<Note | null>(null);
   const load = async (cursor: string | null) => {
+    const mine = ++latest.current;
     try {
+      // `key=value`: the documents whose metadata holds that value under that key.
+      const pair = meta.trim();
+      const eq = pair.indexOf("=");
+      if (pair && eq < 1) throw new Error(t("docs.metadataForm"));
+      const m = pair ? [{ key: pair.slice(0, eq).trim(), value: pair.slice(eq + 1).trim() }] : null;
       const d = await gql<{ documents: DocumentPageOut }>(
-        `query($s: String, $e: String, $l: Int, $c: String) { documents(state: $s, externalId: $e, limit: $l, cursor: $c) { data { ${DOC} } page { nextCursor } } }`,
-        { s: state || null, e: externalId.trim() || null, l: PAGE, c: cursor },
+        `query($s: String, $e: String, $m: [MetadataPair!], $l: Int, $c: String) { documents(state: $s, externalId: $e, metadata: $m, limit: $l, cursor: $c) { data { ${DOC} } page { nextCursor } } }`,
+        { s: state || null, e: externalId.trim() || null, m, l: PAGE, c: cursor },
       );
+      if (mine !== latest.current) return;
       setDocs((old) => (cursor ? [...(old ?? []), ...d.documents.data] : d.documents.data));
       setNext(d.documents.page.nextCursor ?? null);
       setNote(null);
     } catch (e) {
-      setNote(failed(e));
+      if (mine === latest.current) setNote(failed(e));
     }
   };
   // The switch changes which documents there are: read again.
@@ -76,7 +87,10 @@ function List({ go, canWrite }: { go: Go; canWrite: boolean }) {
           )}
         </Field>
         <Field label={t("docs.externalId")}>
-          {(id) => <input id={id} value={externalId} onInput={(e) => setExternalId(e.currentTarget.value)} />}
+          {(id) => <input id={id} value={externalId} maxLength={200} onInput={(e) => setExternalId(e.currentTarget.value)} />}
+        </Field>
+        <Field label={t("docs.metadata")}>
+          {(id) => <input id={id} value={meta} maxLength={600} dir="ltr" placeholder="crm.id=42" onInput={(e) => setMeta(e.currentTarget.value)} />}
         </Field>
         <button type="submit" class="secondary">{t("dev.search")}</button>
       </form>
@@ -128,6 +142,7 @@ function OneDocument({ id, go, canWrite }: { id: string; go: Go; canWrite: boole
   const [note, setNote] = useState<Note | null>(null);
   const [live, setLive] = useState(false);
   const [voiding, setVoiding] = useState(false);
+  const [embedding, setEmbedding] = useState<PersonOut | null>(null);
   const seen = useRef("");
   const readAudit = () =>
     gql<{ documentAuditLog: AuditEventOut[] }>(
@@ -240,6 +255,9 @@ function OneDocument({ id, go, canWrite }: { id: string; go: Go; canWrite: boole
                 {canWrite && out && (p.status === "invited" || p.status === "opened") && !p.embedded && (
                   <button type="button" class="secondary small" onClick={() => act(`mutation($id: String!, $s: String) { remindDocument(id: $id, seat: $s) { ${DOC} } }`, { id, s: p.seat }, t("docs.reminded", { name: p.name }))}>{t("docs.remind")}</button>
                 )}
+                {canWrite && out && p.embedded && (p.status === "invited" || p.status === "opened") && (
+                  <button type="button" class="secondary small" onClick={() => setEmbedding(p)}>{t("docs.embed")}</button>
+                )}
                 {canWrite && doc.test && out && (p.status === "invited" || p.status === "opened") && (
                   <button type="button" class="secondary small" onClick={() => act(`mutation($id: String!, $s: String!) { testSignDocument(id: $id, seat: $s) { ${DOC} } }`, { id, s: p.seat }, t("docs.testSigned", { name: p.name }))}>{t("docs.testSign")}</button>
                 )}
@@ -271,7 +289,41 @@ function OneDocument({ id, go, canWrite }: { id: string; go: Go; canWrite: boole
           void act(`mutation($id: String!, $r: String) { voidDocument(id: $id, reason: $r) { ${DOC} } }`, { id, r: reason || null }, t("docs.voided"));
         }} />
       )}
+      {embedding && <EmbedDialog id={id} person={embedding} onDone={() => setEmbedding(null)} />}
     </>
+  );
+}
+
+/** A signing link for a person signed inside the caller's own website: made for one allowed
+ * website, good once and for an hour, shown here to copy into the page's frame. */
+function EmbedDialog({ id, person, onDone }: { id: string; person: PersonOut; onDone: () => void }) {
+  const [origin, setOrigin] = useState("");
+  const [made, setMade] = useState<{ url: string; expiresAt: string } | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const make = async () => {
+    try {
+      const d = await gql<{ embedSession: { url: string; expiresAt: string } }>(
+        "mutation($id: String!, $s: String!, $o: String!) { embedSession(id: $id, seat: $s, origin: $o) { url expiresAt } }",
+        { id, s: person.seat, o: origin.trim() },
+      );
+      setMade(d.embedSession);
+      setProblem(null);
+    } catch (e) {
+      setProblem((e as Error).message);
+    }
+  };
+  return (
+    <Confirm title={t("docs.embedTitle", { name: person.name })} text={made ? t("docs.embedMade", { when: at(made.expiresAt) }) : t("docs.embedText")}
+      confirm={made ? t("common.close") : t("docs.makeLink")} cancel={t("common.cancel")} onConfirm={made ? onDone : make} onCancel={onDone}>
+      {problem && <p class="notice error" role="alert">{problem}</p>}
+      {made ? (
+        <p><code class="key" data-testid="embed-url">{made.url}</code></p>
+      ) : (
+        <Field label={t("docs.origin")}>
+          {(fid) => <input id={fid} type="url" dir="ltr" required maxLength={300} placeholder="https://app.example.com" value={origin} onInput={(e) => setOrigin(e.currentTarget.value)} />}
+        </Field>
+      )}
+    </Confirm>
   );
 }
 
@@ -342,10 +394,20 @@ function FromTemplate({ go }: { go: Go }) {
   const [sendNow, setSendNow] = useState(true);
   const [note, setNote] = useState<Note | null>(null);
   useEffect(() => {
-    gql<{ templates: TemplatePageOut }>("{ templates(limit: 100) { data { id name kind seats questions version } } }").then(
-      (d) => setTemplates(d.templates.data),
-      (e) => setNote(failed(e)),
-    );
+    // Every template to choose from, a page of 200 at a time, at most 1,000.
+    (async () => {
+      const all: TemplateOut[] = [];
+      let cursor: string | null = null;
+      for (let i = 0; i < 5; i++) {
+        const d: { templates: TemplatePageOut } = await gql<{ templates: TemplatePageOut }>(
+          "query($c: String) { templates(limit: 200, cursor: $c) { data { id name kind seats questions version } page { nextCursor } } }", { c: cursor });
+        all.push(...d.templates.data);
+        cursor = d.templates.page.nextCursor ?? null;
+        if (!cursor) break;
+      }
+      all.sort((a, b) => a.name.localeCompare(b.name));
+      setTemplates(all);
+    })().catch((e) => setNote(failed(e)));
   }, [mode.value]);
   const pick = (id: string) => {
     const tpl = templates?.find((x) => x.id === id) ?? null;

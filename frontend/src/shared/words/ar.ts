@@ -420,6 +420,14 @@ const words: Words = {
   "action.team.deleted": "أزال الفريق {detail}",
   "action.team.member_added": "أضاف {detail} إلى فريق",
   "action.team.member_removed": "أخرج {detail} من فريق",
+  "docs.metadata": "البيانات الوصفية (مفتاح=قيمة)",
+  "docs.metadataForm": "اكتب البيانات الوصفية التي تبحث عنها بالشكل مفتاح=قيمة، مثل crm.id=42.",
+  "docs.embed": "رابط لموقعك",
+  "docs.embedTitle": "رابط توقيع لـ {name} على موقعك",
+  "docs.embedText": "يفتح الرابط صفحة التوقيع داخل موقعك، مرة واحدة ولمدة ساعة، على ذلك الموقع وحده (ويجب أن يكون من المواقع المسموح بها في مساحة العمل). لا تتركه أبدًا حيث يراه الآخرون.",
+  "docs.embedMade": "صالح حتى {when}: سلّمه الآن إلى إطار التوقيع في صفحتك.",
+  "docs.makeLink": "إنشاء الرابط",
+  "docs.origin": "موقعك",
 };
 
 export default words;

@@ -420,6 +420,14 @@ const words: Words = {
   "action.team.deleted": "hat das Team {detail} entfernt",
   "action.team.member_added": "hat {detail} zu einem Team hinzugefügt",
   "action.team.member_removed": "hat {detail} aus einem Team genommen",
+  "docs.metadata": "Metadaten (Schlüssel=Wert)",
+  "docs.metadataForm": "Schreiben Sie die gesuchten Metadaten als Schlüssel=Wert, zum Beispiel crm.id=42.",
+  "docs.embed": "Link für Ihre Website",
+  "docs.embedTitle": "Ein Unterschriftslink für {name} auf Ihrer Website",
+  "docs.embedText": "Der Link öffnet die Unterschriftsseite in Ihrer Website, einmal und für eine Stunde, nur auf dieser Website (sie muss zu den erlaubten Websites des Arbeitsbereichs gehören). Lassen Sie ihn nie für andere sichtbar.",
+  "docs.embedMade": "Gültig bis {when}: Geben Sie ihn jetzt dem Unterschriftsrahmen Ihrer Seite.",
+  "docs.makeLink": "Link erstellen",
+  "docs.origin": "Ihre Website",
 };
 
 export default words;

@@ -419,6 +419,14 @@ const en = {
   "action.team.deleted": "removed the team {detail}",
   "action.team.member_added": "added {detail} to a team",
   "action.team.member_removed": "took {detail} off a team",
+  "docs.metadata": "Metadata (key=value)",
+  "docs.metadataForm": "Write the metadata to look for as key=value, for example crm.id=42.",
+  "docs.embed": "Link for your site",
+  "docs.embedTitle": "A signing link for {name} on your website",
+  "docs.embedText": "The link opens the signing page inside your website, once and for an hour, on that website only (it must be one of the workspace's allowed websites). Never put it where others can see it.",
+  "docs.embedMade": "Good until {when}: give it to your page's signing frame now.",
+  "docs.makeLink": "Make the link",
+  "docs.origin": "Your website",
 };
 
 export type Words = typeof en;

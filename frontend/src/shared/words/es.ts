@@ -420,6 +420,14 @@ const words: Words = {
   "action.team.deleted": "eliminó el equipo {detail}",
   "action.team.member_added": "añadió a {detail} a un equipo",
   "action.team.member_removed": "quitó a {detail} de un equipo",
+  "docs.metadata": "Metadatos (clave=valor)",
+  "docs.metadataForm": "Escribe el metadato que buscas como clave=valor, por ejemplo crm.id=42.",
+  "docs.embed": "Enlace para tu sitio",
+  "docs.embedTitle": "Un enlace de firma para {name} en tu sitio",
+  "docs.embedText": "El enlace abre la página de firma dentro de tu sitio, una sola vez y durante una hora, solo en ese sitio (debe ser uno de los sitios permitidos del espacio de trabajo). Nunca lo dejes a la vista de otros.",
+  "docs.embedMade": "Válido hasta el {when}: dáselo ahora al marco de firma de tu página.",
+  "docs.makeLink": "Crear el enlace",
+  "docs.origin": "Tu sitio web",
 };
 
 export default words;

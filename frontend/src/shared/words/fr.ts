@@ -420,6 +420,14 @@ const words: Words = {
   "action.team.deleted": "a supprimé l'équipe {detail}",
   "action.team.member_added": "a ajouté {detail} à une équipe",
   "action.team.member_removed": "a retiré {detail} d'une équipe",
+  "docs.metadata": "Métadonnées (clé=valeur)",
+  "docs.metadataForm": "Écrivez la métadonnée cherchée sous la forme clé=valeur, par exemple crm.id=42.",
+  "docs.embed": "Lien pour votre site",
+  "docs.embedTitle": "Un lien de signature pour {name} sur votre site",
+  "docs.embedText": "Le lien ouvre la page de signature dans votre site, une seule fois et pendant une heure, sur ce site uniquement (il doit faire partie des sites autorisés de l'espace de travail). Ne le laissez jamais à la vue d'autrui.",
+  "docs.embedMade": "Valable jusqu'au {when} : donnez-le dès maintenant au cadre de signature de votre page.",
+  "docs.makeLink": "Créer le lien",
+  "docs.origin": "Votre site",
 };
 
 export default words;

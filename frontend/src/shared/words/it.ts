@@ -420,6 +420,14 @@ const words: Words = {
   "action.team.deleted": "ha rimosso il team {detail}",
   "action.team.member_added": "ha aggiunto {detail} a un team",
   "action.team.member_removed": "ha tolto {detail} da un team",
+  "docs.metadata": "Metadati (chiave=valore)",
+  "docs.metadataForm": "Scrivi il metadato da cercare come chiave=valore, per esempio crm.id=42.",
+  "docs.embed": "Link per il tuo sito",
+  "docs.embedTitle": "Un link di firma per {name} sul tuo sito",
+  "docs.embedText": "Il link apre la pagina di firma dentro il tuo sito, una sola volta e per un'ora, solo su quel sito (deve essere tra i siti consentiti dello spazio di lavoro). Non lasciarlo mai in vista di altri.",
+  "docs.embedMade": "Valido fino al {when}: passalo subito al riquadro di firma della tua pagina.",
+  "docs.makeLink": "Crea il link",
+  "docs.origin": "Il tuo sito",
 };
 
 export default words;

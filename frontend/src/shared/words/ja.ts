@@ -420,6 +420,14 @@ const words: Words = {
   "action.team.deleted": "チーム {detail} を削除",
   "action.team.member_added": "{detail} をチームに追加",
   "action.team.member_removed": "{detail} をチームから外す",
+  "docs.metadata": "メタデータ（キー=値）",
+  "docs.metadataForm": "探すメタデータを キー=値 の形で入力してください（例：crm.id=42）。",
+  "docs.embed": "自社サイト用のリンク",
+  "docs.embedTitle": "自社サイトで {name} さんが署名するためのリンク",
+  "docs.embedText": "このリンクは、自社サイト内で署名ページを 1 回だけ、1 時間、そのサイトでのみ開きます（ワークスペースで許可されたサイトである必要があります）。他の人の目に触れる場所には決して置かないでください。",
+  "docs.embedMade": "{when} まで有効です。今すぐページの署名フレームに渡してください。",
+  "docs.makeLink": "リンクを作成",
+  "docs.origin": "自社サイト",
 };
 
 export default words;

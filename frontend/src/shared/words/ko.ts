@@ -420,6 +420,14 @@ const words: Words = {
   "action.team.deleted": "{detail} 팀을 삭제함",
   "action.team.member_added": "{detail}님을 팀에 추가함",
   "action.team.member_removed": "{detail}님을 팀에서 뺌",
+  "docs.metadata": "메타데이터 (키=값)",
+  "docs.metadataForm": "찾을 메타데이터를 키=값 형식으로 쓰세요. 예: crm.id=42",
+  "docs.embed": "내 사이트용 링크",
+  "docs.embedTitle": "내 웹사이트에서 {name}님이 서명할 링크",
+  "docs.embedText": "이 링크는 내 웹사이트 안에서 서명 페이지를 한 번, 한 시간 동안, 그 사이트에서만 엽니다(워크스페이스에서 허용한 웹사이트여야 합니다). 다른 사람이 볼 수 있는 곳에 절대 두지 마세요.",
+  "docs.embedMade": "{when}까지 유효합니다. 지금 페이지의 서명 프레임에 전달하세요.",
+  "docs.makeLink": "링크 만들기",
+  "docs.origin": "내 웹사이트",
 };
 
 export default words;

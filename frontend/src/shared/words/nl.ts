@@ -420,6 +420,14 @@ const words: Words = {
   "action.team.deleted": "heeft het team {detail} verwijderd",
   "action.team.member_added": "heeft {detail} aan een team toegevoegd",
   "action.team.member_removed": "heeft {detail} uit een team gehaald",
+  "docs.metadata": "Metadata (sleutel=waarde)",
+  "docs.metadataForm": "Schrijf de gezochte metadata als sleutel=waarde, bijvoorbeeld crm.id=42.",
+  "docs.embed": "Link voor uw website",
+  "docs.embedTitle": "Een ondertekenlink voor {name} op uw website",
+  "docs.embedText": "De link opent de ondertekenpagina in uw website, één keer en een uur lang, alleen op die website (die moet bij de toegestane websites van de werkruimte horen). Laat hem nooit voor anderen zichtbaar.",
+  "docs.embedMade": "Geldig tot {when}: geef hem nu aan het ondertekenkader van uw pagina.",
+  "docs.makeLink": "Link maken",
+  "docs.origin": "Uw website",
 };
 
 export default words;

@@ -420,6 +420,14 @@ const words: Words = {
   "action.team.deleted": "usunął(ęła) zespół {detail}",
   "action.team.member_added": "dodał(a) {detail} do zespołu",
   "action.team.member_removed": "usunął(ęła) {detail} z zespołu",
+  "docs.metadata": "Metadane (klucz=wartość)",
+  "docs.metadataForm": "Wpisz szukane metadane jako klucz=wartość, na przykład crm.id=42.",
+  "docs.embed": "Link dla Twojej strony",
+  "docs.embedTitle": "Link do podpisu dla {name} na Twojej stronie",
+  "docs.embedText": "Link otwiera stronę podpisu w Twojej witrynie, raz i na godzinę, tylko w tej witrynie (musi być na liście dozwolonych witryn przestrzeni). Nigdy nie zostawiaj go na widoku.",
+  "docs.embedMade": "Ważny do {when}: przekaż go teraz do ramki podpisu na swojej stronie.",
+  "docs.makeLink": "Utwórz link",
+  "docs.origin": "Twoja witryna",
 };
 
 export default words;

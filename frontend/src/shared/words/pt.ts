@@ -420,6 +420,14 @@ const words: Words = {
   "action.team.deleted": "removeu a equipa {detail}",
   "action.team.member_added": "adicionou {detail} a uma equipa",
   "action.team.member_removed": "retirou {detail} de uma equipa",
+  "docs.metadata": "Metadados (chave=valor)",
+  "docs.metadataForm": "Escreva o metadado que procura como chave=valor, por exemplo crm.id=42.",
+  "docs.embed": "Ligação para o seu site",
+  "docs.embedTitle": "Uma ligação de assinatura para {name} no seu site",
+  "docs.embedText": "A ligação abre a página de assinatura dentro do seu site, uma única vez e durante uma hora, apenas nesse site (tem de ser um dos sites permitidos do espaço de trabalho). Nunca a deixe à vista de outros.",
+  "docs.embedMade": "Válida até {when}: entregue-a já à moldura de assinatura da sua página.",
+  "docs.makeLink": "Criar a ligação",
+  "docs.origin": "O seu site",
 };
 
 export default words;

@@ -420,6 +420,14 @@ const words: Words = {
   "action.team.deleted": "{detail} ekibini kaldırdı",
   "action.team.member_added": "{detail} kişisini bir ekibe ekledi",
   "action.team.member_removed": "{detail} kişisini bir ekipten çıkardı",
+  "docs.metadata": "Üst veri (anahtar=değer)",
+  "docs.metadataForm": "Aradığınız üst veriyi anahtar=değer biçiminde yazın, örneğin crm.id=42.",
+  "docs.embed": "Siteniz için bağlantı",
+  "docs.embedTitle": "Sitenizde {name} için bir imza bağlantısı",
+  "docs.embedText": "Bağlantı imza sayfasını sitenizin içinde, bir kez ve bir saatliğine, yalnızca o sitede açar (site, çalışma alanının izin verilen siteleri arasında olmalıdır). Onu asla başkalarının görebileceği bir yerde bırakmayın.",
+  "docs.embedMade": "{when} tarihine kadar geçerli: şimdi sayfanızın imza çerçevesine verin.",
+  "docs.makeLink": "Bağlantıyı oluştur",
+  "docs.origin": "Siteniz",
 };
 
 export default words;

@@ -420,6 +420,14 @@ const words: Words = {
   "action.team.deleted": "删除了团队 {detail}",
   "action.team.member_added": "将 {detail} 加入了一个团队",
   "action.team.member_removed": "将 {detail} 移出了一个团队",
+  "docs.metadata": "元数据（键=值）",
+  "docs.metadataForm": "请按 键=值 的形式填写要查找的元数据，例如 crm.id=42。",
+  "docs.embed": "用于您网站的链接",
+  "docs.embedTitle": "在您网站上供 {name} 签署的链接",
+  "docs.embedText": "此链接会在您的网站内打开签署页面，仅一次、一小时内有效，且仅限该网站（必须是工作区允许的网站之一）。切勿将其放在他人可见之处。",
+  "docs.embedMade": "有效期至 {when}：请立即交给您页面中的签署框架。",
+  "docs.makeLink": "生成链接",
+  "docs.origin": "您的网站",
 };
 
 export default words;
