@@ -185,13 +185,22 @@ test("the screens on a phone and in Arabic, right to left", async () => {
     if (suffix === "phone") {
       await axe(page, "people, phone");
       await shot(page, shots, "phone-people");
+      // On a phone the screens are behind the menu button, which says where one is.
+      assert.equal(await page.getByRole("link", { name: "Your account" }).isVisible(), false);
+      const menu = page.getByRole("button", { name: /^(Menu|القائمة): / });
+      assert.equal(await menu.getAttribute("aria-expanded"), "false");
+      await menu.click();
+      await axe(page, "the menu open, phone");
+      await shot(page, shots, "phone-menu");
       // Olga chooses Arabic for herself.
       await page.getByRole("link", { name: "Your account" }).click();
+      assert.equal(await menu.getAttribute("aria-expanded"), "false", "opening a screen closes the menu");
       await page.getByLabel("Language").selectOption("ar");
       await page.getByRole("button", { name: "Save" }).click();
       await page.getByRole("status").filter({ hasText: "تم الحفظ." }).waitFor();
       await axe(page, "account, Arabic, phone");
       await shot(page, shots, "ar-account-phone");
+      await menu.click();
       await page.getByRole("link", { name: "الأشخاص" }).click();
     }
     await page.getByRole("heading", { name: "الأشخاص" }).waitFor();

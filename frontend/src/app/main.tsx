@@ -58,6 +58,8 @@ const SCREENS: Screen[] = [
 
 function Shell() {
   const [me, setMe] = useState<MeOut | null>(null);
+  // On a phone the screens sit behind one button; opening a screen closes it.
+  const [menu, setMenu] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const load = async () => {
     try {
@@ -103,10 +105,13 @@ function Shell() {
         ) : (
           <span class="workspace"><bdi>{me.workspace.name}</bdi></span>
         )}
-        <nav aria-label={t("nav.label")}>
+        <button type="button" class="menu-button secondary small" aria-expanded={menu} aria-controls="screens" onClick={() => setMenu(!menu)}>
+          {t("nav.menu")}: {here.label()}
+        </button>
+        <nav id="screens" aria-label={t("nav.label")} class={menu ? "open" : undefined}>
           {screens.map((s) => (
             <a key={s.path} href={s.path} aria-current={s === here ? "page" : undefined}
-              onClick={(e) => { e.preventDefault(); go(s.path); }}>{s.label()}</a>
+              onClick={(e) => { e.preventDefault(); setMenu(false); go(s.path); }}>{s.label()}</a>
           ))}
         </nav>
         <button type="button" class={`mode-switch ${pinned ? "test" : mode.value}`} aria-pressed={pinned || mode.value === "test"} disabled={pinned}

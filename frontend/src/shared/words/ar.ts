@@ -428,6 +428,7 @@ const words: Words = {
   "docs.embedMade": "صالح حتى {when}: سلّمه الآن إلى إطار التوقيع في صفحتك.",
   "docs.makeLink": "إنشاء الرابط",
   "docs.origin": "موقعك",
+  "nav.menu": "القائمة",
 };
 
 export default words;

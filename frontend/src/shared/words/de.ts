@@ -428,6 +428,7 @@ const words: Words = {
   "docs.embedMade": "Gültig bis {when}: Geben Sie ihn jetzt dem Unterschriftsrahmen Ihrer Seite.",
   "docs.makeLink": "Link erstellen",
   "docs.origin": "Ihre Website",
+  "nav.menu": "Menü",
 };
 
 export default words;

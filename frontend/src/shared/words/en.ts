@@ -427,6 +427,7 @@ const en = {
   "docs.embedMade": "Good until {when}: give it to your page's signing frame now.",
   "docs.makeLink": "Make the link",
   "docs.origin": "Your website",
+  "nav.menu": "Menu",
 };
 
 export type Words = typeof en;

@@ -428,6 +428,7 @@ const words: Words = {
   "docs.embedMade": "Válido hasta el {when}: dáselo ahora al marco de firma de tu página.",
   "docs.makeLink": "Crear el enlace",
   "docs.origin": "Tu sitio web",
+  "nav.menu": "Menú",
 };
 
 export default words;

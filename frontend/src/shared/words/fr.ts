@@ -428,6 +428,7 @@ const words: Words = {
   "docs.embedMade": "Valable jusqu'au {when} : donnez-le dès maintenant au cadre de signature de votre page.",
   "docs.makeLink": "Créer le lien",
   "docs.origin": "Votre site",
+  "nav.menu": "Menu",
 };
 
 export default words;

@@ -428,6 +428,7 @@ const words: Words = {
   "docs.embedMade": "Valido fino al {when}: passalo subito al riquadro di firma della tua pagina.",
   "docs.makeLink": "Crea il link",
   "docs.origin": "Il tuo sito",
+  "nav.menu": "Menu",
 };
 
 export default words;

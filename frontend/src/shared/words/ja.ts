@@ -428,6 +428,7 @@ const words: Words = {
   "docs.embedMade": "{when} まで有効です。今すぐページの署名フレームに渡してください。",
   "docs.makeLink": "リンクを作成",
   "docs.origin": "自社サイト",
+  "nav.menu": "メニュー",
 };
 
 export default words;

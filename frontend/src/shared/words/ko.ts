@@ -428,6 +428,7 @@ const words: Words = {
   "docs.embedMade": "{when}까지 유효합니다. 지금 페이지의 서명 프레임에 전달하세요.",
   "docs.makeLink": "링크 만들기",
   "docs.origin": "내 웹사이트",
+  "nav.menu": "메뉴",
 };
 
 export default words;

@@ -428,6 +428,7 @@ const words: Words = {
   "docs.embedMade": "Geldig tot {when}: geef hem nu aan het ondertekenkader van uw pagina.",
   "docs.makeLink": "Link maken",
   "docs.origin": "Uw website",
+  "nav.menu": "Menu",
 };
 
 export default words;

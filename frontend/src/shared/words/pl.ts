@@ -428,6 +428,7 @@ const words: Words = {
   "docs.embedMade": "Ważny do {when}: przekaż go teraz do ramki podpisu na swojej stronie.",
   "docs.makeLink": "Utwórz link",
   "docs.origin": "Twoja witryna",
+  "nav.menu": "Menu",
 };
 
 export default words;

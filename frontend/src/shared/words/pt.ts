@@ -428,6 +428,7 @@ const words: Words = {
   "docs.embedMade": "Válida até {when}: entregue-a já à moldura de assinatura da sua página.",
   "docs.makeLink": "Criar a ligação",
   "docs.origin": "O seu site",
+  "nav.menu": "Menu",
 };
 
 export default words;

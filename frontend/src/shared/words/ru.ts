@@ -428,6 +428,7 @@ const words: Words = {
   "docs.embedMade": "Действует до {when}: передайте её сейчас во фрейм подписания на вашей странице.",
   "docs.makeLink": "Создать ссылку",
   "docs.origin": "Ваш сайт",
+  "nav.menu": "Меню",
 };
 
 export default words;

@@ -428,6 +428,7 @@ const words: Words = {
   "docs.embedMade": "{when} tarihine kadar geçerli: şimdi sayfanızın imza çerçevesine verin.",
   "docs.makeLink": "Bağlantıyı oluştur",
   "docs.origin": "Siteniz",
+  "nav.menu": "Menü",
 };
 
 export default words;

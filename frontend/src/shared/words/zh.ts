@@ -428,6 +428,7 @@ const words: Words = {
   "docs.embedMade": "有效期至 {when}：请立即交给您页面中的签署框架。",
   "docs.makeLink": "生成链接",
   "docs.origin": "您的网站",
+  "nav.menu": "菜单",
 };
 
 export default words;
