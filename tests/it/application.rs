@@ -599,6 +599,11 @@ both!(
         let approval = crate::conformance::approval(&app, &ws).await;
         let r = m.gql(decline, json!({"id": approval})).await;
         assert_eq!(kind(&r), "forbidden", "{}", r.body);
+        // A test approval is found from the test switch only, as a key finds its own mode's.
+        let r = a.gql(decline, json!({"id": approval})).await;
+        assert_eq!(kind(&r), "not_found", "{}", r.body);
+        let mut a = a;
+        a.mode = Some("test");
         let r = a.gql(decline, json!({"id": approval})).await;
         let decided = &data(&r)["declineSend"];
         assert_eq!(decided["state"], "declined");

@@ -147,6 +147,7 @@ async fn main() {
             per_minute: u64::MAX,
             client: None,
             workspace_test: false,
+            own_mode: Mode::Live,
         };
         for i in chunk * per..((chunk + 1) * per).min(args.endpoints) {
             webhooks::create(

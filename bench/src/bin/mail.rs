@@ -216,6 +216,7 @@ async fn main() {
         per_minute: u64::MAX,
         client: None,
         workspace_test: false,
+        own_mode: Mode::Live,
     };
     let body: DocumentCreateIn = serde_json::from_str(include_str!("../../create-send.json"))
         .unwrap_or_else(|e| panic!("{e}"));

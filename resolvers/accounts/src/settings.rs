@@ -6,7 +6,7 @@
 //! draft-only one); each change is in the activity record.
 
 use signet_core::actor::Principal;
-use signet_core::{Actor, Ctx, DomainError, Mode, Scope};
+use signet_core::{Actor, Ctx, DomainError, Scope};
 
 use crate::workspaces::{self, WorkspacePatch, WorkspaceSettingsOut};
 
@@ -94,8 +94,9 @@ pub async fn read(ctx: &Ctx, actor: &Actor) -> Result<SettingsOut, DomainError> 
 }
 
 /// Changes the workspace's settings (settings:write). Settings are the workspace's in both
-/// modes: a person changes them from either switch; a test key may not (it acts only on
-/// test documents), except to reach a workspace whose test mode pins every key to test.
+/// modes: a person changes them from either switch, a live key even while the workspace's
+/// test mode pins it; a test key never (it acts only on test documents). The sender address
+/// is a person's to set.
 pub async fn change(
     ctx: &Ctx,
     actor: &Actor,
@@ -107,10 +108,16 @@ pub async fn change(
             "this key is draft-only: it cannot change the workspace's settings".into(),
         ));
     }
-    let person = matches!(actor.principal, Principal::Session { .. });
-    if actor.mode == Mode::Test && !person && !actor.workspace_test {
+    if actor.is_test_key() {
         return Err(DomainError::Forbidden(
             "settings are the workspace's: change them with a live key or in the application (a test key may read them)".into(),
+        ));
+    }
+    // Test documents' emails go to the sender address: only a person who runs the workspace
+    // chooses it, never a key.
+    if input.sender_email.is_some() && !matches!(actor.principal, Principal::Session { .. }) {
+        return Err(DomainError::Forbidden(
+            "senderEmail: the address test documents are emailed to is set by an owner or admin in the application, not by a key".into(),
         ));
     }
     let list_len = input.embed_origins.as_ref().map_or(0, Vec::len);

@@ -76,8 +76,16 @@ pub async fn list_for(ctx: &Ctx, workspace_id: &str) -> Result<TeamsOut, DomainE
 pub async fn create(ctx: &Ctx, workspace_id: &str, name: &str) -> Result<TeamOut, DomainError> {
     crate::workspaces::get(ctx, workspace_id).await?;
     let name = name.trim();
-    if name.is_empty() || name.chars().count() > 200 {
-        return Err(DomainError::invalid("name", "must be 1 to 200 characters"));
+    if name.is_empty()
+        || name.chars().count() > 200
+        || name
+            .chars()
+            .any(|c| c.is_control() || signet_core::fields::is_disguising(c))
+    {
+        return Err(DomainError::invalid(
+            "name",
+            "must be 1 to 200 characters, with no control characters or text-direction overrides",
+        ));
     }
     let t = team::ActiveModel {
         id: Set(ids::new_id("team")),
@@ -146,9 +154,9 @@ pub const MAX_TEAM_MEMBERS: u64 = 500;
 /// (not a draft-only one).
 fn may_manage(actor: &Actor) -> Result<(), DomainError> {
     actor.require(Scope::PeopleWrite)?;
-    if actor.draft_only {
+    if actor.draft_only || actor.is_test_key() {
         return Err(DomainError::Forbidden(
-            "this key is draft-only: it cannot change teams".into(),
+            "teams are the workspace's: a draft-only or test key cannot change them".into(),
         ));
     }
     Ok(())

@@ -347,9 +347,12 @@ pub async fn apply(
             ),
             values,
         );
-        let bump = ctx
-            .db
-            .stmt("UPDATE auth_epoch SET value = value + 1 WHERE id = 1", []);
+        // Keys and sessions carry the name and test mode: only then must every server forget
+        // what it holds (the epoch empties every key cache).
+        let bump = (patch.name.is_some() || patch.test_mode.is_some()).then(|| {
+            ctx.db
+                .stmt("UPDATE auth_epoch SET value = value + 1 WHERE id = 1", [])
+        });
         let detail = match patch.test_mode {
             Some(on) => format!(
                 "{} (test mode {})",
@@ -362,7 +365,9 @@ pub async fn apply(
         ctx.db
             .transaction(move |txn| async move {
                 txn.exec(update).await?;
-                txn.exec(bump).await?;
+                if let Some(bump) = bump {
+                    txn.exec(bump).await?;
+                }
                 if let Some(a) = &actor {
                     crate::activity::record(&*txn, &c, a, None, "settings.changed", &id, &detail)
                         .await?;
@@ -370,7 +375,9 @@ pub async fn apply(
                 Ok::<_, DomainError>(())
             })
             .await?;
-        crate::keys::cache(ctx).clear();
+        if patch.name.is_some() || patch.test_mode.is_some() {
+            crate::keys::cache(ctx).clear();
+        }
     }
     settings(ctx, id).await
 }

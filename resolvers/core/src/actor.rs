@@ -232,6 +232,9 @@ pub struct Actor {
     /// The workspace's test mode is on: the actor works on test documents whatever its key
     /// or the application's switch says.
     pub workspace_test: bool,
+    /// The credential's own mode before the workspace's test mode pinned it: a key's prefix,
+    /// a person's switch.
+    pub own_mode: Mode,
 }
 
 impl Actor {
@@ -246,6 +249,7 @@ impl Actor {
     /// switch). A key's mode is the key's own and never changes.
     pub fn in_mode(mut self, mode: Mode) -> Actor {
         if matches!(self.principal, Principal::Session { .. }) {
+            self.own_mode = mode;
             self.mode = if self.workspace_test {
                 Mode::Test
             } else {
@@ -253,6 +257,12 @@ impl Actor {
             };
         }
         self
+    }
+
+    /// A test key (`svc_test_…`), whether or not the workspace's test mode pins the others:
+    /// it acts only on test documents and never changes what live documents depend on.
+    pub fn is_test_key(&self) -> bool {
+        matches!(self.principal, Principal::Key { .. }) && self.own_mode == Mode::Test
     }
 
     /// What the actor's budgets and limits are counted under (see [`Principal::id`]).

@@ -112,7 +112,11 @@ pub async fn decide_approval(
             return Err(DomainError::Invalid("note: at most 2000 characters".into()));
         }
         let row = approval_row(ctx, approval_id).await?;
-        if row.try_get::<String>("", "workspace_id")? != actor.workspace_id {
+        // The mode the person works in (their switch, or the workspace's test mode): another
+        // mode's approval is not found, as for a key.
+        if row.try_get::<String>("", "workspace_id")? != actor.workspace_id
+            || row.try_get::<bool>("", "test")? != (actor.mode == Mode::Test)
+        {
             return Err(no_approval(approval_id));
         }
         let name = signet_accounts::people::members::name_of(ctx, user_id)
@@ -282,6 +286,7 @@ async fn decide_as(
             per_minute: u64::MAX,
             client: None,
             workspace_test: false,
+            own_mode: if doc.test { Mode::Test } else { Mode::Live },
         };
         let via = Via::Approval {
             id: approval_id,

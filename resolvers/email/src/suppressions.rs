@@ -35,6 +35,17 @@ pub struct SuppressionPageOut {
     pub page: PageInfo,
 }
 
+/// The list holds live recipients' addresses and decides whether live emails go: a test key
+/// (which acts only on test documents) neither reads nor changes it.
+fn not_a_test_key(actor: &Actor) -> Result<(), DomainError> {
+    if actor.is_test_key() {
+        return Err(DomainError::Forbidden(
+            "the suppression list is the workspace's live mail: read and change it with a live key or in the application".into(),
+        ));
+    }
+    Ok(())
+}
+
 fn bad_cursor() -> DomainError {
     DomainError::invalid("cursor", "is not a cursor this API returned")
 }
@@ -49,6 +60,7 @@ pub async fn list(
     cursor: Option<String>,
 ) -> Result<SuppressionPageOut, DomainError> {
     actor.require(Scope::NotificationsRead)?;
+    not_a_test_key(actor)?;
     let limit = limit.unwrap_or(DEFAULT_LIMIT);
     if !(1..=MAX_LIMIT).contains(&limit) {
         return Err(DomainError::invalid(
@@ -126,6 +138,7 @@ pub async fn list(
 /// whether it was suppressed; a lift is in the activity record.
 pub async fn lift(ctx: &Ctx, actor: &Actor, address: &str) -> Result<bool, DomainError> {
     actor.require(Scope::NotificationsWrite)?;
+    not_a_test_key(actor)?;
     if actor.draft_only {
         return Err(DomainError::Forbidden(
             "this key is draft-only: it cannot let emails go to a suppressed address".into(),

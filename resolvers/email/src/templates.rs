@@ -282,9 +282,9 @@ pub async fn list(
 fn may_change(actor: &Actor) -> Result<(), DomainError> {
     actor.require(Scope::NotificationsWrite)?;
     // A person's test/live switch chooses the documents they see; wording is the
-    // workspace's in both, so an owner or admin changes it from either.
-    let person = matches!(actor.principal, signet_core::Principal::Session { .. });
-    if actor.mode == signet_core::Mode::Test && !person {
+    // workspace's in both, so an owner or admin changes it from either, and a live key even
+    // while the workspace's test mode pins it. A test key never.
+    if actor.is_test_key() {
         return Err(DomainError::Forbidden(
             "saved wording is what live documents send: change it with a live key (a test key may preview it)".into(),
         ));

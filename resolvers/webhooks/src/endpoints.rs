@@ -135,9 +135,14 @@ pub async fn create(
 
 /// An endpoint as the activity record names it: its name or address, and its mode.
 fn described(row: &EndpointRow) -> String {
+    // An address only by its host: a hook's path often carries a token, and the record is
+    // kept after the endpoint goes.
     let place = match (&row.name, &row.url) {
         (Some(n), _) => n.clone(),
-        (None, Some(u)) => u.clone(),
+        (None, Some(u)) => url::Url::parse(u)
+            .ok()
+            .and_then(|u| u.host_str().map(str::to_string))
+            .unwrap_or_default(),
         (None, None) => "relay".into(),
     };
     format!("{place} ({})", if row.test { "test" } else { "live" })

@@ -253,6 +253,7 @@ pub async fn authenticate(ctx: &Ctx, token: &str, client_ip: IpAddr) -> Result<A
             .unwrap_or(ctx.plans.limits(row.plan).requests_per_minute),
         client: Some(ip),
         workspace_test: row.workspace_test,
+        own_mode: mode,
     })
 }
 

@@ -162,6 +162,7 @@ pub async fn authenticate(ctx: &Ctx, token: &str) -> Result<Actor, DomainError> 
         per_minute: ctx.plans.limits(plan).requests_per_minute,
         client: None,
         workspace_test,
+        own_mode: Mode::Live,
     })
 }
 
