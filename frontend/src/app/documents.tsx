@@ -30,7 +30,8 @@ export function StateBadge({ state }: { state: string }) {
 export function Documents({ route, go, canWrite }: { route: string; go: Go; canWrite: boolean }) {
   const rest = route.slice("/app/documents".length).replace(/^\//, "");
   if (rest === "new" && canWrite) return <NewDocument go={go} />;
-  if (rest && rest !== "new") return <OneDocument id={decodeURIComponent(rest)} go={go} canWrite={canWrite} />;
+  // Keyed by the id: another document (a revision's new draft) starts afresh.
+  if (rest && rest !== "new") return <OneDocument key={rest} id={decodeURIComponent(rest)} go={go} canWrite={canWrite} />;
   return <List go={go} canWrite={canWrite} />;
 }
 
@@ -143,6 +144,7 @@ function OneDocument({ id, go, canWrite }: { id: string; go: Go; canWrite: boole
   const [live, setLive] = useState(false);
   const [voiding, setVoiding] = useState(false);
   const [embedding, setEmbedding] = useState<PersonOut | null>(null);
+  const [revising, setRevising] = useState(false);
   const seen = useRef("");
   const readAudit = () =>
     gql<{ documentAuditLog: AuditEventOut[] }>(
@@ -234,13 +236,16 @@ function OneDocument({ id, go, canWrite }: { id: string; go: Go; canWrite: boole
         {canWrite && doc.state === "draft" && (
           <button type="button" class="primary" onClick={() => act(`mutation($id: String!) { sendDocument(id: $id) { ${DOC} } }`, { id }, t("docs.sentNote"))}>{t("docs.send")}</button>
         )}
-        {canWrite && out && (
+        {canWrite && doc.state === "draft" && <button type="button" class="secondary" aria-expanded={revising} onClick={() => setRevising(!revising)}>{t("docs.revise")}</button>}
+        {canWrite && out && doc.people.some((p) => !p.embedded && (p.status === "invited" || p.status === "opened")) && (
           <button type="button" class="secondary" onClick={() => act(`mutation($id: String!) { remindDocument(id: $id) { ${DOC} } }`, { id }, t("docs.remindedAll"))}>{t("docs.remindAll")}</button>
         )}
         {doc.state === "executed" && <button type="button" class="secondary" onClick={() => get("signed.pdf")}>{t("docs.signedPdf")}</button>}
         <button type="button" class="secondary" onClick={() => get("audit-log.csv")}>{t("docs.auditCsv")}</button>
         {canWrite && OPEN.has(doc.state) && <button type="button" class="danger" onClick={() => setVoiding(true)}>{t("docs.void")}</button>}
       </div>
+
+      {revising && <Revise id={id} go={go} onCancel={() => setRevising(false)} />}
 
       <section aria-labelledby="people-title">
         <h2 id="people-title">{t("docs.people")}</h2>
@@ -470,6 +475,75 @@ function FromTemplate({ go }: { go: Go }) {
 
 /** The words as the source model: a blank line between paragraphs, `# ` and `## ` headings,
  * and a signature block for each person who signs, at the end. */
+/** The words of a source made of plain paragraphs and headings followed by signature
+ * blocks (what `sourceOf` makes), with its blocks' roles; `null` for anything richer (fields,
+ * marks, lists, tables), which only the builder or the API can revise without loss. */
+export function wordsOf(source: unknown): { text: string; roles: string[] } | null {
+  type Node = { type?: string; attrs?: Record<string, unknown>; content?: Node[]; text?: string; marks?: unknown[] };
+  const doc = source as Node;
+  if (doc?.type !== "doc" || !Array.isArray(doc.content)) return null;
+  const blocks: string[] = [];
+  const roles: string[] = [];
+  for (const n of doc.content) {
+    if (n.type === "signatureBlock" && typeof n.attrs?.role === "string" && Object.keys(n.attrs).length === 1) {
+      roles.push(n.attrs.role as string);
+      continue;
+    }
+    if (roles.length) return null;
+    const inline = n.content ?? [];
+    if (!inline.every((c) => c.type === "text" && typeof c.text === "string" && !c.marks?.length)) return null;
+    const text = inline.map((c) => c.text).join("");
+    if (n.type === "paragraph" && !n.attrs) blocks.push(text);
+    else if (n.type === "heading" && [1, 2, 3].includes(n.attrs?.level as number) && Object.keys(n.attrs ?? {}).length === 1) blocks.push(`${"#".repeat(n.attrs!.level as number)} ${text}`);
+    else return null;
+  }
+  return { text: blocks.join("\n\n"), roles };
+}
+
+/** A draft's words, edited as they were written: saving makes a new draft (a new id) that
+ * keeps the people and choices. */
+function Revise({ id, go, onCancel }: { id: string; go: Go; onCancel: () => void }) {
+  const [words, setWords] = useState<{ text: string; roles: string[] } | null | undefined>(undefined);
+  const [text, setText] = useState("");
+  const [note, setNote] = useState<Note | null>(null);
+  useEffect(() => {
+    gql<{ documentSource: { source: unknown } }>("query($id: String!) { documentSource(id: $id) { source } }", { id }).then(
+      (d) => { const w = wordsOf(d.documentSource.source); setWords(w); setText(w?.text ?? ""); },
+      (e) => setNote(failed(e)),
+    );
+  }, [id]);
+  const [busy, submit] = useSubmit(async () => {
+    if (!words) return;
+    const d = await gql<{ reviseDocument: DocumentOut }>(
+      "mutation($id: String!, $i: DocumentReviseInput!) { reviseDocument(id: $id, input: $i) { id } }",
+      { id, i: { source: sourceOf(text, words.roles) } },
+    );
+    go(`/app/documents/${encodeURIComponent(d.reviseDocument.id)}`);
+  }, (e) => setNote(failed(e)));
+  return (
+    <section class="card" aria-labelledby="revise-title">
+      <h2 id="revise-title">{t("docs.revise")}</h2>
+      {note && <Notice kind={note.kind}>{note.text}</Notice>}
+      {words === undefined ? (
+        !note && <p role="status">{t("common.loading")}</p>
+      ) : words === null ? (
+        <p>{t("docs.reviseRich")}</p>
+      ) : (
+        <form onSubmit={submit}>
+          <p class="hint">{t("docs.reviseHint")}</p>
+          <Field label={t("docs.words")}>
+            {(fid) => <textarea id={fid} dir="auto" rows={12} required maxLength={100000} value={text} onInput={(e) => setText(e.currentTarget.value)} />}
+          </Field>
+          <div class="actions start">
+            <button class="primary" type="submit" disabled={busy}>{t("docs.saveRevision")}</button>
+            <button class="secondary" type="button" onClick={onCancel}>{t("common.cancel")}</button>
+          </div>
+        </form>
+      )}
+    </section>
+  );
+}
+
 export function sourceOf(text: string, roles: string[]) {
   const content: unknown[] = [];
   for (const block of text.split(/\n\s*\n/)) {

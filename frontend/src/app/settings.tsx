@@ -13,7 +13,7 @@ type Patch = Partial<Record<keyof WorkspaceSettings, unknown>>;
 
 const SETTINGS = "id name plan timeZone language senderName senderEmail replyTo testMode embedding embedOrigins aiDrafting aiDailyLimit createdAt";
 
-export function Settings({ onChanged }: { onChanged: () => void }) {
+export function Settings({ onChanged }: { onChanged: () => Promise<void> }) {
   const [s, setS] = useState<WorkspaceSettings | null>(null);
   const [note, setNote] = useState<Note | null>(null);
   // Moves whenever the teams change, so the report's list of teams follows.
@@ -31,7 +31,8 @@ export function Settings({ onChanged }: { onChanged: () => void }) {
       const d = await gql<{ updateWorkspaceSettings: WorkspaceSettings }>(
         `mutation($i: WorkspaceSettingsInput!) { updateWorkspaceSettings(input: $i) { ${SETTINGS} } }`, { i: diff });
       setS(d.updateWorkspaceSettings);
-      if ("name" in diff || "testMode" in diff) onChanged();
+      // The page catches up (its name, its test band) before saying it is done.
+      if ("name" in diff || "testMode" in diff) await onChanged();
     }
     setNote({ kind: "ok", text: done });
   };

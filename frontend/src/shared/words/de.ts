@@ -429,6 +429,10 @@ const words: Words = {
   "docs.makeLink": "Link erstellen",
   "docs.origin": "Ihre Website",
   "nav.menu": "Menü",
+  "docs.revise": "Text bearbeiten",
+  "docs.reviseHint": "Absätze werden durch eine Leerzeile getrennt; eine Zeile, die mit # beginnt, ist eine Überschrift. Speichern erzeugt einen neuen Entwurf mit neuer ID; seine Personen und Einstellungen bleiben.",
+  "docs.reviseRich": "Dieser Entwurf hat Felder oder Formatierungen, die dieser einfache Editor verlieren würde: Überarbeiten Sie ihn vorerst über die API.",
+  "docs.saveRevision": "Als neuen Entwurf speichern",
 };
 
 export default words;

@@ -428,6 +428,10 @@ const en = {
   "docs.makeLink": "Make the link",
   "docs.origin": "Your website",
   "nav.menu": "Menu",
+  "docs.revise": "Edit the words",
+  "docs.reviseHint": "Paragraphs are separated by a blank line; a line starting with # is a heading. Saving makes a new draft with a new id; its people and choices stay.",
+  "docs.reviseRich": "This draft has fields or formatting that this simple editor would lose: revise it through the API for now.",
+  "docs.saveRevision": "Save as a new draft",
 };
 
 export type Words = typeof en;

@@ -429,6 +429,10 @@ const words: Words = {
   "docs.makeLink": "Crear el enlace",
   "docs.origin": "Tu sitio web",
   "nav.menu": "Menú",
+  "docs.revise": "Editar el texto",
+  "docs.reviseHint": "Los párrafos se separan con una línea en blanco; una línea que empieza por # es un título. Guardar crea un nuevo borrador con un nuevo id; sus personas y opciones se mantienen.",
+  "docs.reviseRich": "Este borrador tiene campos o formato que este editor sencillo perdería: por ahora, revísalo a través de la API.",
+  "docs.saveRevision": "Guardar como nuevo borrador",
 };
 
 export default words;

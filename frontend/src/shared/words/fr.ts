@@ -429,6 +429,10 @@ const words: Words = {
   "docs.makeLink": "Créer le lien",
   "docs.origin": "Votre site",
   "nav.menu": "Menu",
+  "docs.revise": "Modifier le texte",
+  "docs.reviseHint": "Les paragraphes sont séparés par une ligne vide ; une ligne qui commence par # est un titre. Enregistrer crée un nouveau brouillon avec un nouvel identifiant ; ses personnes et ses choix restent.",
+  "docs.reviseRich": "Ce brouillon a des champs ou une mise en forme que cet éditeur simple perdrait : révisez-le par l'API pour l'instant.",
+  "docs.saveRevision": "Enregistrer comme nouveau brouillon",
 };
 
 export default words;

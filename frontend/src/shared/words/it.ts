@@ -429,6 +429,10 @@ const words: Words = {
   "docs.makeLink": "Crea il link",
   "docs.origin": "Il tuo sito",
   "nav.menu": "Menu",
+  "docs.revise": "Modifica il testo",
+  "docs.reviseHint": "I paragrafi sono separati da una riga vuota; una riga che inizia con # è un titolo. Salvare crea una nuova bozza con un nuovo id; persone e scelte restano.",
+  "docs.reviseRich": "Questa bozza ha campi o formattazione che questo editor semplice perderebbe: per ora rivedila tramite l'API.",
+  "docs.saveRevision": "Salva come nuova bozza",
 };
 
 export default words;

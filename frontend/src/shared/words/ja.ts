@@ -429,6 +429,10 @@ const words: Words = {
   "docs.makeLink": "リンクを作成",
   "docs.origin": "自社サイト",
   "nav.menu": "メニュー",
+  "docs.revise": "本文を編集",
+  "docs.reviseHint": "段落は空行で区切ります。# で始まる行は見出しです。保存すると新しい ID の下書きが作られ、人と設定は引き継がれます。",
+  "docs.reviseRich": "この下書きには、この簡易エディターでは失われるフィールドや書式があります。当面は API で修正してください。",
+  "docs.saveRevision": "新しい下書きとして保存",
 };
 
 export default words;

@@ -429,6 +429,10 @@ const words: Words = {
   "docs.makeLink": "링크 만들기",
   "docs.origin": "내 웹사이트",
   "nav.menu": "메뉴",
+  "docs.revise": "본문 편집",
+  "docs.reviseHint": "문단은 빈 줄로 구분하고, #로 시작하는 줄은 제목입니다. 저장하면 새 ID의 새 초안이 만들어지며, 사람과 선택 사항은 그대로 유지됩니다.",
+  "docs.reviseRich": "이 초안에는 이 간단한 편집기가 잃어버릴 필드나 서식이 있습니다. 지금은 API로 수정하세요.",
+  "docs.saveRevision": "새 초안으로 저장",
 };
 
 export default words;

@@ -429,6 +429,10 @@ const words: Words = {
   "docs.makeLink": "Link maken",
   "docs.origin": "Uw website",
   "nav.menu": "Menu",
+  "docs.revise": "Tekst bewerken",
+  "docs.reviseHint": "Alinea's worden gescheiden door een lege regel; een regel die met # begint is een kop. Opslaan maakt een nieuw concept met een nieuw id; de mensen en keuzes blijven.",
+  "docs.reviseRich": "Dit concept heeft velden of opmaak die deze eenvoudige editor zou verliezen: herzie het voorlopig via de API.",
+  "docs.saveRevision": "Opslaan als nieuw concept",
 };
 
 export default words;

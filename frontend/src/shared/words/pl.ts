@@ -429,6 +429,10 @@ const words: Words = {
   "docs.makeLink": "Utwórz link",
   "docs.origin": "Twoja witryna",
   "nav.menu": "Menu",
+  "docs.revise": "Edytuj treść",
+  "docs.reviseHint": "Akapity oddziela pusty wiersz; wiersz zaczynający się od # to nagłówek. Zapisanie tworzy nowy szkic z nowym id; osoby i ustawienia pozostają.",
+  "docs.reviseRich": "Ten szkic ma pola lub formatowanie, które ten prosty edytor by utracił: na razie popraw go przez API.",
+  "docs.saveRevision": "Zapisz jako nowy szkic",
 };
 
 export default words;

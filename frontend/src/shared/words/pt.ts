@@ -429,6 +429,10 @@ const words: Words = {
   "docs.makeLink": "Criar a ligação",
   "docs.origin": "O seu site",
   "nav.menu": "Menu",
+  "docs.revise": "Editar o texto",
+  "docs.reviseHint": "Os parágrafos separam-se por uma linha em branco; uma linha que começa por # é um título. Guardar cria um novo rascunho com um novo id; as pessoas e as opções mantêm-se.",
+  "docs.reviseRich": "Este rascunho tem campos ou formatação que este editor simples perderia: por agora, reveja-o através da API.",
+  "docs.saveRevision": "Guardar como novo rascunho",
 };
 
 export default words;

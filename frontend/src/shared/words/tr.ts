@@ -429,6 +429,10 @@ const words: Words = {
   "docs.makeLink": "Bağlantıyı oluştur",
   "docs.origin": "Siteniz",
   "nav.menu": "Menü",
+  "docs.revise": "Metni düzenle",
+  "docs.reviseHint": "Paragraflar boş bir satırla ayrılır; # ile başlayan satır bir başlıktır. Kaydetmek yeni kimlikli yeni bir taslak oluşturur; kişiler ve seçimler korunur.",
+  "docs.reviseRich": "Bu taslakta, bu basit düzenleyicinin kaybedeceği alanlar ya da biçimlendirme var: şimdilik API üzerinden düzeltin.",
+  "docs.saveRevision": "Yeni taslak olarak kaydet",
 };
 
 export default words;

@@ -429,6 +429,10 @@ const words: Words = {
   "docs.makeLink": "生成链接",
   "docs.origin": "您的网站",
   "nav.menu": "菜单",
+  "docs.revise": "编辑正文",
+  "docs.reviseHint": "段落之间用空行分隔；以 # 开头的行是标题。保存会生成一个带新 ID 的新草稿，其人员和选项保持不变。",
+  "docs.reviseRich": "此草稿包含这个简易编辑器会丢失的字段或格式：目前请通过 API 修改。",
+  "docs.saveRevision": "另存为新草稿",
 };
 
 export default words;
