@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// The crates checked, by their source folder.
-const CRATES: [&str; 16] = [
+const CRATES: [&str; 17] = [
     "src",
     "source/src",
     "convert/src",
@@ -19,6 +19,7 @@ const CRATES: [&str; 16] = [
     "resolvers/documents/src",
     "resolvers/email/src",
     "resolvers/webhooks/src",
+    "resolvers/plays/src",
     "schema/src",
     "rest_compat/src",
     "workers/src",
