@@ -1,8 +1,8 @@
 // Written by build.mjs; do not edit.
 /// Every built file: its name, its content type, its bytes.
 pub static FILES: &[(&str, &str, &[u8])] = &[
+    ("app-6TRAL5WN.js", "text/javascript; charset=utf-8", include_bytes!("app-6TRAL5WN.js")),
     ("app-EHYK3XC3.css", "text/css; charset=utf-8", include_bytes!("app-EHYK3XC3.css")),
-    ("app-IEFGZGT5.js", "text/javascript; charset=utf-8", include_bytes!("app-IEFGZGT5.js")),
     ("sign-IZLFX3YS.css", "text/css; charset=utf-8", include_bytes!("sign-IZLFX3YS.css")),
     ("sign-TA35LMB4.js", "text/javascript; charset=utf-8", include_bytes!("sign-TA35LMB4.js")),
     ("signing_embed-CTKLAFEK.js", "text/javascript; charset=utf-8", include_bytes!("signing_embed-CTKLAFEK.js")),
@@ -22,8 +22,8 @@ pub static FILES: &[(&str, &str, &[u8])] = &[
 ];
 /// Logical names (`sign.js`) to built names.
 pub static MANIFEST: &[(&str, &str)] = &[
+    ("app.js", "app-6TRAL5WN.js"),
     ("app.css", "app-EHYK3XC3.css"),
-    ("app.js", "app-IEFGZGT5.js"),
     ("sign.css", "sign-IZLFX3YS.css"),
     ("sign.js", "sign-TA35LMB4.js"),
     ("signing_embed.js", "signing_embed-CTKLAFEK.js"),

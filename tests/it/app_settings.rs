@@ -10,7 +10,7 @@ use signet_storage::sea_orm::{ConnectionTrait as _, Value as Sql};
 
 use crate::application::{Browser, person, signed_in};
 use crate::both;
-use crate::graphql::{data, kind};
+use crate::graphql::{data, invalid_naming, kind};
 use crate::harness::TestApp;
 
 async fn suppress(app: &TestApp, ws: &str, address: &str) {
@@ -343,10 +343,7 @@ both!(
         ] {
             let mut input = bad.clone();
             input["name"] = input.get("name").cloned().unwrap_or(json!("Renamed"));
-            let r = a.gql(UPDATE, json!({"i": input})).await;
-            assert_eq!(kind(&r), "invalid", "{bad}: {}", r.body);
-            let message = r.body["errors"][0]["message"].as_str().unwrap();
-            assert!(message.starts_with(field), "{bad}: {message}");
+            invalid_naming(&a.gql(UPDATE, json!({"i": input})).await, field, &bad);
         }
         let r = a.gql(SETTINGS, json!({})).await;
         assert_eq!(data(&r)["workspaceSettings"]["name"], "Acme Lettings");
@@ -508,16 +505,7 @@ both!(
                 "name",
             ),
         ] {
-            let r = a.gql(add, vars.clone()).await;
-            assert_eq!(kind(&r), "invalid", "{vars}: {}", r.body);
-            assert!(
-                r.body["errors"][0]["message"]
-                    .as_str()
-                    .unwrap()
-                    .starts_with(field),
-                "{}",
-                r.body
-            );
+            invalid_naming(&a.gql(add, vars.clone()).await, field, &vars);
         }
         let r = a
             .gql(

@@ -118,6 +118,13 @@ pub(crate) fn kind(a: &Answer) -> &str {
         .unwrap_or_else(|| panic!("no error in {}", a.body))
 }
 
+/// Asserts the answer is an `invalid` error whose message begins with the field it names.
+pub(crate) fn invalid_naming(a: &Answer, field: &str, what: &dyn std::fmt::Display) {
+    assert_eq!(kind(a), "invalid", "{what}: {}", a.body);
+    let message = a.body["errors"][0]["message"].as_str().unwrap_or_default();
+    assert!(message.starts_with(field), "{what}: {message}");
+}
+
 const DOC: &str = "id state approval { id state } people { seat status }";
 
 /// A document as GraphQL's `document` query answers it.

@@ -252,6 +252,20 @@ function Rendered({ html, label }: { html: string; label: string }) {
   return <div class="email-frame" ref={host} role="document" aria-label={label} />;
 }
 
+/** A filter's choice: any, or one of `values`, each named by the words `${words}.${value}`. */
+function AnyOf(p: { label: string; words: string; values: string[]; value: string; onChange: (v: string) => void }) {
+  return (
+    <Field label={p.label}>
+      {(id) => (
+        <select id={id} value={p.value} onChange={(e) => p.onChange(e.currentTarget.value)}>
+          <option value="">{t("email.any")}</option>
+          {p.values.map((v) => <option value={v} key={v}>{t(`${p.words}.${v}` as Key)}</option>)}
+        </select>
+      )}
+    </Field>
+  );
+}
+
 function Log({ fail }: { fail: (e: unknown) => void }) {
   const [rows, setRows] = useState<EmailOut[] | null>(null);
   const [next, setNext] = useState<string | null>(null);
@@ -277,22 +291,8 @@ function Log({ fail }: { fail: (e: unknown) => void }) {
       <h2 id="log-title" class="visually-hidden">{t("email.tab.log")}</h2>
       <form class="card" role="search" onSubmit={(e) => { e.preventDefault(); void load(null); }}>
         <div class="grid">
-          <Field label={t("email.status")}>
-            {(id) => (
-              <select id={id} value={status} onChange={(e) => setStatus(e.currentTarget.value)}>
-                <option value="">{t("email.any")}</option>
-                {STATUSES.map((s) => <option value={s} key={s}>{t(`email.status.${s}` as Key)}</option>)}
-              </select>
-            )}
-          </Field>
-          <Field label={t("email.kind")}>
-            {(id) => (
-              <select id={id} value={kind} onChange={(e) => setKind(e.currentTarget.value)}>
-                <option value="">{t("email.any")}</option>
-                {KINDS.map((k) => <option value={k} key={k}>{t(`email.kind.${k}` as Key)}</option>)}
-              </select>
-            )}
-          </Field>
+          <AnyOf label={t("email.status")} words="email.status" values={STATUSES} value={status} onChange={setStatus} />
+          <AnyOf label={t("email.kind")} words="email.kind" values={KINDS} value={kind} onChange={setKind} />
           <Field label={t("email.to")}>{(id) => <input id={id} type="email" maxLength={254} value={to} onInput={(e) => setTo(e.currentTarget.value)} />}</Field>
           <Field label={t("email.document")}>{(id) => <input id={id} maxLength={64} value={documentId} onInput={(e) => setDocumentId(e.currentTarget.value)} />}</Field>
         </div>
