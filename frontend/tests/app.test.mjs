@@ -747,6 +747,8 @@ test("a member finds a document by its metadata and makes a signing link for a p
   await page.getByRole("alert").filter({ hasText: "key=value" }).waitFor();
   await page.getByLabel("Metadata (key=value)").fill("crm.id=77");
   await page.getByRole("search").getByRole("button", { name: "Search" }).click();
+  // The document was in the list before the search too: wait for the filtered answer itself.
+  await page.waitForFunction(() => document.querySelectorAll("main table tbody tr").length === 1);
   await page.getByRole("row").filter({ hasText: "Storage unit 12" }).waitFor();
   assert.equal(await page.getByRole("table").getByRole("row").count(), 2, "the heading row and the one document");
   await page.getByRole("link", { name: "Storage unit 12" }).click();
