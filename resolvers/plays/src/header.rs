@@ -370,6 +370,25 @@ impl Check {
         s
     }
 
+    /// An option's value: 1 to 40 lower-case letters, digits, `-` and `_` (`12m`, `yes`).
+    fn value(&mut self, key: &str, node: Option<&Node>, at: Pos) -> String {
+        let s = self.line(key, node, at, 40);
+        if !s.is_empty()
+            && !s
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_')
+        {
+            let p = node.map_or(at, Node::at);
+            self.fail(
+                key,
+                p,
+                format!("{key} '{s}' is not a value"),
+                "use lower-case letters, digits, - and _ (quote yes and no: 'yes')",
+            );
+        }
+        s
+    }
+
     fn one_of(&mut self, key: &str, node: Option<&Node>, at: Pos, allowed: &[&str]) -> String {
         let s = self.line(key, node, at, 40);
         if !s.is_empty() && !allowed.contains(&s.as_str()) {
@@ -552,7 +571,7 @@ fn questions(check: &mut Check, node: Option<&Node>) -> Vec<Question> {
                         continue;
                     };
                     unknown(check, &okey, oe, &["value", "label"]);
-                    let value = check.slug(&format!("{okey}.value"), get(oe, "value"), o.at(), 40);
+                    let value = check.value(&format!("{okey}.value"), get(oe, "value"), o.at());
                     let label = check.line(&format!("{okey}.label"), get(oe, "label"), o.at(), 80);
                     if !value.is_empty() && options.iter().any(|c| c.value == value) {
                         check.fail(
@@ -646,6 +665,17 @@ fn questions(check: &mut Check, node: Option<&Node>) -> Vec<Question> {
 /// Reads a play file's header: the header, the line its words begin on, and the words; or
 /// every problem found, in the file's order.
 pub fn read(file: &str) -> Result<(Header, usize, &str), Vec<Problem>> {
+    match read_all(file)? {
+        (h, line, body, problems) if problems.is_empty() => Ok((h, line, body)),
+        (_, _, _, problems) => Err(problems),
+    }
+}
+
+/// What is read of a header even when it has problems: the header as far as it could be read
+/// (what is wrong left empty), the line its words begin on, the words, and the problems in
+/// the file's order; `Err` only when the file cannot be read as a play at all. The dry run
+/// reads the words too, so that it reports every problem at once.
+pub fn read_all(file: &str) -> Result<(Header, usize, &str, Vec<Problem>), Vec<Problem>> {
     let (yaml, body_line, body) = split(file).map_err(|p| vec![p])?;
     let root = nodes(yaml, 2).map_err(|p| vec![p])?;
     let mut check = Check::default();
@@ -699,12 +729,8 @@ pub fn read(file: &str) -> Result<(Header, usize, &str), Vec<Problem>> {
             }
         },
     };
-    if check.problems.is_empty() {
-        Ok((header, body_line, body))
-    } else {
-        check.problems.sort_by_key(|p| (p.line, p.column));
-        Err(check.problems)
-    }
+    check.problems.sort_by_key(|p| (p.line, p.column));
+    Ok((header, body_line, body, check.problems))
 }
 
 #[cfg(test)]

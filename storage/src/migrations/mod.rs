@@ -64,6 +64,7 @@ mod m0015_live_deliveries;
 mod m0016_people;
 mod m0017_people_passkeys;
 mod m0018_workspace_settings;
+mod m0019_plays;
 
 pub struct Migrator;
 
@@ -89,6 +90,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0016_people::Migration),
             Box::new(m0017_people_passkeys::Migration),
             Box::new(m0018_workspace_settings::Migration),
+            Box::new(m0019_plays::Migration),
         ]
     }
 }
