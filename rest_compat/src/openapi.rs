@@ -115,6 +115,11 @@ fn operation(
             op["security"] = json!([{"bearer": []}]);
             op["x-scope"] = json!(s.as_str());
         }
+        Access::Pro(s) => {
+            op["security"] = json!([{"bearer": []}]);
+            op["x-scope"] = json!(s.as_str());
+            op["x-plan"] = json!("pro");
+        }
         Access::AnyKey => op["security"] = json!([{"bearer": []}]),
         Access::Public | Access::Link | Access::Session => op["security"] = json!([]),
     }

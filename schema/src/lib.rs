@@ -5,6 +5,7 @@ mod documents;
 mod email;
 pub mod guard;
 mod people;
+mod plays;
 mod settings;
 mod templates;
 #[path = "webhooks.rs"]
@@ -63,6 +64,7 @@ pub struct Query(
     people::PeopleQuery,
     developers::DevelopersQuery,
     settings::SettingsQuery,
+    plays::PlaysQuery,
 );
 
 #[derive(MergedObject, Default)]
@@ -75,6 +77,7 @@ pub struct Mutation(
     developers::DevelopersMutation,
     settings::SettingsMutation,
     settings::TeamsMutation,
+    plays::PlaysMutation,
 );
 
 #[derive(MergedSubscription, Default)]

@@ -33,6 +33,7 @@ mod live;
 mod passkeys;
 mod people;
 mod pictures;
+mod plays;
 mod queue;
 mod reads;
 mod scaleout;

@@ -449,7 +449,7 @@ both_quiet!(a_template_from_words_is_sent_to_its_parties, |app| {
 
 /// Checks a test document's sealed PDF with pyHanko against the test root, and answers its
 /// text (pdftotext); kept in `KEEP_PICTURES` as `<name>.pdf` when asked.
-fn sealed_and_valid(app: &TestApp, pdf: &[u8], name: &str) -> Option<String> {
+pub(crate) fn sealed_and_valid(app: &TestApp, pdf: &[u8], name: &str) -> Option<String> {
     use crate::sealing::{run, tool, validate};
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("signed.pdf");

@@ -68,7 +68,7 @@ pub async fn spend_test_send(ctx: &Ctx, actor: &Actor) -> Result<(), DomainError
     })
 }
 
-fn until_midnight(now: DateTime<Utc>) -> u64 {
+pub fn until_midnight(now: DateTime<Utc>) -> u64 {
     let midnight = (now.date_naive() + chrono::Days::new(1))
         .and_hms_opt(0, 0, 0)
         .map(|t| t.and_utc())

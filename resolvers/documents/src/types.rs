@@ -155,7 +155,14 @@ pub struct EmailOptionsIn {
 }
 
 #[derive(
-    Clone, Debug, Deserialize, Serialize, Validate, utoipa::ToSchema, async_graphql::InputObject,
+    Clone,
+    Debug,
+    Default,
+    Deserialize,
+    Serialize,
+    Validate,
+    utoipa::ToSchema,
+    async_graphql::InputObject,
 )]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[graphql(name = "DocumentCreateInput")]

@@ -298,7 +298,8 @@ struct Check {
     problems: Vec<Problem>,
 }
 
-fn slug(s: &str, max: usize) -> bool {
+/// A name: 2 to `max` lower-case letters, digits, `-` and `_`, starting with a letter.
+pub fn is_slug(s: &str, max: usize) -> bool {
     (2..=max).contains(&s.len())
         && s.bytes()
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_')
@@ -358,7 +359,7 @@ impl Check {
 
     fn slug(&mut self, key: &str, node: Option<&Node>, at: Pos, max: usize) -> String {
         let s = self.line(key, node, at, max);
-        if !s.is_empty() && !slug(&s, max) {
+        if !s.is_empty() && !is_slug(&s, max) {
             let p = node.map_or(at, Node::at);
             self.fail(
                 key,

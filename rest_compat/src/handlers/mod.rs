@@ -4,5 +4,6 @@
 pub mod accounts;
 pub mod documents;
 pub mod email;
+pub mod plays;
 pub mod templates;
 pub mod webhooks;

@@ -8,6 +8,7 @@ use std::sync::LazyLock;
 mod accounts;
 mod documents;
 mod email;
+mod plays;
 pub mod row;
 mod templates;
 mod webhooks;
@@ -25,6 +26,7 @@ pub static ROUTES: LazyLock<Vec<Route>> = LazyLock::new(|| {
         accounts::ROUTES,
         webhooks::ROUTES,
         email::ROUTES,
+        plays::ROUTES,
     ]
     .concat()
 });

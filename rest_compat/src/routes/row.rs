@@ -23,6 +23,11 @@ pub enum Access {
     Session,
     /// A key holding this scope.
     Scope(Scope),
+    /// A key of a Pro workspace holding this scope (plays, playbooks and drafts): the
+    /// resolver refuses, with a 403 naming what is missing, a Free workspace and a key
+    /// without the scope (docs/decisions/plays.md); other credential failures are the one
+    /// 401.
+    Pro(Scope),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

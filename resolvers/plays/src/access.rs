@@ -1,0 +1,29 @@
+//! Who may use plays, playbooks and drafts: a Pro workspace, and a key with the route's
+//! scope. Both refusals are 403s naming what is missing (docs/decisions/plays.md, "Plan and
+//! scopes": the spec's Plays section says so for these routes, where every other route gives
+//! an under-scoped key the same 401 as any credential failure).
+
+use signet_core::plans::Plan;
+use signet_core::actor::Principal;
+use signet_core::{Actor, DomainError, Scope};
+
+pub fn allow(actor: &Actor, scope: Scope) -> Result<(), DomainError> {
+    if actor.plan != Plan::Pro {
+        return Err(DomainError::Forbidden(
+            "plays, playbooks and drafts are part of the Pro plan, and this workspace is on \
+             Free; an owner can move it to Pro"
+                .into(),
+        ));
+    }
+    if !actor.scopes.contains(scope) {
+        // A person is told by `require` that their role cannot; a key, which scope it lacks.
+        if matches!(actor.principal, Principal::Session { .. }) {
+            actor.require(scope)?;
+        }
+        return Err(DomainError::Forbidden(format!(
+            "this key lacks the scope {scope}; make a key that has it in the application's \
+             Developers settings"
+        )));
+    }
+    Ok(())
+}
