@@ -45,7 +45,7 @@ async fn pro(app: &TestApp) -> (String, String) {
 }
 
 /// A small play of the workspace: `words` is the paragraph that changes between versions.
-fn small_play(name: &str, words: &str) -> String {
+pub(crate) fn small_play(name: &str, words: &str) -> String {
     format!(
         "---
 name: {name}
@@ -94,7 +94,7 @@ The sitter cleans the litter box every day.
     )
 }
 
-fn people() -> Value {
+pub(crate) fn people() -> Value {
     json!([
         {"name": "Olive Owner", "email": "olive@example.com", "role": "owner"},
         {"name": "Sam Sitter", "email": "sam@example.com", "role": "sitter"}

@@ -4,7 +4,7 @@
 //! an under-scoped key the same 401 as any credential failure).
 
 use signet_core::plans::Plan;
-use signet_core::actor::Principal;
+use signet_core::actor::{Principal, Scopes};
 use signet_core::{Actor, DomainError, Scope};
 
 pub fn allow(actor: &Actor, scope: Scope) -> Result<(), DomainError> {
@@ -26,4 +26,18 @@ pub fn allow(actor: &Actor, scope: Scope) -> Result<(), DomainError> {
         )));
     }
     Ok(())
+}
+
+/// The actor as the document routes see it when a draft is made: the draft route's scope
+/// (`drafts:write`) lets it make and read a draft document, and nothing else changes (its
+/// mode, workspace, plan, draft-only, daily limit).
+pub(crate) fn as_drafter(actor: &Actor) -> Actor {
+    let mut a = actor.clone();
+    a.scopes = Scopes::from_iter(
+        actor
+            .scopes
+            .iter()
+            .chain([Scope::DocumentsRead, Scope::DocumentsWrite]),
+    );
+    a
 }

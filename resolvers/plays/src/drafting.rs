@@ -7,13 +7,11 @@ use std::collections::BTreeMap;
 use chrono::Utc;
 use sea_orm::{ConnectionTrait, Value};
 use serde_json::json;
-use signet_core::actor::Scopes;
 use signet_core::clock::time;
 use signet_core::{Actor, Ctx, DomainError, Scope, ids};
 use signet_documents::types::{DocumentCreateIn, PersonIn, SendOptionsIn};
 
-use crate::access::allow;
-use crate::header::Header;
+use crate::access::{allow, as_drafter};
 use crate::library::{self, question_out};
 use crate::play::Play;
 use crate::types::*;
@@ -26,34 +24,6 @@ pub const WORKSPACE_DRAFTS_PER_DAY: u64 = 1_000;
 pub const MAX_PEOPLE: usize = 50;
 /// Marks a draft whose document is being made.
 const MAKING: &str = "making";
-
-/// The actor as the document routes see it when a draft is made: the draft route's scope
-/// (`drafts:write`) lets it make and read a draft document, and nothing else changes (its
-/// mode, workspace, plan, draft-only, daily limit).
-pub(crate) fn as_drafter(actor: &Actor) -> Actor {
-    let mut a = actor.clone();
-    a.scopes = Scopes::from_iter(
-        actor
-            .scopes
-            .iter()
-            .chain([Scope::DocumentsRead, Scope::DocumentsWrite]),
-    );
-    a
-}
-
-/// Someone in each seat, for the dry run's check.
-pub(crate) fn stand_ins(h: &Header) -> Vec<PersonIn> {
-    h.seats
-        .iter()
-        .map(|s| PersonIn {
-            name: s.label.clone(),
-            email: format!("{}@example.com", s.role.to_lowercase()),
-            role: Some(s.role.clone()),
-            order: s.order.map(i64::from),
-            ..Default::default()
-        })
-        .collect()
-}
 
 /// Answers as given: an object of question id to option value, each a string.
 fn answers_of(field: &str, v: Option<&serde_json::Value>) -> Result<BTreeMap<String, String>, DomainError> {

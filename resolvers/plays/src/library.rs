@@ -13,6 +13,7 @@ use crate::builtin;
 use crate::header::{Header, Problem, Question};
 use crate::play::{self, Play};
 use crate::types::*;
+use signet_documents::types::PersonIn;
 
 /// Versions one play keeps.
 pub const MAX_VERSIONS: i64 = 100;
@@ -632,10 +633,10 @@ pub async fn test(ctx: &Ctx, actor: &Actor, body: PlaySourceIn) -> Result<PlayTe
             .iter()
             .filter_map(|q| Some((q.clone(), serde_json::Value::from(labels.get(q)?.clone()))))
             .collect();
-        let people = crate::drafting::stand_ins(&play.header);
+        let people = stand_ins(&play.header);
         let check = signet_documents::check(
             ctx,
-            &crate::drafting::as_drafter(actor),
+            &crate::access::as_drafter(actor),
             signet_documents::types::DocumentCheckIn {
                 source: doc.clone(),
                 facts: None,
@@ -667,4 +668,18 @@ pub async fn test(ctx: &Ctx, actor: &Actor, body: PlaySourceIn) -> Result<PlayTe
         answers,
         preview: Some(async_graphql::Json(doc)),
     })
+}
+
+/// Someone in each seat, for the dry run's check.
+fn stand_ins(h: &Header) -> Vec<PersonIn> {
+    h.seats
+        .iter()
+        .map(|s| PersonIn {
+            name: s.label.clone(),
+            email: format!("{}@example.com", s.role.to_lowercase()),
+            role: Some(s.role.clone()),
+            order: s.order.map(i64::from),
+            ..Default::default()
+        })
+        .collect()
 }
