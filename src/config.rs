@@ -13,6 +13,7 @@ use secrecy::{ExposeSecret, SecretString};
 use serde::{Deserialize, Serialize};
 use signet_core::plans::Plans;
 
+mod ai;
 mod checks;
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -131,6 +132,26 @@ pub struct Config {
     /// The bearer token Prometheus sends to `GET /metrics`. Unset, the route is off.
     #[serde(serialize_with = "hide", default)]
     pub metrics_token: Option<SecretString>,
+    /// AI drafting's model: `openai` (any server speaking OpenAI's chat completions: OpenAI,
+    /// llama.cpp, vLLM, Ollama) or `anthropic`. Unset, AI drafting is refused (docs/ai.md).
+    pub ai_provider: Option<String>,
+    /// The API's address up to its version; defaults to OpenAI's or Anthropic's own.
+    pub ai_base_url: Option<String>,
+    /// The model's name at that server; required with `ai_provider`.
+    pub ai_model: Option<String>,
+    /// The provider's key, when it needs one.
+    #[serde(serialize_with = "hide", default)]
+    pub ai_api_key: Option<SecretString>,
+    /// Seconds one call to the model may take.
+    pub ai_timeout_secs: u64,
+    /// Tokens the model may write in one call.
+    pub ai_max_tokens: u32,
+    /// Tokens one workspace's jobs may spend a day (UTC).
+    pub ai_tokens_per_day: u64,
+    /// Jobs of one workspace running at once.
+    pub ai_jobs_at_once: i64,
+    /// Days a job's prompt, brief, words and answer are kept.
+    pub ai_keep_days: u64,
     pub plans: Plans,
 }
 
@@ -208,6 +229,15 @@ impl Default for Config {
             email_feedback_secret: None,
             metrics_token: None,
             shutdown_timeout_secs: 30,
+            ai_provider: None,
+            ai_base_url: None,
+            ai_model: None,
+            ai_api_key: None,
+            ai_timeout_secs: 120,
+            ai_max_tokens: 4096,
+            ai_tokens_per_day: 500_000,
+            ai_jobs_at_once: 2,
+            ai_keep_days: 30,
             plans: Plans::default(),
         }
     }
@@ -273,6 +303,17 @@ impl Config {
         config.metrics_token = config
             .metrics_token
             .filter(|u| !u.expose_secret().is_empty());
+        for value in [
+            &mut config.ai_provider,
+            &mut config.ai_base_url,
+            &mut config.ai_model,
+        ] {
+            *value = value.take().filter(|v| !v.trim().is_empty());
+        }
+        config.ai_base_url = config
+            .ai_base_url
+            .map(|u| u.trim_end_matches('/').to_string());
+        config.ai_api_key = config.ai_api_key.filter(|u| !u.expose_secret().is_empty());
         for value in [
             &mut config.blob_url,
             &mut config.blob_endpoint,

@@ -12,5 +12,6 @@ pub fn jobs() -> Jobs {
         .each::<signet_documents::seal::Seals>()
         .each::<signet_email::worker::Emails>()
         .each::<signet_email::people::PeopleEmails>()
+        .each::<signet_ai::run::AiJobs>()
         .pool::<signet_webhooks::worker::Deliveries>()
 }

@@ -118,7 +118,8 @@ pub async fn services(config: &Config) -> anyhow::Result<Services> {
         lease_ms: config.mail_lease_secs as i64 * 1000,
         ..signet_email::send::Mail::new(transport)
     })
-    .with(signet_accounts::keys::KeyCache::default());
+    .with(signet_accounts::keys::KeyCache::default())
+    .with(config.ai()?);
     same_authority(&ctx).await?;
     Ok(Services { ctx, log_writer })
 }

@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+mod ai;
 mod developers;
 mod documents;
 mod email;
@@ -65,6 +66,7 @@ pub struct Query(
     developers::DevelopersQuery,
     settings::SettingsQuery,
     plays::PlaysQuery,
+    ai::AiQuery,
 );
 
 #[derive(MergedObject, Default)]
@@ -78,6 +80,7 @@ pub struct Mutation(
     settings::SettingsMutation,
     settings::TeamsMutation,
     plays::PlaysMutation,
+    ai::AiMutation,
 );
 
 #[derive(MergedSubscription, Default)]

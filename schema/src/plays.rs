@@ -79,7 +79,11 @@ impl PlaysMutation {
     }
 
     /// Archives a play (plays:write; Pro).
-    async fn archive_play(&self, ctx: &Context<'_>, name: String) -> async_graphql::Result<PlayOut> {
+    async fn archive_play(
+        &self,
+        ctx: &Context<'_>,
+        name: String,
+    ) -> async_graphql::Result<PlayOut> {
         let (c, a) = who(ctx)?;
         library::archive(c, a, &name).await.map_err(|e| e.extend())
     }
@@ -109,7 +113,11 @@ impl PlaysMutation {
 
     /// Starts a draft from a play (drafts:write; Pro); `input` is the body of POST
     /// /api/v1/drafts.
-    async fn start_draft(&self, ctx: &Context<'_>, input: DraftIn) -> async_graphql::Result<DraftOut> {
+    async fn start_draft(
+        &self,
+        ctx: &Context<'_>,
+        input: DraftIn,
+    ) -> async_graphql::Result<DraftOut> {
         let (c, a) = who(ctx)?;
         drafting::start(c, a, input).await.map_err(|e| e.extend())
     }

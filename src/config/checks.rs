@@ -11,6 +11,7 @@ impl Config {
         self.validate_secrets()?;
         self.validate_storage()?;
         self.validate_services()?;
+        self.validate_ai()?;
         self.validate_bounds()
     }
 

@@ -494,7 +494,10 @@ async fn request(app: &TestApp, w: &World, route: &Route) -> Req {
             )
             .await;
             post(
-                format!("/api/v1/drafts/{}/answers", started["draftRef"].as_str().unwrap()),
+                format!(
+                    "/api/v1/drafts/{}/answers",
+                    started["draftRef"].as_str().unwrap()
+                ),
                 json!({"answers": {"pet": "cat"}}),
             )
         }
@@ -525,7 +528,14 @@ fn play_name() -> String {
 async fn play(app: &TestApp, key: &str) -> String {
     let name = play_name();
     let source = crate::plays::small_play(&name, "Walked.");
-    ok(app, Method::POST, "/api/v1/plays", key, json!({"source": source})).await;
+    ok(
+        app,
+        Method::POST,
+        "/api/v1/plays",
+        key,
+        json!({"source": source}),
+    )
+    .await;
     let path = format!("/api/v1/plays/{name}/publish");
     ok(app, Method::POST, &path, key, json!({"version": 1})).await;
     name

@@ -93,6 +93,10 @@ pub struct Options {
     /// On PostgreSQL+Redis, keep the files in a bucket of this name, made for the test,
     /// instead of under a prefix of the shared one.
     pub own_bucket: Option<String>,
+    /// AI drafting's model: provider kind, base URL and key (`ai_model` is `fake-model`).
+    pub ai: Option<(String, String, String)>,
+    /// `ai_tokens_per_day`.
+    pub ai_tokens_per_day: Option<u64>,
 }
 
 impl TestApp {
@@ -192,6 +196,16 @@ impl TestApp {
         config.mail_from = opts.mail_from;
         config.email_feedback_secret = opts.email_feedback_secret.map(SecretString::from);
         config.metrics_token = opts.metrics_token.map(SecretString::from);
+        if let Some((provider, base, key)) = opts.ai {
+            config.ai_provider = Some(provider);
+            config.ai_base_url = Some(base);
+            config.ai_model = Some("fake-model".into());
+            config.ai_api_key = Some(SecretString::from(key));
+            config.ai_timeout_secs = 60;
+        }
+        if let Some(n) = opts.ai_tokens_per_day {
+            config.ai_tokens_per_day = n;
+        }
         let server = signet::start(&config, crate::probe::ROUTES)
             .await
             .expect("server starts");

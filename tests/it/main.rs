@@ -9,6 +9,8 @@ mod probe;
 mod servers;
 mod sink;
 
+mod ai;
+mod ai_fake;
 mod app_settings;
 mod application;
 mod auth;

@@ -9,6 +9,7 @@ pub mod answer;
 pub mod api_log;
 pub mod clock;
 pub mod ctx;
+pub mod currencies;
 pub mod error;
 pub mod events;
 pub mod fields;

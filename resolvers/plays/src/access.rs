@@ -3,8 +3,8 @@
 //! scopes": the spec's Plays section says so for these routes, where every other route gives
 //! an under-scoped key the same 401 as any credential failure).
 
-use signet_core::plans::Plan;
 use signet_core::actor::{Principal, Scopes};
+use signet_core::plans::Plan;
 use signet_core::{Actor, DomainError, Scope};
 
 pub fn allow(actor: &Actor, scope: Scope) -> Result<(), DomainError> {

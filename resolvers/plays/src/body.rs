@@ -320,7 +320,12 @@ impl Reader<'_> {
         let col = line.text.len() - line.text.trim_start().len() + level + 2;
         let content = self.inlines(&[(line.n, col, words)], active);
         if content.is_empty() {
-            self.fail(line.n, col, "the heading has no words", "write its words after the #");
+            self.fail(
+                line.n,
+                col,
+                "the heading has no words",
+                "write its words after the #",
+            );
         }
         Some(Block::Heading {
             level: level as u8,
@@ -422,7 +427,11 @@ impl Reader<'_> {
             items.push(vec![Block::Paragraph(self.inlines(&parts, active))]);
         }
         Block::List {
-            start: if ordered { Some(first.flatten().unwrap_or(1)) } else { None },
+            start: if ordered {
+                Some(first.flatten().unwrap_or(1))
+            } else {
+                None
+            },
             items,
         }
     }
@@ -440,9 +449,9 @@ impl Reader<'_> {
             *at += 1;
             let cells = split_cells(l.text);
             if *at - 1 == first + 1
-                && cells
-                    .iter()
-                    .all(|(_, c)| !c.trim().is_empty() && c.trim().bytes().all(|b| b"-:".contains(&b)))
+                && cells.iter().all(|(_, c)| {
+                    !c.trim().is_empty() && c.trim().bytes().all(|b| b"-:".contains(&b))
+                })
             {
                 header = true;
                 continue;
@@ -580,7 +589,10 @@ impl Reader<'_> {
                 self.fail(
                     line,
                     column(i),
-                    format!("the words hold a hidden control character (U+{:04X})", c as u32),
+                    format!(
+                        "the words hold a hidden control character (U+{:04X})",
+                        c as u32
+                    ),
                     "delete it: characters that reverse or hide text are refused",
                 );
                 i += c.len_utf8();
@@ -728,9 +740,7 @@ impl Reader<'_> {
                         "in a play, {{custom.<id>}} prints the answer to the question <id>",
                     ),
                     Some(question) => {
-                        if let Some((dep, _)) =
-                            question.when.iter().find(|w| !implied(w, active))
-                        {
+                        if let Some((dep, _)) = question.when.iter().find(|w| !implied(w, active)) {
                             self.fail(
                                 line,
                                 col,
@@ -967,7 +977,11 @@ fn block_json(b: &Block, header: &Header, used: &mut Vec<String>) -> Vec<Value> 
                 .iter()
                 .enumerate()
                 .map(|(r, cells)| {
-                    let kind = if *h && r == 0 { "tableHeader" } else { "tableCell" };
+                    let kind = if *h && r == 0 {
+                        "tableHeader"
+                    } else {
+                        "tableCell"
+                    };
                     let cells: Vec<Value> = cells
                         .iter()
                         .map(|c| json!({"type": kind, "content": [paragraph(c, used)]}))
@@ -1065,8 +1079,15 @@ questions:
     fn text_of(v: &Value) -> String {
         match v {
             Value::Object(o) => {
-                let mut s = o.get("text").and_then(Value::as_str).unwrap_or("").to_string();
-                if let Some(n) = o.get("attrs").and_then(|a| a.get("name")).and_then(Value::as_str)
+                let mut s = o
+                    .get("text")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string();
+                if let Some(n) = o
+                    .get("attrs")
+                    .and_then(|a| a.get("name"))
+                    .and_then(Value::as_str)
                 {
                     s.push_str(&format!("[{n}]"));
                 }
@@ -1132,16 +1153,26 @@ questions:
         assert!(msgs.iter().any(|m| m.contains("pictures")), "{msgs:?}");
         assert!(msgs.iter().any(|m| m.contains("links")), "{msgs:?}");
         assert!(msgs.iter().any(|m| m.contains("code blocks")), "{msgs:?}");
-        assert!(msgs.iter().any(|m| m.contains("'three' is not an option")), "{msgs:?}");
+        assert!(
+            msgs.iter().any(|m| m.contains("'three' is not an option")),
+            "{msgs:?}"
+        );
         assert!(msgs.iter().any(|m| m.contains("weather.today")), "{msgs:?}");
-        assert!(msgs.iter().any(|m| m.contains("asked only when")), "{msgs:?}");
+        assert!(
+            msgs.iter().any(|m| m.contains("asked only when")),
+            "{msgs:?}"
+        );
         assert!(msgs.iter().any(|m| m.contains("'boss'")), "{msgs:?}");
         assert!(msgs.iter().any(|m| m.contains("three levels")), "{msgs:?}");
         assert!(msgs.iter().any(|m| m.contains("::: include")), "{msgs:?}");
         assert!(msgs.iter().any(|m| m.contains("payments")), "{msgs:?}");
         assert!(msgs.iter().any(|m| m.contains("U+202E")), "{msgs:?}");
         assert!(msgs.iter().any(|m| m.contains("never closed")), "{msgs:?}");
-        assert!(problems.iter().all(|p| p.key == "body" && !p.hint.is_empty()));
+        assert!(
+            problems
+                .iter()
+                .all(|p| p.key == "body" && !p.hint.is_empty())
+        );
     }
 
     #[test]
@@ -1156,7 +1187,10 @@ questions:
         assert_eq!(c[0]["attrs"]["audience"], "sender");
         assert_eq!(c[2]["content"][0]["content"][0]["type"], "tableHeader");
         let cell = &c[2]["content"][1]["content"];
-        assert_eq!(cell[0]["content"][0]["content"][0]["text"], "Chairs | tables");
+        assert_eq!(
+            cell[0]["content"][0]["content"][0]["text"],
+            "Chairs | tables"
+        );
         assert_eq!(cell[1]["content"][0]["content"][0]["attrs"]["role"], "us");
         assert_eq!(c[3]["content"][0]["content"][0]["text"], "Quoted on");
         assert_eq!(c[4]["type"], "horizontalRule");

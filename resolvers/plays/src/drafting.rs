@@ -26,17 +26,26 @@ pub const MAX_PEOPLE: usize = 50;
 const MAKING: &str = "making";
 
 /// Answers as given: an object of question id to option value, each a string.
-fn answers_of(field: &str, v: Option<&serde_json::Value>) -> Result<BTreeMap<String, String>, DomainError> {
+fn answers_of(
+    field: &str,
+    v: Option<&serde_json::Value>,
+) -> Result<BTreeMap<String, String>, DomainError> {
     let Some(v) = v.filter(|v| !v.is_null()) else {
         return Ok(BTreeMap::new());
     };
     let Some(o) = v.as_object() else {
-        return Err(DomainError::invalid(field, "must be an object of question id to option value"));
+        return Err(DomainError::invalid(
+            field,
+            "must be an object of question id to option value",
+        ));
     };
     if o.len() > crate::header::MAX_QUESTIONS {
         return Err(DomainError::invalid(
             field,
-            format!("a play asks at most {} questions", crate::header::MAX_QUESTIONS),
+            format!(
+                "a play asks at most {} questions",
+                crate::header::MAX_QUESTIONS
+            ),
         ));
     }
     o.iter()
@@ -59,7 +68,13 @@ fn people_for(play: &Play, people: &[PersonIn]) -> Result<Vec<PersonIn>, DomainE
         ));
     }
     let seats = &play.header.seats;
-    let names = || seats.iter().map(|s| s.role.as_str()).collect::<Vec<_>>().join(", ");
+    let names = || {
+        seats
+            .iter()
+            .map(|s| s.role.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     let mut out = Vec::with_capacity(people.len());
     for (i, p) in people.iter().enumerate() {
         let Some(role) = p.role.as_deref().map(str::trim).filter(|r| !r.is_empty()) else {
@@ -94,10 +109,10 @@ fn people_for(play: &Play, people: &[PersonIn]) -> Result<Vec<PersonIn>, DomainE
         }
         out.push(p);
     }
-    if let Some(empty) = seats
-        .iter()
-        .find(|s| !out.iter().any(|p| p.role.as_deref() == Some(s.role.as_str())))
-    {
+    if let Some(empty) = seats.iter().find(|s| {
+        !out.iter()
+            .any(|p| p.role.as_deref() == Some(s.role.as_str()))
+    }) {
         return Err(DomainError::invalid(
             "people",
             format!("nobody takes the seat '{}' ({})", empty.role, empty.label),
@@ -130,7 +145,12 @@ pub async fn start(ctx: &Ctx, actor: &Actor, body: DraftIn) -> Result<DraftOut, 
     let name = body.play.trim().to_string();
     let (play, version, built_in) = library::for_drafting(ctx, actor, &name).await?;
     let people = people_for(&play, &body.people)?;
-    let title = match body.title.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+    let title = match body
+        .title
+        .as_deref()
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+    {
         Some(t) => Some(signet_core::fields::line("title", t, 300)?),
         None => None,
     };
@@ -143,7 +163,12 @@ pub async fn start(ctx: &Ctx, actor: &Actor, body: DraftIn) -> Result<DraftOut, 
     let day = Utc::now().format("%Y-%m-%d").to_string();
     if !ctx
         .daily
-        .spend_workspace(&actor.workspace_id, "drafts", &day, WORKSPACE_DRAFTS_PER_DAY)
+        .spend_workspace(
+            &actor.workspace_id,
+            "drafts",
+            &day,
+            WORKSPACE_DRAFTS_PER_DAY,
+        )
         .await?
     {
         return Err(DomainError::RateLimited {
@@ -356,7 +381,9 @@ async fn advance(
 /// A draft already made, told again.
 async fn done(ctx: &Ctx, actor: &Actor, stored: &Stored) -> Result<DraftOut, DomainError> {
     let id = stored.document_id.clone().unwrap_or_default();
-    let doc = signet_documents::get(ctx, &as_drafter(actor), &id).await.ok();
+    let doc = signet_documents::get(ctx, &as_drafter(actor), &id)
+        .await
+        .ok();
     let mut o = out(stored, "draft", vec![]);
     o.document_id = Some(id);
     o.document = doc;

@@ -33,7 +33,10 @@ pub(crate) fn problems_error(field: &str, problems: &[Problem]) -> DomainError {
     let p = &problems[0];
     let more = match problems.len() {
         1 => String::new(),
-        n => format!(" (and {} more; POST /api/v1/plays/test lists them all)", n - 1),
+        n => format!(
+            " (and {} more; POST /api/v1/plays/test lists them all)",
+            n - 1
+        ),
     };
     DomainError::invalid(
         field,
@@ -115,7 +118,10 @@ async fn row<C: ConnectionTrait>(
     let r = conn
         .query_one_raw(ctx.db.stmt(
             "SELECT latest, published, archived FROM plays WHERE workspace_id = $1 AND name = $2",
-            [Value::from(workspace.to_string()), Value::from(name.to_string())],
+            [
+                Value::from(workspace.to_string()),
+                Value::from(name.to_string()),
+            ],
         ))
         .await?;
     Ok(match r {
@@ -173,7 +179,11 @@ pub(crate) async fn for_drafting(
              (POST /api/v1/plays/{name}/publish)"
         )));
     };
-    Ok((stored_play(ctx, &actor.workspace_id, name, version).await?, version, false))
+    Ok((
+        stored_play(ctx, &actor.workspace_id, name, version).await?,
+        version,
+        false,
+    ))
 }
 
 /// A version of the workspace's play, read again (a version is never changed, so it reads
@@ -228,7 +238,11 @@ async fn save_play(
     }
     let ws = actor.workspace_id.to_string();
     let now = ctx.now();
-    let (c, by, title) = (ctx.clone(), actor.recorded().to_string(), play.header.title.clone());
+    let (c, by, title) = (
+        ctx.clone(),
+        actor.recorded().to_string(),
+        play.header.title.clone(),
+    );
     let (kind, category) = (play.header.kind.clone(), play.header.category.clone());
     let n = name.clone();
     let version = ctx
@@ -350,11 +364,13 @@ pub async fn list(
     if let Some(c) = category
         && (c.is_empty() || c.len() > 40)
     {
-        return Err(DomainError::invalid("category", "must be 1 to 40 characters"));
+        return Err(DomainError::invalid(
+            "category",
+            "must be 1 to 40 characters",
+        ));
     }
-    let fits = |h: &Header| {
-        kind.is_none_or(|k| h.kind == k) && category.is_none_or(|c| h.category == c)
-    };
+    let fits =
+        |h: &Header| kind.is_none_or(|k| h.kind == k) && category.is_none_or(|c| h.category == c);
     let mut data: Vec<PlaySummaryOut> = builtin::all()
         .iter()
         .filter(|b| fits(&b.play.header))
@@ -446,7 +462,16 @@ async fn get_version(
             created_at: time(0),
             created_by: "signet".into(),
         };
-        return Ok(out(name, &b.play, b.source.to_string(), 1, true, false, Some(1), vec![v]));
+        return Ok(out(
+            name,
+            &b.play,
+            b.source.to_string(),
+            1,
+            true,
+            false,
+            Some(1),
+            vec![v],
+        ));
     }
     if name.len() > 64 {
         return Err(not_found(name));
@@ -480,7 +505,16 @@ async fn get_version(
         .ok_or_else(|| not_found(name))?;
     let (source, read) = read_file(source).await?;
     let play = read.map_err(|p| DomainError::Internal(format!("stored play {name}: {p:?}")))?;
-    Ok(out(name, &play, source, shown, false, r.archived, r.published, versions))
+    Ok(out(
+        name,
+        &play,
+        source,
+        shown,
+        false,
+        r.archived,
+        r.published,
+        versions,
+    ))
 }
 
 /// The workspace's own play, for a change: built-in plays are nobody's to change.
@@ -583,9 +617,14 @@ pub async fn duplicate(
             let r = row(&ctx.db.conn, ctx, &actor.workspace_id, name)
                 .await?
                 .ok_or_else(|| not_found(name))?;
-            version_source(ctx, &actor.workspace_id, name, r.published.unwrap_or(r.latest))
-                .await?
-                .ok_or_else(|| not_found(name))?
+            version_source(
+                ctx,
+                &actor.workspace_id,
+                name,
+                r.published.unwrap_or(r.latest),
+            )
+            .await?
+            .ok_or_else(|| not_found(name))?
         }
     };
     let renamed = play::renamed(&source, &new)
@@ -598,7 +637,11 @@ pub async fn duplicate(
 /// POST /plays/test: every problem of the file at once, the words checked as a document's
 /// would be (drafted with every default, people in each seat), the questions as a person
 /// meets them. Nothing is saved.
-pub async fn test(ctx: &Ctx, actor: &Actor, body: PlaySourceIn) -> Result<PlayTestOut, DomainError> {
+pub async fn test(
+    ctx: &Ctx,
+    actor: &Actor,
+    body: PlaySourceIn,
+) -> Result<PlayTestOut, DomainError> {
     allow(actor, Scope::PlaysRead)?;
     let source = body.source;
     let (play, problems) = signet_core::blocking(move || play::read_all(&source))
@@ -651,7 +694,10 @@ pub async fn test(ctx: &Ctx, actor: &Actor, body: PlaySourceIn) -> Result<PlayTe
             key: "words".into(),
             line: 0,
             column: 0,
-            message: format!("{} (at {} of the words drafted with every default)", i.message, i.path),
+            message: format!(
+                "{} (at {} of the words drafted with every default)",
+                i.message, i.path
+            ),
             hint: "mend the words so that a document made from them passes the check".into(),
         };
         problems.extend(check.problems.iter().map(at));

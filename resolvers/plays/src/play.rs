@@ -248,7 +248,12 @@ Words for {{client.name}}.
         assert_eq!(e.0, "answers.qf");
         answers.remove("qf");
         answers.insert("qb".into(), "z".into());
-        assert!(p.check_answers("answers", &answers).unwrap_err().1.contains("not an option"));
+        assert!(
+            p.check_answers("answers", &answers)
+                .unwrap_err()
+                .1
+                .contains("not an option")
+        );
         let mut d = BTreeMap::from([("qa".to_string(), "y".to_string())]);
         p.fill_defaults(&mut d);
         assert_eq!(d.get("qf").map(String::as_str), Some("y"));

@@ -2,6 +2,7 @@
 //! door resolved, calls one resolver of the domain crate, and answers.
 
 pub mod accounts;
+pub mod ai;
 pub mod documents;
 pub mod email;
 pub mod plays;

@@ -28,15 +28,22 @@ pub fn list() -> MethodRouter<AppState> {
 
 pub fn create() -> MethodRouter<AppState> {
     post(
-        |State(s): State<AppState>, Extension(a): Extension<Actor>, JsonIn(body): JsonIn<PlaySourceIn>| async move {
-            Made::Ok((StatusCode::CREATED, Json(library::save(&s.ctx, &a, body).await?)))
+        |State(s): State<AppState>,
+         Extension(a): Extension<Actor>,
+         JsonIn(body): JsonIn<PlaySourceIn>| async move {
+            Made::Ok((
+                StatusCode::CREATED,
+                Json(library::save(&s.ctx, &a, body).await?),
+            ))
         },
     )
 }
 
 pub fn test() -> MethodRouter<AppState> {
     post(
-        |State(s): State<AppState>, Extension(a): Extension<Actor>, JsonIn(body): JsonIn<PlaySourceIn>| async move {
+        |State(s): State<AppState>,
+         Extension(a): Extension<Actor>,
+         JsonIn(body): JsonIn<PlaySourceIn>| async move {
             Answer::Ok(Json(library::test(&s.ctx, &a, body).await?))
         },
     )
@@ -93,15 +100,22 @@ pub fn playbooks() -> MethodRouter<AppState> {
 
 pub fn playbook_save() -> MethodRouter<AppState> {
     post(
-        |State(s): State<AppState>, Extension(a): Extension<Actor>, JsonIn(body): JsonIn<PlaybookIn>| async move {
-            Made::Ok((StatusCode::CREATED, Json(books::save(&s.ctx, &a, body).await?)))
+        |State(s): State<AppState>,
+         Extension(a): Extension<Actor>,
+         JsonIn(body): JsonIn<PlaybookIn>| async move {
+            Made::Ok((
+                StatusCode::CREATED,
+                Json(books::save(&s.ctx, &a, body).await?),
+            ))
         },
     )
 }
 
 pub fn draft() -> MethodRouter<AppState> {
     post(
-        |State(s): State<AppState>, Extension(a): Extension<Actor>, JsonIn(body): JsonIn<DraftIn>| async move {
+        |State(s): State<AppState>,
+         Extension(a): Extension<Actor>,
+         JsonIn(body): JsonIn<DraftIn>| async move {
             Answer::Ok(Json(drafting::start(&s.ctx, &a, body).await?))
         },
     )

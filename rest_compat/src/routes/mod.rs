@@ -6,6 +6,7 @@
 use std::sync::LazyLock;
 
 mod accounts;
+mod ai;
 mod documents;
 mod email;
 mod plays;
@@ -27,6 +28,7 @@ pub static ROUTES: LazyLock<Vec<Route>> = LazyLock::new(|| {
         webhooks::ROUTES,
         email::ROUTES,
         plays::ROUTES,
+        ai::ROUTES,
     ]
     .concat()
 });

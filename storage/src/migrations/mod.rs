@@ -65,6 +65,7 @@ mod m0016_people;
 mod m0017_people_passkeys;
 mod m0018_workspace_settings;
 mod m0019_plays;
+mod m0020_ai_jobs;
 
 pub struct Migrator;
 
@@ -91,6 +92,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0017_people_passkeys::Migration),
             Box::new(m0018_workspace_settings::Migration),
             Box::new(m0019_plays::Migration),
+            Box::new(m0020_ai_jobs::Migration),
         ]
     }
 }

@@ -1,0 +1,470 @@
+//! The form a model writes a draft in, and how it becomes the source model.
+//!
+//! The schema keeps to what every provider enforces in its strict mode: every property
+//! required, nullable instead of optional, no additional properties, no lengths or patterns.
+//! Blocks and inlines are flat objects with a `type` (no `anyOf` to choose between), which
+//! even a very small model fills in reliably under a grammar. Everything the schema cannot
+//! say is checked here, after the answer is read: lengths, role words, chips, and that no
+//! string carries a link or markup. There is no payment type at all: a payment field is only
+//! ever added by Signet from the brief (`brief.rs`). The converted source is then checked by
+//! the same checker as `POST /documents/check` (`run.rs`).
+
+use std::collections::BTreeSet;
+
+use serde_json::{Value, json};
+
+/// Field types a model may place: those that need no options and take no money.
+pub const FIELD_TYPES: &[&str] = &[
+    "signature",
+    "initials",
+    "text",
+    "date",
+    "checkbox",
+    "number",
+    "email",
+    "name",
+    "company",
+    "phone",
+];
+
+const BLOCK_TYPES: &[&str] = &[
+    "heading",
+    "paragraph",
+    "bullet_list",
+    "ordered_list",
+    "signatures",
+];
+
+/// Bounds checked on our side.
+pub const MAX_BLOCKS: usize = 400;
+pub const MAX_INLINES: usize = 200;
+pub const MAX_ITEMS: usize = 100;
+pub const MAX_TEXT: usize = 4_000;
+pub const MAX_TITLE: usize = 200;
+pub const MAX_NOTES: usize = 30;
+pub const MAX_NOTE: usize = 500;
+pub const MAX_SEATS: usize = 10;
+
+fn nullable(t: &str) -> Value {
+    json!({"type": [t, "null"]})
+}
+
+fn strict(required: &[&str], properties: Value) -> Value {
+    json!({
+        "type": "object",
+        "additionalProperties": false,
+        "required": required,
+        "properties": properties,
+    })
+}
+
+/// The definitions both schemas share: a block and an inline.
+fn defs() -> Value {
+    let mut field_types: Vec<Value> = FIELD_TYPES.iter().map(|t| json!(t)).collect();
+    field_types.push(Value::Null);
+    json!({
+        "inline": strict(
+            &["type", "text", "bold", "italic", "field_type", "role", "required"],
+            json!({
+                "type": {"type": "string", "enum": ["text", "chip", "field"]},
+                "text": {"type": "string"},
+                "bold": {"type": "boolean"},
+                "italic": {"type": "boolean"},
+                "field_type": {"type": ["string", "null"], "enum": field_types},
+                "role": nullable("string"),
+                "required": {"type": "boolean"},
+            }),
+        ),
+        "block": strict(
+            &["type", "level", "sender_only", "text", "items", "role"],
+            json!({
+                "type": {"type": "string", "enum": BLOCK_TYPES},
+                "level": {"type": ["integer", "null"], "enum": [1, 2, 3, null]},
+                "sender_only": {"type": "boolean"},
+                "text": {"type": "array", "items": {"$ref": "#/$defs/inline"}},
+                "items": {"type": "array", "items": {"type": "array", "items": {"$ref": "#/$defs/inline"}}},
+                "role": nullable("string"),
+            }),
+        ),
+    })
+}
+
+/// The schema of a draft: a title, the seats that sign, the blocks, and notes for a person.
+pub fn draft_schema() -> Value {
+    let mut s = strict(
+        &["title", "seats", "blocks", "notes"],
+        json!({
+            "title": {"type": "string"},
+            "seats": {"type": "array", "items": strict(&["role", "label"], json!({
+                "role": {"type": "string"},
+                "label": {"type": "string"},
+            }))},
+            "blocks": {"type": "array", "items": {"$ref": "#/$defs/block"}},
+            "notes": {"type": "array", "items": {"type": "string"}},
+        }),
+    );
+    s["$defs"] = defs();
+    s
+}
+
+/// The schema of an edit: changes to numbered blocks, answers to questions, notes.
+pub fn edit_schema() -> Value {
+    let mut s = strict(
+        &["changes", "values", "notes"],
+        json!({
+            "changes": {"type": "array", "items": strict(&["op", "at", "blocks", "why"], json!({
+                "op": {"type": "string", "enum": ["replace", "insert_before", "insert_after", "delete"]},
+                "at": {"type": "integer"},
+                "blocks": {"type": "array", "items": {"$ref": "#/$defs/block"}},
+                "why": {"type": "string"},
+            }))},
+            "values": {"type": "array", "items": strict(&["name", "value", "why"], json!({
+                "name": {"type": "string"},
+                "value": {"type": "string"},
+                "why": {"type": "string"},
+            }))},
+            "notes": {"type": "array", "items": {"type": "string"}},
+        }),
+    );
+    s["$defs"] = defs();
+    s
+}
+
+/// What a conversion may use: the seats' role words and the chips the mode allows.
+#[derive(Clone, Debug, Default)]
+pub struct Allowed {
+    pub roles: Vec<String>,
+    /// A template's words may ask questions (`custom.<key>` chips); a document's may not.
+    pub template: bool,
+}
+
+impl Allowed {
+    fn chip(&self, name: &str) -> bool {
+        if matches!(
+            name,
+            "org.name" | "sender.name" | "document.title" | "document.date"
+        ) {
+            return true;
+        }
+        if let Some(key) = name.strip_prefix("custom.") {
+            return self.template
+                && (1..=40).contains(&key.len())
+                && key
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+        }
+        match name.split_once('.') {
+            Some((role, "name" | "email")) => self.roles.iter().any(|r| r == role),
+            _ => false,
+        }
+    }
+}
+
+/// Problems found while converting, each at its place in the model's answer.
+#[derive(Debug, Default)]
+pub struct Problems(pub Vec<String>);
+
+impl Problems {
+    pub fn add(&mut self, at: &str, what: impl std::fmt::Display) {
+        if self.0.len() < 50 {
+            self.0.push(format!("{at}: {what}"));
+        }
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// Whether a string carries something that could become a link or markup in any reader:
+/// an address with a scheme, a `www.` host, an HTML tag or entity, or a control character.
+pub fn unsafe_text(s: &str) -> Option<&'static str> {
+    let lower = s.to_ascii_lowercase();
+    if lower.contains("://") || lower.contains("www.") {
+        return Some("contains a web address; write words, never links");
+    }
+    for scheme in ["javascript:", "data:", "vbscript:", "file:", "mailto:"] {
+        if lower.contains(scheme) {
+            return Some("contains a link scheme; write words, never links");
+        }
+    }
+    if lower.contains('<') && lower.contains('>') || lower.contains("&#") {
+        return Some("contains markup; write plain words");
+    }
+    if s.chars().any(|c| {
+        (c.is_control() && c != '\n' && c != '\t')
+            || ('\u{202a}'..='\u{202e}').contains(&c)
+            || ('\u{2066}'..='\u{2069}').contains(&c)
+    }) {
+        return Some("contains control characters");
+    }
+    None
+}
+
+/// A string of the answer checked for length and safety.
+pub fn text_ok(p: &mut Problems, at: &str, s: &str, max: usize) {
+    if s.chars().count() > max {
+        p.add(at, format!("is longer than {max} characters"));
+    }
+    if let Some(why) = unsafe_text(s) {
+        p.add(at, why);
+    }
+}
+
+fn str_of<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
+    v.get(key).and_then(Value::as_str)
+}
+
+fn arr_of<'a>(v: &'a Value, key: &str) -> &'a [Value] {
+    v.get(key)
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or(&[])
+}
+
+/// One inline of the answer as a source node.
+fn inline(p: &mut Problems, at: &str, v: &Value, allowed: &Allowed) -> Option<Value> {
+    let text = str_of(v, "text").unwrap_or_default();
+    match str_of(v, "type") {
+        Some("text") => {
+            text_ok(p, at, text, MAX_TEXT);
+            if text.is_empty() {
+                return None;
+            }
+            let mut marks = vec![];
+            if v.get("bold") == Some(&Value::Bool(true)) {
+                marks.push(json!({"type": "bold"}));
+            }
+            if v.get("italic") == Some(&Value::Bool(true)) {
+                marks.push(json!({"type": "italic"}));
+            }
+            Some(if marks.is_empty() {
+                json!({"type": "text", "text": text})
+            } else {
+                json!({"type": "text", "text": text, "marks": marks})
+            })
+        }
+        Some("chip") => {
+            let name = text.trim();
+            if !allowed.chip(name) {
+                p.add(
+                    at,
+                    format!(
+                        "'{}' is not a chip this draft may use; use org.name, sender.name, \
+                         document.title, document.date, <role>.name or <role>.email{}",
+                        name.chars().take(60).collect::<String>(),
+                        if allowed.template {
+                            ", or custom.<key> for a question"
+                        } else {
+                            ""
+                        }
+                    ),
+                );
+                return None;
+            }
+            Some(json!({"type": "variableChip", "attrs": {"name": name}}))
+        }
+        Some("field") => {
+            text_ok(p, at, text, 100);
+            let ty = str_of(v, "field_type").unwrap_or_default();
+            if !FIELD_TYPES.contains(&ty) {
+                p.add(
+                    at,
+                    format!("field_type must be one of {}", FIELD_TYPES.join(", ")),
+                );
+                return None;
+            }
+            let role = str_of(v, "role").unwrap_or_default();
+            if !allowed.roles.iter().any(|r| r == role) {
+                p.add(
+                    at,
+                    format!(
+                        "role '{}' is not one of the seats ({})",
+                        role.chars().take(40).collect::<String>(),
+                        allowed.roles.join(", ")
+                    ),
+                );
+                return None;
+            }
+            let name = if text.trim().is_empty() {
+                ty
+            } else {
+                text.trim()
+            };
+            let required = v.get("required") != Some(&Value::Bool(false));
+            Some(json!({"type": "fieldTag", "attrs": {
+                "name": name, "type": ty, "role": role, "required": required,
+            }}))
+        }
+        _ => {
+            p.add(at, "type must be text, chip or field");
+            None
+        }
+    }
+}
+
+fn inlines(p: &mut Problems, at: &str, list: &[Value], allowed: &Allowed) -> Vec<Value> {
+    if list.len() > MAX_INLINES {
+        p.add(at, format!("has more than {MAX_INLINES} pieces"));
+    }
+    list.iter()
+        .take(MAX_INLINES)
+        .enumerate()
+        .filter_map(|(i, v)| inline(p, &format!("{at}[{i}]"), v, allowed))
+        .collect()
+}
+
+fn paragraph(content: Vec<Value>) -> Value {
+    if content.is_empty() {
+        json!({"type": "paragraph"})
+    } else {
+        json!({"type": "paragraph", "content": content})
+    }
+}
+
+/// One block of the answer as source nodes (a `signatures` block without a role is one
+/// signature block per seat).
+pub fn block(p: &mut Problems, at: &str, v: &Value, allowed: &Allowed) -> Vec<Value> {
+    let text = |p: &mut Problems| inlines(p, &format!("{at}.text"), arr_of(v, "text"), allowed);
+    match str_of(v, "type") {
+        Some("heading") => {
+            let level = v.get("level").and_then(Value::as_u64).unwrap_or(2);
+            if !(1..=3).contains(&level) {
+                p.add(&format!("{at}.level"), "must be 1, 2 or 3");
+            }
+            let mut attrs = json!({"level": level.clamp(1, 3)});
+            if v.get("sender_only") == Some(&Value::Bool(true)) {
+                attrs["audience"] = json!("sender");
+            }
+            let content = text(p);
+            if content.is_empty() {
+                p.add(&format!("{at}.text"), "a heading needs words");
+            }
+            vec![json!({"type": "heading", "attrs": attrs, "content": content})]
+        }
+        Some("paragraph") => vec![paragraph(text(p))],
+        Some(kind @ ("bullet_list" | "ordered_list")) => {
+            let items = arr_of(v, "items");
+            if items.is_empty() {
+                p.add(&format!("{at}.items"), "a list needs items");
+            }
+            if items.len() > MAX_ITEMS {
+                p.add(
+                    &format!("{at}.items"),
+                    format!("has more than {MAX_ITEMS} items"),
+                );
+            }
+            let items: Vec<Value> = items
+                .iter()
+                .take(MAX_ITEMS)
+                .enumerate()
+                .map(|(i, item)| {
+                    let list = item.as_array().map(Vec::as_slice).unwrap_or(&[]);
+                    let c = inlines(p, &format!("{at}.items[{i}]"), list, allowed);
+                    json!({"type": "listItem", "content": [paragraph(c)]})
+                })
+                .collect();
+            let ty = if kind == "bullet_list" {
+                "bulletList"
+            } else {
+                "orderedList"
+            };
+            vec![json!({"type": ty, "content": items})]
+        }
+        Some("signatures") => match str_of(v, "role") {
+            Some(role) if allowed.roles.iter().any(|r| r == role) => {
+                vec![json!({"type": "signatureBlock", "attrs": {"role": role}})]
+            }
+            Some(role) => {
+                p.add(
+                    &format!("{at}.role"),
+                    format!(
+                        "'{}' is not one of the seats",
+                        role.chars().take(40).collect::<String>()
+                    ),
+                );
+                vec![]
+            }
+            None => allowed
+                .roles
+                .iter()
+                .map(|r| json!({"type": "signatureBlock", "attrs": {"role": r}}))
+                .collect(),
+        },
+        _ => {
+            p.add(
+                at,
+                format!("type must be one of {}", BLOCK_TYPES.join(", ")),
+            );
+            vec![]
+        }
+    }
+}
+
+/// A list of blocks of the answer as source nodes.
+pub fn blocks(p: &mut Problems, at: &str, list: &[Value], allowed: &Allowed) -> Vec<Value> {
+    if list.len() > MAX_BLOCKS {
+        p.add(at, format!("has more than {MAX_BLOCKS} blocks"));
+    }
+    list.iter()
+        .take(MAX_BLOCKS)
+        .enumerate()
+        .flat_map(|(i, b)| block(p, &format!("{at}[{i}]"), b, allowed))
+        .collect()
+}
+
+/// Notes for a person, checked.
+pub fn notes(p: &mut Problems, v: &Value) -> Vec<String> {
+    let list = arr_of(v, "notes");
+    if list.len() > MAX_NOTES {
+        p.add("notes", format!("has more than {MAX_NOTES} notes"));
+    }
+    list.iter()
+        .take(MAX_NOTES)
+        .enumerate()
+        .filter_map(|(i, n)| {
+            let n = n.as_str()?.trim();
+            text_ok(p, &format!("notes[{i}]"), n, MAX_NOTE);
+            (!n.is_empty()).then(|| n.to_string())
+        })
+        .collect()
+}
+
+/// The seats a draft's answer names, checked against the roles it may use (`fixed`: the
+/// brief's people or the kind's seats; empty when the model may name its own).
+pub fn seats(p: &mut Problems, v: &Value, fixed: &[(String, String)]) -> Vec<(String, String)> {
+    let list = arr_of(v, "seats");
+    let mut out: Vec<(String, String)> = Vec::new();
+    let mut seen = BTreeSet::new();
+    for (i, s) in list.iter().enumerate().take(MAX_SEATS + 1) {
+        let at = format!("seats[{i}]");
+        let role = str_of(s, "role").unwrap_or_default().trim().to_string();
+        let label = str_of(s, "label").unwrap_or_default().trim().to_string();
+        if let Some(why) = signet_source::role_problem(&role) {
+            p.add(&format!("{at}.role"), why);
+            continue;
+        }
+        if !fixed.is_empty() && !fixed.iter().any(|(r, _)| *r == role) {
+            let names: Vec<&str> = fixed.iter().map(|(r, _)| r.as_str()).collect();
+            p.add(
+                &format!("{at}.role"),
+                format!("'{role}' is not one of {}", names.join(", ")),
+            );
+            continue;
+        }
+        text_ok(p, &format!("{at}.label"), &label, 100);
+        if seen.insert(role.clone()) {
+            out.push((role, label));
+        }
+    }
+    if list.len() > MAX_SEATS {
+        p.add("seats", format!("has more than {MAX_SEATS} seats"));
+    }
+    // The fixed seats are the document's whatever the model listed.
+    if !fixed.is_empty() {
+        return fixed.to_vec();
+    }
+    if out.is_empty() {
+        p.add("seats", "name at least one seat that signs");
+    }
+    out
+}
