@@ -259,7 +259,7 @@ both_ai!(
             json!(["Check which law governs the agreement."])
         );
         assert_eq!(job["usage"]["calls"], 1);
-        assert_eq!(job["usage"]["inputTokens"], 1200);
+        assert_eq!(job["usage"]["read"], 1200);
         assert_eq!(job["usage"]["provider"], "openai");
         // The draft passes the check as it is, and has the payer's payment field.
         let source = job["source"].clone();
@@ -861,7 +861,7 @@ async fn the_wizard_asks_in_the_workspaces_language_with_the_currencies() {
         .as_array()
         .unwrap()
         .iter()
-        .find(|c| c["code"] == "jpy")
+        .find(|c| c["currency"] == "jpy")
         .unwrap();
     assert_eq!(jpy["decimals"], 0);
     signet_accounts::workspaces::update(

@@ -51,6 +51,8 @@ async fn world(app: &TestApp) -> (World, String, String) {
             embedding: Some(true),
             embed_origins: Some(vec![SITE.to_string()]),
             plan: Some(signet_core::plans::Plan::Pro),
+            ai_drafting: Some(true),
+            ai_daily_limit: Some(1_000),
             ..Default::default()
         },
     )
@@ -64,6 +66,7 @@ async fn world(app: &TestApp) -> (World, String, String) {
         &stranger_ws,
         signet_accounts::workspaces::WorkspacePatch {
             plan: Some(signet_core::plans::Plan::Pro),
+            ai_drafting: Some(true),
             ..Default::default()
         },
     )
@@ -143,6 +146,11 @@ const CONTRACT: &[(&str, &str, Idem)] = &[
     ("v1.playbooks.create", "plays:write", Idem::Optional),
     ("v1.drafts.create", "drafts:write", Idem::Optional),
     ("v1.drafts.answers", "drafts:write", Idem::Optional),
+    ("v1.ai.draft", "documents:write", Idem::Optional),
+    ("v1.ai.edit", "documents:write", Idem::Optional),
+    ("v1.ai.job", "documents:read", Idem::None),
+    ("v1.ai.cancel", "documents:write", Idem::Optional),
+    ("v1.ai.wizard", "documents:read", Idem::None),
 ];
 
 /// Whether a route is one of plays, playbooks and drafts: a Pro feature whose key without
@@ -246,14 +254,18 @@ fn plain_source() -> Value {
 }
 
 async fn template(app: &TestApp, key: &str) -> String {
-    let t = ok(
+    made(
         app,
-        Method::POST,
-        "/api/v1/templates/source",
         key,
+        "/api/v1/templates/source",
         json!({"name": "Services", "source": plain_source()}),
     )
-    .await;
+    .await
+}
+
+/// The id of what a POST to `path` made.
+async fn made(app: &TestApp, key: &str, path: &str, body: Value) -> String {
+    let t = ok(app, Method::POST, path, key, body).await;
     t["id"].as_str().unwrap().to_string()
 }
 
@@ -501,6 +513,26 @@ async fn request(app: &TestApp, w: &World, route: &Route) -> Req {
                 json!({"answers": {"pet": "cat"}}),
             )
         }
+        "v1.ai.draft" => post(
+            "/api/v1/documents/ai/draft".into(),
+            json!({"prompt": "A short NDA", "brief": {"type": "nda"}}),
+        ),
+        "v1.ai.edit" => post(
+            "/api/v1/documents/ai/edit".into(),
+            json!({"request": "Shorter", "source": plain_source()}),
+        ),
+        "v1.ai.job" => get(format!(
+            "/api/v1/documents/ai/jobs/{}",
+            ai_job(app, key).await
+        )),
+        "v1.ai.cancel" => post(
+            format!(
+                "/api/v1/documents/ai/jobs/{}/cancel",
+                ai_job(app, key).await
+            ),
+            json!({}),
+        ),
+        "v1.ai.wizard" => get("/api/v1/ai/wizard".into()),
         other => panic!(
             "the conformance walk cannot build a request for {other} ({} {}): teach it in \
              tests/it/conformance.rs",
@@ -516,6 +548,17 @@ async fn request(app: &TestApp, w: &World, route: &Route) -> Req {
         rendered(app, key, &id).await;
     }
     req
+}
+
+/// An AI drafting job of `key`'s workspace: its id.
+async fn ai_job(app: &TestApp, key: &str) -> String {
+    made(
+        app,
+        key,
+        "/api/v1/documents/ai/draft",
+        json!({"prompt": "A short NDA"}),
+    )
+    .await
 }
 
 /// A new play's name that reads as an id (`walk_` and 26 characters), so that the walk's
@@ -689,11 +732,15 @@ async fn hold_as_first(
 
 /// A server whose anonymous budget the walk's thousands of refused calls cannot spend (the
 /// budget itself is tested in `limits`).
+/// The walk's server, with a model for AI drafting (answering nothing useful: its jobs fail,
+/// their routes answer).
 async fn walker(kind: Kind) -> Option<TestApp> {
+    let (_, base) = crate::ai_fake::Fake::start().await;
     TestApp::start_with(
         kind,
         Options {
             anonymous_per_minute: Some(1_000_000),
+            ai: Some(("openai".into(), base, "walk-key".into())),
             ..Options::default()
         },
     )
@@ -1076,6 +1123,11 @@ async fn operation(app: &TestApp, w: &World, field: &str) -> (String, Value, boo
             json!({"x": team(app, &w.ws).await}),
             false,
         ),
+        "aiJob" | "cancelAiJob" => (
+            one("id", "String"),
+            json!({"x": ai_job(app, key).await}),
+            true,
+        ),
         other => panic!(
             "the conformance walk cannot build a GraphQL operation on {other}: teach it in \
              tests/it/conformance.rs"
@@ -1313,8 +1365,10 @@ async fn every_signing_page_call_answers_one_404_to_what_is_not_a_link() {
 type Types = std::collections::HashMap<String, Vec<(String, String, bool)>>;
 
 async fn types(app: &TestApp, key: &str) -> Types {
+    // Deep enough for a list of lists (`[[PlayQuestionOut!]!]!` is six levels).
     let q = "{ __schema { types { name kind fields { name args { name } \
-             type { kind name ofType { kind name ofType { kind name ofType { kind name } } } } } } } }";
+             type { kind name ofType { kind name ofType { kind name ofType { kind name \
+             ofType { kind name ofType { kind name ofType { kind name } } } } } } } } } } }";
     let a = gql(app, key, q, &json!({})).await;
     assert!(a.body["errors"].is_null(), "{}", a.body);
     let mut out = Types::new();
@@ -1326,6 +1380,11 @@ async fn types(app: &TestApp, key: &str) -> Types {
         for f in t["fields"].as_array().unwrap() {
             let mut ty = &f["type"];
             while ty["name"].is_null() {
+                assert!(
+                    !ty.is_null(),
+                    "{} nests deeper than the query asks",
+                    f["name"]
+                );
                 ty = &ty["ofType"];
             }
             fields.push((

@@ -121,7 +121,9 @@ async fn start(
         })
         .await?;
     ctx.queued(queued).await;
-    get(ctx, actor, &id).await
+    // Answered to a key that may only start jobs (documents:write without read) too.
+    let j = store::load(ctx, &actor.workspace_id, actor.mode.as_str(), &id).await?;
+    Ok(store::out(&j))
 }
 
 /// POST /documents/ai/draft.
@@ -292,7 +294,8 @@ pub async fn cancel(ctx: &Ctx, actor: &Actor, id: &str) -> Result<AiJobOut, Doma
             .await?;
         crate::run::wake(&j.id);
     }
-    get(ctx, actor, id).await
+    let j = store::load(ctx, &actor.workspace_id, actor.mode.as_str(), id).await?;
+    Ok(store::out(&j))
 }
 
 /// GET /ai/wizard: in `locale`, else the workspace's default language.

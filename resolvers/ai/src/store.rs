@@ -275,8 +275,8 @@ pub fn out(j: &JobRow) -> AiJobOut {
         usage: AiUsageOut {
             provider: j.provider.clone(),
             model: j.model.clone(),
-            input_tokens: j.tokens_in,
-            output_tokens: j.tokens_out,
+            read: j.tokens_in,
+            written: j.tokens_out,
             calls: j.calls,
             model_ms: j.model_ms,
         },

@@ -132,8 +132,10 @@ pub struct AiSeatOut {
 pub struct AiUsageOut {
     pub provider: Option<String>,
     pub model: Option<String>,
-    pub input_tokens: i64,
-    pub output_tokens: i64,
+    /// Tokens the model read, over every call.
+    pub read: i64,
+    /// Tokens the model wrote, over every call.
+    pub written: i64,
     /// Calls made to the model (a repair round is a second).
     pub calls: i64,
     /// Time spent waiting for the model, in milliseconds.
@@ -212,8 +214,8 @@ pub struct WizardOptionOut {
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema, async_graphql::SimpleObject)]
 #[serde(rename_all = "camelCase")]
 pub struct CurrencyOut {
-    /// Lower case, as the processor writes it.
-    pub code: String,
+    /// The currency's ISO 4217 letters in lower case, as the processor writes them (`eur`).
+    pub currency: String,
     /// Digits after the point: 0 for JPY, 3 for KWD.
     pub decimals: i32,
     pub name: String,

@@ -150,7 +150,7 @@ pub fn wizard(locale: &str) -> WizardOut {
         currencies: signet_core::currencies::CURRENCIES
             .iter()
             .map(|(code, decimals, name)| CurrencyOut {
-                code: code.to_string(),
+                currency: code.to_string(),
                 decimals: *decimals as i32,
                 name: name.to_string(),
             })

@@ -11,6 +11,87 @@ export interface ActivityOut {
   createdAt: number;
 }
 
+export interface AiBriefInput {
+  type?: string | null;
+  kind?: string | null;
+  answers?: unknown | null;
+  final?: string | null;
+  payment?: AiBriefPaymentInput | null;
+}
+
+export interface AiBriefPaymentInput {
+  collect?: boolean | null;
+  amount?: unknown | null;
+  currency?: string | null;
+  payerRole?: string | null;
+  description?: string | null;
+  scheduleNote?: string | null;
+}
+
+export interface AiChangeOut {
+  op: string;
+  path: string;
+  was: unknown | null;
+  proposed: Array<unknown>;
+  why: string;
+}
+
+export interface AiDraftInput {
+  prompt?: string | null;
+  brief?: AiBriefInput | null;
+  mode?: string | null;
+}
+
+export interface AiEditInput {
+  request: string;
+  source: unknown;
+  mode?: string | null;
+  variables?: Array<unknown> | null;
+}
+
+export interface AiJobOut {
+  id: string;
+  kind: string;
+  state: string;
+  mode: string;
+  title: string | null;
+  reason: string | null;
+  problems: Array<string>;
+  source: unknown | null;
+  patches: AiPatchesOut | null;
+  seats: Array<AiSeatOut>;
+  usage: AiUsageOut;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+
+export interface AiPatchesOut {
+  notes: Array<string>;
+  applied: Array<AiChangeOut>;
+  values: Array<AiValueOut>;
+}
+
+export interface AiSeatOut {
+  role: string;
+  label: string;
+}
+
+export interface AiUsageOut {
+  provider: string | null;
+  model: string | null;
+  read: number;
+  written: number;
+  calls: number;
+  modelMs: number;
+}
+
+export interface AiValueOut {
+  name: string;
+  value: string;
+  why: string;
+}
+
 export interface ApiKeyIn {
   name: string;
   mode: string;
@@ -110,6 +191,12 @@ export interface CheckOut {
   roles: Array<string>;
   fields: Array<CheckFieldOut>;
   questions: Array<string>;
+}
+
+export interface CurrencyOut {
+  currency: string;
+  decimals: number;
+  name: string;
 }
 
 export interface DeliveryAttemptOut {
@@ -213,6 +300,31 @@ export interface DocumentSourceOut {
   email: unknown;
   externalId: string | null;
   metadata: Record<string, unknown>;
+}
+
+export interface DraftAnswersInput {
+  answers: unknown;
+  useDefaults?: boolean | null;
+}
+
+export interface DraftInput {
+  play: string;
+  people: Array<PersonInput>;
+  title?: string | null;
+  answers?: unknown | null;
+  useDefaults?: boolean | null;
+}
+
+export interface DraftOut {
+  status: string;
+  draftRef: string;
+  play: string;
+  version: number;
+  questions: Array<PlayQuestionOut>;
+  answers: Record<string, unknown>;
+  expiresAt: string;
+  documentId: string | null;
+  document: DocumentOut | null;
 }
 
 export interface EmailOptionsInput {
@@ -419,6 +531,122 @@ export interface PersonOut {
   locale: string | null;
   checks: Array<string>;
   embedded: boolean;
+}
+
+export interface PlaybookInput {
+  name: string;
+  title: string;
+  plays: Array<string>;
+  description?: string | null;
+}
+
+export interface PlaybookListOut {
+  data: Array<PlaybookOut>;
+}
+
+export interface PlaybookOut {
+  name: string;
+  title: string;
+  description: string | null;
+  plays: Array<string>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface PlayConditionOut {
+  question: string;
+  values: Array<string>;
+}
+
+export interface PlayDuplicateInput {
+  as: string;
+}
+
+export interface PlayListOut {
+  data: Array<PlaySummaryOut>;
+}
+
+export interface PlayOptionOut {
+  value: string;
+  label: string;
+}
+
+export interface PlayOut {
+  name: string;
+  builtIn: boolean;
+  archived: boolean;
+  published: number | null;
+  latest: number;
+  versions: Array<PlayVersionOut>;
+  version: number;
+  title: string;
+  description: string;
+  kind: string;
+  category: string;
+  language: string;
+  seats: Array<PlaySeatOut>;
+  questions: Array<PlayQuestionOut>;
+  source: string;
+}
+
+export interface PlayProblemOut {
+  key: string;
+  line: number;
+  column: number;
+  message: string;
+  hint: string;
+}
+
+export interface PlayPublishInput {
+  version: number;
+}
+
+export interface PlayQuestionOut {
+  id: string;
+  ask: string;
+  options: Array<PlayOptionOut>;
+  default: string | null;
+  when: Array<PlayConditionOut>;
+}
+
+export interface PlaySeatOut {
+  role: string;
+  label: string;
+  order: number | null;
+}
+
+export interface PlaySourceInput {
+  source: string;
+}
+
+export interface PlaySummaryOut {
+  name: string;
+  title: string;
+  description: string;
+  kind: string;
+  category: string;
+  language: string;
+  builtIn: boolean;
+  version: number;
+}
+
+export interface PlayTestOut {
+  ok: boolean;
+  problems: Array<PlayProblemOut>;
+  warnings: Array<PlayProblemOut>;
+  name: string;
+  title: string;
+  seats: Array<PlaySeatOut>;
+  rounds: Array<Array<PlayQuestionOut>>;
+  answers: Record<string, unknown>;
+  preview: unknown | null;
+}
+
+export interface PlayVersionOut {
+  version: number;
+  title: string;
+  createdAt: string;
+  createdBy: string;
 }
 
 export interface RelayItemOut {
@@ -664,6 +892,27 @@ export interface WebhookTestOut {
   result: string;
   durationMs: number;
   webhookId: string;
+}
+
+export interface WizardOptionOut {
+  value: string;
+  label: string;
+}
+
+export interface WizardOut {
+  locale: string;
+  questions: Array<WizardQuestionOut>;
+  currencies: Array<CurrencyOut>;
+}
+
+export interface WizardQuestionOut {
+  key: string;
+  ask: string;
+  help: string | null;
+  answer: string;
+  required: boolean;
+  options: Array<WizardOptionOut>;
+  when: string | null;
 }
 
 export interface WorkspaceOf {
