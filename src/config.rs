@@ -146,6 +146,9 @@ pub struct Config {
     pub ai_timeout_secs: u64,
     /// Tokens the model may write in one call.
     pub ai_max_tokens: u32,
+    /// OpenAI's `frequency_penalty` (-2 to 2), sent when set: small local models repeat
+    /// themselves without one.
+    pub ai_frequency_penalty: Option<f32>,
     /// Tokens one workspace's jobs may spend a day (UTC).
     pub ai_tokens_per_day: u64,
     /// Jobs of one workspace running at once.
@@ -235,6 +238,7 @@ impl Default for Config {
             ai_api_key: None,
             ai_timeout_secs: 120,
             ai_max_tokens: 4096,
+            ai_frequency_penalty: None,
             ai_tokens_per_day: 500_000,
             ai_jobs_at_once: 2,
             ai_keep_days: 30,

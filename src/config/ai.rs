@@ -34,6 +34,11 @@ impl Config {
         if !(256..=64_000).contains(&self.ai_max_tokens) {
             anyhow::bail!("ai_max_tokens (SIGNET_AI_MAX_TOKENS): must be 256 to 64000");
         }
+        if let Some(p) = self.ai_frequency_penalty
+            && !(-2.0..=2.0).contains(&p)
+        {
+            anyhow::bail!("ai_frequency_penalty (SIGNET_AI_FREQUENCY_PENALTY): must be -2 to 2");
+        }
         if self.ai_tokens_per_day == 0 {
             anyhow::bail!("ai_tokens_per_day (SIGNET_AI_TOKENS_PER_DAY): must be at least 1");
         }
@@ -66,6 +71,7 @@ impl Config {
                     key: self.ai_api_key.clone(),
                     timeout: Duration::from_secs(self.ai_timeout_secs),
                     max_tokens: self.ai_max_tokens,
+                    frequency_penalty: self.ai_frequency_penalty,
                 };
                 let p = Provider::new(settings).map_err(|e| anyhow::anyhow!("ai_provider: {e}"))?;
                 Some(std::sync::Arc::new(p))

@@ -11,7 +11,7 @@
 use std::io::Write;
 
 /// The parts, by the names `SIGNET_TEST_SKIP` takes.
-pub const PARTS: [(&str, &str); 8] = [
+pub const PARTS: [(&str, &str); 9] = [
     (
         "postgres",
         "the PostgreSQL+Redis half of the integration tests",
@@ -29,6 +29,10 @@ pub const PARTS: [(&str, &str); 8] = [
         "templates from office files (LibreOffice, bubblewrap, python-docx)",
     ),
     ("ocr", "templates from pictures (tesseract)"),
+    (
+        "llm",
+        "AI drafting against a small model served by llama.cpp (xllamacpp, SmolLM2)",
+    ),
 ];
 
 /// The list of parts to skip, as given.

@@ -356,7 +356,7 @@ both_ai!(
             .as_str()
             .unwrap();
         assert!(
-            last.contains("'stranger' is not one of disclosing, receiving"),
+            last.contains("'stranger.name' is not a chip this draft may use"),
             "{last}"
         );
         assert_eq!(repair[2]["role"], "assistant");

@@ -97,6 +97,10 @@ pub struct Options {
     pub ai: Option<(String, String, String)>,
     /// `ai_tokens_per_day`.
     pub ai_tokens_per_day: Option<u64>,
+    /// `ai_max_tokens`.
+    pub ai_max_tokens: Option<u32>,
+    /// `ai_frequency_penalty`.
+    pub ai_frequency_penalty: Option<f32>,
 }
 
 impl TestApp {
@@ -206,6 +210,10 @@ impl TestApp {
         if let Some(n) = opts.ai_tokens_per_day {
             config.ai_tokens_per_day = n;
         }
+        if let Some(n) = opts.ai_max_tokens {
+            config.ai_max_tokens = n;
+        }
+        config.ai_frequency_penalty = opts.ai_frequency_penalty;
         let server = signet::start(&config, crate::probe::ROUTES)
             .await
             .expect("server starts");

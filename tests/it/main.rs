@@ -11,6 +11,7 @@ mod sink;
 
 mod ai;
 mod ai_fake;
+mod ai_model;
 mod app_settings;
 mod application;
 mod auth;

@@ -45,10 +45,6 @@ pub const MAX_NOTES: usize = 30;
 pub const MAX_NOTE: usize = 500;
 pub const MAX_SEATS: usize = 10;
 
-fn nullable(t: &str) -> Value {
-    json!({"type": [t, "null"]})
-}
-
 fn strict(required: &[&str], properties: Value) -> Value {
     json!({
         "type": "object",
@@ -58,8 +54,26 @@ fn strict(required: &[&str], properties: Value) -> Value {
     })
 }
 
-/// The definitions both schemas share: a block and an inline.
-fn defs() -> Value {
+/// A role property: one of `roles` when they are known, any string otherwise.
+fn role_schema(roles: &[String], null: bool) -> Value {
+    let ty = if null {
+        json!(["string", "null"])
+    } else {
+        json!("string")
+    };
+    if roles.is_empty() {
+        return json!({"type": ty});
+    }
+    let mut values: Vec<Value> = roles.iter().map(|r| json!(r)).collect();
+    if null {
+        values.push(Value::Null);
+    }
+    json!({"type": ty, "enum": values})
+}
+
+/// The definitions both schemas share: a block and an inline; roles held to `roles` when
+/// they are known.
+fn defs(roles: &[String]) -> Value {
     let mut field_types: Vec<Value> = FIELD_TYPES.iter().map(|t| json!(t)).collect();
     field_types.push(Value::Null);
     json!({
@@ -71,7 +85,7 @@ fn defs() -> Value {
                 "bold": {"type": "boolean"},
                 "italic": {"type": "boolean"},
                 "field_type": {"type": ["string", "null"], "enum": field_types},
-                "role": nullable("string"),
+                "role": role_schema(roles, true),
                 "required": {"type": "boolean"},
             }),
         ),
@@ -83,32 +97,34 @@ fn defs() -> Value {
                 "sender_only": {"type": "boolean"},
                 "text": {"type": "array", "items": {"$ref": "#/$defs/inline"}},
                 "items": {"type": "array", "items": {"type": "array", "items": {"$ref": "#/$defs/inline"}}},
-                "role": nullable("string"),
+                "role": role_schema(roles, true),
             }),
         ),
     })
 }
 
 /// The schema of a draft: a title, the seats that sign, the blocks, and notes for a person.
-pub fn draft_schema() -> Value {
+/// `roles`: the seats when the brief fixes them (the model can then name no other).
+pub fn draft_schema(roles: &[String]) -> Value {
     let mut s = strict(
         &["title", "seats", "blocks", "notes"],
         json!({
             "title": {"type": "string"},
             "seats": {"type": "array", "items": strict(&["role", "label"], json!({
-                "role": {"type": "string"},
+                "role": role_schema(roles, false),
                 "label": {"type": "string"},
             }))},
             "blocks": {"type": "array", "items": {"$ref": "#/$defs/block"}},
             "notes": {"type": "array", "items": {"type": "string"}},
         }),
     );
-    s["$defs"] = defs();
+    s["$defs"] = defs(roles);
     s
 }
 
-/// The schema of an edit: changes to numbered blocks, answers to questions, notes.
-pub fn edit_schema() -> Value {
+/// The schema of an edit: changes to numbered blocks, answers to questions, notes; roles
+/// held to the words' seats.
+pub fn edit_schema(roles: &[String]) -> Value {
     let mut s = strict(
         &["changes", "values", "notes"],
         json!({
@@ -126,7 +142,7 @@ pub fn edit_schema() -> Value {
             "notes": {"type": "array", "items": {"type": "string"}},
         }),
     );
-    s["$defs"] = defs();
+    s["$defs"] = defs(roles);
     s
 }
 
@@ -432,6 +448,10 @@ pub fn notes(p: &mut Problems, v: &Value) -> Vec<String> {
 /// The seats a draft's answer names, checked against the roles it may use (`fixed`: the
 /// brief's people or the kind's seats; empty when the model may name its own).
 pub fn seats(p: &mut Problems, v: &Value, fixed: &[(String, String)]) -> Vec<(String, String)> {
+    // The brief's seats are the document's whatever the model listed.
+    if !fixed.is_empty() {
+        return fixed.to_vec();
+    }
     let list = arr_of(v, "seats");
     let mut out: Vec<(String, String)> = Vec::new();
     let mut seen = BTreeSet::new();
@@ -458,10 +478,6 @@ pub fn seats(p: &mut Problems, v: &Value, fixed: &[(String, String)]) -> Vec<(St
     }
     if list.len() > MAX_SEATS {
         p.add("seats", format!("has more than {MAX_SEATS} seats"));
-    }
-    // The fixed seats are the document's whatever the model listed.
-    if !fixed.is_empty() {
-        return fixed.to_vec();
     }
     if out.is_empty() {
         p.add("seats", "name at least one seat that signs");

@@ -16,7 +16,7 @@ pub(crate) fn request(s: &Settings, ask: &Ask) -> (String, Value) {
         };
         messages.push(json!({"role": role, "content": text}));
     }
-    let body = json!({
+    let mut body = json!({
         "model": s.model,
         "messages": messages,
         "response_format": {
@@ -27,6 +27,9 @@ pub(crate) fn request(s: &Settings, ask: &Ask) -> (String, Value) {
         "temperature": 0.2,
         "stream": false,
     });
+    if let Some(p) = s.frequency_penalty {
+        body["frequency_penalty"] = json!(p);
+    }
     (format!("{}/chat/completions", s.base_url), body)
 }
 

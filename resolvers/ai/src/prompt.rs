@@ -77,7 +77,13 @@ pub fn draft(prompt: Option<&str>, brief: &Brief, template: bool) -> Ask {
         instructions,
         turns: vec![(Role::User, data.to_string())],
         schema_name: "draft",
-        schema: crate::form::draft_schema(),
+        schema: crate::form::draft_schema(
+            &brief
+                .seats
+                .iter()
+                .map(|(r, _)| r.clone())
+                .collect::<Vec<_>>(),
+        ),
     }
 }
 
@@ -114,7 +120,7 @@ pub fn edit(
         instructions,
         turns: vec![(Role::User, data.to_string())],
         schema_name: "edit",
-        schema: crate::form::edit_schema(),
+        schema: crate::form::edit_schema(roles),
     }
 }
 

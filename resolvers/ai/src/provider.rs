@@ -48,6 +48,9 @@ pub struct Settings {
     pub timeout: Duration,
     /// Tokens the model may write in one call.
     pub max_tokens: u32,
+    /// OpenAI's `frequency_penalty`, sent when set: small local models repeat themselves
+    /// without one.
+    pub frequency_penalty: Option<f32>,
 }
 
 /// Who speaks a turn of the conversation.

@@ -555,15 +555,15 @@ impl Reader<'_> {
                 }
             }
         }
-        if bold || italic {
-            if let Some(&(line, col, _)) = parts.first() {
-                self.fail(
-                    line,
-                    col,
-                    "a ** or * here is never closed",
-                    "close bold with ** and italic with *, or write \\* for a star",
-                );
-            }
+        if (bold || italic)
+            && let Some(&(line, col, _)) = parts.first()
+        {
+            self.fail(
+                line,
+                col,
+                "a ** or * here is never closed",
+                "close bold with ** and italic with *, or write \\* for a star",
+            );
         }
         out
     }

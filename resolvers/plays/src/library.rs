@@ -419,17 +419,27 @@ pub async fn get(ctx: &Ctx, actor: &Actor, name: &str) -> Result<PlayOut, Domain
     get_version(ctx, actor, name, None).await
 }
 
+/// Where a play stands: built in or the workspace's, archived, which version is published.
+struct Standing {
+    built_in: bool,
+    archived: bool,
+    published: Option<i64>,
+}
+
 fn out(
     name: &str,
     play: &Play,
     source: String,
     version: i64,
-    built_in: bool,
-    archived: bool,
-    published: Option<i64>,
+    standing: Standing,
     versions: Vec<PlayVersionOut>,
 ) -> PlayOut {
     let h = &play.header;
+    let Standing {
+        built_in,
+        archived,
+        published,
+    } = standing;
     PlayOut {
         name: name.to_string(),
         built_in,
@@ -467,9 +477,11 @@ async fn get_version(
             &b.play,
             b.source.to_string(),
             1,
-            true,
-            false,
-            Some(1),
+            Standing {
+                built_in: true,
+                archived: false,
+                published: Some(1),
+            },
             vec![v],
         ));
     }
@@ -510,9 +522,11 @@ async fn get_version(
         &play,
         source,
         shown,
-        false,
-        r.archived,
-        r.published,
+        Standing {
+            built_in: false,
+            archived: r.archived,
+            published: r.published,
+        },
         versions,
     ))
 }
