@@ -37,23 +37,7 @@ async fn call(
     path: &str,
     body: Option<Value>,
 ) -> (u16, Value, reqwest::header::HeaderMap) {
-    let mut r = app
-        .client
-        .request(
-            method.parse().unwrap(),
-            format!("{}/api/v1{path}", app.base),
-        )
-        .bearer_auth(key);
-    if method == "POST" {
-        r = r.header("idempotency-key", signet_core::ids::new_id("idem"));
-    }
-    if let Some(b) = body {
-        r = r
-            .header("content-type", "application/json")
-            .body(b.to_string());
-    }
-    let a = app.send(r).await;
-    (a.status.as_u16(), a.body, a.headers)
+    app.api(key, method, path, body).await
 }
 
 /// A workspace with AI drafting on, `daily` jobs a day, and a test key with every scope.

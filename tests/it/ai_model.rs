@@ -84,21 +84,8 @@ async fn call(
     path: &str,
     body: Option<Value>,
 ) -> (u16, Value) {
-    let mut r = app
-        .client
-        .request(
-            method.parse().unwrap(),
-            format!("{}/api/v1{path}", app.base),
-        )
-        .bearer_auth(key);
-    if let Some(b) = body {
-        r = r
-            .header("idempotency-key", signet_core::ids::new_id("idem"))
-            .header("content-type", "application/json")
-            .body(b.to_string());
-    }
-    let a = app.send(r).await;
-    (a.status.as_u16(), a.body)
+    let (s, b, _) = app.api(key, method, path, body).await;
+    (s, b)
 }
 
 /// Polls the job until `done(state)`, for at most `limit` (a small model on two cores).

@@ -394,6 +394,34 @@ impl TestApp {
         self.send(req).await
     }
 
+    /// A call to `/api/v1{path}` as a client makes it: the key, a fresh Idempotency-Key on a
+    /// POST, a JSON body when one is given. The status, the body and the headers.
+    pub async fn api(
+        &self,
+        key: &str,
+        method: &str,
+        path: &str,
+        body: Option<Value>,
+    ) -> (u16, Value, reqwest::header::HeaderMap) {
+        let mut r = self
+            .client
+            .request(
+                method.parse().unwrap(),
+                format!("{}/api/v1{path}", self.base),
+            )
+            .bearer_auth(key);
+        if method == "POST" {
+            r = r.header("idempotency-key", signet_core::ids::new_id("idem"));
+        }
+        if let Some(b) = body {
+            r = r
+                .header("content-type", "application/json")
+                .body(b.to_string());
+        }
+        let a = self.send(r).await;
+        (a.status.as_u16(), a.body, a.headers)
+    }
+
     /// Environment for running the real `signet` binary against this app's storage.
     pub fn env(&self) -> HashMap<&'static str, String> {
         let mut env = HashMap::from([
