@@ -31,7 +31,7 @@ pub(crate) fn request(s: &Settings, ask: &Ask) -> (String, Value) {
             "input_schema": ask.schema,
         }],
         "tool_choice": {"type": "tool", "name": ask.schema_name},
-        "temperature": 0.2,
+        "temperature": 0,
     });
     (format!("{}/messages", s.base_url), body)
 }

@@ -278,6 +278,21 @@ pub fn read(b: &BriefIn) -> Result<(Brief, Option<String>), DomainError> {
 }
 
 impl Brief {
+    /// A title for a draft whose model gave none: the kind of document, in English.
+    pub fn title(&self) -> String {
+        let t = match self.doc_type.as_deref() {
+            Some("nda") => "Non-disclosure agreement",
+            Some("services") => "Services agreement",
+            Some("contractor") => "Independent contractor agreement",
+            Some("employment") => "Offer letter",
+            Some("lease") => "Lease agreement",
+            Some("sale") => "Sales agreement",
+            Some("release") => "Release",
+            _ => "Agreement",
+        };
+        t.to_string()
+    }
+
     pub fn is_empty(&self) -> bool {
         self.doc_type.is_none()
             && self.answers.is_empty()

@@ -71,24 +71,58 @@ fn role_schema(roles: &[String], null: bool) -> Value {
     json!({"type": ty, "enum": values})
 }
 
+/// An inline of one kind: its `text`, `field_type` and `role` as given.
+fn inline_kind(kind: &str, text: Value, field_type: Value, role: Value) -> Value {
+    strict(
+        &[
+            "type",
+            "text",
+            "bold",
+            "italic",
+            "field_type",
+            "role",
+            "required",
+        ],
+        json!({
+            "type": {"type": "string", "enum": [kind]},
+            "text": text,
+            "bold": {"type": "boolean"},
+            "italic": {"type": "boolean"},
+            "field_type": field_type,
+            "role": role,
+            "required": {"type": "boolean"},
+        }),
+    )
+}
+
+/// A chip's name: one of the facts when the seats are known and the words ask no
+/// questions; any string otherwise (checked after).
+fn chips(roles: &[String], template: bool) -> Value {
+    if roles.is_empty() || template {
+        return json!({"type": "string"});
+    }
+    let mut names: Vec<String> = ["org.name", "sender.name", "document.title", "document.date"]
+        .iter()
+        .map(|c| c.to_string())
+        .collect();
+    for r in roles {
+        names.push(format!("{r}.name"));
+        names.push(format!("{r}.email"));
+    }
+    json!({"type": "string", "enum": names})
+}
+
 /// The definitions both schemas share: a block and an inline; roles held to `roles` when
 /// they are known.
-fn defs(roles: &[String]) -> Value {
-    let mut field_types: Vec<Value> = FIELD_TYPES.iter().map(|t| json!(t)).collect();
-    field_types.push(Value::Null);
+fn defs(roles: &[String], template: bool) -> Value {
     json!({
-        "inline": strict(
-            &["type", "text", "bold", "italic", "field_type", "role", "required"],
-            json!({
-                "type": {"type": "string", "enum": ["text", "chip", "field"]},
-                "text": {"type": "string"},
-                "bold": {"type": "boolean"},
-                "italic": {"type": "boolean"},
-                "field_type": {"type": ["string", "null"], "enum": field_types},
-                "role": role_schema(roles, true),
-                "required": {"type": "boolean"},
-            }),
-        ),
+        // One object per kind of inline, each with the same properties, so that a grammar
+        // makes a field name a seat and a type, and a chip one of the known facts.
+        "inline": {"anyOf": [
+            inline_kind("text", json!({"type": "string"}), json!({"type": "null"}), json!({"type": "null"})),
+            inline_kind("chip", chips(roles, template), json!({"type": "null"}), json!({"type": "null"})),
+            inline_kind("field", json!({"type": "string"}), json!({"type": "string", "enum": FIELD_TYPES}), role_schema(roles, false)),
+        ]},
         "block": strict(
             &["type", "level", "sender_only", "text", "items", "role"],
             json!({
@@ -105,7 +139,7 @@ fn defs(roles: &[String]) -> Value {
 
 /// The schema of a draft: a title, the seats that sign, the blocks, and notes for a person.
 /// `roles`: the seats when the brief fixes them (the model can then name no other).
-pub fn draft_schema(roles: &[String]) -> Value {
+pub fn draft_schema(roles: &[String], template: bool) -> Value {
     let mut s = strict(
         &["title", "seats", "blocks", "notes"],
         json!({
@@ -118,13 +152,13 @@ pub fn draft_schema(roles: &[String]) -> Value {
             "notes": {"type": "array", "items": {"type": "string"}},
         }),
     );
-    s["$defs"] = defs(roles);
+    s["$defs"] = defs(roles, template);
     s
 }
 
 /// The schema of an edit: changes to numbered blocks, answers to questions, notes; roles
 /// held to the words' seats.
-pub fn edit_schema(roles: &[String]) -> Value {
+pub fn edit_schema(roles: &[String], template: bool) -> Value {
     let mut s = strict(
         &["changes", "values", "notes"],
         json!({
@@ -142,7 +176,7 @@ pub fn edit_schema(roles: &[String]) -> Value {
             "notes": {"type": "array", "items": {"type": "string"}},
         }),
     );
-    s["$defs"] = defs(roles);
+    s["$defs"] = defs(roles, template);
     s
 }
 
@@ -351,9 +385,10 @@ pub fn block(p: &mut Problems, at: &str, v: &Value, allowed: &Allowed) -> Vec<Va
             if v.get("sender_only") == Some(&Value::Bool(true)) {
                 attrs["audience"] = json!("sender");
             }
+            // A heading without words says nothing: left out, as an empty list is.
             let content = text(p);
             if content.is_empty() {
-                p.add(&format!("{at}.text"), "a heading needs words");
+                return vec![];
             }
             vec![json!({"type": "heading", "attrs": attrs, "content": content})]
         }
@@ -361,7 +396,7 @@ pub fn block(p: &mut Problems, at: &str, v: &Value, allowed: &Allowed) -> Vec<Va
         Some(kind @ ("bullet_list" | "ordered_list")) => {
             let items = arr_of(v, "items");
             if items.is_empty() {
-                p.add(&format!("{at}.items"), "a list needs items");
+                return vec![];
             }
             if items.len() > MAX_ITEMS {
                 p.add(

@@ -281,17 +281,7 @@ pub async fn cancel(ctx: &Ctx, actor: &Actor, id: &str) -> Result<AiJobOut, Doma
     actor.require(Scope::DocumentsWrite)?;
     let j = store::load(ctx, &actor.workspace_id, actor.mode.as_str(), id).await?;
     if matches!(j.state.as_str(), "queued" | "running") {
-        ctx.db
-            .write(ctx.db.stmt(
-                "UPDATE ai_jobs SET state = 'cancelled', finished_at = $1, reason = $2 \
-                 WHERE id = $3 AND state IN ('queued', 'running')",
-                [
-                    Value::from(ctx.now()),
-                    Value::from("cancelled by request"),
-                    Value::from(j.id.clone()),
-                ],
-            ))
-            .await?;
+        store::end_unfinished(ctx, &j.id, "cancelled", "cancelled by request").await?;
         crate::run::wake(&j.id);
     }
     let j = store::load(ctx, &actor.workspace_id, actor.mode.as_str(), id).await?;

@@ -24,7 +24,7 @@ pub(crate) fn request(s: &Settings, ask: &Ask) -> (String, Value) {
             "json_schema": {"name": ask.schema_name, "strict": true, "schema": ask.schema},
         },
         "max_tokens": s.max_tokens,
-        "temperature": 0.2,
+        "temperature": 0,
         "stream": false,
     });
     if let Some(p) = s.frequency_penalty {

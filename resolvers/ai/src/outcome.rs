@@ -76,9 +76,6 @@ pub async fn draft(
         .trim()
         .to_string();
     form::text_ok(&mut p, "title", &title, form::MAX_TITLE);
-    if title.is_empty() {
-        p.add("title", "is required");
-    }
     let seats = form::seats(&mut p, v, &brief.seats);
     let allowed = Allowed {
         roles: seats.iter().map(|(r, _)| r.clone()).collect(),
@@ -91,9 +88,15 @@ pub async fn draft(
         .unwrap_or(&[]);
     let mut content = form::blocks(&mut p, "blocks", list, &allowed);
     let notes = form::notes(&mut p, v);
-    if content.is_empty() {
+    if !content.iter().any(has_words) {
         p.add("blocks", "the draft has no words");
     }
+    // A draft without a title takes its first heading's words, else the kind of document.
+    let title = if title.is_empty() {
+        first_heading(&content).unwrap_or_else(|| brief.title())
+    } else {
+        title
+    };
     if !p.is_empty() {
         return Err(p.0);
     }
@@ -131,6 +134,39 @@ pub async fn draft(
             values: vec![],
         },
     })
+}
+
+/// Whether a node holds anything to read or fill in: words, a chip or a field.
+fn has_words(n: &Value) -> bool {
+    matches!(
+        n.get("type").and_then(Value::as_str),
+        Some("fieldTag" | "variableChip")
+    ) || n
+        .get("text")
+        .and_then(Value::as_str)
+        .is_some_and(|t| !t.trim().is_empty())
+        || n.get("content")
+            .and_then(Value::as_array)
+            .is_some_and(|c| c.iter().any(has_words))
+}
+
+/// The words of the first heading.
+fn first_heading(content: &[Value]) -> Option<String> {
+    let h = content
+        .iter()
+        .find(|b| b.get("type").and_then(Value::as_str) == Some("heading"))?;
+    let words: String = h
+        .get("content")?
+        .as_array()?
+        .iter()
+        .filter_map(|i| i.get("text").and_then(Value::as_str))
+        .collect();
+    let words = words
+        .trim()
+        .chars()
+        .take(form::MAX_TITLE)
+        .collect::<String>();
+    (!words.is_empty()).then_some(words)
 }
 
 fn has_signature_field(nodes: &[Value], role: &str) -> bool {

@@ -83,6 +83,7 @@ pub fn draft(prompt: Option<&str>, brief: &Brief, template: bool) -> Ask {
                 .iter()
                 .map(|(r, _)| r.clone())
                 .collect::<Vec<_>>(),
+            template,
         ),
     }
 }
@@ -120,7 +121,7 @@ pub fn edit(
         instructions,
         turns: vec![(Role::User, data.to_string())],
         schema_name: "edit",
-        schema: crate::form::edit_schema(roles),
+        schema: crate::form::edit_schema(roles, template),
     }
 }
 

@@ -63,6 +63,19 @@ impl Handler for AiJobs {
         }
         Ok(())
     }
+
+    /// A job whose every try failed, or whose worker died each time, says so rather than
+    /// staying queued or running for ever.
+    async fn gave_up(ctx: &Ctx, jobs: &[Claimed]) -> Result<(), DomainError> {
+        for c in jobs {
+            let Ok(job) = c.decode::<AiJob>() else {
+                continue;
+            };
+            let why = "every try to run the job failed or stopped its worker";
+            store::end_unfinished(ctx, &job.id, "failed", why).await?;
+        }
+        Ok(())
+    }
 }
 
 /// Starts one claimed job on its own task, or puts it back.

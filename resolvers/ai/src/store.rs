@@ -147,6 +147,28 @@ pub async fn state(ctx: &Ctx, id: &str) -> Result<Option<String>, DomainError> {
     })
 }
 
+/// Ends a job that has not ended (`cancelled` or `failed`) with its reason.
+pub async fn end_unfinished(
+    ctx: &Ctx,
+    id: &str,
+    state: &str,
+    reason: &str,
+) -> Result<(), DomainError> {
+    ctx.db
+        .write(ctx.db.stmt(
+            "UPDATE ai_jobs SET state = $1, finished_at = $2, reason = $3 \
+             WHERE id = $4 AND state IN ('queued', 'running')",
+            [
+                Value::from(state),
+                Value::from(ctx.now()),
+                Value::from(reason),
+                Value::from(id),
+            ],
+        ))
+        .await?;
+    Ok(())
+}
+
 /// Jobs of the workspace running now.
 pub async fn running(ctx: &Ctx, workspace_id: &str) -> Result<i64, DomainError> {
     let row = ctx
