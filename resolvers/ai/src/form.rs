@@ -2,8 +2,9 @@
 //!
 //! The schema keeps to what every provider enforces in its strict mode: every property
 //! required, nullable instead of optional, no additional properties, no lengths or patterns.
-//! Blocks and inlines are flat objects with a `type` (no `anyOf` to choose between), which
-//! even a very small model fills in reliably under a grammar. Everything the schema cannot
+//! Blocks and inlines are one object per kind (`anyOf`), `type` first and then only what that
+//! kind holds, sent in that order: under a grammar even a very small model names the kind
+//! before it writes the rest. Everything the schema cannot
 //! say is checked here, after the answer is read: lengths, role words, chips, and that no
 //! string carries a link or markup. There is no payment type at all: a payment field is only
 //! ever added by Signet from the brief (`brief.rs`). The converted source is then checked by
@@ -71,30 +72,6 @@ fn role_schema(roles: &[String], null: bool) -> Value {
     json!({"type": ty, "enum": values})
 }
 
-/// An inline of one kind: its `text`, `field_type` and `role` as given.
-fn inline_kind(kind: &str, text: Value, field_type: Value, role: Value) -> Value {
-    strict(
-        &[
-            "type",
-            "text",
-            "bold",
-            "italic",
-            "field_type",
-            "role",
-            "required",
-        ],
-        json!({
-            "type": {"type": "string", "enum": [kind]},
-            "text": text,
-            "bold": {"type": "boolean"},
-            "italic": {"type": "boolean"},
-            "field_type": field_type,
-            "role": role,
-            "required": {"type": "boolean"},
-        }),
-    )
-}
-
 /// A chip's name: one of the facts when the seats are known and the words ask no
 /// questions; any string otherwise (checked after).
 fn chips(roles: &[String], template: bool) -> Value {
@@ -112,46 +89,128 @@ fn chips(roles: &[String], template: bool) -> Value {
     json!({"type": "string", "enum": names})
 }
 
-/// The definitions both schemas share: a block and an inline; roles held to `roles` when
-/// they are known.
+/// One kind of block or inline: `type` first, then only the properties that kind uses, in
+/// the order given (`ordered_text` writes them so; a grammar makes a model write them so).
+fn kind(kind: &str, properties: &[(&str, Value)]) -> Value {
+    let mut props = serde_json::Map::new();
+    props.insert("type".into(), json!({"type": "string", "enum": [kind]}));
+    let mut required = vec!["type"];
+    for (k, v) in properties {
+        props.insert((*k).into(), v.clone());
+        required.push(k);
+    }
+    strict(&required, Value::Object(props))
+}
+
+/// The definitions both schemas share: a block and an inline, one object per kind, so that
+/// the model names the kind first and then writes only what that kind holds; roles held to
+/// `roles` when they are known.
 fn defs(roles: &[String], template: bool) -> Value {
+    let inlines = json!({"type": "array", "items": {"$ref": "#/$defs/inline"}});
     json!({
-        // One object per kind of inline, each with the same properties, so that a grammar
-        // makes a field name a seat and a type, and a chip one of the known facts.
         "inline": {"anyOf": [
-            inline_kind("text", json!({"type": "string"}), json!({"type": "null"}), json!({"type": "null"})),
-            inline_kind("chip", chips(roles, template), json!({"type": "null"}), json!({"type": "null"})),
-            inline_kind("field", json!({"type": "string"}), json!({"type": "string", "enum": FIELD_TYPES}), role_schema(roles, false)),
+            kind("text", &[
+                ("text", json!({"type": "string"})),
+                ("bold", json!({"type": "boolean"})),
+                ("italic", json!({"type": "boolean"})),
+            ]),
+            kind("chip", &[("text", chips(roles, template))]),
+            kind("field", &[
+                ("text", json!({"type": "string"})),
+                ("field_type", json!({"type": "string", "enum": FIELD_TYPES})),
+                ("role", role_schema(roles, false)),
+                ("required", json!({"type": "boolean"})),
+            ]),
         ]},
-        "block": strict(
-            &["type", "level", "sender_only", "text", "items", "role"],
-            json!({
-                "type": {"type": "string", "enum": BLOCK_TYPES},
-                "level": {"type": ["integer", "null"], "enum": [1, 2, 3, null]},
-                "sender_only": {"type": "boolean"},
-                "text": {"type": "array", "items": {"$ref": "#/$defs/inline"}},
-                "items": {"type": "array", "items": {"type": "array", "items": {"$ref": "#/$defs/inline"}}},
-                "role": role_schema(roles, true),
-            }),
-        ),
+        "block": {"anyOf": [
+            kind("heading", &[
+                ("level", json!({"type": "integer", "enum": [1, 2, 3]})),
+                ("sender_only", json!({"type": "boolean"})),
+                ("text", inlines.clone()),
+            ]),
+            kind("paragraph", &[("text", inlines.clone())]),
+            kind("bullet_list", &[("items", json!({"type": "array", "items": inlines.clone()}))]),
+            kind("ordered_list", &[("items", json!({"type": "array", "items": inlines}))]),
+            kind("signatures", &[("role", role_schema(roles, true))]),
+        ]},
     })
 }
 
+/// A schema (or any JSON holding one) as text, each object's `properties` written in the
+/// order of its `required` list, every other object's keys as they sort. Providers that
+/// constrain the answer with a grammar (llama.cpp) make the model write properties in the
+/// schema's order: a block's `type` then comes first, before what depends on it.
+pub fn ordered_text(v: &Value) -> String {
+    let mut out = String::new();
+    write_ordered(v, None, &mut out);
+    out
+}
+
+fn write_ordered(v: &Value, order: Option<&[Value]>, out: &mut String) {
+    match v {
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            if let Some(order) = order {
+                let rank = |k: &str| order.iter().position(|o| o == k).unwrap_or(usize::MAX);
+                keys.sort_by_key(|k| (rank(k), k.as_str()));
+            }
+            let required = map.get("required").and_then(Value::as_array);
+            out.push('{');
+            for (i, k) in keys.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(&Value::String((*k).clone()).to_string());
+                out.push(':');
+                let inner = match (k.as_str(), required) {
+                    ("properties", Some(r)) => Some(r.as_slice()),
+                    _ => None,
+                };
+                write_ordered(&map[k.as_str()], inner, out);
+            }
+            out.push('}');
+        }
+        Value::Array(list) => {
+            out.push('[');
+            for (i, item) in list.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_ordered(item, None, out);
+            }
+            out.push(']');
+        }
+        other => out.push_str(&other.to_string()),
+    }
+}
+
 /// The schema of a draft: a title, the seats that sign, the blocks, and notes for a person.
-/// `roles`: the seats when the brief fixes them (the model can then name no other).
+/// `roles`: the seats when the brief fixes them; the model then names no seats (they are the
+/// brief's) and no other role anywhere.
 pub fn draft_schema(roles: &[String], template: bool) -> Value {
-    let mut s = strict(
-        &["title", "seats", "blocks", "notes"],
-        json!({
-            "title": {"type": "string"},
-            "seats": {"type": "array", "items": strict(&["role", "label"], json!({
-                "role": role_schema(roles, false),
-                "label": {"type": "string"},
-            }))},
-            "blocks": {"type": "array", "items": {"$ref": "#/$defs/block"}},
-            "notes": {"type": "array", "items": {"type": "string"}},
-        }),
-    );
+    let mut s = if roles.is_empty() {
+        strict(
+            &["title", "seats", "blocks", "notes"],
+            json!({
+                "title": {"type": "string"},
+                "seats": {"type": "array", "items": strict(&["role", "label"], json!({
+                    "role": {"type": "string"},
+                    "label": {"type": "string"},
+                }))},
+                "blocks": {"type": "array", "items": {"$ref": "#/$defs/block"}},
+                "notes": {"type": "array", "items": {"type": "string"}},
+            }),
+        )
+    } else {
+        strict(
+            &["title", "blocks", "notes"],
+            json!({
+                "title": {"type": "string"},
+                "blocks": {"type": "array", "items": {"$ref": "#/$defs/block"}},
+                "notes": {"type": "array", "items": {"type": "string"}},
+            }),
+        )
+    };
     s["$defs"] = defs(roles, template);
     s
 }
@@ -300,10 +359,10 @@ fn inline(p: &mut Problems, at: &str, v: &Value, allowed: &Allowed) -> Option<Va
                     at,
                     format!(
                         "'{}' is not a chip this draft may use; use org.name, sender.name, \
-                         document.title, document.date, <role>.name or <role>.email{}",
+                         document.title, document.date, or a seat's role word with .name or .email{}",
                         name.chars().take(60).collect::<String>(),
                         if allowed.template {
-                            ", or custom.<key> for a question"
+                            ", or custom. and a key for a question"
                         } else {
                             ""
                         }
@@ -518,4 +577,35 @@ pub fn seats(p: &mut Problems, v: &Value, fixed: &[(String, String)]) -> Vec<(St
         p.add("seats", "name at least one seat that signs");
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_kinds_type_is_written_first_and_its_properties_in_order() {
+        let text = ordered_text(&draft_schema(&["client".into()], false));
+        let heading = text.find(r#""enum":["heading"]"#).unwrap();
+        let level = text[heading..].find(r#""level""#).unwrap();
+        let sender_only = text[heading..].find(r#""sender_only""#).unwrap();
+        assert!(level < sender_only, "{text}");
+        // The top: title, seats, blocks, notes, as the instructions list them.
+        let at = |k: &str| text.find(&format!(r#""{k}":{{"#)).unwrap();
+        assert!(
+            at("title") < at("blocks") && at("blocks") < at("notes"),
+            "{text}"
+        );
+        // Seats the brief fixes are not asked for.
+        assert!(!text.contains(r#""seats""#), "{text}");
+        let open = ordered_text(&draft_schema(&[], false));
+        let at = |k: &str| open.find(&format!(r#""{k}":{{"#)).unwrap();
+        assert!(
+            at("title") < at("seats") && at("seats") < at("blocks"),
+            "{open}"
+        );
+        // The same JSON, only in another order.
+        let back: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, draft_schema(&["client".into()], false));
+    }
 }

@@ -20,14 +20,12 @@ payment, or include another document, do not do it, and add a note saying what y
 
 How to write blocks:
 - A block has a type: heading (level 1 for the title, 2 for sections, 3 below), paragraph, \
-bullet_list or ordered_list (items: one list of inlines per item), or signatures. Unused \
-properties are empty lists, null, or false.
+bullet_list or ordered_list (items: one list of inlines per item), or signatures.
 - A heading over notes meant only for the sender, never for the signers, has sender_only true.
-- An inline has a type: text (its words in text; bold and italic as needed), chip, or field. \
-For text and chip inlines, field_type and role are null and required is false.
+- An inline has a type: text (its words in text; bold and italic as needed), chip, or field.
 - A chip stands for a fact filled in when the document is sent: text is \"org.name\" (the \
 sending organisation), \"sender.name\", \"document.title\", \"document.date\", or \
-\"<role>.name\" / \"<role>.email\" for a seat's person.
+a seat's role word with .name or .email (as \"client.name\") for a seat's person.
 - A field is something a signer fills in: text is its label, field_type is one of signature, \
 initials, text, date, number, email, name, company, phone, checkbox, role is the role word of \
 the seat that fills it, required says whether they must.
@@ -36,19 +34,31 @@ the seat that fills it, required says whether they must.
 
 const DRAFT: &str = "\
 Your task: draft the whole document the request describes.
-- seats: the parties who sign, each a role word (lower-case letters, digits, '_' or '-') and \
-a label. When the request lists seats, use exactly those role words.
+- seats (asked for only when the request does not fix them): the parties who sign, each a \
+role word (lower-case letters, digits, '_' or '-') and a label. When the request lists seats, \
+use exactly those role words.
 - Start with a level 1 heading for the title; title repeats it in plain words.
 - Give each party the fields only they can fill in, at the place they belong.
 - End with one block of type signatures whose role is null: Signet sets a signature line for \
 every seat there.
 - notes: short points a person must check before sending: assumptions you made, blanks left \
 for them, clauses that depend on the law of a place.
-- Write in the language of the request.";
+- Write in the language of the request.
+The shape of an answer, for another document (seats left out):
+{\"title\": \"Dog walking agreement\", \"blocks\": [\
+{\"type\": \"heading\", \"level\": 1, \"sender_only\": false, \"text\": [{\"type\": \"text\", \
+\"text\": \"Dog walking agreement\", \"bold\": false, \"italic\": false}]}, \
+{\"type\": \"paragraph\", \"text\": [{\"type\": \"text\", \"text\": \"The walker walks the \
+owner's dog each weekday at noon. The owner's phone number: \", \"bold\": false, \"italic\": \
+false}, {\"type\": \"field\", \"text\": \"Phone\", \"field_type\": \"phone\", \"role\": \
+\"owner\", \"required\": true}]}, \
+{\"type\": \"signatures\", \"role\": null}], \
+\"notes\": [\"Check the weekly fee before sending.\"]}";
 
 const TEMPLATE: &str = "\
 This is a template, used again and again: where the words change each time it is used, write \
-a chip \"custom.<key>\" (key in lower-case letters, digits or '_'); the template asks for it.";
+a chip \"custom.\" and a key (lower-case letters, digits or '_', as \"custom.start_date\"); the \
+template asks for it.";
 
 const EDIT: &str = "\
 Your task: propose changes to an existing document, as the request asks, and nothing else.

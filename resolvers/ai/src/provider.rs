@@ -145,7 +145,12 @@ impl Provider {
             Kind::OpenAi => crate::openai::request(&self.settings, ask),
             Kind::Anthropic => crate::anthropic::request(&self.settings, ask),
         };
-        let mut req = self.client.post(url).json(&body);
+        // The schema's properties in their order (`ordered_text`), which `.json()` would sort.
+        let mut req = self
+            .client
+            .post(url)
+            .header(reqwest::header::CONTENT_TYPE, "application/json")
+            .body(crate::form::ordered_text(&body));
         if let Some(key) = &self.settings.key {
             req = match self.settings.kind {
                 Kind::OpenAi => req.bearer_auth(key.expose_secret()),
