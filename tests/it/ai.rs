@@ -863,3 +863,187 @@ async fn the_wizard_asks_in_the_workspaces_language_with_the_currencies() {
     let (s, _, _) = call(&app, &key, "GET", "/ai/wizard?locale=xx", None).await;
     assert_eq!(s, 400);
 }
+
+both_ai!(
+    a_draft_from_a_play_is_tailored_by_its_guidance_in_a_job_when_asked,
+    "openai",
+    |app, fake| {
+        let ws = app.workspace(Plan::Pro).await;
+        let turn = |on: bool| signet_accounts::workspaces::WorkspacePatch {
+            ai_drafting: Some(on),
+            ..Default::default()
+        };
+        signet_accounts::workspaces::update(app.ctx(), &ws, turn(true))
+            .await
+            .unwrap();
+        let all: Vec<&str> = signet_core::Scope::ALL.iter().map(|s| s.as_str()).collect();
+        let key = app.key(&ws, Mode::Test, &all).await;
+        let people = json!([
+            {"name": "Ada", "email": "ada@example.com", "role": "first"},
+            {"name": "Bo", "email": "bo@example.com", "role": "second"},
+        ]);
+        let documents = || async {
+            let (_, list, _) = call(&app, &key, "GET", "/documents", None).await;
+            list["data"].as_array().unwrap().len()
+        };
+
+        // Refused before anything is made: a key that may only draft, a play with no
+        // guidance, the workspace's switch off.
+        let drafter = app.key(&ws, Mode::Test, &["drafts:write"]).await;
+        let ask =
+            json!({"play": "mutual-nda", "people": people, "useDefaults": true, "tailor": true});
+        let (s, e, _) = call(&app, &drafter, "POST", "/drafts", Some(ask.clone())).await;
+        assert_eq!(s, 403, "{e}");
+        assert!(
+            e["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("documents:write"),
+            "{e}"
+        );
+        let (s, _, _) = call(
+            &app,
+            &key,
+            "POST",
+            "/plays",
+            Some(json!({"source": crate::plays::small_play("pets", "Words.")})),
+        )
+        .await;
+        assert_eq!(s, 201);
+        let (s, _, _) = call(
+            &app,
+            &key,
+            "POST",
+            "/plays/pets/publish",
+            Some(json!({"version": 1})),
+        )
+        .await;
+        assert_eq!(s, 200);
+        let (s, e, _) = call(
+            &app,
+            &key,
+            "POST",
+            "/drafts",
+            Some(json!({
+                "play": "pets", "useDefaults": true, "tailor": true,
+                "people": [{"name": "Ada", "email": "ada@example.com", "role": "owner"},
+                           {"name": "Bo", "email": "bo@example.com", "role": "sitter"}],
+            })),
+        )
+        .await;
+        assert_eq!(s, 400, "{e}");
+        assert!(
+            e["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("no guidance"),
+            "{e}"
+        );
+        signet_accounts::workspaces::update(app.ctx(), &ws, turn(false))
+            .await
+            .unwrap();
+        let (s, e, _) = call(&app, &key, "POST", "/drafts", Some(ask.clone())).await;
+        assert_eq!(s, 403, "{e}");
+        assert!(
+            e["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("AI drafting is off"),
+            "{e}"
+        );
+        assert_eq!(documents().await, 0);
+        assert!(fake.requests().is_empty());
+
+        // Without tailor, a play drafts as ever, with AI on or off: no job, no call.
+        signet_accounts::workspaces::update(app.ctx(), &ws, turn(true))
+            .await
+            .unwrap();
+        let (s, plain, _) = call(
+            &app,
+            &key,
+            "POST",
+            "/drafts",
+            Some(json!({"play": "mutual-nda", "people": people, "useDefaults": true})),
+        )
+        .await;
+        assert_eq!(s, 200, "{plain}");
+        assert!(plain["tailoring"].is_null());
+        assert_eq!(documents().await, 1);
+
+        // With tailor: the draft as the play makes it, and an edit job on its words.
+        fake.answer(Reply::Json(json!({
+            "changes": [{"op": "insert_after", "at": 0, "blocks": [
+                {"type": "paragraph", "text": [{"type": "text", "text": "Both parties disclose and both receive.", "bold": false, "italic": false}]}
+            ], "why": "The play's guidance asks for a balanced agreement."}],
+            "values": [],
+            "notes": ["Check that two years suits both parties."],
+        })));
+        let (s, made, _) = call(&app, &key, "POST", "/drafts", Some(ask.clone())).await;
+        assert_eq!(s, 200, "{made}");
+        assert_eq!(made["status"], "draft");
+        let doc = made["documentId"].as_str().unwrap().to_string();
+        let job = &made["tailoring"];
+        assert_eq!(job["kind"], "edit", "{made}");
+        assert_eq!(job["documentId"], doc.as_str());
+        assert!(made["tailoringRefused"].is_null());
+        let job_id = job["id"].as_str().unwrap().to_string();
+        let job = ended(&app, &key, &job_id).await;
+        assert_eq!(job["state"], "done", "{job}");
+        assert_eq!(job["documentId"], doc.as_str());
+        // The guidance and the answers went as data in the user's turn, never as instructions.
+        let seen = &fake.requests()[0].body;
+        let system = seen["messages"][0]["content"].as_str().unwrap();
+        assert!(!system.contains("Keep the agreement short"));
+        let data: Value =
+            serde_json::from_str(seen["messages"][1]["content"].as_str().unwrap()).unwrap();
+        let request = data["request"].as_str().unwrap();
+        assert!(
+            request.contains("Keep the agreement short and balanced"),
+            "{request}"
+        );
+        assert!(request.contains("term: two years"), "{request}");
+        // The answers are written into the words the model read: no question chips left.
+        assert!(!data["blocks"].to_string().contains("{{custom."), "{data}");
+        // The draft is unchanged until the caller revises it with what it accepts.
+        let (_, before, _) =
+            call(&app, &key, "GET", &format!("/documents/{doc}/source"), None).await;
+        assert!(!before.to_string().contains("Both parties disclose"));
+        let (s, revised, _) = call(
+            &app,
+            &key,
+            "POST",
+            &format!("/documents/{doc}/revise"),
+            Some(json!({"source": job["source"]})),
+        )
+        .await;
+        assert_eq!(s, 201, "{revised}");
+        let new_id = revised["id"].as_str().unwrap();
+        let (_, after, _) = call(
+            &app,
+            &key,
+            "GET",
+            &format!("/documents/{new_id}/source"),
+            None,
+        )
+        .await;
+        assert!(
+            after
+                .to_string()
+                .contains("Both parties disclose and both receive."),
+            "{after}"
+        );
+
+        // Asked again, the draft answers with the same job: none is started twice.
+        let (s, again, _) = call(
+            &app,
+            &key,
+            "POST",
+            &format!("/drafts/{}/answers", made["draftRef"].as_str().unwrap()),
+            Some(json!({"answers": {}})),
+        )
+        .await;
+        assert_eq!(s, 200, "{again}");
+        assert_eq!(again["tailoring"]["id"], job_id.as_str());
+        assert_eq!(fake.requests().len(), 1);
+    }
+);

@@ -63,8 +63,10 @@ async fn start(
     actor: &Actor,
     kind: &str,
     input: Input,
+    document_id: Option<&str>,
 ) -> Result<AiJobOut, DomainError> {
     let (day, daily) = gate(ctx, actor).await?;
+    let document_id = document_id.map(str::to_string);
     let id = signet_storage::ids::new_id("job");
     let now = ctx.now();
     let keep = ai(ctx).limits.keep.as_millis() as i64;
@@ -97,7 +99,8 @@ async fn start(
             use signet_storage::sql::Sql;
             t.exec(c.db.stmt(
                 "INSERT INTO ai_jobs (id, workspace_id, mode, kind, state, input, created_by, \
-                 created_at, purge_after) VALUES ($1, $2, $3, $4, 'queued', $5, $6, $7, $8)",
+                 created_at, purge_after, document_id) \
+                 VALUES ($1, $2, $3, $4, 'queued', $5, $6, $7, $8, $9)",
                 [
                     Value::from(job_id.clone()),
                     Value::from(ws.clone()),
@@ -107,6 +110,7 @@ async fn start(
                     Value::from(by),
                     Value::from(now),
                     Value::from(now + keep),
+                    Value::from(document_id),
                 ],
             ))
             .await?;
@@ -157,6 +161,7 @@ pub async fn draft(ctx: &Ctx, actor: &Actor, body: AiDraftIn) -> Result<AiJobOut
             brief,
             template,
         },
+        None,
     )
     .await
 }
@@ -174,7 +179,28 @@ pub async fn edit(ctx: &Ctx, actor: &Actor, body: AiEditIn) -> Result<AiJobOut, 
         })?
         .ok_or_else(|| DomainError::invalid("request", "is required: say what to change"))?;
     let variables = variables(body.variables.as_deref().unwrap_or(&[]))?;
-    let source = body.source.0;
+    edit_job(
+        ctx,
+        actor,
+        request,
+        body.source.0,
+        template,
+        variables,
+        None,
+    )
+    .await
+}
+
+/// An edit job on `source`: the words must be readable and within an edit's size.
+async fn edit_job(
+    ctx: &Ctx,
+    actor: &Actor,
+    request: String,
+    source: serde_json::Value,
+    template: bool,
+    variables: Vec<(String, Option<String>)>,
+    document_id: Option<&str>,
+) -> Result<AiJobOut, DomainError> {
     // The words must be readable as a source; what the check says of them the edit may mend.
     let mut reader = actor.clone();
     reader.scopes = Scopes::from_iter([Scope::DocumentsRead]);
@@ -224,8 +250,64 @@ pub async fn edit(ctx: &Ctx, actor: &Actor, body: AiEditIn) -> Result<AiJobOut, 
             variables,
             roles: check.roles,
         },
+        document_id,
     )
     .await
+}
+
+/// Whether a play's tailoring could start now for this key (POST /drafts with `tailor`,
+/// checked before the draft is made): a model set up, the workspace's switch on and tokens
+/// left today. Refused plainly as the AI routes are.
+pub async fn can_tailor(ctx: &Ctx, actor: &Actor) -> Result<(), DomainError> {
+    gate(ctx, actor).await.map(|_| ())
+}
+
+/// A play's tailoring: an edit job on a draft document made from a play, asking the model to
+/// tailor its words as the play's `guidance` says (docs/ai.md, "Plays"). `words` are the
+/// draft's, with the answers written in (`written_in`); `answers` are the person's choices
+/// (question and the option's label), given as data beside the guidance.
+pub async fn tailor(
+    ctx: &Ctx,
+    actor: &Actor,
+    document_id: &str,
+    guidance: &str,
+    answers: &[(String, String)],
+    words: serde_json::Value,
+) -> Result<AiJobOut, DomainError> {
+    let mut request = format!("Tailor these words as the play's guidance says: {guidance}");
+    if !answers.is_empty() {
+        let chosen: Vec<String> = answers.iter().map(|(q, a)| format!("{q}: {a}")).collect();
+        request.push_str(&format!("\nThe person's answers: {}", chosen.join("; ")));
+    }
+    let request: String = request.chars().take(brief::MAX_PROMPT).collect();
+    edit_job(ctx, actor, request, words, false, vec![], Some(document_id)).await
+}
+
+/// A source with each `custom.<key>` chip that has a value written in as text.
+pub fn written_in(
+    node: &serde_json::Value,
+    values: &serde_json::Map<String, serde_json::Value>,
+) -> serde_json::Value {
+    use serde_json::{Value, json};
+    if node.get("type").and_then(Value::as_str) == Some("variableChip")
+        && let Some(v) = node
+            .pointer("/attrs/name")
+            .and_then(Value::as_str)
+            .and_then(|n| n.strip_prefix("custom."))
+            .and_then(|k| values.get(k))
+            .and_then(Value::as_str)
+    {
+        return json!({"type": "text", "text": v});
+    }
+    match node {
+        Value::Object(o) => Value::Object(
+            o.iter()
+                .map(|(k, v)| (k.clone(), written_in(v, values)))
+                .collect(),
+        ),
+        Value::Array(a) => Value::Array(a.iter().map(|v| written_in(v, values)).collect()),
+        other => other.clone(),
+    }
 }
 
 fn variables(

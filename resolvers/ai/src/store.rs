@@ -58,10 +58,13 @@ pub struct JobRow {
     pub created_at: i64,
     pub started_at: Option<i64>,
     pub finished_at: Option<i64>,
+    /// The draft document a play's tailoring proposes changes to.
+    pub document_id: Option<String>,
 }
 
 const COLUMNS: &str = "id, workspace_id, mode, kind, state, input, output, reason, problems, \
-    provider, model, tokens_in, tokens_out, calls, model_ms, created_at, started_at, finished_at";
+    provider, model, tokens_in, tokens_out, calls, model_ms, created_at, started_at, finished_at, \
+    document_id";
 
 fn read<R: Cells>(r: &R) -> Result<JobRow, DomainError> {
     let json =
@@ -87,6 +90,7 @@ fn read<R: Cells>(r: &R) -> Result<JobRow, DomainError> {
         created_at: r.cell("created_at")?,
         started_at: r.cell("started_at")?,
         finished_at: r.cell("finished_at")?,
+        document_id: r.cell("document_id")?,
     })
 }
 
@@ -305,5 +309,6 @@ pub fn out(j: &JobRow) -> AiJobOut {
         created_at: time(j.created_at),
         started_at: j.started_at.map(time),
         finished_at: j.finished_at.map(time),
+        document_id: j.document_id.clone(),
     }
 }

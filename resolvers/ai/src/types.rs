@@ -118,6 +118,9 @@ pub struct AiJobOut {
     pub created_at: String,
     pub started_at: Option<String>,
     pub finished_at: Option<String>,
+    /// For a play's tailoring (POST /drafts with `tailor`): the draft document the proposed
+    /// changes are for; POST /documents/{id}/revise with the accepted words applies them.
+    pub document_id: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema, async_graphql::SimpleObject)]

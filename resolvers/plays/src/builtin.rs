@@ -54,6 +54,12 @@ mod tests {
             let p = play::read(source).unwrap_or_else(|e| panic!("{e:#?}"));
             let h = &p.header;
             assert!(!h.questions.is_empty(), "{}", h.name);
+            // Each can be tailored by AI (POST /drafts with `tailor`).
+            assert!(
+                h.guidance.as_deref().is_some_and(|g| g.len() > 40),
+                "{}",
+                h.name
+            );
             // Each question changes the words: some answer drafts other words than another.
             for q in &h.questions {
                 let (_, base) = p.walk_defaults();

@@ -136,6 +136,34 @@ struct Stored {
     answers: BTreeMap<String, String>,
     document_id: Option<String>,
     expires_at: i64,
+    /// Tailoring by AI asked for (`tailor`).
+    tailor: bool,
+    /// The tailoring job, once started (`STARTING` while it is being started).
+    ai_job_id: Option<String>,
+}
+
+/// Marks a tailoring job being started.
+const STARTING: &str = "starting";
+
+/// Before anything is kept or made: whether this key may have the draft tailored now.
+async fn may_tailor(ctx: &Ctx, actor: &Actor, play: &Play, name: &str) -> Result<(), DomainError> {
+    allow(actor, Scope::DocumentsWrite)?;
+    if play
+        .header
+        .guidance
+        .as_deref()
+        .is_none_or(|g| g.trim().is_empty())
+    {
+        return Err(DomainError::invalid(
+            "tailor",
+            format!(
+                "the play '{}' has no guidance to tailor its words with; draft without tailor, \
+                 or add `guidance:` to the play",
+                name.chars().take(64).collect::<String>()
+            ),
+        ));
+    }
+    signet_ai::jobs::can_tailor(ctx, actor).await
 }
 
 /// POST /drafts: checks the play, people and answers; asks the next questions, or makes the
@@ -159,6 +187,10 @@ pub async fn start(ctx: &Ctx, actor: &Actor, body: DraftIn) -> Result<DraftOut, 
         .map_err(|(at, why)| DomainError::invalid(&at, why))?;
     if body.use_defaults.unwrap_or(false) {
         play.fill_defaults(&mut answers);
+    }
+    let tailor = body.tailor.unwrap_or(false);
+    if tailor {
+        may_tailor(ctx, actor, &play, &name).await?;
     }
     let day = Utc::now().format("%Y-%m-%d").to_string();
     if !ctx
@@ -190,12 +222,14 @@ pub async fn start(ctx: &Ctx, actor: &Actor, body: DraftIn) -> Result<DraftOut, 
         answers,
         document_id: None,
         expires_at: now + DRAFT_TTL_MS,
+        tailor,
+        ai_job_id: None,
     };
     ctx.db
         .write(ctx.db.stmt(
             "INSERT INTO play_drafts (id, workspace_id, mode, play, version, built_in, title, \
-             people, answers, document_id, created_by, created_at, expires_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, NULL, $10, $11, $12)",
+             people, answers, document_id, created_by, created_at, expires_at, tailor) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, NULL, $10, $11, $12, $13)",
             [
                 Value::from(stored.id.clone()),
                 Value::from(actor.workspace_id.to_string()),
@@ -209,6 +243,7 @@ pub async fn start(ctx: &Ctx, actor: &Actor, body: DraftIn) -> Result<DraftOut, 
                 Value::from(actor.recorded().to_string()),
                 Value::from(now),
                 Value::from(stored.expires_at),
+                Value::from(tailor),
             ],
         ))
         .await?;
@@ -225,6 +260,11 @@ pub async fn answer(
     allow(actor, Scope::DraftsWrite)?;
     let mut stored = load(ctx, actor, draft_ref).await?;
     let given = answers_of("answers", Some(&body.answers.0))?;
+    let tailor = stored.tailor || body.tailor.unwrap_or(false);
+    if tailor && !stored.tailor {
+        let play = play_of(ctx, actor, &stored).await?;
+        may_tailor(ctx, actor, &play, &stored.play).await?;
+    }
     if let Some(doc) = &stored.document_id {
         // Already made: the same answers again (a retry) are told the draft; others cannot
         // change it.
@@ -257,14 +297,16 @@ pub async fn answer(
     }
     ctx.db
         .write(ctx.db.stmt(
-            "UPDATE play_drafts SET answers = $1 WHERE id = $2 AND document_id IS NULL",
+            "UPDATE play_drafts SET answers = $1, tailor = $2 WHERE id = $3 AND document_id IS NULL",
             [
                 Value::from(serde_json::to_string(&answers).unwrap_or_default()),
+                Value::from(tailor),
                 Value::from(stored.id.clone()),
             ],
         ))
         .await?;
     stored.answers = answers;
+    stored.tailor = tailor;
     advance(ctx, actor, &play, stored).await
 }
 
@@ -292,8 +334,8 @@ async fn load(ctx: &Ctx, actor: &Actor, draft_ref: &str) -> Result<Stored, Domai
         .db
         .conn
         .query_one_raw(ctx.db.stmt(
-            "SELECT id, play, version, built_in, title, people, answers, document_id, expires_at \
-             FROM play_drafts WHERE id = $1 AND workspace_id = $2 AND mode = $3 AND expires_at > $4",
+            "SELECT id, play, version, built_in, title, people, answers, document_id, expires_at, \
+             tailor, ai_job_id FROM play_drafts WHERE id = $1 AND workspace_id = $2 AND mode = $3 AND expires_at > $4",
             [
                 Value::from(draft_ref.to_string()),
                 Value::from(actor.workspace_id.to_string()),
@@ -316,6 +358,8 @@ async fn load(ctx: &Ctx, actor: &Actor, draft_ref: &str) -> Result<Stored, Domai
             .map_err(|e| DomainError::Internal(format!("draft answers: {e}")))?,
         document_id: r.try_get("", "document_id")?,
         expires_at: r.try_get("", "expires_at")?,
+        tailor: r.try_get("", "tailor")?,
+        ai_job_id: r.try_get("", "ai_job_id")?,
     })
 }
 
@@ -330,6 +374,8 @@ fn out(stored: &Stored, status: &str, questions: Vec<PlayQuestionOut>) -> DraftO
         expires_at: time(stored.expires_at),
         document_id: None,
         document: None,
+        tailoring: None,
+        tailoring_refused: None,
     }
 }
 
@@ -375,7 +421,74 @@ async fn advance(
     let mut o = out(&stored, "draft", vec![]);
     o.document_id = Some(doc.id.clone());
     o.document = Some(doc);
+    if stored.tailor {
+        (o.tailoring, o.tailoring_refused) = tailoring(ctx, actor, play, &stored).await?;
+    }
     Ok(o)
+}
+
+/// The tailoring job of a draft made with `tailor`: the one started already, or one started
+/// now (once: the draft's row is claimed first). A job refused by a limit reached since the
+/// first check leaves the draft as made and says why; asking again starts it.
+async fn tailoring(
+    ctx: &Ctx,
+    actor: &Actor,
+    play: &Play,
+    stored: &Stored,
+) -> Result<(Option<signet_ai::types::AiJobOut>, Option<String>), DomainError> {
+    let Some(doc) = stored.document_id.as_deref().filter(|d| *d != MAKING) else {
+        return Ok((None, None));
+    };
+    match stored.ai_job_id.as_deref() {
+        Some(STARTING) => {
+            return Err(DomainError::Conflict {
+                message: "this draft's tailoring is being started by another request; retry \
+                          shortly"
+                    .into(),
+                retryable: true,
+            });
+        }
+        Some(job) => {
+            return Ok((
+                signet_ai::jobs::get(ctx, &as_drafter(actor), job)
+                    .await
+                    .ok(),
+                None,
+            ));
+        }
+        None => {}
+    }
+    let claimed = ctx
+        .db
+        .write(ctx.db.stmt(
+            "UPDATE play_drafts SET ai_job_id = $1 WHERE id = $2 AND ai_job_id IS NULL",
+            [Value::from(STARTING), Value::from(stored.id.clone())],
+        ))
+        .await?;
+    if claimed == 0 {
+        return Err(DomainError::Conflict {
+            message: "this draft's tailoring is being started by another request; retry shortly"
+                .into(),
+            retryable: true,
+        });
+    }
+    let (body, values) = assemble(play, stored);
+    let words = signet_ai::jobs::written_in(&body.source, &values);
+    let labels = play.labels(&stored.answers);
+    let chosen: Vec<(String, String)> = labels.into_iter().collect();
+    let guidance = play.header.guidance.clone().unwrap_or_default();
+    let started = signet_ai::jobs::tailor(ctx, actor, doc, &guidance, &chosen, words).await;
+    let job_id = started.as_ref().ok().map(|j| j.id.clone());
+    ctx.db
+        .write(ctx.db.stmt(
+            "UPDATE play_drafts SET ai_job_id = $1 WHERE id = $2",
+            [Value::from(job_id), Value::from(stored.id.clone())],
+        ))
+        .await?;
+    Ok(match started {
+        Ok(job) => (Some(job), None),
+        Err(e) => (None, Some(e.to_string())),
+    })
 }
 
 /// A draft already made, told again.
@@ -387,6 +500,10 @@ async fn done(ctx: &Ctx, actor: &Actor, stored: &Stored) -> Result<DraftOut, Dom
     let mut o = out(stored, "draft", vec![]);
     o.document_id = Some(id);
     o.document = doc;
+    if stored.tailor {
+        let play = play_of(ctx, actor, stored).await?;
+        (o.tailoring, o.tailoring_refused) = tailoring(ctx, actor, &play, stored).await?;
+    }
     Ok(o)
 }
 
@@ -397,6 +514,17 @@ async fn make(
     play: &Play,
     stored: &Stored,
 ) -> Result<signet_documents::types::DocumentOut, DomainError> {
+    let (body, _) = assemble(play, stored);
+    let made = signet_documents::create(ctx, &as_drafter(actor), body, None).await?;
+    Ok(made.out)
+}
+
+/// What POST /documents is given for the draft, and the answers its words ask for (question
+/// to the chosen option's label).
+fn assemble(
+    play: &Play,
+    stored: &Stored,
+) -> (DocumentCreateIn, serde_json::Map<String, serde_json::Value>) {
     let (doc, used) = crate::body::assemble(&play.blocks, &play.header, &stored.answers);
     let labels = play.labels(&stored.answers);
     let values: serde_json::Map<String, serde_json::Value> = used
@@ -415,7 +543,7 @@ async fn make(
         source: doc,
         people: stored.people.clone(),
         metadata: Some(serde_json::Value::Object(metadata)),
-        variable_values: (!values.is_empty()).then_some(serde_json::Value::Object(values)),
+        variable_values: (!values.is_empty()).then(|| serde_json::Value::Object(values.clone())),
         description: Some(play.header.description.clone()),
         send: Some(SendOptionsIn {
             language: Some(play.header.language.clone()),
@@ -425,8 +553,7 @@ async fn make(
         send_now: Some(false),
         ..Default::default()
     };
-    let made = signet_documents::create(ctx, &as_drafter(actor), body, None).await?;
-    Ok(made.out)
+    (body, values)
 }
 
 /// Draft references past their day, and a day more (the day's count reads them).

@@ -229,6 +229,10 @@ pub struct DraftIn {
     /// Answer every question that has a default with it.
     #[serde(default)]
     pub use_defaults: Option<bool>,
+    /// Once the draft is made, start an AI job that proposes tailoring its words as the
+    /// play's guidance says (`tailoring`). Needs AI drafting on and `documents:write`.
+    #[serde(default)]
+    pub tailor: Option<bool>,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, utoipa::ToSchema, async_graphql::InputObject)]
@@ -240,6 +244,9 @@ pub struct DraftAnswersIn {
     pub answers: async_graphql::Json<Value>,
     #[serde(default)]
     pub use_defaults: Option<bool>,
+    /// As POST /drafts' `tailor`; asked once, it stays asked.
+    #[serde(default)]
+    pub tailor: Option<bool>,
 }
 
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema, async_graphql::SimpleObject)]
@@ -261,4 +268,11 @@ pub struct DraftOut {
     /// The draft document, once made.
     pub document_id: Option<String>,
     pub document: Option<DocumentOut>,
+    /// With `tailor`, once drafted: the AI job proposing changes to the draft's words as the
+    /// play's guidance says (poll GET /documents/ai/jobs/{id}). The draft itself is as the
+    /// play makes it; nothing changes until the caller revises it with what it accepts.
+    pub tailoring: Option<signet_ai::types::AiJobOut>,
+    /// With `tailor`, when the job could not start after the draft was made (a limit reached
+    /// meanwhile): why. The same request again starts it.
+    pub tailoring_refused: Option<String>,
 }

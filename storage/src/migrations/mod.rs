@@ -66,6 +66,7 @@ mod m0017_people_passkeys;
 mod m0018_workspace_settings;
 mod m0019_plays;
 mod m0020_ai_jobs;
+mod m0021_play_tailoring;
 
 pub struct Migrator;
 
@@ -93,6 +94,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0018_workspace_settings::Migration),
             Box::new(m0019_plays::Migration),
             Box::new(m0020_ai_jobs::Migration),
+            Box::new(m0021_play_tailoring::Migration),
         ]
     }
 }

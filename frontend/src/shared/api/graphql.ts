@@ -64,6 +64,7 @@ export interface AiJobOut {
   createdAt: string;
   startedAt: string | null;
   finishedAt: string | null;
+  documentId: string | null;
 }
 
 export interface AiPatchesOut {
@@ -305,6 +306,7 @@ export interface DocumentSourceOut {
 export interface DraftAnswersInput {
   answers: unknown;
   useDefaults?: boolean | null;
+  tailor?: boolean | null;
 }
 
 export interface DraftInput {
@@ -313,6 +315,7 @@ export interface DraftInput {
   title?: string | null;
   answers?: unknown | null;
   useDefaults?: boolean | null;
+  tailor?: boolean | null;
 }
 
 export interface DraftOut {
@@ -325,6 +328,8 @@ export interface DraftOut {
   expiresAt: string;
   documentId: string | null;
   document: DocumentOut | null;
+  tailoring: AiJobOut | null;
+  tailoringRefused: string | null;
 }
 
 export interface EmailOptionsInput {
