@@ -392,19 +392,14 @@ async fn advance(
         return Ok(out(&stored, "needs_input", questions));
     }
     // One request makes the document: the reference is claimed first.
-    let claimed = ctx
-        .db
-        .write(ctx.db.stmt(
-            "UPDATE play_drafts SET document_id = $1 WHERE id = $2 AND document_id IS NULL",
-            [Value::from(MAKING), Value::from(stored.id.clone())],
-        ))
-        .await?;
-    if claimed == 0 {
-        return Err(DomainError::Conflict {
-            message: "this draft is being made by another request; retry shortly".into(),
-            retryable: true,
-        });
-    }
+    claim(
+        ctx,
+        &stored.id,
+        "document_id",
+        MAKING,
+        "this draft is being made",
+    )
+    .await?;
     let made = make(ctx, actor, play, &stored).await;
     let doc_id = match &made {
         Ok(d) => Some(d.id.clone()),
@@ -439,39 +434,16 @@ async fn tailoring(
     let Some(doc) = stored.document_id.as_deref().filter(|d| *d != MAKING) else {
         return Ok((None, None));
     };
+    let busy = "this draft's tailoring is being started";
     match stored.ai_job_id.as_deref() {
-        Some(STARTING) => {
-            return Err(DomainError::Conflict {
-                message: "this draft's tailoring is being started by another request; retry \
-                          shortly"
-                    .into(),
-                retryable: true,
-            });
-        }
+        Some(STARTING) => return Err(busy_error(busy)),
         Some(job) => {
-            return Ok((
-                signet_ai::jobs::get(ctx, &as_drafter(actor), job)
-                    .await
-                    .ok(),
-                None,
-            ));
+            let job = signet_ai::jobs::get(ctx, &as_drafter(actor), job).await;
+            return Ok((job.ok(), None));
         }
         None => {}
     }
-    let claimed = ctx
-        .db
-        .write(ctx.db.stmt(
-            "UPDATE play_drafts SET ai_job_id = $1 WHERE id = $2 AND ai_job_id IS NULL",
-            [Value::from(STARTING), Value::from(stored.id.clone())],
-        ))
-        .await?;
-    if claimed == 0 {
-        return Err(DomainError::Conflict {
-            message: "this draft's tailoring is being started by another request; retry shortly"
-                .into(),
-            retryable: true,
-        });
-    }
+    claim(ctx, &stored.id, "ai_job_id", STARTING, busy).await?;
     let (body, values) = assemble(play, stored);
     let words = signet_ai::jobs::written_in(&body.source, &values);
     let labels = play.labels(&stored.answers);
@@ -489,6 +461,35 @@ async fn tailoring(
         Ok(job) => (Some(job), None),
         Err(e) => (None, Some(e.to_string())),
     })
+}
+
+fn busy_error(what: &str) -> DomainError {
+    DomainError::Conflict {
+        message: format!("{what} by another request; retry shortly"),
+        retryable: true,
+    }
+}
+
+/// Claims the draft's `column` (still empty) with `marker`, so that one request does what
+/// follows; another request meanwhile is told `what` is under way.
+async fn claim(
+    ctx: &Ctx,
+    id: &str,
+    column: &'static str,
+    marker: &str,
+    what: &str,
+) -> Result<(), DomainError> {
+    let claimed = ctx
+        .db
+        .write(ctx.db.stmt(
+            &format!("UPDATE play_drafts SET {column} = $1 WHERE id = $2 AND {column} IS NULL"),
+            [Value::from(marker), Value::from(id)],
+        ))
+        .await?;
+    if claimed == 0 {
+        return Err(busy_error(what));
+    }
+    Ok(())
 }
 
 /// A draft already made, told again.
