@@ -1047,3 +1047,85 @@ both_ai!(
         assert_eq!(fake.requests().len(), 1);
     }
 );
+
+/// A `signet worker` killed with SIGKILL while its job waits for the model: once the job's
+/// lease runs out, the next worker runs it again from the start, to `done`.
+async fn a_job_survives_its_worker_dying(kind: Kind) {
+    use std::process::{Command, Stdio};
+    let (fake, base) = Fake::start().await;
+    // This process's API starts the job; only the worker processes below run it.
+    let opts = Options {
+        ai: Some(("openai".into(), base.clone(), KEY.into())),
+        no_worker: true,
+        ..Options::default()
+    };
+    let Some(app) = TestApp::start_with(kind, opts).await else {
+        return;
+    };
+    let (_, key) = workspace(&app, true, 50).await;
+    // The first call is never answered in time: its worker dies waiting.
+    fake.answer(Reply::Slow(
+        Duration::from_secs(60),
+        Box::new(Reply::Json(nda("disclosing", "receiving"))),
+    ));
+    fake.answer(Reply::Json(nda("disclosing", "receiving")));
+    let (s, job, _) = call(
+        &app,
+        &key,
+        "POST",
+        "/documents/ai/draft",
+        Some(json!({"prompt": "A mutual NDA", "brief": {"type": "nda"}})),
+    )
+    .await;
+    assert_eq!(s, 202, "{job}");
+    let id = job["id"].as_str().unwrap().to_string();
+    let worker = || {
+        crate::harness::Process(
+            Command::new(env!("CARGO_BIN_EXE_signet"))
+                .arg("worker")
+                .envs(app.env())
+                .env("SIGNET_AI_PROVIDER", "openai")
+                .env("SIGNET_AI_BASE_URL", &base)
+                .env("SIGNET_AI_MODEL", "fake-model")
+                .env("SIGNET_AI_API_KEY", KEY)
+                // A lease of 2 × 5 s + 15 s.
+                .env("SIGNET_AI_TIMEOUT_SECS", "5")
+                .current_dir(app.dir.path())
+                .stdout(Stdio::null())
+                .stderr(Stdio::inherit())
+                .spawn()
+                .expect("signet worker starts"),
+        )
+    };
+    let first = worker();
+    until("the first worker to call the model", || async {
+        (!fake.requests().is_empty()).then_some(())
+    })
+    .await;
+    drop(first); // SIGKILL, the call in flight
+    let (_, running, _) = call(&app, &key, "GET", &format!("/documents/ai/jobs/{id}"), None).await;
+    assert_eq!(running["state"], "running", "{running}");
+    let _second = worker();
+    // Polled each second: the lease runs 25 seconds, past the key's budget at `ended`'s pace.
+    let mut job = Value::Null;
+    for _ in 0..90 {
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        (_, job, _) = call(&app, &key, "GET", &format!("/documents/ai/jobs/{id}"), None).await;
+        if !matches!(job["state"].as_str(), Some("queued" | "running")) {
+            break;
+        }
+    }
+    assert_eq!(job["state"], "done", "{job}");
+    assert_eq!(fake.requests().len(), 2);
+    assert_eq!(job["title"], "Mutual non-disclosure agreement");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_job_survives_its_worker_dying_sqlite() {
+    a_job_survives_its_worker_dying(Kind::Sqlite).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_job_survives_its_worker_dying_postgres_redis() {
+    a_job_survives_its_worker_dying(Kind::PostgresRedis).await
+}

@@ -50,14 +50,16 @@ pub fn ai(ctx: &signet_core::Ctx) -> &Ai {
 }
 
 impl Ai {
-    /// A job's lease: two calls to the model (the answer and one repair) and the checks.
+    /// A job's lease: two calls to the model (the answer and one repair), and 15 seconds for
+    /// the checks and writes around them. A worker that dies leaves its jobs to another once
+    /// this runs out.
     pub fn lease_ms(&self) -> i64 {
         let call = self
             .provider
             .as_ref()
             .map(|p| p.settings.timeout.as_millis() as i64)
             .unwrap_or(60_000);
-        2 * call + 60_000
+        2 * call + 15_000
     }
 }
 
