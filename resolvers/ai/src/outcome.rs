@@ -26,16 +26,7 @@ async fn check(
 ) -> Result<Vec<String>, String> {
     let people: Vec<PersonIn> = seats
         .iter()
-        .map(|(role, label)| PersonIn {
-            name: if label.is_empty() {
-                role.clone()
-            } else {
-                label.clone()
-            },
-            email: format!("{}@example.com", role.to_lowercase()),
-            role: Some(role.clone()),
-            ..Default::default()
-        })
+        .map(|(role, label)| PersonIn::stand_in(role, label, None))
         .collect();
     let mut reader = reader.clone();
     reader.scopes = Scopes::from_iter([Scope::DocumentsRead]);

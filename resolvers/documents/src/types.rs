@@ -73,6 +73,20 @@ pub struct PersonIn {
     pub kept_embedded: bool,
 }
 
+impl PersonIn {
+    /// Someone in a seat for a check made before the real people are known (a play's dry
+    /// run, an AI job's outcome): the seat's label as the name, an address at example.com.
+    pub fn stand_in(role: &str, label: &str, order: Option<i64>) -> PersonIn {
+        PersonIn {
+            name: if label.is_empty() { role } else { label }.to_string(),
+            email: format!("{}@example.com", role.to_lowercase()),
+            role: Some(role.to_string()),
+            order,
+            ..Default::default()
+        }
+    }
+}
+
 /// Sending options.
 #[derive(
     Clone,

@@ -734,12 +734,6 @@ pub async fn test(
 fn stand_ins(h: &Header) -> Vec<PersonIn> {
     h.seats
         .iter()
-        .map(|s| PersonIn {
-            name: s.label.clone(),
-            email: format!("{}@example.com", s.role.to_lowercase()),
-            role: Some(s.role.clone()),
-            order: s.order.map(i64::from),
-            ..Default::default()
-        })
+        .map(|s| PersonIn::stand_in(&s.role, &s.label, s.order.map(i64::from)))
         .collect()
 }
