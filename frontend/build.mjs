@@ -39,6 +39,12 @@ const result = await esbuild.build({
   external: ["/assets/*"],
 });
 
+// Scribe, the drafting frame: one small page, its 14 languages' words inside.
+const scribeResult = await esbuild.build({
+  ...page,
+  entryPoints: { scribe: "src/scribe/main.tsx" },
+});
+
 // The application: its words in every language but English are chunks of their own, loaded
 // only for the language in use.
 const appResult = await esbuild.build({
@@ -51,7 +57,7 @@ const appResult = await esbuild.build({
 // Loaders for other websites' pages: plain scripts (no module), no shared chunk.
 await esbuild.build({
   absWorkingDir: here,
-  entryPoints: { signing_embed: "src/embed/signing.ts" },
+  entryPoints: { signing_embed: "src/embed/signing.ts", scribe_embed: "src/embed/scribe.ts" },
   bundle: true,
   minify: true,
   format: "iife",
@@ -102,6 +108,6 @@ if (check) {
   }
   console.log("frontend/dist matches its sources");
 } else {
-  const sizes = Object.entries({ ...result.metafile.outputs, ...appResult.metafile.outputs }).map(([f, o]) => `${f.split("/").pop()} ${o.bytes} B`);
+  const sizes = Object.entries({ ...result.metafile.outputs, ...scribeResult.metafile.outputs, ...appResult.metafile.outputs }).map(([f, o]) => `${f.split("/").pop()} ${o.bytes} B`);
   console.log(sizes.join("\n"));
 }

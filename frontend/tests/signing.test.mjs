@@ -11,9 +11,8 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync, mkdirSync, existsSync, rmSync } from "node:fs";
 import { tmpdir, homedir } from "node:os";
 import { join } from "node:path";
-import { createServer as createHttpServer } from "node:http";
 import { deflateSync } from "node:zlib";
-import { axe, cleanEnv, freePort, launch, serve } from "./support.mjs";
+import { axe, cleanEnv, freePort, hostSite, launch, serve } from "./support.mjs";
 
 const here = new URL(".", import.meta.url).pathname;
 const root = join(here, "..", "..");
@@ -615,15 +614,8 @@ for (const t of ["loaded", "ready", "completed", "declined", "expired", "error"]
 </script></body></html>`;
 }
 
-async function serveHost() {
-  const port = await freePort();
-  const server = createHttpServer((req, res) => {
-    const u = new URL(req.url, "http://host");
-    res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-    res.end(hostPage(u.searchParams.get("url"), u.searchParams.get("timeout")));
-  });
-  await new Promise((ok) => server.listen(port, "127.0.0.1", ok));
-  return { server, origin: `http://127.0.0.1:${port}` };
+function serveHost() {
+  return hostSite((url, params) => hostPage(url, params.get("timeout")));
 }
 
 test("a caller's page on another origin signs an embedded seat and hears its events; a third origin is refused", async () => {

@@ -128,3 +128,17 @@ export function launch(executablePath) {
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
   });
 }
+
+/** A caller's website on its own origin: every request gets `page(url, params)`, the HTML of
+ * a page holding one of the loaders for the session link in `?url=`. */
+export async function hostSite(page) {
+  const { createServer: createHttpServer } = await import("node:http");
+  const port = await freePort();
+  const server = createHttpServer((req, res) => {
+    const u = new URL(req.url, "http://host");
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+    res.end(page(u.searchParams.get("url"), u.searchParams));
+  });
+  await new Promise((ok) => server.listen(port, "127.0.0.1", ok));
+  return { server, origin: `http://127.0.0.1:${port}` };
+}

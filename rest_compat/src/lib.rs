@@ -4,6 +4,7 @@ mod app;
 pub mod door;
 pub mod error;
 pub mod extract;
+mod frames_page;
 pub mod graphql;
 mod handlers;
 mod health;
@@ -21,8 +22,11 @@ pub use routes::row::{Idem, Route};
 pub use state::{AppState, AppStateInner, HttpConfig, SocketLimits};
 
 /// The rows of the signing page's routes (outside `/api/v1`, checked by link, not key).
-pub fn page_routes() -> &'static [Route] {
+pub fn page_routes() -> Vec<&'static Route> {
     signing_page::ROUTES
+        .iter()
+        .chain(frames_page::ROUTES)
+        .collect()
 }
 
 /// The whole HTTP application: `/api/v1` from the route table, `/api/openapi.json`, GraphQL,
@@ -36,6 +40,7 @@ pub fn router(state: AppState, extra: &'static [Route]) -> Router {
         trust::ROUTES,
         personal::ROUTES,
         signing_page::ROUTES,
+        frames_page::ROUTES,
         handlers::email::FEEDBACK,
     ];
     let router = outside

@@ -107,7 +107,7 @@ pub(crate) fn personal(res: impl IntoResponse) -> Response {
 
 /// A personal answer shown in a frame on `origin` (an embedded session's website, validated
 /// when the workspace listed it): `frame-ancestors` names exactly that website.
-fn framed(res: impl IntoResponse, origin: &str) -> Response {
+pub(crate) fn framed(res: impl IntoResponse, origin: &str) -> Response {
     let mut res = personal(res);
     let csp = CSP.replace(
         "frame-ancestors 'none'",
@@ -192,9 +192,14 @@ fn embed_start() -> MethodRouter<AppState> {
 /// The `<signet-signing>` loader, for other websites' pages: a stable address, cached a few
 /// minutes, loadable across origins.
 fn loader() -> MethodRouter<AppState> {
-    get(|| async move {
-        let Some((_, ty, bytes)) =
-            signet_frontend::built("signing_embed.js").and_then(signet_frontend::file)
+    loader_of("signing_embed.js")
+}
+
+/// A loader for other websites' pages (`<signet-signing>`, `<signet-scribe>`): a stable
+/// address, cached a few minutes, loadable across origins.
+pub(crate) fn loader_of(file: &'static str) -> MethodRouter<AppState> {
+    get(move || async move {
+        let Some((_, ty, bytes)) = signet_frontend::built(file).and_then(signet_frontend::file)
         else {
             return Err(ApiError(DomainError::NotFound("no loader built".into())));
         };
@@ -213,6 +218,17 @@ fn loader() -> MethodRouter<AppState> {
 /// The page's few bytes, the same for every link; an embedded page also names the website
 /// it is framed by (its own caller's, no secret), where it posts its events.
 fn shell(origin: Option<&str>) -> String {
+    shell_of(
+        "sign",
+        origin,
+        "This signing page needs JavaScript. Turn it on, or ask the sender for another way to \
+         sign.",
+    )
+}
+
+/// A page's few bytes: its built script and styles (`entry`.js and .css), the website it is
+/// framed by (when embedded), and what it says without JavaScript.
+pub(crate) fn shell_of(entry: &str, origin: Option<&str>, noscript: &str) -> String {
     let origin = origin
         .map(|o| {
             format!(
@@ -221,22 +237,21 @@ fn shell(origin: Option<&str>) -> String {
             )
         })
         .unwrap_or_default();
-    {
-        let js = signet_frontend::built("sign.js").unwrap_or("sign.js");
-        let css = signet_frontend::built("sign.css").unwrap_or("sign.css");
-        format!(
-            "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
-             <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-             <meta name=\"robots\" content=\"noindex, nofollow\">{origin}\
-             <title>Signet</title><link rel=\"icon\" href=\"data:,\">\
-             <link rel=\"stylesheet\" href=\"/assets/{css}\">\
-             <link rel=\"modulepreload\" href=\"/assets/{js}\">\
-             <script type=\"module\" src=\"/assets/{js}\"></script></head>\
-             <body><div id=\"app\"><p class=\"loading\" role=\"status\">…</p></div>\
-             <noscript><p>This signing page needs JavaScript. \
-             Turn it on, or ask the sender for another way to sign.</p></noscript></body></html>\n"
-        )
-    }
+    let (js, css) = (format!("{entry}.js"), format!("{entry}.css"));
+    let js = signet_frontend::built(&js).unwrap_or(&js);
+    let css = signet_frontend::built(&css).unwrap_or(&css);
+    format!(
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+         <meta name=\"robots\" content=\"noindex, nofollow\">{origin}\
+         <title>Signet</title><link rel=\"icon\" href=\"data:,\">\
+         <link rel=\"stylesheet\" href=\"/assets/{css}\">\
+         <link rel=\"modulepreload\" href=\"/assets/{js}\">\
+         <script type=\"module\" src=\"/assets/{js}\"></script></head>\
+         <body><div id=\"app\"><p class=\"loading\" role=\"status\">…</p></div>\
+         <noscript><p>{}</p></noscript></body></html>\n",
+        signet_email::compose::escape(noscript)
+    )
 }
 
 /// Built files, gzipped once when the browser takes gzip. Their names carry their content's

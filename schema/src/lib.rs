@@ -4,6 +4,7 @@ mod ai;
 mod developers;
 mod documents;
 mod email;
+mod embedded;
 pub mod guard;
 mod people;
 mod plays;
@@ -81,6 +82,7 @@ pub struct Mutation(
     settings::TeamsMutation,
     plays::PlaysMutation,
     ai::AiMutation,
+    embedded::EmbeddedMutation,
 );
 
 #[derive(MergedSubscription, Default)]

@@ -113,6 +113,11 @@ const CONTRACT: &[(&str, &str, Idem)] = &[
         "embedded:write",
         Idem::Required,
     ),
+    (
+        "v1.embedded.scribeSession",
+        "embedded:write",
+        Idem::Required,
+    ),
     ("v1.usage.get", "account:read", Idem::None),
     ("v1.reports.get", "reports:read", Idem::None),
     ("v1.teams.list", "people:read", Idem::None),
@@ -407,6 +412,10 @@ async fn request(app: &TestApp, w: &World, route: &Route) -> Req {
         "v1.documents.embedSession" => post(
             doc_path(&document(app, key, true, true).await, "/embed-session"),
             json!({"seat": "client", "origin": SITE}),
+        ),
+        "v1.embedded.scribeSession" => post(
+            "/api/v1/embedded/scribe-session".into(),
+            json!({"origin": SITE, "name": "Walked"}),
         ),
         "v1.usage.get" => get("/api/v1/usage".into()),
         "v1.reports.get" => get("/api/v1/reports".into()),
@@ -1319,7 +1328,7 @@ async fn every_signing_page_call_answers_one_404_to_what_is_not_a_link() {
     let app = walker(Kind::Sqlite).await.unwrap();
     let (_, key) = app.owner().await;
     let calls: Vec<&Route> = signet_rest::page_routes()
-        .iter()
+        .into_iter()
         .filter(|r| r.access == Access::Link)
         .collect();
     assert!(calls.len() >= 8, "{calls:?}");

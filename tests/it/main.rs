@@ -25,6 +25,7 @@ mod email;
 mod embedding;
 mod feedback;
 mod forged;
+mod frames;
 mod graphql;
 mod health;
 mod hostile;

@@ -59,6 +59,7 @@ pub fn spawn(ctx: &Ctx, s: &Settings) -> Vec<JoinHandle<()>> {
                 signet_core::purge::api_log(&ctx, days).await?;
                 signet_core::purge::finished_jobs(&ctx, 30).await?;
                 signet_accounts::people::purge::purge(&ctx).await?;
+                signet_accounts::frames::purge(&ctx).await?;
                 signet_plays::drafting::purge(&ctx).await?;
                 signet_ai::jobs::purge(&ctx).await?;
                 Ok(String::new())

@@ -5,6 +5,7 @@
 
 pub mod activity;
 pub mod developers;
+pub mod frames;
 pub mod keys;
 pub mod payments;
 pub mod people;

@@ -150,6 +150,30 @@ pub struct Embedding {
     pub origins: Vec<String>,
 }
 
+/// Whether `origin` may show this workspace's frames now: embedding on and the website on
+/// its list; else the 409 that says which and how to change it.
+pub async fn embeddable<C: sea_orm::ConnectionTrait>(
+    conn: &C,
+    ctx: &Ctx,
+    workspace_id: &str,
+    origin: &str,
+) -> Result<(), DomainError> {
+    let embedding = embedding(conn, ctx, workspace_id).await?;
+    if !embedding.on {
+        return Err(DomainError::conflict(
+            "embedding is off for this workspace: an owner or admin turns it on in Settings \
+             (or `signet admin workspace update ID --embedding on`)",
+        ));
+    }
+    if !embedding.origins.iter().any(|o| o == origin) {
+        return Err(DomainError::conflict(format!(
+            "{origin} is not on this workspace's list of websites allowed to embed \
+             (Settings, or `signet admin workspace update ID --embed-origin {origin}`)"
+        )));
+    }
+    Ok(())
+}
+
 pub async fn embedding<C: sea_orm::ConnectionTrait>(
     conn: &C,
     ctx: &Ctx,

@@ -67,10 +67,16 @@ pub(super) async fn authorize(
         // A page call's link is looked up before its body is read: a made-up link costs
         // one indexed read, never the memory of a body.
         if route.access == Access::Link {
+            // A signing link, or a builder's or Scribe's link not yet exchanged.
             let live = match link {
-                Some(token) => signet_documents::signing::link_is_live(&state.ctx, token)
-                    .await
-                    .map_err(|e| (e, Some(b)))?,
+                Some(token) => {
+                    signet_documents::signing::link_is_live(&state.ctx, token)
+                        .await
+                        .map_err(|e| (e, Some(b)))?
+                        || signet_accounts::frames::link_is_live(&state.ctx, token)
+                            .await
+                            .map_err(|e| (e, Some(b)))?
+                }
                 None => false,
             };
             if !live {

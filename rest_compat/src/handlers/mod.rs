@@ -5,6 +5,7 @@ pub mod accounts;
 pub mod ai;
 pub mod documents;
 pub mod email;
+pub mod embedded;
 pub mod plays;
 pub mod templates;
 pub mod webhooks;

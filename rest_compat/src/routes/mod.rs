@@ -9,6 +9,7 @@ mod accounts;
 mod ai;
 mod documents;
 mod email;
+mod embedded;
 mod plays;
 pub mod row;
 mod templates;
@@ -29,6 +30,7 @@ pub static ROUTES: LazyLock<Vec<Route>> = LazyLock::new(|| {
         email::ROUTES,
         plays::ROUTES,
         ai::ROUTES,
+        embedded::ROUTES,
     ]
     .concat()
 });

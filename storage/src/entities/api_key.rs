@@ -18,6 +18,8 @@ pub struct Model {
     pub expires_at: Option<i64>,
     pub revoked_at: Option<i64>,
     pub created_at: i64,
+    /// `builder` or `scribe` for a frame's own key (ends with its link); null otherwise.
+    pub frame: Option<String>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

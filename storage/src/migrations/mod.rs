@@ -67,6 +67,7 @@ mod m0018_workspace_settings;
 mod m0019_plays;
 mod m0020_ai_jobs;
 mod m0021_play_tailoring;
+mod m0022_frame_sessions;
 
 pub struct Migrator;
 
@@ -95,6 +96,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0019_plays::Migration),
             Box::new(m0020_ai_jobs::Migration),
             Box::new(m0021_play_tailoring::Migration),
+            Box::new(m0022_frame_sessions::Migration),
         ]
     }
 }

@@ -427,6 +427,14 @@ export interface FieldAreaOut {
   height: number;
 }
 
+export interface FrameSessionOut {
+  url: string;
+  expiresAt: string;
+  frame: string;
+  origin: string;
+  name: string | null;
+}
+
 export interface HeaderOut {
   name: string;
   value: string;

@@ -37,6 +37,8 @@ pub struct KeyCreateIn {
     pub allow: Vec<IpNet>,
     pub expires_at: Option<i64>,
     pub name: Option<String>,
+    /// A frame's own key (`builder`, `scribe`): not listed with the workspace's keys.
+    pub frame: Option<String>,
 }
 
 impl KeyCreateIn {
@@ -52,6 +54,7 @@ impl KeyCreateIn {
             allow: vec![],
             expires_at: None,
             name: None,
+            frame: None,
         }
     }
 }
@@ -121,6 +124,7 @@ pub async fn create(ctx: &Ctx, input: KeyCreateIn) -> Result<(KeyOut, String), D
         expires_at: Set(input.expires_at),
         revoked_at: Set(None),
         created_at: Set(ctx.now()),
+        frame: Set(input.frame),
     }
     .insert(&ctx.db.conn)
     .await?;
@@ -131,6 +135,8 @@ pub async fn list(ctx: &Ctx, workspace_id: &str) -> Result<Vec<KeyOut>, DomainEr
     crate::workspaces::get(ctx, workspace_id).await?;
     api_key::Entity::find()
         .filter(api_key::Column::WorkspaceId.eq(workspace_id))
+        // A frame's key lives an hour with its link; the workspace's keys are the others.
+        .filter(api_key::Column::Frame.is_null())
         .order_by_desc(api_key::Column::Id)
         .all(&ctx.db.conn)
         .await?

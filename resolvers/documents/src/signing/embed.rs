@@ -78,20 +78,7 @@ pub async fn session(
             "seat '{seat}' was not sent as embedded: it signs from its email"
         )));
     }
-    let embedding =
-        signet_accounts::workspaces::embedding(&ctx.db.conn, ctx, &doc.workspace_id).await?;
-    if !embedding.on {
-        return Err(refused(
-            "embedding is off for this workspace (signet admin workspace update ID --embedding on)"
-                .into(),
-        ));
-    }
-    if !embedding.origins.contains(&origin) {
-        return Err(refused(format!(
-            "{origin} is not on this workspace's list of websites allowed to embed \
-             (signet admin workspace update ID --embed-origin {origin})"
-        )));
-    }
+    signet_accounts::workspaces::embeddable(&ctx.db.conn, ctx, &doc.workspace_id, &origin).await?;
     let out = doc.state.out_for_signature();
     if !out || !person.status.is_up() {
         return Err(refused(format!(

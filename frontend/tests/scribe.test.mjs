@@ -1,0 +1,170 @@
+// Scribe in a real browser, against the real `signet serve`: a caller's page on its own origin
+// shows <signet-scribe> for a session link; the person picks a play, names who signs, answers
+// the questions round by round and gets a draft; the caller's page hears `drafted` with the
+// draft's id, which the API confirms is a draft. The frame is framed only by that website,
+// its link works once, a page in Arabic reads right to left, and axe (WCAG 2.1 AA) passes on
+// every screen. Screenshots go to docs/scribe/ with SCREENSHOTS=1.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir, homedir } from "node:os";
+import { join } from "node:path";
+import { axe, cleanEnv, freePort, hostSite, launch, serve, shot as shoot } from "./support.mjs";
+
+const here = new URL(".", import.meta.url).pathname;
+const root = join(here, "..", "..");
+const shots = process.env.SCREENSHOTS === "1" ? join(root, "docs", "scribe") : mkdtempSync(join(tmpdir(), "signet-scribe-shots-"));
+const target = process.env.CARGO_TARGET_DIR ?? join(homedir(), ".cache", "signet-target");
+const BIN = process.env.BROWSER_TEST_SIGNET ?? join(target, "debug", "signet");
+const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
+
+let data, base, server, browser, key, host;
+const cli = (args) => execFileSync(BIN, args, { env: { ...cleanEnv, SIGNET_DATA_DIR: data }, encoding: "utf8" });
+const shot = (page, name) => shoot(page, shots, name);
+
+async function api(method, path, body) {
+  const res = await fetch(base + path, {
+    method,
+    headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", "Idempotency-Key": `idem-${Math.random().toString(36).slice(2)}` },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const json = await res.json();
+  return { status: res.status, json };
+}
+
+/** A caller's page on its own origin: the loader, one <signet-scribe>, its events kept. */
+function hostPage(url) {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Acme app</title>
+<script src="${base}/embed/scribe.js"></script></head>
+<body style="font-family: sans-serif; margin: 0; background: #f6f3ee">
+<header style="padding: 12px 24px; background: #2d3b2f; color: #fff"><strong>Acme Partners</strong> · New agreement</header>
+<main style="max-width: 900px; margin: 16px auto; padding: 0 16px"><h1>Draft an agreement</h1>
+<signet-scribe id="scribe" url="${url}" title="Draft an agreement"></signet-scribe></main>
+<script>
+window.events = [];
+for (const t of ["loaded", "drafted", "expired", "error"])
+  document.getElementById("scribe").addEventListener(t, (e) => window.events.push([t, e.detail]));
+</script></body></html>`;
+}
+
+before(async () => {
+  assert.ok(existsSync(BIN), `the signet binary is built: ${BIN}`);
+  assert.ok(existsSync(CHROMIUM), `chromium is installed: ${CHROMIUM}`);
+  data = mkdtempSync(join(tmpdir(), "signet-scribe-"));
+  base = `http://127.0.0.1:${await freePort()}`;
+  host = await hostSite(hostPage);
+  const ws = JSON.parse(cli(["admin", "workspace", "create", "--name", "Acme Partners", "--plan", "pro", "--json"]));
+  cli(["admin", "workspace", "update", ws.id, "--embed-origin", host.origin]);
+  key = JSON.parse(cli(["admin", "key", "create", "--workspace", ws.id, "--mode", "test", "--all-scopes", "--json"])).key;
+  server = await serve(BIN, data, base);
+  browser = await launch(CHROMIUM);
+});
+
+after(async () => {
+  await browser?.close();
+  host?.server.close();
+  server?.kill("SIGINT");
+  await new Promise((r) => setTimeout(r, 300));
+  if (data && !process.env.KEEP) rmSync(data, { recursive: true, force: true });
+});
+
+async function session() {
+  const s = await api("POST", "/api/v1/embedded/scribe-session", { origin: host.origin, name: "Pilot with Beta Ltd" });
+  assert.equal(s.status, 200, JSON.stringify(s.json));
+  return s.json;
+}
+
+test("a person drafts from a play in Scribe on the caller's page, which hears `drafted`", async () => {
+  const s = await session();
+  assert.ok(s.url.startsWith(`${base}/scribe/`), s.url);
+  const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, locale: "en-US" });
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  page.on("console", (m) => process.env.DEBUG && console.log("console:", m.text()));
+  page.on("response", (r) => process.env.DEBUG && console.log("response:", r.status(), r.url()));
+  const policies = [];
+  page.on("response", (r) => r.url().includes("/scribe/") && policies.push(r.headers()["content-security-policy"]));
+  await page.goto(`${host.origin}/?url=${encodeURIComponent(s.url)}`);
+  const frame = page.frameLocator("signet-scribe iframe");
+  await frame.getByRole("heading", { name: "Choose a document" }).waitFor();
+  assert.ok(policies[0]?.includes(`frame-ancestors ${host.origin}`), policies[0]);
+  const inner = page.frames().find((f) => f.url().startsWith(base));
+  await axe(inner, "pick");
+  await shot(page, "1-pick");
+
+  await frame.getByRole("button", { name: /Mutual non-disclosure agreement/ }).click();
+  await frame.getByRole("heading", { name: "Mutual non-disclosure agreement" }).waitFor();
+  assert.equal(await frame.getByLabel("Title of the draft").inputValue(), "Pilot with Beta Ltd");
+  const seats = frame.locator("fieldset.seat");
+  await seats.nth(0).getByLabel("Name").fill("Ada Lovelace");
+  await seats.nth(0).getByLabel("Email address").fill("ada@example.com");
+  await seats.nth(1).getByLabel("Name").fill("Bo Chen");
+  await seats.nth(1).getByLabel("Email address").fill("bo@example.com");
+  await axe(inner, "people");
+  await shot(page, "2-people");
+  await frame.getByRole("button", { name: "Continue" }).click();
+
+  // Round by round: each question's options are clickable; the defaults are chosen already.
+  await frame.getByRole("heading", { name: "A few questions" }).waitFor();
+  await frame.getByRole("radio", { name: "three years" }).check();
+  await frame.getByRole("radio", { name: "No, neither party solicits the other's staff" }).check();
+  await axe(inner, "questions");
+  await shot(page, "3-questions");
+  await frame.getByRole("button", { name: "Continue" }).click();
+  // A later round asks what the earlier answers opened.
+  await frame.getByRole("radio", { name: "six months" }).check();
+  await frame.getByRole("button", { name: "Continue" }).click();
+
+  await frame.getByRole("heading", { name: "Your draft is ready" }).waitFor();
+  await axe(inner, "drafted");
+  await shot(page, "4-drafted");
+  const drafted = await page.waitForFunction(() => window.events.find(([t]) => t === "drafted"));
+  const [, detail] = await drafted.jsonValue();
+  assert.equal(detail.play, "mutual-nda");
+  const doc = await api("GET", `/api/v1/documents/${detail.draftId}`);
+  assert.equal(doc.status, 200);
+  assert.equal(doc.json.state, "draft");
+  assert.equal(doc.json.title, "Pilot with Beta Ltd");
+  assert.deepEqual(doc.json.people.map((p) => p.email).sort(), ["ada@example.com", "bo@example.com"]);
+  const events = await page.evaluate(() => window.events.map(([t]) => t));
+  assert.deepEqual(events, ["loaded", "drafted"]);
+  assert.deepEqual(errors, []);
+
+  // The link worked once: opened again, it has ended, and the caller's page is told.
+  const again = await context.newPage();
+  await again.goto(`${host.origin}/?url=${encodeURIComponent(s.url)}`);
+  await again.frameLocator("signet-scribe iframe").getByText("This page has ended").waitFor();
+  await again.waitForFunction(() => window.events.some(([t]) => t === "expired"));
+  await context.close();
+});
+
+test("Scribe reads right to left in Arabic and fits a tablet", async () => {
+  const s = await session();
+  const context = await browser.newContext({ viewport: { width: 768, height: 1024 }, locale: "ar" });
+  const page = await context.newPage();
+  await page.goto(`${host.origin}/?url=${encodeURIComponent(s.url)}`);
+  const frame = page.frameLocator("signet-scribe iframe");
+  await frame.getByRole("heading", { name: "اختر مستندًا" }).waitFor();
+  const inner = page.frames().find((f) => f.url().startsWith(base));
+  assert.equal(await inner.evaluate(() => document.documentElement.dir), "rtl");
+  assert.ok(await inner.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1), "no sideways scroll");
+  await axe(inner, "pick in Arabic");
+  await shot(page, "5-pick-ar-tablet");
+  await context.close();
+});
+
+test("a link's page is framed by its website only, and an unknown link by nobody", async () => {
+  const s = await session();
+  const res = await fetch(s.url);
+  assert.equal(res.status, 200);
+  assert.ok(res.headers.get("content-security-policy").includes(`frame-ancestors ${host.origin}`));
+  assert.equal(res.headers.get("x-frame-options"), null);
+  const unknown = await fetch(`${base}/scribe/${"A".repeat(43)}`);
+  assert.equal(unknown.status, 404);
+  assert.ok(unknown.headers.get("content-security-policy").includes("frame-ancestors 'none'"));
+  // Not a website on the list: 409, and no link.
+  const refused = await api("POST", "/api/v1/embedded/scribe-session", { origin: "https://elsewhere.example.com" });
+  assert.equal(refused.status, 409, JSON.stringify(refused.json));
+});

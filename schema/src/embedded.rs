@@ -1,0 +1,27 @@
+//! The builder and Scribe frames' sessions in GraphQL, over the same resolver as REST.
+
+use async_graphql::{Context, ErrorExtensions, Object};
+use signet_accounts::frames::{self, Frame, FrameSessionIn, FrameSessionOut};
+
+use crate::who::who;
+
+#[derive(Default)]
+pub struct EmbeddedMutation;
+
+#[Object]
+impl EmbeddedMutation {
+    /// A one-hour link to Scribe, where a person drafts from a play, shown on `origin` only
+    /// (embedded:write).
+    async fn scribe_session(
+        &self,
+        ctx: &Context<'_>,
+        origin: String,
+        name: Option<String>,
+    ) -> async_graphql::Result<FrameSessionOut> {
+        let (c, a) = who(ctx)?;
+        frames::session(c, a, Frame::Scribe, FrameSessionIn { origin, name }, None)
+            .await
+            .map(|m| m.out)
+            .map_err(|e| e.extend())
+    }
+}

@@ -1,0 +1,238 @@
+//! The builder and Scribe frames' sessions, server side, on both backend sets: a one-hour
+//! link only for a website the workspace allows while embedding is on; exchanged once for the
+//! frame's own key, which does only what its frame needs (the builder: templates; Scribe:
+//! plays and drafts, 50 a day, never a send), is not listed with the workspace's keys, and
+//! ends with the link.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use signet_accounts::frames::{self, Frame, FrameSessionIn};
+use signet_core::Mode;
+use signet_core::plans::Plan;
+
+use crate::both_quiet;
+use crate::harness::TestApp;
+
+const SITE: &str = "https://app.example.com";
+
+async fn embedding(app: &TestApp, ws: &str, on: bool, origins: &[&str]) {
+    signet_accounts::workspaces::update(
+        app.ctx(),
+        ws,
+        signet_accounts::workspaces::WorkspacePatch {
+            embedding: Some(on),
+            embed_origins: Some(origins.iter().map(|o| o.to_string()).collect()),
+            ..Default::default()
+        },
+    )
+    .await
+    .unwrap();
+}
+
+async fn session(
+    app: &TestApp,
+    key: &str,
+    frame: Frame,
+    origin: &str,
+) -> Result<frames::FrameSessionOut, signet_core::DomainError> {
+    let actor = app.actor(key).await;
+    frames::session(
+        app.ctx(),
+        &actor,
+        frame,
+        FrameSessionIn {
+            origin: origin.into(),
+            name: Some("Consulting".into()),
+        },
+        None,
+    )
+    .await
+    .map(|m| m.out)
+}
+
+fn token(url: &str) -> &str {
+    url.rsplit('/').next().unwrap()
+}
+
+async fn status(app: &TestApp, key: &str, method: &str, path: &str, body: Option<Value>) -> u16 {
+    app.api(key, method, path, body).await.0
+}
+
+both_quiet!(
+    a_builder_session_is_one_website_one_hour_and_templates_only,
+    |app| {
+        let ws = app.workspace(Plan::Pro).await;
+        let key = app
+            .key(&ws, Mode::Test, &["embedded:write", "templates:read"])
+            .await;
+        // Refused while embedding is off, and for a website not on the list: 409 saying so.
+        embedding(&app, &ws, false, &[SITE]).await;
+        let e = session(&app, &key, Frame::Builder, SITE).await.unwrap_err();
+        assert!(
+            matches!(e, signet_core::DomainError::Conflict { .. }),
+            "{e}"
+        );
+        assert!(e.to_string().contains("embedding is off"), "{e}");
+        embedding(&app, &ws, true, &[SITE]).await;
+        let e = session(&app, &key, Frame::Builder, "https://other.example.com")
+            .await
+            .unwrap_err();
+        assert!(
+            e.to_string().contains("not on this workspace's list"),
+            "{e}"
+        );
+        // A key without embedded:write cannot open one.
+        let reader = app.key(&ws, Mode::Test, &["templates:read"]).await;
+        assert!(session(&app, &reader, Frame::Builder, SITE).await.is_err());
+
+        let s = session(&app, &key, Frame::Builder, SITE).await.unwrap();
+        assert!(s.url.contains("/builder/"), "{}", s.url);
+        assert_eq!(s.frame, "builder");
+        assert_eq!(s.origin, SITE);
+        assert_eq!(s.name.as_deref(), Some("Consulting"));
+        let t = token(&s.url).to_string();
+        assert_eq!(
+            frames::origin_of(app.ctx(), Frame::Builder, &t)
+                .await
+                .unwrap(),
+            Some(SITE.to_string())
+        );
+        // A builder link is not a Scribe link.
+        assert!(frames::start(app.ctx(), Frame::Scribe, &t).await.is_err());
+        let started = frames::start(app.ctx(), Frame::Builder, &t).await.unwrap();
+        assert_eq!(started.origin, SITE);
+        assert_eq!(started.mode, "test");
+        // Once only.
+        let again = frames::start(app.ctx(), Frame::Builder, &t)
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(again, signet_core::DomainError::NotFound(_)),
+            "{again}"
+        );
+
+        // The frame's key reads and writes templates, and nothing else.
+        let k = &started.key;
+        assert_eq!(
+            status(&app, k, "GET", "/documents/templates", None).await,
+            200
+        );
+        assert_eq!(status(&app, k, "GET", "/documents", None).await, 401);
+        let doc = json!({"title": "T", "source": {"type": "doc", "content": []}, "people": []});
+        assert_eq!(status(&app, k, "POST", "/documents", Some(doc)).await, 401);
+        assert_eq!(status(&app, k, "GET", "/webhooks", None).await, 401);
+        assert_eq!(status(&app, k, "GET", "/usage", None).await, 401);
+        // Not one of the workspace's keys.
+        let listed = signet_accounts::keys::list(app.ctx(), &ws).await.unwrap();
+        assert!(
+            listed
+                .iter()
+                .all(|k| !k.name.as_deref().unwrap_or("").contains("session"))
+        );
+        // It ends with the link.
+        app.advance(Duration::from_secs(3_601));
+        assert_eq!(
+            status(&app, k, "GET", "/documents/templates", None).await,
+            401
+        );
+        assert_eq!(
+            frames::origin_of(app.ctx(), Frame::Builder, &t)
+                .await
+                .unwrap(),
+            None
+        );
+    }
+);
+
+both_quiet!(
+    a_link_is_refused_once_its_website_is_no_longer_allowed,
+    |app| {
+        let ws = app.workspace(Plan::Pro).await;
+        let key = app.key(&ws, Mode::Live, &["embedded:write"]).await;
+        embedding(&app, &ws, true, &[SITE]).await;
+        let s = session(&app, &key, Frame::Scribe, SITE).await.unwrap();
+        embedding(&app, &ws, true, &["https://elsewhere.example.com"]).await;
+        let e = frames::start(app.ctx(), Frame::Scribe, token(&s.url))
+            .await
+            .unwrap_err();
+        assert!(
+            e.to_string().contains("not on this workspace's list"),
+            "{e}"
+        );
+        // A link run out is the same 404 as one never made.
+        let s = session(&app, &key, Frame::Scribe, "https://elsewhere.example.com")
+            .await
+            .unwrap();
+        app.advance(Duration::from_secs(3_601));
+        let e = frames::start(app.ctx(), Frame::Scribe, token(&s.url))
+            .await
+            .unwrap_err();
+        assert!(matches!(e, signet_core::DomainError::NotFound(_)), "{e}");
+        let e = frames::start(app.ctx(), Frame::Scribe, &"x".repeat(43))
+            .await
+            .unwrap_err();
+        assert!(matches!(e, signet_core::DomainError::NotFound(_)), "{e}");
+    }
+);
+
+both_quiet!(a_scribe_key_drafts_fifty_a_day_and_never_sends, |app| {
+    // Plays are Pro: a Free workspace is told so.
+    let free = app.workspace(Plan::Free).await;
+    embedding(&app, &free, true, &[SITE]).await;
+    let free_key = app.key(&free, Mode::Test, &["embedded:write"]).await;
+    let e = session(&app, &free_key, Frame::Scribe, SITE)
+        .await
+        .unwrap_err();
+    assert!(matches!(e, signet_core::DomainError::Forbidden(_)), "{e}");
+    assert!(e.to_string().contains("Pro plan"), "{e}");
+    let ws = app.workspace(Plan::Pro).await;
+    let key = app.key(&ws, Mode::Test, &["embedded:write"]).await;
+    embedding(&app, &ws, true, &[SITE]).await;
+    let s = session(&app, &key, Frame::Scribe, SITE).await.unwrap();
+    assert!(s.url.contains("/scribe/"), "{}", s.url);
+    let started = frames::start(app.ctx(), Frame::Scribe, token(&s.url))
+        .await
+        .unwrap();
+    let k = &started.key;
+    // It lists plays and playbooks, and drafts.
+    assert_eq!(status(&app, k, "GET", "/plays", None).await, 200);
+    assert_eq!(status(&app, k, "GET", "/playbooks", None).await, 200);
+    let people = json!([
+        {"name": "Ada", "email": "ada@example.com", "role": "first"},
+        {"name": "Bo", "email": "bo@example.com", "role": "second"},
+    ]);
+    let draft = json!({"play": "mutual-nda", "people": people, "useDefaults": true});
+    let (s1, made, _) = app.api(k, "POST", "/drafts", Some(draft.clone())).await;
+    assert_eq!(s1, 200, "{made}");
+    let doc = made["documentId"].as_str().unwrap().to_string();
+    // It never sends, and reads no document, the draft it made included.
+    let (s2, sent, _) = app
+        .api(k, "POST", &format!("/documents/{doc}/send"), None)
+        .await;
+    assert_eq!(s2, 401, "{sent}");
+    assert_eq!(
+        status(&app, k, "GET", &format!("/documents/{doc}"), None).await,
+        401
+    );
+    assert_eq!(status(&app, k, "GET", "/documents", None).await, 401);
+    assert_eq!(
+        status(&app, k, "GET", "/documents/templates", None).await,
+        401
+    );
+    // 50 drafts a day: the 51st is refused, saying when more are allowed.
+    for i in 1..50 {
+        let (s, b, _) = app.api(k, "POST", "/drafts", Some(draft.clone())).await;
+        assert_eq!(s, 200, "draft {i}: {b}");
+    }
+    let (s, e, h) = app.api(k, "POST", "/drafts", Some(draft.clone())).await;
+    assert_eq!(s, 429, "{e}");
+    assert!(
+        e["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("midnight UTC"),
+        "{e}"
+    );
+    assert!(h.get("retry-after").is_some());
+});
