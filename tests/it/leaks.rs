@@ -21,9 +21,11 @@ const SUSPECT: &[&str] = &[
 /// own address and signing secret (the caller's, shown when made or rotated), an API key's
 /// secret (answered once, to the owner or admin who made it) and a payment receipt's address. Two more are the spec's own: an embedded session's link (its one
 /// exception), and a person's access code on the way in (never serialised back) with the
-/// switch for an emailed code (a boolean).
+/// switch for an emailed code (a boolean). A builder's or Scribe's session link opens no
+/// document to sign: the spec answers it for those frames.
 const ALLOWED: &[&str] = &[
     "EmbedSessionOut.url",
+    "FrameSessionOut.url",
     "PersonIn.accessCode",
     "PersonIn.emailCode",
     "PartyIn.accessCode",
