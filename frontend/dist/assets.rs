@@ -3,7 +3,7 @@
 pub static FILES: &[(&str, &str, &[u8])] = &[
     ("app-6TRAL5WN.js", "text/javascript; charset=utf-8", include_bytes!("app-6TRAL5WN.js")),
     ("app-EHYK3XC3.css", "text/css; charset=utf-8", include_bytes!("app-EHYK3XC3.css")),
-    ("scribe-F4UV7GUP.js", "text/javascript; charset=utf-8", include_bytes!("scribe-F4UV7GUP.js")),
+    ("scribe-3Z37GXNG.js", "text/javascript; charset=utf-8", include_bytes!("scribe-3Z37GXNG.js")),
     ("scribe-HUVDDL6D.css", "text/css; charset=utf-8", include_bytes!("scribe-HUVDDL6D.css")),
     ("scribe_embed-VND5HRPT.js", "text/javascript; charset=utf-8", include_bytes!("scribe_embed-VND5HRPT.js")),
     ("sign-IZLFX3YS.css", "text/css; charset=utf-8", include_bytes!("sign-IZLFX3YS.css")),
@@ -27,7 +27,7 @@ pub static FILES: &[(&str, &str, &[u8])] = &[
 pub static MANIFEST: &[(&str, &str)] = &[
     ("app.js", "app-6TRAL5WN.js"),
     ("app.css", "app-EHYK3XC3.css"),
-    ("scribe.js", "scribe-F4UV7GUP.js"),
+    ("scribe.js", "scribe-3Z37GXNG.js"),
     ("scribe.css", "scribe-HUVDDL6D.css"),
     ("scribe_embed.js", "scribe_embed-VND5HRPT.js"),
     ("sign.css", "sign-IZLFX3YS.css"),

@@ -140,19 +140,28 @@ test("a person drafts from a play in Scribe on the caller's page, which hears `d
   await context.close();
 });
 
-test("Scribe reads right to left in Arabic and fits a tablet", async () => {
-  const s = await session();
-  const context = await browser.newContext({ viewport: { width: 768, height: 1024 }, locale: "ar" });
-  const page = await context.newPage();
-  await page.goto(`${host.origin}/?url=${encodeURIComponent(s.url)}`);
-  const frame = page.frameLocator("signet-scribe iframe");
-  await frame.getByRole("heading", { name: "اختر مستندًا" }).waitFor();
-  const inner = page.frames().find((f) => f.url().startsWith(base));
-  assert.equal(await inner.evaluate(() => document.documentElement.dir), "rtl");
-  assert.ok(await inner.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1), "no sideways scroll");
-  await axe(inner, "pick in Arabic");
-  await shot(page, "5-pick-ar-tablet");
-  await context.close();
+test("Scribe reads right to left in Arabic and fits a phone, a tablet and a desk", async () => {
+  for (const [locale, width, height] of [["ar", 768, 1024], ["ar", 1280, 900], ["ar", 375, 800], ["en", 375, 800]]) {
+    const tag = `${locale}-${width}`;
+    const s = await session();
+    const context = await browser.newContext({ viewport: { width, height }, locale });
+    const page = await context.newPage();
+    await page.goto(`${host.origin}/?url=${encodeURIComponent(s.url)}`);
+    const frame = page.frameLocator("signet-scribe iframe");
+    await frame.getByRole("heading", { name: locale === "ar" ? "اختر مستندًا" : "Choose a document" }).waitFor();
+    const inner = page.frames().find((f) => f.url().startsWith(base));
+    assert.equal(await inner.evaluate(() => document.documentElement.dir), locale === "ar" ? "rtl" : "ltr");
+    const fits = () => inner.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1);
+    assert.ok(await fits(), `${tag}: no sideways scroll`);
+    await axe(inner, `pick ${tag}`);
+    await shot(page, `5-pick-${tag}`);
+    await frame.getByRole("button", { name: /Mutual non-disclosure agreement/ }).click();
+    await frame.locator("fieldset.seat").first().waitFor();
+    assert.ok(await fits(), `${tag}: the people screen does not scroll sideways`);
+    await axe(inner, `people ${tag}`);
+    await shot(page, `6-people-${tag}`);
+    await context.close();
+  }
 });
 
 test("a link's page is framed by its website only, and an unknown link by nobody", async () => {

@@ -181,7 +181,7 @@ function People({ play }: { play: Play }) {
   return (
     <main>
       <Heading text={play.title} />
-      <form onSubmit={submit} lang={play.language}>
+      <form onSubmit={submit}>
         <div class="field">
           <label for="title">{t("draftTitle")}</label>
           <input id="title" value={title} maxLength={300} onInput={(e) => setTitle(e.currentTarget.value)} />
@@ -189,7 +189,7 @@ function People({ play }: { play: Play }) {
         <h2>{t("peopleTitle")}</h2>
         {play.seats.map((s, i) => (
           <fieldset key={s.role} class="seat">
-            <legend dir="auto">{s.label}</legend>
+            <legend lang={play.language} dir="auto">{s.label}</legend>
             <div class="grid">
               <div class="field">
                 <label for={`name-${i}`}>{t("name")}</label>
@@ -231,7 +231,7 @@ function Questions({ play, draft }: { play: Play; draft: Draft }) {
       <p class="hint">{t("questionsLead")}</p>
       <form onSubmit={submit}>
         {draft.questions.map((q) => (
-          <fieldset key={q.id} class="question" lang={play.language}>
+          <fieldset key={q.id} class="question" lang={play.language} dir="auto">
             <legend dir="auto">{q.ask}</legend>
             <div class="options">
               {q.options.map((o) => (
