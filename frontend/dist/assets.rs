@@ -3,8 +3,8 @@
 pub static FILES: &[(&str, &str, &[u8])] = &[
     ("app-6TRAL5WN.js", "text/javascript; charset=utf-8", include_bytes!("app-6TRAL5WN.js")),
     ("app-EHYK3XC3.css", "text/css; charset=utf-8", include_bytes!("app-EHYK3XC3.css")),
-    ("scribe-3Z37GXNG.js", "text/javascript; charset=utf-8", include_bytes!("scribe-3Z37GXNG.js")),
     ("scribe-HUVDDL6D.css", "text/css; charset=utf-8", include_bytes!("scribe-HUVDDL6D.css")),
+    ("scribe-KLUL5URR.js", "text/javascript; charset=utf-8", include_bytes!("scribe-KLUL5URR.js")),
     ("scribe_embed-VND5HRPT.js", "text/javascript; charset=utf-8", include_bytes!("scribe_embed-VND5HRPT.js")),
     ("sign-IZLFX3YS.css", "text/css; charset=utf-8", include_bytes!("sign-IZLFX3YS.css")),
     ("sign-TA35LMB4.js", "text/javascript; charset=utf-8", include_bytes!("sign-TA35LMB4.js")),
@@ -27,8 +27,8 @@ pub static FILES: &[(&str, &str, &[u8])] = &[
 pub static MANIFEST: &[(&str, &str)] = &[
     ("app.js", "app-6TRAL5WN.js"),
     ("app.css", "app-EHYK3XC3.css"),
-    ("scribe.js", "scribe-3Z37GXNG.js"),
     ("scribe.css", "scribe-HUVDDL6D.css"),
+    ("scribe.js", "scribe-KLUL5URR.js"),
     ("scribe_embed.js", "scribe_embed-VND5HRPT.js"),
     ("sign.css", "sign-IZLFX3YS.css"),
     ("sign.js", "sign-TA35LMB4.js"),

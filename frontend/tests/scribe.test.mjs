@@ -113,7 +113,9 @@ test("a person drafts from a play in Scribe on the caller's page, which hears `d
   await axe(inner, "questions");
   await shot(page, "3-questions");
   await frame.getByRole("button", { name: "Continue" }).click();
-  // A later round asks what the earlier answers opened.
+  // A later round asks what the earlier answers opened, its default chosen already.
+  await frame.getByRole("radio", { name: "twelve months" }).waitFor();
+  assert.equal(await frame.getByRole("radio", { name: "twelve months" }).isChecked(), true);
   await frame.getByRole("radio", { name: "six months" }).check();
   await frame.getByRole("button", { name: "Continue" }).click();
 

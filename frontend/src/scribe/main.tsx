@@ -290,7 +290,7 @@ function App() {
       {s.at === "ended" && <main><p class="notice error" role="alert">{t("ended")}</p></main>}
       {s.at === "pick" && <Pick plays={s.plays} playbooks={s.playbooks} />}
       {s.at === "people" && <People play={s.play} />}
-      {s.at === "questions" && <Questions play={s.play} draft={s.draft} />}
+      {s.at === "questions" && <Questions key={s.draft.questions.map((q) => q.id).join()} play={s.play} draft={s.draft} />}
       {s.at === "drafted" && <Drafted play={s.play} draft={s.draft} />}
     </div>
   );

@@ -265,26 +265,17 @@ pub async fn start(ctx: &Ctx, frame: Frame, token: &str) -> Result<FrameStartOut
     }
     let hash = hash(ctx, token);
     let now = ctx.now();
-    let txn = ctx.db.conn.begin().await?;
-    let used = txn
-        .execute_raw(ctx.db.stmt(
-            "UPDATE frame_links SET used_at = $2 WHERE hash = $1 AND kind = $3 \
-             AND used_at IS NULL AND expires_at > $2",
+    let row = ctx
+        .db
+        .conn
+        .query_one_raw(ctx.db.stmt(
+            "SELECT workspace_id, mode, origin, name, expires_at FROM frame_links \
+             WHERE hash = $1 AND kind = $2 AND used_at IS NULL AND expires_at > $3",
             [
                 Value::from(hash.clone()),
-                Value::from(now),
                 Value::from(frame.as_str()),
+                Value::from(now),
             ],
-        ))
-        .await?;
-    if used.rows_affected() != 1 {
-        txn.rollback().await?;
-        return Err(gone());
-    }
-    let row = txn
-        .query_one_raw(ctx.db.stmt(
-            "SELECT workspace_id, mode, origin, name, expires_at FROM frame_links WHERE hash = $1",
-            [Value::from(hash.clone())],
         ))
         .await?
         .ok_or_else(gone)?;
@@ -295,11 +286,7 @@ pub async fn start(ctx: &Ctx, frame: Frame, token: &str) -> Result<FrameStartOut
         row.try_get("", "name")?,
         row.try_get("", "expires_at")?,
     );
-    if let Err(e) = crate::workspaces::embeddable(&txn, ctx, &workspace_id, &origin).await {
-        txn.rollback().await?;
-        return Err(e);
-    }
-    txn.commit().await?;
+    crate::workspaces::embeddable(&ctx.db.conn, ctx, &workspace_id, &origin).await?;
     let language = crate::workspaces::settings(ctx, &workspace_id)
         .await?
         .locale
@@ -318,12 +305,25 @@ pub async fn start(ctx: &Ctx, frame: Frame, token: &str) -> Result<FrameStartOut
         },
     )
     .await?;
-    ctx.db
+    // The link is spent and names its key in one statement, once: a second exchange at the
+    // same moment (or a failure here) revokes the key it made, which nobody was given.
+    let claimed = ctx
+        .db
         .write(ctx.db.stmt(
-            "UPDATE frame_links SET key_id = $1 WHERE hash = $2",
-            [Value::from(made.id), Value::from(hash)],
+            "UPDATE frame_links SET used_at = $2, key_id = $3 WHERE hash = $1 \
+             AND used_at IS NULL AND expires_at > $2",
+            [
+                Value::from(hash),
+                Value::from(ctx.now()),
+                Value::from(made.id.clone()),
+            ],
         ))
-        .await?;
+        .await;
+    if !matches!(claimed, Ok(1)) {
+        let _ = keys::revoke(ctx, &made.id).await;
+        claimed?;
+        return Err(gone());
+    }
     Ok(FrameStartOut {
         key,
         frame: frame.as_str().into(),
