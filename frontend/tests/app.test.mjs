@@ -383,9 +383,10 @@ test("an admin adds a webhook endpoint, reads its deliveries and delivers one ag
 });
 
 /** The signing link emailed to `to` (the sink keeps the raw message; soft line breaks of
- * quoted-printable undone). */
+ * quoted-printable undone). The invitation waits for the pages' pictures, which can take
+ * minutes on two cores while the whole suite runs beside it: up to three are waited for. */
 async function signingLink(to) {
-  for (let i = 0; i < 600; i++) {
+  for (let i = 0; i < 1800; i++) {
     for (const m of sink.messages) {
       if (!m.to.includes(to)) continue;
       const found = m.data.replace(/=\r?\n/g, "").match(/\/s\/([A-Za-z0-9_-]{43})/);
