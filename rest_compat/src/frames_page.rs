@@ -1,7 +1,8 @@
-//! The frames' pages: `GET /scribe/{token}` (framed only by the website its link was made
-//! for), the exchange of the link for the frame's own key (`POST /page/v1/frame/start`, the
-//! link as `Authorization: Link <token>`), and the `<signet-scribe>` loader. The page then
-//! calls `/api/v1` with that key like any client. Not in the OpenAPI document.
+//! The frames' pages: `GET /builder/{token}` and `GET /scribe/{token}` (framed only by the
+//! website its link was made for), the exchange of the link for the frame's own key
+//! (`POST /page/v1/frame/start`, the link as `Authorization: Link <token>`), and the
+//! `<signet-builder>` and `<signet-scribe>` loaders. The page then calls `/api/v1` with that
+//! key like any client. Not in the OpenAPI document.
 
 use axum::Json;
 use axum::extract::{Path, State};
@@ -17,6 +18,13 @@ use crate::{ApiError, AppState};
 
 pub static ROUTES: &[Route] = &[
     Route::get(
+        "/builder/{token}",
+        "page.builder",
+        Access::Public,
+        builder_page,
+    )
+    .body_limit(PAGE_BODY_LIMIT),
+    Route::get(
         "/scribe/{token}",
         "page.scribe",
         Access::Public,
@@ -31,6 +39,13 @@ pub static ROUTES: &[Route] = &[
     )
     .body_limit(PAGE_BODY_LIMIT),
     Route::get(
+        "/embed/builder.js",
+        "page.builder_loader",
+        Access::Public,
+        builder_loader,
+    )
+    .body_limit(PAGE_BODY_LIMIT),
+    Route::get(
         "/embed/scribe.js",
         "page.scribe_loader",
         Access::Public,
@@ -39,7 +54,7 @@ pub static ROUTES: &[Route] = &[
     .body_limit(PAGE_BODY_LIMIT),
 ];
 
-const NOSCRIPT: &str = "This page needs JavaScript. Turn it on to draft here.";
+const NOSCRIPT: &str = "This page needs JavaScript. Turn it on to write here.";
 
 /// A frame's page: framed by its link's website only; a link unknown or run out is a 404 page
 /// framed by nobody.
@@ -59,6 +74,10 @@ fn page(frame: Frame) -> MethodRouter<AppState> {
             })
         },
     )
+}
+
+fn builder_page() -> MethodRouter<AppState> {
+    page(Frame::Builder)
 }
 
 fn scribe_page() -> MethodRouter<AppState> {
@@ -88,6 +107,10 @@ fn start() -> MethodRouter<AppState> {
             Ok::<_, ApiError>(personal(Json(out)))
         },
     )
+}
+
+fn builder_loader() -> MethodRouter<AppState> {
+    loader_of("builder_embed.js")
 }
 
 fn scribe_loader() -> MethodRouter<AppState> {

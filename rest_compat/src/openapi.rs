@@ -115,6 +115,11 @@ fn operation(
             op["security"] = json!([{"bearer": []}]);
             op["x-scope"] = json!(s.as_str());
         }
+        Access::Either(s, t) => {
+            op["security"] = json!([{"bearer": []}]);
+            op["x-scope"] = json!(s.as_str());
+            op["x-scope-or"] = json!(t.as_str());
+        }
         Access::Pro(s) => {
             op["security"] = json!([{"bearer": []}]);
             op["x-scope"] = json!(s.as_str());

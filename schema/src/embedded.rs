@@ -10,6 +10,21 @@ pub struct EmbeddedMutation;
 
 #[Object]
 impl EmbeddedMutation {
+    /// A one-hour link to the template builder, where a person writes a template and places
+    /// its fields, shown on `origin` only (embedded:write).
+    async fn builder_session(
+        &self,
+        ctx: &Context<'_>,
+        origin: String,
+        name: Option<String>,
+    ) -> async_graphql::Result<FrameSessionOut> {
+        let (c, a) = who(ctx)?;
+        frames::session(c, a, Frame::Builder, FrameSessionIn { origin, name }, None)
+            .await
+            .map(|m| m.out)
+            .map_err(|e| e.extend())
+    }
+
     /// A one-hour link to Scribe, where a person drafts from a play, shown on `origin` only
     /// (embedded:write).
     async fn scribe_session(

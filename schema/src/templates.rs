@@ -18,6 +18,30 @@ impl TemplatesQuery {
         templates::get(c, a, &id).await.map_err(|e| e.extend())
     }
 
+    /// A template's words as saved and the version they are, to write the next version from
+    /// (templates:read).
+    async fn template_source(
+        &self,
+        ctx: &Context<'_>,
+        id: String,
+    ) -> async_graphql::Result<templates::TemplateSourceOut> {
+        let (c, a) = who(ctx)?;
+        templates::source(c, a, &id).await.map_err(|e| e.extend())
+    }
+
+    /// The pages a signer would see, drawn from words not saved yet, with each field's box
+    /// (templates:write); `input` is the body of POST /api/v1/templates/preview.
+    async fn template_preview(
+        &self,
+        ctx: &Context<'_>,
+        input: templates::TemplatePreviewIn,
+    ) -> async_graphql::Result<templates::TemplatePreviewOut> {
+        let (c, a) = who(ctx)?;
+        templates::preview(c, a, input)
+            .await
+            .map_err(|e| e.extend())
+    }
+
     /// Approved, current templates to send from, newest first (templates:read).
     async fn templates(
         &self,
@@ -47,6 +71,21 @@ impl TemplatesMutation {
         let (c, a) = who(ctx)?;
         let body = input;
         templates::create_source(c, a, body, None)
+            .await
+            .map(|m| m.out)
+            .map_err(|e| e.extend())
+    }
+
+    /// Saves new words as a template's next version (templates:write); `input` is the body of
+    /// POST /api/v1/templates/{id}/versions.
+    async fn create_template_version(
+        &self,
+        ctx: &Context<'_>,
+        id: String,
+        input: templates::TemplateVersionIn,
+    ) -> async_graphql::Result<TemplateOut> {
+        let (c, a) = who(ctx)?;
+        templates::new_version(c, a, &id, input, None)
             .await
             .map(|m| m.out)
             .map_err(|e| e.extend())

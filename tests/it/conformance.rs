@@ -98,6 +98,9 @@ const CONTRACT: &[(&str, &str, Idem)] = &[
     ("v1.templates.get", "templates:read", Idem::None),
     ("v1.templates.documents", "documents:write", Idem::Required),
     ("v1.templates.defaults", "templates:write", Idem::Optional),
+    ("v1.templates.source", "templates:read", Idem::None),
+    ("v1.templates.newVersion", "templates:write", Idem::Required),
+    ("v1.templates.preview", "templates:write", Idem::None),
     ("v1.documents.list", "documents:read", Idem::None),
     ("v1.documents.get", "documents:read", Idem::None),
     ("v1.documents.signedPdf", "documents:read", Idem::None),
@@ -115,6 +118,11 @@ const CONTRACT: &[(&str, &str, Idem)] = &[
     ),
     (
         "v1.embedded.scribeSession",
+        "embedded:write",
+        Idem::Required,
+    ),
+    (
+        "v1.embedded.builderSession",
         "embedded:write",
         Idem::Required,
     ),
@@ -174,7 +182,10 @@ fn the_route_table_keeps_the_contract_s_scopes_and_idempotency() {
             .find(|r| r.operation_id == *op)
             .unwrap_or_else(|| panic!("{op} is gone from the route table"));
         let scope = signet_core::Scope::parse(scope).unwrap();
-        let want = if is_pro(route.path) {
+        let want = if *op == "v1.documents.check" {
+            // A template's words are checked with templates:write too (the builder's key).
+            Access::Either(scope, signet_core::Scope::TemplatesWrite)
+        } else if is_pro(route.path) {
             Access::Pro(scope)
         } else {
             Access::Scope(scope)
@@ -412,6 +423,22 @@ async fn request(app: &TestApp, w: &World, route: &Route) -> Req {
         "v1.documents.embedSession" => post(
             doc_path(&document(app, key, true, true).await, "/embed-session"),
             json!({"seat": "client", "origin": SITE}),
+        ),
+        "v1.embedded.builderSession" => post(
+            "/api/v1/embedded/builder-session".into(),
+            json!({"origin": SITE, "name": "Walked"}),
+        ),
+        "v1.templates.source" => get(format!(
+            "/api/v1/templates/{}/source",
+            template(app, key).await
+        )),
+        "v1.templates.newVersion" => post(
+            format!("/api/v1/templates/{}/versions", template(app, key).await),
+            json!({"version": 1, "source": crate::documents::source()}),
+        ),
+        "v1.templates.preview" => post(
+            "/api/v1/templates/preview".into(),
+            json!({"source": crate::documents::source()}),
         ),
         "v1.embedded.scribeSession" => post(
             "/api/v1/embedded/scribe-session".into(),
@@ -779,6 +806,7 @@ async fn every_rest_route(app: TestApp) {
         let (scope, pro) = match route.access {
             Access::Scope(s) => (s, false),
             Access::Pro(s) => (s, true),
+            Access::Either(s, _) => (s, false),
             _ => panic!("{what}: every /api/v1 route needs a scope"),
         };
         let scope = scope.as_str();

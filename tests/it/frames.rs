@@ -236,3 +236,199 @@ both_quiet!(a_scribe_key_drafts_fifty_a_day_and_never_sends, |app| {
     );
     assert!(h.get("retry-after").is_some());
 });
+
+both_quiet!(
+    a_builder_key_checks_previews_saves_and_saves_again_over_http,
+    |app| {
+        let ws = app.workspace(Plan::Free).await;
+        embedding(&app, &ws, true, &[SITE]).await;
+        let key = app.key(&ws, Mode::Test, &["embedded:write"]).await;
+        // The session over REST; Idempotency-Key is required.
+        let (st, s, _) = app
+            .api(
+                &key,
+                "POST",
+                "/embedded/builder-session",
+                Some(json!({"origin": SITE, "name": "Consulting"})),
+            )
+            .await;
+        assert_eq!(st, 200, "{s}");
+        let url = s["url"].as_str().unwrap();
+        assert!(url.contains("/builder/"), "{url}");
+        let (st, started) = crate::harness::page_call(
+            &app.base,
+            "POST",
+            "/page/v1/frame/start",
+            token(url),
+            None,
+            "test",
+            Some(json!({"frame": "builder"})),
+        )
+        .await;
+        assert_eq!(st, 200, "{started}");
+        assert_eq!(started["name"], "Consulting");
+        let k = started["key"].as_str().unwrap();
+        let source = crate::documents::source();
+
+        // It checks a template's words (and only a template's: other checks take
+        // documents:read).
+        let (st, check, _) = app
+            .api(
+                k,
+                "POST",
+                "/documents/check",
+                Some(json!({"source": source, "forTemplate": true})),
+            )
+            .await;
+        assert_eq!(st, 200, "{check}");
+        assert_eq!(check["ok"], true, "{check}");
+        assert_eq!(check["questions"], json!(["fee"]));
+        let (st, _, _) = app
+            .api(
+                k,
+                "POST",
+                "/documents/check",
+                Some(json!({"source": source})),
+            )
+            .await;
+        assert_eq!(st, 401);
+
+        // A preview: every page drawn, each field's box on its page.
+        let (st, preview, _) = app
+            .api(
+                k,
+                "POST",
+                "/templates/preview",
+                Some(json!({"source": source, "paper": "a4"})),
+            )
+            .await;
+        assert_eq!(st, 200, "{preview}");
+        let pages = preview["pages"].as_array().unwrap();
+        assert!(!pages.is_empty());
+        assert!(
+            (pages[0]["width"].as_f64().unwrap() - 595.3).abs() < 1.0,
+            "{}",
+            pages[0]["width"]
+        );
+        assert!(
+            pages[0]["image"]
+                .as_str()
+                .unwrap()
+                .starts_with("data:image/png;base64,")
+        );
+        let fields = preview["fields"].as_array().unwrap();
+        let roles: std::collections::BTreeSet<&str> =
+            fields.iter().map(|f| f["role"].as_str().unwrap()).collect();
+        assert_eq!(roles, ["client", "provider"].into_iter().collect());
+        assert!(
+            fields
+                .iter()
+                .all(|f| f["page"].as_i64().unwrap() >= 1 && f["width"].as_f64().unwrap() > 0.0)
+        );
+        // Words with a problem are not drawn: the problem is said, at its place.
+        let mut broken = source.clone();
+        broken["content"][5]["content"][1]["attrs"]["type"] = json!("hologram");
+        let (st, e, _) = app
+            .api(
+                k,
+                "POST",
+                "/templates/preview",
+                Some(json!({"source": broken})),
+            )
+            .await;
+        assert_eq!(st, 400, "{e}");
+        assert!(
+            e["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("source.content[5]"),
+            "{e}"
+        );
+
+        // Saved, read back, saved again as version 2.
+        let (st, made, _) = app
+            .api(
+                k,
+                "POST",
+                "/templates/source",
+                Some(json!({"name": "Consulting", "source": source})),
+            )
+            .await;
+        assert_eq!(st, 201, "{made}");
+        let id = made["id"].as_str().unwrap();
+        assert_eq!(made["seats"], json!(["client", "provider"]));
+        let (st, read, _) = app
+            .api(k, "GET", &format!("/templates/{id}/source"), None)
+            .await;
+        assert_eq!(st, 200, "{read}");
+        assert_eq!(read["version"], 1);
+        assert_eq!(read["source"], source);
+        let mut edited = source.clone();
+        edited["content"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"type": "signatureBlock", "attrs": {"role": "witness"}}));
+        let (st, v2, _) = app
+            .api(
+                k,
+                "POST",
+                &format!("/templates/{id}/versions"),
+                Some(json!({"version": 1, "source": edited, "name": "Consulting v2"})),
+            )
+            .await;
+        assert_eq!(st, 201, "{v2}");
+        assert_eq!(v2["version"], 2);
+        assert_eq!(v2["name"], "Consulting v2");
+        assert_eq!(v2["seats"], json!(["client", "provider", "witness"]));
+        // A save from the old version is refused, naming what to do; nothing changed.
+        let (st, e, _) = app
+            .api(
+                k,
+                "POST",
+                &format!("/templates/{id}/versions"),
+                Some(json!({"version": 1, "source": source})),
+            )
+            .await;
+        assert_eq!(st, 409, "{e}");
+        assert!(
+            e["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("read it again"),
+            "{e}"
+        );
+        let (_, now, _) = app.api(k, "GET", &format!("/templates/{id}"), None).await;
+        assert_eq!(now["version"], 2);
+        // Bad words are a 400 and no version.
+        let (st, _, _) = app
+            .api(
+                k,
+                "POST",
+                &format!("/templates/{id}/versions"),
+                Some(json!({"version": 2, "source": broken})),
+            )
+            .await;
+        assert_eq!(st, 400);
+        let (_, now, _) = app.api(k, "GET", &format!("/templates/{id}"), None).await;
+        assert_eq!(now["version"], 2);
+        // A template of another workspace is a 404.
+        let other = app.workspace(Plan::Free).await;
+        let stranger = app
+            .key(&other, Mode::Test, &["templates:write", "templates:read"])
+            .await;
+        let (st, _, _) = app
+            .api(&stranger, "GET", &format!("/templates/{id}/source"), None)
+            .await;
+        assert_eq!(st, 404);
+        // The builder's key still cannot make or read documents from it.
+        let (st, _, _) = app
+            .api(
+                k,
+                "POST",
+                &format!("/templates/{id}/documents"),
+                Some(json!({"people": []})),
+            )
+            .await;
+        assert_eq!(st, 401);
+    }
+);

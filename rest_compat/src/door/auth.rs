@@ -110,6 +110,7 @@ pub(super) async fn authorize(
     };
     let actor = match authenticated.and_then(|a| match route.access {
         Access::Scope(s) => a.require(s).map(|_| a),
+        Access::Either(s, t) if !a.scopes.contains(t) => a.require(s).map(|_| a),
         _ => Ok(a),
     }) {
         Ok(a) => a,

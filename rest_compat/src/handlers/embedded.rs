@@ -25,6 +25,10 @@ fn session(frame: Frame) -> MethodRouter<AppState> {
     )
 }
 
+pub fn builder_session() -> MethodRouter<AppState> {
+    session(Frame::Builder)
+}
+
 pub fn scribe_session() -> MethodRouter<AppState> {
     session(Frame::Scribe)
 }

@@ -7,8 +7,8 @@ use axum::{Extension, Json};
 use signet_core::Actor;
 use signet_core::answer::Claim;
 use signet_documents::templates::{
-    self, TemplateDefaults, TemplateDocumentIn, TemplateFileIn, TemplateHtmlIn, TemplateSendIn,
-    TemplateSourceIn,
+    self, TemplateDefaults, TemplateDocumentIn, TemplateFileIn, TemplateHtmlIn, TemplatePreviewIn,
+    TemplateSendIn, TemplateSourceIn, TemplateVersionIn,
 };
 
 use crate::door::idempotency::answered;
@@ -113,6 +113,39 @@ pub fn send() -> MethodRouter<AppState> {
          JsonIn(body): JsonIn<TemplateSendIn>| async move {
             let claim = claim.as_ref().map(|c| &c.0);
             Ok::<_, ApiError>(answered(templates::send(&s.ctx, &a, body, claim).await?))
+        },
+    )
+}
+
+pub fn source() -> MethodRouter<AppState> {
+    get(
+        |State(s): State<AppState>, Extension(a): Extension<Actor>, Path(id): Path<String>| async move {
+            Answer::Ok(Json(templates::source(&s.ctx, &a, &id).await?))
+        },
+    )
+}
+
+pub fn new_version() -> MethodRouter<AppState> {
+    post(
+        |State(s): State<AppState>,
+         Extension(a): Extension<Actor>,
+         claim: Option<Extension<Claim>>,
+         Path(id): Path<String>,
+         JsonIn(body): JsonIn<TemplateVersionIn>| async move {
+            let claim = claim.as_ref().map(|c| &c.0);
+            Ok::<_, ApiError>(answered(
+                templates::new_version(&s.ctx, &a, &id, body, claim).await?,
+            ))
+        },
+    )
+}
+
+pub fn preview() -> MethodRouter<AppState> {
+    post(
+        |State(s): State<AppState>,
+         Extension(a): Extension<Actor>,
+         JsonIn(body): JsonIn<TemplatePreviewIn>| async move {
+            Answer::Ok(Json(templates::preview(&s.ctx, &a, body).await?))
         },
     )
 }

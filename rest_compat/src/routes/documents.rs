@@ -10,7 +10,7 @@ use signet_documents::types::{
 };
 
 pub static ROUTES: &[Route] = &[
-    Route::post("/documents/check", "v1.documents.check", Access::Scope(Scope::DocumentsRead), documents::check)
+    Route::post("/documents/check", "v1.documents.check", Access::Either(Scope::DocumentsRead, Scope::TemplatesWrite), documents::check)
         .summary("What a person would be told about a source before a document is made from it")
         .request(schema_of::<DocumentCheckIn>)
         .response(schema_of::<CheckOut>),

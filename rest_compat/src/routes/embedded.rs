@@ -9,16 +9,32 @@ const REFUSED: (u16, &str) = (
     "The website is not on the workspace's list of websites allowed to embed, or embedding is off.",
 );
 
-pub static ROUTES: &[Route] = &[Route::post(
-    "/embedded/scribe-session",
-    "v1.embedded.scribeSession",
-    Access::Scope(Scope::EmbeddedWrite),
-    embedded::scribe_session,
-)
-.summary(
-    "A one-hour link to Scribe, where a person drafts from a play, shown on one allowed website",
-)
-.idempotency(Idem::Required)
-.request(schema_of::<FrameSessionIn>)
-.response(schema_of::<FrameSessionOut>)
-.statuses(&[REFUSED])];
+pub static ROUTES: &[Route] = &[
+    Route::post(
+        "/embedded/builder-session",
+        "v1.embedded.builderSession",
+        Access::Scope(Scope::EmbeddedWrite),
+        embedded::builder_session,
+    )
+    .summary(
+        "A one-hour link to the template builder, where a person writes a template and places \
+         its fields, shown on one allowed website",
+    )
+    .idempotency(Idem::Required)
+    .request(schema_of::<FrameSessionIn>)
+    .response(schema_of::<FrameSessionOut>)
+    .statuses(&[REFUSED]),
+    Route::post(
+        "/embedded/scribe-session",
+        "v1.embedded.scribeSession",
+        Access::Scope(Scope::EmbeddedWrite),
+        embedded::scribe_session,
+    )
+    .summary(
+        "A one-hour link to Scribe, where a person drafts from a play, shown on one allowed website",
+    )
+    .idempotency(Idem::Required)
+    .request(schema_of::<FrameSessionIn>)
+    .response(schema_of::<FrameSessionOut>)
+    .statuses(&[REFUSED]),
+];

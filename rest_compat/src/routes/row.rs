@@ -23,6 +23,9 @@ pub enum Access {
     Session,
     /// A key holding this scope.
     Scope(Scope),
+    /// A key holding either scope; the operation decides what each allows (the check of a
+    /// template's words takes `templates:write`, any other check `documents:read`).
+    Either(Scope, Scope),
     /// A key of a Pro workspace holding this scope (plays, playbooks and drafts): the
     /// resolver refuses, with a 403 naming what is missing, a Free workspace and a key
     /// without the scope (docs/decisions/plays.md); other credential failures are the one

@@ -4,7 +4,8 @@ use super::row::*;
 use crate::handlers::templates;
 use signet_documents::templates::{
     TemplateDefaults, TemplateDocumentIn, TemplateFileIn, TemplateHtmlIn, TemplateOut,
-    TemplatePageOut, TemplateSourceIn,
+    TemplatePageOut, TemplatePreviewIn, TemplatePreviewOut, TemplateSourceIn, TemplateSourceOut,
+    TemplateVersionIn,
 };
 use signet_documents::types::DocumentOut;
 
@@ -37,6 +38,25 @@ pub static ROUTES: &[Route] = &[
         .summary("A template with its seats, questions, fields and defaults")
         .response(schema_of::<TemplateOut>)
         .statuses(&[(404, "No such template in this workspace.")]),
+    Route::get("/templates/{id}/source", "v1.templates.source", Access::Scope(Scope::TemplatesRead), templates::source)
+        .summary("A template's words as saved, and the version they are (an addition: the builder edits from it)")
+        .response(schema_of::<TemplateSourceOut>)
+        .statuses(&[(404, "No such template in this workspace.")]),
+    Route::post("/templates/{id}/versions", "v1.templates.newVersion", Access::Scope(Scope::TemplatesWrite), templates::new_version)
+        .summary("Save new words as a template's next version, which later documents use (an addition)")
+        .idempotency(Idem::Required)
+        .request(schema_of::<TemplateVersionIn>)
+        .response(schema_of::<TemplateOut>)
+        .success(201)
+        .statuses(&[
+            (404, "No such template in this workspace."),
+            (409, "The template was saved since the version given was read."),
+        ]),
+    Route::post("/templates/preview", "v1.templates.preview", Access::Scope(Scope::TemplatesWrite), templates::preview)
+        .summary("The pages a signer would see, drawn from words not saved yet, with each field's box (an addition)")
+        .request(schema_of::<TemplatePreviewIn>)
+        .response(schema_of::<TemplatePreviewOut>)
+        .statuses(&[(429, "A preview of this workspace is being drawn; ask again when it is done.")]),
     Route::post("/templates/{id}/documents", "v1.templates.documents", Access::Scope(Scope::DocumentsWrite), templates::documents)
         .summary("A document from a written template, with answers to its questions; a draft unless sendNow")
         .idempotency(Idem::Required)

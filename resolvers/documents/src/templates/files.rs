@@ -15,7 +15,7 @@ use super::types::*;
 /// Conversions (HTML now; files later) running at once in this process: each takes a core
 /// for up to a few hundred milliseconds, so more would only queue on the cores and slow
 /// every other request. Past it a request waits its turn.
-fn conversions() -> &'static tokio::sync::Semaphore {
+pub(super) fn conversions() -> &'static tokio::sync::Semaphore {
     static S: std::sync::OnceLock<tokio::sync::Semaphore> = std::sync::OnceLock::new();
     S.get_or_init(|| {
         tokio::sync::Semaphore::new(
@@ -43,37 +43,45 @@ fn slow_conversions() -> &'static tokio::sync::Semaphore {
     })
 }
 
-/// A workspace's one file conversion at a time: a second, while the first runs or waits, is
-/// told to come back, so one workspace's burst never fills the queue another waits in.
-struct SlowTurn(String);
+/// A workspace's one piece of slow work of a kind at a time (a file's conversion, a preview):
+/// a second, while the first runs or waits, is told to come back, so one workspace's burst
+/// never fills the queue another waits in.
+pub(super) struct SlowTurn(&'static str, String);
 
 impl SlowTurn {
-    fn busy() -> &'static std::sync::Mutex<std::collections::HashSet<String>> {
-        static B: std::sync::OnceLock<std::sync::Mutex<std::collections::HashSet<String>>> =
-            std::sync::OnceLock::new();
+    fn busy() -> &'static std::sync::Mutex<std::collections::HashSet<(&'static str, String)>> {
+        static B: std::sync::OnceLock<
+            std::sync::Mutex<std::collections::HashSet<(&'static str, String)>>,
+        > = std::sync::OnceLock::new();
         B.get_or_init(Default::default)
     }
 
-    fn take(workspace: &str) -> Result<SlowTurn, DomainError> {
-        let mut busy = Self::busy().lock().unwrap_or_else(|p| p.into_inner());
-        if !busy.insert(workspace.to_string()) {
+    /// The workspace's turn at `lane`, or a 429 saying `busy`.
+    pub(super) fn take(
+        lane: &'static str,
+        workspace: &str,
+        busy: &str,
+    ) -> Result<SlowTurn, DomainError> {
+        let mut taken = Self::busy().lock().unwrap_or_else(|p| p.into_inner());
+        if !taken.insert((lane, workspace.to_string())) {
             return Err(DomainError::RateLimited {
-                message: "another file of this workspace is being converted; send this one \
-                          when it is done (one at a time)"
-                    .into(),
+                message: busy.into(),
                 retry_after_secs: 2,
             });
         }
-        Ok(SlowTurn(workspace.to_string()))
+        Ok(SlowTurn(lane, workspace.to_string()))
     }
 }
 
 impl Drop for SlowTurn {
     fn drop(&mut self) {
-        let mut busy = Self::busy().lock().unwrap_or_else(|p| p.into_inner());
-        busy.remove(&self.0);
+        let mut taken = Self::busy().lock().unwrap_or_else(|p| p.into_inner());
+        taken.remove(&(self.0, std::mem::take(&mut self.1)));
     }
 }
+
+const FILE_BUSY: &str = "another file of this workspace is being converted; send this one when \
+                         it is done (one at a time)";
 
 /// What makes the file a PDF first, when it is not one.
 enum Maker {
@@ -153,7 +161,7 @@ impl Maker {
         &self,
         workspace: &str,
     ) -> Result<(tokio::sync::SemaphorePermit<'static>, SlowTurn), DomainError> {
-        let slow = SlowTurn::take(workspace)?;
+        let slow = SlowTurn::take("file", workspace, FILE_BUSY)?;
         let turn = match self {
             Maker::Pdf => conversions().acquire().await,
             _ => tokio::time::timeout(SLOW_WAIT, slow_conversions().acquire())
@@ -362,16 +370,19 @@ mod tests {
 
     #[test]
     fn a_workspace_converts_one_slow_file_at_a_time_and_others_are_not_held() {
-        let first = SlowTurn::take("ws_a").unwrap();
-        match SlowTurn::take("ws_a") {
+        let first = SlowTurn::take("file", "ws_a", FILE_BUSY).unwrap();
+        match SlowTurn::take("file", "ws_a", FILE_BUSY) {
             Err(DomainError::RateLimited {
                 retry_after_secs, ..
             }) => assert_eq!(retry_after_secs, 2),
             other => panic!("{:?}", other.map(|_| ())),
         }
-        let other = SlowTurn::take("ws_b").unwrap();
+        let other = SlowTurn::take("file", "ws_b", FILE_BUSY).unwrap();
+        // Another kind of work of the same workspace has its own turn.
+        let preview = SlowTurn::take("preview", "ws_a", "busy").unwrap();
+        drop(preview);
         drop(first);
-        let again = SlowTurn::take("ws_a").unwrap();
+        let again = SlowTurn::take("file", "ws_a", FILE_BUSY).unwrap();
         drop((other, again));
     }
 }

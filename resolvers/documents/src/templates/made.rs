@@ -45,7 +45,7 @@ pub(super) fn checked(
 }
 
 /// A field as a template version keeps it, with its places when it has them.
-fn field_json(f: &signet_source::Field, areas: &[FieldAreaOut]) -> serde_json::Value {
+pub(super) fn field_json(f: &signet_source::Field, areas: &[FieldAreaOut]) -> serde_json::Value {
     json!({"name": f.name, "type": f.ty.as_str(), "role": f.role, "required": f.required, "areas": areas})
 }
 

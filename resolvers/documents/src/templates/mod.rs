@@ -14,6 +14,7 @@ mod made;
 mod sending;
 mod store;
 mod types;
+mod versions;
 
 pub use files::{create_file, create_html};
 pub use made::create_source;
@@ -21,3 +22,7 @@ pub(crate) use sending::decide;
 pub use sending::{make_document, send, set_defaults};
 pub use store::{get, list};
 pub use types::*;
+pub use versions::{
+    PREVIEW_PAGES, PreviewFieldOut, PreviewPageOut, TemplatePreviewIn, TemplatePreviewOut,
+    TemplateSourceOut, TemplateVersionIn, new_version, preview, source,
+};

@@ -1,0 +1,340 @@
+//! What the builder needs beyond making a template: a template's words read back
+//! (`GET /templates/{id}/source`), written again as its next version
+//! (`POST /templates/{id}/versions`, refused when someone saved since the words were read),
+//! and pages drawn from words not saved yet (`POST /templates/preview`). All three are
+//! additions to the spec's routes.
+
+use std::collections::BTreeMap;
+
+use base64::Engine as _;
+use sea_orm::{ConnectionTrait, TransactionTrait, Value};
+use serde::{Deserialize, Serialize};
+
+use crate::input;
+use signet_core::actor::{Actor, Scope};
+use signet_core::answer::{self, Claim, Made};
+use signet_core::rules::{self, Validate};
+use signet_core::{Ctx, DomainError};
+
+use super::files::{SlowTurn, conversions};
+use super::made::{checked, field_json};
+use super::store::load;
+use super::types::TemplateOut;
+
+/// Pages a preview draws pictures of; later pages are counted, not drawn.
+pub const PREVIEW_PAGES: usize = 20;
+/// The width of a preview's page pictures, in pixels (the signing page's smaller one).
+const PREVIEW_WIDTH: u32 = 750;
+
+/// A template's words as saved, to write its next version from.
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema, async_graphql::SimpleObject)]
+#[serde(rename_all = "camelCase")]
+pub struct TemplateSourceOut {
+    pub id: String,
+    pub name: String,
+    /// `source` for templates from words; the others keep a file's pages (`source.file`).
+    pub kind: String,
+    /// The version these words are: give it back as `version` when saving the next one.
+    pub version: i64,
+    #[schema(value_type = Object)]
+    pub source: serde_json::Value,
+    pub paper: String,
+    pub profile: String,
+}
+
+/// The next version of a template made from words.
+#[derive(
+    Clone, Debug, Deserialize, Serialize, Validate, utoipa::ToSchema, async_graphql::InputObject,
+)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[graphql(name = "TemplateVersionInput")]
+pub struct TemplateVersionIn {
+    /// The version the words were written from (`version` of `GET /templates/{id}/source`):
+    /// a template saved by someone else since is a 409, and nothing is lost.
+    pub version: i64,
+    /// The whole new source, as for `POST /templates/source`.
+    #[schema(value_type = Object)]
+    pub source: serde_json::Value,
+    /// A new name; the old one stays when left out.
+    #[serde(default)]
+    #[validate(custom(function = rules::blank_or_line::<200>))]
+    pub name: Option<String>,
+    /// `typeset` or `contract`; the current one when left out.
+    #[serde(default)]
+    pub profile: Option<String>,
+    /// `letter` or `a4`; the current one when left out.
+    #[serde(default)]
+    pub paper: Option<String>,
+}
+
+/// Words not saved yet, to see as a signer would.
+#[derive(
+    Clone, Debug, Deserialize, Serialize, Validate, utoipa::ToSchema, async_graphql::InputObject,
+)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[graphql(name = "TemplatePreviewInput")]
+pub struct TemplatePreviewIn {
+    #[schema(value_type = Object)]
+    pub source: serde_json::Value,
+    /// `typeset` (default) or `contract`.
+    #[serde(default)]
+    pub profile: Option<String>,
+    /// `letter` (default) or `a4`.
+    #[serde(default)]
+    pub paper: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema, async_graphql::SimpleObject)]
+#[serde(rename_all = "camelCase")]
+pub struct TemplatePreviewOut {
+    /// Every page, in order; the first 20 with a picture.
+    pub pages: Vec<PreviewPageOut>,
+    /// Each field's box on its page, in points from the page's top-left corner.
+    pub fields: Vec<PreviewFieldOut>,
+}
+
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema, async_graphql::SimpleObject)]
+#[serde(rename_all = "camelCase")]
+pub struct PreviewPageOut {
+    /// In points.
+    pub width: f64,
+    pub height: f64,
+    /// A `data:image/png;base64,...` picture 750 pixels wide; null past the 20th page.
+    pub image: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema, async_graphql::SimpleObject)]
+#[serde(rename_all = "camelCase")]
+pub struct PreviewFieldOut {
+    pub name: String,
+    #[serde(rename = "type")]
+    #[graphql(name = "type")]
+    pub ty: String,
+    pub role: String,
+    pub page: i64,
+    pub x: f64,
+    pub y: f64,
+    pub width: f64,
+    pub height: f64,
+}
+
+/// GET /templates/{id}/source.
+pub async fn source(ctx: &Ctx, actor: &Actor, id: &str) -> Result<TemplateSourceOut, DomainError> {
+    actor.require(Scope::TemplatesRead)?;
+    let stored = load(&ctx.db.conn, ctx, actor, id).await?;
+    Ok(TemplateSourceOut {
+        id: stored.out.id,
+        name: stored.out.name,
+        kind: stored.out.kind,
+        version: stored.out.version,
+        source: stored.source,
+        paper: stored.out.paper,
+        profile: stored.out.profile,
+    })
+}
+
+/// POST /templates/{id}/versions: the words checked as `POST /templates/source` checks them,
+/// then kept as the template's next version, which documents made from now on use.
+pub async fn new_version(
+    ctx: &Ctx,
+    actor: &Actor,
+    id: &str,
+    body: TemplateVersionIn,
+    claim: Option<&Claim>,
+) -> Result<Made<TemplateOut>, DomainError> {
+    actor.require(Scope::TemplatesWrite)?;
+    signet_core::rules::check(&body)?;
+    if actor.draft_only {
+        return Err(DomainError::Forbidden(
+            "a draft-only key cannot change a template that may already be in use; make a new \
+             one, which waits for a person's approval"
+                .into(),
+        ));
+    }
+    let current = load(&ctx.db.conn, ctx, actor, id).await?.out;
+    if current.kind != "source" {
+        return Err(DomainError::invalid(
+            "source",
+            format!(
+                "this template was made from {} and keeps its pages; only a template made from \
+                 words takes new words",
+                if current.kind == "html" {
+                    "an HTML page"
+                } else {
+                    "a file"
+                }
+            ),
+        ));
+    }
+    let (paper, profile) = input::paper_and_profile(
+        body.paper.or(Some(current.paper.clone())),
+        body.profile.or(Some(current.profile.clone())),
+    )?;
+    let facts = crate::facts_for(ctx, actor, BTreeMap::new()).await?;
+    let (_, report) = checked(
+        "source",
+        &body.source,
+        facts,
+        "a field or a signature block with a role",
+    )?;
+    let fields: Vec<serde_json::Value> = report.fields.iter().map(|f| field_json(f, &[])).collect();
+    let name = body
+        .name
+        .as_deref()
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .map(str::to_string);
+    let now = ctx.now();
+    let next = body.version + 1;
+    let txn = ctx.db.conn.begin().await?;
+    let moved = txn
+        .execute_raw(ctx.db.stmt(
+            "UPDATE templates SET version = $3, name = COALESCE($4, name), updated_at = $5 \
+             WHERE id = $1 AND workspace_id = $2 AND version = $6",
+            [
+                Value::from(id.to_string()),
+                Value::from(actor.workspace_id.clone()),
+                Value::from(next as i32),
+                Value::from(name),
+                Value::from(now),
+                Value::from(body.version as i32),
+            ],
+        ))
+        .await?
+        .rows_affected();
+    if moved != 1 {
+        return Err(DomainError::Conflict {
+            message: format!(
+                "the template was saved as version {} since version {} was read; read it \
+                 again (GET /templates/{id}/source) and write your changes into it",
+                current.version.max(body.version + 1),
+                body.version
+            ),
+            retryable: false,
+        });
+    }
+    txn.execute_raw(ctx.db.stmt(
+        "INSERT INTO template_versions (template_id, version, source, paper, profile, seats, \
+         questions, fields, warnings, pages, created_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, '[]', NULL, $9)",
+        [
+            Value::from(id.to_string()),
+            Value::from(next as i32),
+            Value::from(body.source.to_string()),
+            Value::from(paper),
+            Value::from(profile),
+            Value::from(serde_json::to_string(&report.roles).unwrap_or_default()),
+            Value::from(serde_json::to_string(&report.questions).unwrap_or_default()),
+            Value::from(serde_json::to_string(&fields).unwrap_or_default()),
+            Value::from(now),
+        ],
+    ))
+    .await?;
+    let out = load(&txn, ctx, actor, id).await?.out;
+    let made = answer::store(&txn, ctx, claim, 201, out).await?;
+    txn.commit().await?;
+    Ok(made)
+}
+
+/// POST /templates/preview: the pages a signer would see, laid out from words not saved,
+/// with each field's box. A workspace draws one preview at a time (a second meanwhile is a
+/// 429), on the conversions' bounded threads.
+pub async fn preview(
+    ctx: &Ctx,
+    actor: &Actor,
+    body: TemplatePreviewIn,
+) -> Result<TemplatePreviewOut, DomainError> {
+    actor.require(Scope::TemplatesWrite)?;
+    signet_core::rules::check(&body)?;
+    let (paper, profile) = input::paper_and_profile(body.paper, body.profile)?;
+    let facts = crate::facts_for(ctx, actor, BTreeMap::new()).await?;
+    let slow = SlowTurn::take(
+        "preview",
+        &actor.workspace_id,
+        "a preview of this workspace is being drawn; ask again when it is done",
+    )?;
+    let turn = conversions()
+        .acquire()
+        .await
+        .map_err(|e| DomainError::Internal(format!("conversions: {e}")))?;
+    let services = crate::services(ctx);
+    let (renderer, max_pages) = (services.renderer.clone(), services.max_pages);
+    let work = move || -> Result<TemplatePreviewOut, DomainError> {
+        let _turns = (turn, slow);
+        let (doc, _) = checked(
+            "source",
+            &body.source,
+            facts.clone(),
+            "a field or a signature block with a role",
+        )?;
+        let pages = doc.min_pages();
+        if pages > max_pages {
+            return Err(DomainError::invalid(
+                "source",
+                format!(
+                    "would take at least {pages} pages; a document has at most {max_pages} \
+                     (max_pages)"
+                ),
+            ));
+        }
+        let rendered = renderer
+            .render(&crate::render::RenderJob {
+                source: doc,
+                title: String::new(),
+                footer: String::new(),
+                paper,
+                profile,
+                test: false,
+                lang: "en".into(),
+                values: facts,
+                seat_names: BTreeMap::new(),
+                max_pages,
+                page_text: false,
+            })
+            .map_err(|e| match e {
+                crate::render::RenderFailure::Refused(e) => DomainError::invalid("source", e),
+                crate::render::RenderFailure::Broken(e) => {
+                    DomainError::Internal(format!("laying out a preview: {e}"))
+                }
+            })?;
+        let mut pages = Vec::with_capacity(rendered.pages.len());
+        for (i, (width, height)) in rendered.pages.iter().enumerate() {
+            let image = if i < PREVIEW_PAGES {
+                let picture = renderer
+                    .picture(&rendered.pdf, i, &[PREVIEW_WIDTH])
+                    .map_err(|e| DomainError::Internal(format!("drawing a preview: {e}")))?;
+                picture.images.into_iter().next().map(|png| {
+                    format!(
+                        "data:image/png;base64,{}",
+                        base64::engine::general_purpose::STANDARD.encode(png)
+                    )
+                })
+            } else {
+                None
+            };
+            pages.push(PreviewPageOut {
+                width: *width,
+                height: *height,
+                image,
+            });
+        }
+        let fields = rendered
+            .fields
+            .iter()
+            .map(|p| PreviewFieldOut {
+                name: p.field.name.clone(),
+                ty: p.field.ty.as_str().into(),
+                role: p.field.role.clone(),
+                page: p.page as i64,
+                x: p.x,
+                y: p.y,
+                width: p.width,
+                height: p.height,
+            })
+            .collect();
+        Ok(TemplatePreviewOut { pages, fields })
+    };
+    signet_core::blocking(work)
+        .await
+        .map_err(|e| DomainError::Internal(format!("drawing a preview: {e}")))?
+}
