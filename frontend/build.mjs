@@ -45,6 +45,14 @@ const scribeResult = await esbuild.build({
   entryPoints: { scribe: "src/scribe/main.tsx" },
 });
 
+// The builder frame: the TipTap editor over the source model, its 14 languages' words inside.
+const builderResult = await esbuild.build({
+  ...page,
+  entryPoints: { builder: "src/builder/main.tsx" },
+  splitting: true,
+  chunkNames: "builder-words-[name]-[hash]",
+});
+
 // The application: its words in every language but English are chunks of their own, loaded
 // only for the language in use.
 const appResult = await esbuild.build({
@@ -57,7 +65,11 @@ const appResult = await esbuild.build({
 // Loaders for other websites' pages: plain scripts (no module), no shared chunk.
 await esbuild.build({
   absWorkingDir: here,
-  entryPoints: { signing_embed: "src/embed/signing.ts", scribe_embed: "src/embed/scribe.ts" },
+  entryPoints: {
+    signing_embed: "src/embed/signing.ts",
+    scribe_embed: "src/embed/scribe.ts",
+    builder_embed: "src/embed/builder.ts",
+  },
   bundle: true,
   minify: true,
   format: "iife",
@@ -108,6 +120,6 @@ if (check) {
   }
   console.log("frontend/dist matches its sources");
 } else {
-  const sizes = Object.entries({ ...result.metafile.outputs, ...scribeResult.metafile.outputs, ...appResult.metafile.outputs }).map(([f, o]) => `${f.split("/").pop()} ${o.bytes} B`);
+  const sizes = Object.entries({ ...result.metafile.outputs, ...scribeResult.metafile.outputs, ...builderResult.metafile.outputs, ...appResult.metafile.outputs }).map(([f, o]) => `${f.split("/").pop()} ${o.bytes} B`);
   console.log(sizes.join("\n"));
 }

@@ -8,45 +8,19 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir, homedir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { axe, cleanEnv, freePort, hostSite, launch, serve, shot as shoot } from "./support.mjs";
+import { BIN, CHROMIUM, axe, cleanEnv, framePage, freePort, hostSite, keyed, launch, serve, shot as shoot, shotsDir } from "./support.mjs";
 
-const here = new URL(".", import.meta.url).pathname;
-const root = join(here, "..", "..");
-const shots = process.env.SCREENSHOTS === "1" ? join(root, "docs", "scribe") : mkdtempSync(join(tmpdir(), "signet-scribe-shots-"));
-const target = process.env.CARGO_TARGET_DIR ?? join(homedir(), ".cache", "signet-target");
-const BIN = process.env.BROWSER_TEST_SIGNET ?? join(target, "debug", "signet");
-const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
-
+const shots = shotsDir("scribe");
 let data, base, server, browser, key, host;
 const cli = (args) => execFileSync(BIN, args, { env: { ...cleanEnv, SIGNET_DATA_DIR: data }, encoding: "utf8" });
 const shot = (page, name) => shoot(page, shots, name);
-
-async function api(method, path, body) {
-  const res = await fetch(base + path, {
-    method,
-    headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", "Idempotency-Key": `idem-${Math.random().toString(36).slice(2)}` },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const json = await res.json();
-  return { status: res.status, json };
-}
-
-/** A caller's page on its own origin: the loader, one <signet-scribe>, its events kept. */
-function hostPage(url) {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Acme app</title>
-<script src="${base}/embed/scribe.js"></script></head>
-<body style="font-family: sans-serif; margin: 0; background: #f6f3ee">
-<header style="padding: 12px 24px; background: #2d3b2f; color: #fff"><strong>Acme Partners</strong> · New agreement</header>
-<main style="max-width: 900px; margin: 16px auto; padding: 0 16px"><h1>Draft an agreement</h1>
-<signet-scribe id="scribe" url="${url}" title="Draft an agreement"></signet-scribe></main>
-<script>
-window.events = [];
-for (const t of ["loaded", "drafted", "expired", "error"])
-  document.getElementById("scribe").addEventListener(t, (e) => window.events.push([t, e.detail]));
-</script></body></html>`;
-}
+const api = keyed(() => base, () => key);
+const hostPage = (url) => framePage({
+  base, loader: "/embed/scribe.js", tag: "signet-scribe", events: ["loaded", "drafted", "expired", "error"],
+  title: "New agreement", heading: "Draft an agreement", url,
+});
 
 before(async () => {
   assert.ok(existsSync(BIN), `the signet binary is built: ${BIN}`);
@@ -87,7 +61,7 @@ test("a person drafts from a play in Scribe on the caller's page, which hears `d
   const policies = [];
   page.on("response", (r) => r.url().includes("/scribe/") && policies.push(r.headers()["content-security-policy"]));
   await page.goto(`${host.origin}/?url=${encodeURIComponent(s.url)}`);
-  const frame = page.frameLocator("signet-scribe iframe");
+  const frame = page.frameLocator("#frame iframe");
   await frame.getByRole("heading", { name: "Choose a document" }).waitFor();
   assert.ok(policies[0]?.includes(`frame-ancestors ${host.origin}`), policies[0]);
   const inner = page.frames().find((f) => f.url().startsWith(base));
@@ -137,7 +111,7 @@ test("a person drafts from a play in Scribe on the caller's page, which hears `d
   // The link worked once: opened again, it has ended, and the caller's page is told.
   const again = await context.newPage();
   await again.goto(`${host.origin}/?url=${encodeURIComponent(s.url)}`);
-  await again.frameLocator("signet-scribe iframe").getByText("This page has ended").waitFor();
+  await again.frameLocator("#frame iframe").getByText("This page has ended").waitFor();
   await again.waitForFunction(() => window.events.some(([t]) => t === "expired"));
   await context.close();
 });
@@ -149,7 +123,7 @@ test("Scribe reads right to left in Arabic and fits a phone, a tablet and a desk
     const context = await browser.newContext({ viewport: { width, height }, locale });
     const page = await context.newPage();
     await page.goto(`${host.origin}/?url=${encodeURIComponent(s.url)}`);
-    const frame = page.frameLocator("signet-scribe iframe");
+    const frame = page.frameLocator("#frame iframe");
     await frame.getByRole("heading", { name: locale === "ar" ? "اختر مستندًا" : "Choose a document" }).waitFor();
     const inner = page.frames().find((f) => f.url().startsWith(base));
     assert.equal(await inner.evaluate(() => document.documentElement.dir), locale === "ar" ? "rtl" : "ltr");

@@ -2,7 +2,8 @@
 // caller's SIGNET_ settings, axe-core at WCAG 2.1 AA, screenshots, and a small SMTP server
 // that keeps every message it is given (the real mail path: the server speaks SMTP to it).
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { createServer } from "node:net";
 import { spawn } from "node:child_process";
@@ -141,4 +142,43 @@ export async function hostSite(page) {
   });
   await new Promise((ok) => server.listen(port, "127.0.0.1", ok));
   return { server, origin: `http://127.0.0.1:${port}` };
+}
+
+/** The server binary and the browser the tests drive (a fresh build's, Debian's). */
+const target = process.env.CARGO_TARGET_DIR ?? join(homedir(), ".cache", "signet-target");
+export const BIN = process.env.BROWSER_TEST_SIGNET ?? join(target, "debug", "signet");
+export const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
+
+/** Where a test's screenshots go: `docs/<name>` with SCREENSHOTS=1, a temporary folder
+ * otherwise. */
+export function shotsDir(name) {
+  return process.env.SCREENSHOTS === "1" ? join(here, "..", "..", "docs", name) : mkdtempSync(join(tmpdir(), `signet-${name}-shots-`));
+}
+
+/** An API caller with `key()`: each call `{status, json}`, a fresh Idempotency-Key each time. */
+export function keyed(base, key) {
+  return async (method, path, body) => {
+    const res = await fetch(base() + path, {
+      method,
+      headers: { Authorization: `Bearer ${key()}`, "Content-Type": "application/json", "Idempotency-Key": `idem-${Math.random().toString(36).slice(2)}` },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    return { status: res.status, json: await res.json() };
+  };
+}
+
+/** A caller's page on its own origin showing `<tag>` for the session link `url`, loaded with
+ * `loader`, its `events` kept in `window.events`. */
+export function framePage({ base, loader, tag, events, title, heading, url, wide = 900 }) {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Acme app</title>
+<script src="${base}${loader}"></script></head>
+<body style="font-family: sans-serif; margin: 0; background: #f6f3ee">
+<header style="padding: 12px 24px; background: #2d3b2f; color: #fff"><strong>Acme Partners</strong> · ${title}</header>
+<main style="max-width: ${wide}px; margin: 16px auto; padding: 0 16px"><h1>${heading}</h1>
+<${tag} id="frame" url="${url}" title="${heading}"></${tag}></main>
+<script>
+window.events = [];
+for (const t of ${JSON.stringify(events)})
+  document.getElementById("frame").addEventListener(t, (e) => window.events.push([t, e.detail]));
+</script></body></html>`;
 }
