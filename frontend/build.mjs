@@ -50,7 +50,7 @@ const builderResult = await esbuild.build({
   ...page,
   entryPoints: { builder: "src/builder/main.tsx" },
   splitting: true,
-  chunkNames: "builder-words-[name]-[hash]",
+  chunkNames: "[name]-[hash]",
 });
 
 // The application: its words in every language but English are chunks of their own, loaded
@@ -59,7 +59,7 @@ const appResult = await esbuild.build({
   ...page,
   entryPoints: { app: "src/app/main.tsx" },
   splitting: true,
-  chunkNames: "words-[name]-[hash]",
+  chunkNames: "app-[name]-[hash]",
 });
 
 // Loaders for other websites' pages: plain scripts (no module), no shared chunk.
@@ -85,7 +85,7 @@ const types = { ".js": "text/javascript; charset=utf-8", ".css": "text/css; char
 const files = readdirSync(out).filter((f) => !f.endsWith(".rs") && !f.endsWith(".json")).sort();
 const manifest = {};
 for (const f of files) {
-  // `words-es-HASH.js` is `words-es.js`; `app-HASH.js` is `app.js`.
+  // `app-es-HASH.js` is `app-es.js`; `app-HASH.js` is `app.js`.
   const name = f.slice(0, f.lastIndexOf("-"));
   const ext = f.slice(f.lastIndexOf("."));
   manifest[name + ext] = f;

@@ -570,6 +570,41 @@ test("a member makes a template from a PDF with text tags, sets what its documen
   await context.close();
 });
 
+test("a member writes a template in the builder, saves it, and saves its changed words as version 2", async () => {
+  const { page, errors, context } = await open();
+  await signInByCli(page, "pia@example.com");
+  await page.getByRole("link", { name: "Templates" }).click();
+  await page.getByRole("link", { name: "Write a template" }).click();
+  const words = page.getByRole("textbox", { name: "The template's words" });
+  await words.waitFor();
+  await page.getByLabel("Template name").fill("Dog walking");
+  await page.getByLabel("Seat", { exact: true }).last().fill("owner");
+  await page.getByRole("button", { name: "Add a seat" }).click();
+  await words.click();
+  await words.pressSequentially("The walker takes the dog out twice a day.");
+  await page.locator(".seats li", { hasText: "owner" }).getByRole("button", { name: "Signature block" }).click();
+  await page.getByText("No problems found.").waitFor();
+  await axe(page, "the builder");
+  await shot(page, shots, "26-builder");
+  await page.getByRole("button", { name: "Save template" }).click();
+  await page.getByText("Saved as version 1.").waitFor();
+  const id = decodeURIComponent(new URL(page.url()).pathname.split("/")[3]);
+  assert.ok(id.startsWith("tpl_"), page.url());
+  // The caret before the first word: a click at the paragraph's start.
+  await words.getByText("The walker takes").click({ position: { x: 1, y: 8 } });
+  await words.pressSequentially("Dog walking. ");
+  await page.getByRole("button", { name: "Save template" }).click();
+  await page.getByText("Saved as version 2.").waitFor();
+  // The template's page: version 2, its one seat; its words open again in the builder.
+  await page.goto(`${base}/app/templates/${encodeURIComponent(id)}`);
+  await page.getByRole("heading", { name: "Dog walking", level: 1 }).waitFor();
+  await page.getByText("Version 2").waitFor();
+  await page.getByRole("link", { name: "Change the words" }).click();
+  await page.getByText("Dog walking. The walker takes the dog out twice a day.").waitFor();
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test("an admin rewords a reminder beside its preview, resets it, reads the email log and lifts a bounce's suppression", async () => {
   const { page, errors, context } = await open();
   // The preview obeys the page's policy: a refused inline style would be reported here.
@@ -818,7 +853,7 @@ test("every screen at 1280 and 375 pixels, in English and Arabic, passes axe", a
           body: JSON.stringify({ query: "mutation($l: String) { updateMe(language: $l) { role } }", variables: { l } }),
         });
       }, lang);
-      for (const path of ["/app/documents", "/app/documents/new", "/app/templates", "/app/approvals", "/app/people", "/app/email", "/app/developers", "/app/activity", "/app/settings", "/app/account"]) {
+      for (const path of ["/app/documents", "/app/documents/new", "/app/templates", "/app/templates/new", "/app/approvals", "/app/people", "/app/email", "/app/developers", "/app/activity", "/app/settings", "/app/account"]) {
         await page.goto(`${base}${path}`);
         await page.locator("main h1").waitFor({ timeout: 10_000 }).catch((e) => assert.fail(`${path} at ${width}px in ${lang} shows no heading: ${e}`));
         await page.getByRole("status").filter({ hasText: /Loading|جارٍ التحميل/ }).waitFor({ state: "detached" }).catch(() => {});

@@ -20,6 +20,7 @@ import { Templates } from "./templates";
 import { People } from "./people";
 import { LinkPage, SignIn } from "./signin";
 import "./app.css";
+import "../builder/editor.css";
 
 const ME = "{ me { person { id email name language } role workspace { id name role } workspaces { id name role } scopes testMode } }";
 

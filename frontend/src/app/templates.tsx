@@ -1,12 +1,13 @@
 // Templates: the list of those ready to send from, a new one from a file (a PDF, Word, Excel,
 // PowerPoint or image file with text tags; what was removed or changed is said), and one
 // template's seats, questions and fields with the defaults its documents start with.
-// Writing a template and placing fields by hand is the builder's (a later screen).
+// Writing a template from words, or its next version, is the builder's (builder.tsx).
 import { useEffect, useState } from "preact/hooks";
 import type { TemplateOut, TemplatePageOut } from "../shared/api/graphql";
 import { Field, LanguageField, Notice, Table, useSubmit } from "../shared/ui";
 import { t, when } from "../shared/words";
 import { gql, mode } from "./api";
+import { TemplateBuilder } from "./builder";
 
 type Note = { kind: "ok" | "error"; text: string };
 type Go = (to: string) => void;
@@ -20,6 +21,8 @@ const at = (s: string) => when(Date.parse(s));
 
 export function Templates({ route, go, canWrite }: { route: string; go: Go; canWrite: boolean }) {
   const rest = route.slice("/app/templates".length).replace(/^\//, "");
+  if (canWrite && rest === "new") return <TemplateBuilder id={null} go={go} />;
+  if (canWrite && rest.endsWith("/edit")) return <TemplateBuilder id={decodeURIComponent(rest.slice(0, -"/edit".length))} go={go} />;
   if (rest) return <OneTemplate id={decodeURIComponent(rest)} go={go} canWrite={canWrite} />;
   return <List go={go} canWrite={canWrite} />;
 }
@@ -47,6 +50,11 @@ function List({ go, canWrite }: { go: Go; canWrite: boolean }) {
       <h1>{t("tpl.title")}</h1>
       <p>{t("tpl.lead")}</p>
       {note && <Notice kind={note.kind}>{note.text}</Notice>}
+      {canWrite && (
+        <div class="actions start">
+          <a class="button primary" href="/app/templates/new" onClick={(e) => { e.preventDefault(); go("/app/templates/new"); }}>{t("tpl.write")}</a>
+        </div>
+      )}
       {canWrite && <Upload onMade={open} onError={(e) => setNote(failed(e))} />}
       {list === null ? (
         !note && <p role="status">{t("common.loading")}</p>
@@ -182,6 +190,10 @@ function OneTemplate({ id, go, canWrite }: { id: string; go: Go; canWrite: boole
       {canWrite && <Defaults tpl={tpl} onSaved={(x) => { setTpl(x); setNote({ kind: "ok", text: t("common.saved") }); }} onError={(e) => setNote(failed(e))} />}
       {canWrite && (
         <div class="actions start">
+          {tpl.kind === "source" && (
+            <a class="button secondary" href={`/app/templates/${encodeURIComponent(tpl.id)}/edit`}
+              onClick={(e) => { e.preventDefault(); go(`/app/templates/${encodeURIComponent(tpl.id)}/edit`); }}>{t("tpl.editWords")}</a>
+          )}
           <a class="button primary" href="/app/documents/new" onClick={(e) => { e.preventDefault(); go("/app/documents/new"); }}>{t("docs.new")}</a>
         </div>
       )}

@@ -115,11 +115,11 @@ const en = {
 export type Words = typeof en;
 
 const others: Record<string, () => Promise<{ default: Words }>> = {
-  es: () => import("./words/es"), fr: () => import("./words/fr"), de: () => import("./words/de"),
-  it: () => import("./words/it"), pt: () => import("./words/pt"), nl: () => import("./words/nl"),
-  pl: () => import("./words/pl"), ru: () => import("./words/ru"), tr: () => import("./words/tr"),
-  ar: () => import("./words/ar"), zh: () => import("./words/zh"), ja: () => import("./words/ja"),
-  ko: () => import("./words/ko"),
+  es: () => import("./words/builder-es"), fr: () => import("./words/builder-fr"), de: () => import("./words/builder-de"),
+  it: () => import("./words/builder-it"), pt: () => import("./words/builder-pt"), nl: () => import("./words/builder-nl"),
+  pl: () => import("./words/builder-pl"), ru: () => import("./words/builder-ru"), tr: () => import("./words/builder-tr"),
+  ar: () => import("./words/builder-ar"), zh: () => import("./words/builder-zh"), ja: () => import("./words/builder-ja"),
+  ko: () => import("./words/builder-ko"),
 };
 
 let words: Words = en;

@@ -257,6 +257,8 @@ const en = {
   "tpl.version": "Version",
   "tpl.versionN": "Version {n}",
   "tpl.upload": "A template from a file",
+  "tpl.write": "Write a template",
+  "tpl.editWords": "Change the words",
   "tpl.uploadHint": "A PDF, Word, Excel, PowerPoint or image file up to 10 MB. Write a tag where each field goes, such as {{Signature;type=signature;role=client}}.",
   "tpl.file": "File",
   "tpl.tooBig": "This file is larger than 10 MB.",

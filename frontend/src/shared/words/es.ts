@@ -258,6 +258,8 @@ const words: Words = {
   "tpl.version": "Versión",
   "tpl.versionN": "Versión {n}",
   "tpl.upload": "Una plantilla a partir de un archivo",
+  "tpl.write": "Redactar una plantilla",
+  "tpl.editWords": "Cambiar el texto",
   "tpl.uploadHint": "Un archivo PDF, Word, Excel, PowerPoint o de imagen de hasta 10 MB. Escribe una etiqueta donde va cada campo, por ejemplo {{Signature;type=signature;role=client}}.",
   "tpl.file": "Archivo",
   "tpl.tooBig": "Este archivo supera los 10 MB.",

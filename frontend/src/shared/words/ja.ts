@@ -258,6 +258,8 @@ const words: Words = {
   "tpl.version": "バージョン",
   "tpl.versionN": "バージョン {n}",
   "tpl.upload": "ファイルからテンプレートを作成",
+  "tpl.write": "テンプレートを作成",
+  "tpl.editWords": "文面を変更",
   "tpl.uploadHint": "10 MB までの PDF、Word、Excel、PowerPoint、画像ファイル。各フィールドを置く場所にタグを書きます（例：{{Signature;type=signature;role=client}}）。",
   "tpl.file": "ファイル",
   "tpl.tooBig": "このファイルは 10 MB を超えています。",

@@ -258,6 +258,8 @@ const words: Words = {
   "tpl.version": "Wersja",
   "tpl.versionN": "Wersja {n}",
   "tpl.upload": "Szablon z pliku",
+  "tpl.write": "Napisz szablon",
+  "tpl.editWords": "Zmień treść",
   "tpl.uploadHint": "Plik PDF, Word, Excel, PowerPoint lub obraz do 10 MB. W miejscu każdego pola wpisz znacznik, np. {{Signature;type=signature;role=client}}.",
   "tpl.file": "Plik",
   "tpl.tooBig": "Ten plik jest większy niż 10 MB.",
