@@ -42,6 +42,24 @@ impl TemplatesQuery {
             .map_err(|e| e.extend())
     }
 
+    /// A page of a template made from a file, drawn 750 pixels wide, to place fields on
+    /// (templates:read).
+    async fn template_page(
+        &self,
+        ctx: &Context<'_>,
+        id: String,
+        page: i32,
+    ) -> async_graphql::Result<templates::PreviewPageOut> {
+        let (c, a) = who(ctx)?;
+        let page = u32::try_from(page)
+            .ok()
+            .filter(|p| *p >= 1)
+            .unwrap_or(u32::MAX);
+        templates::page(c, a, &id, page)
+            .await
+            .map_err(|e| e.extend())
+    }
+
     /// Approved, current templates to send from, newest first (templates:read).
     async fn templates(
         &self,

@@ -100,6 +100,7 @@ const CONTRACT: &[(&str, &str, Idem)] = &[
     ("v1.templates.defaults", "templates:write", Idem::Optional),
     ("v1.templates.source", "templates:read", Idem::None),
     ("v1.templates.newVersion", "templates:write", Idem::Required),
+    ("v1.templates.page", "templates:read", Idem::None),
     ("v1.templates.preview", "templates:write", Idem::None),
     ("v1.documents.list", "documents:read", Idem::None),
     ("v1.documents.get", "documents:read", Idem::None),
@@ -279,6 +280,19 @@ async fn template(app: &TestApp, key: &str) -> String {
     .await
 }
 
+/// A template made from a PDF with text tags: it has pages of its own.
+async fn file_template(app: &TestApp, key: &str) -> String {
+    use base64::Engine;
+    let file = base64::engine::general_purpose::STANDARD.encode(crate::templates::tagged_pdf());
+    made(
+        app,
+        key,
+        "/api/v1/templates/file",
+        json!({"name": "File", "fileName": "tagged.pdf", "file": file}),
+    )
+    .await
+}
+
 /// The id of what a POST to `path` made.
 async fn made(app: &TestApp, key: &str, path: &str, body: Value) -> String {
     let t = ok(app, Method::POST, path, key, body).await;
@@ -431,6 +445,10 @@ async fn request(app: &TestApp, w: &World, route: &Route) -> Req {
         "v1.templates.source" => get(format!(
             "/api/v1/templates/{}/source",
             template(app, key).await
+        )),
+        "v1.templates.page" => get(format!(
+            "/api/v1/templates/{}/pages/1",
+            file_template(app, key).await
         )),
         "v1.templates.newVersion" => post(
             format!("/api/v1/templates/{}/versions", template(app, key).await),

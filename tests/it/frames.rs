@@ -432,3 +432,130 @@ both_quiet!(
         assert_eq!(st, 401);
     }
 );
+
+both_quiet!(
+    fields_are_placed_on_a_file_without_tags_and_only_its_fields_change,
+    |app| {
+        use base64::Engine;
+        let ws = app.workspace(Plan::Free).await;
+        let k = app
+            .key(&ws, Mode::Test, &["templates:read", "templates:write"])
+            .await;
+        let plain = crate::forged::pdf(&[
+            b"BT /F1 14 Tf 72 700 Td (Lease of the blue bike.) Tj ET\n".to_vec(),
+        ]);
+        let file = base64::engine::general_purpose::STANDARD.encode(&plain);
+        // Without tags a file is refused, unless its fields are to be placed.
+        let body = json!({"name": "Bike lease", "fileName": "lease.pdf", "file": file});
+        let (st, e, _) = app
+            .api(&k, "POST", "/templates/file", Some(body.clone()))
+            .await;
+        assert_eq!(st, 400, "{e}");
+        let mut later = body.clone();
+        later["placeFields"] = json!(true);
+        let (st, made, _) = app.api(&k, "POST", "/templates/file", Some(later)).await;
+        assert_eq!(st, 201, "{made}");
+        let id = made["id"].as_str().unwrap().to_string();
+        assert_eq!(made["seats"], json!([]));
+        // Not offered for sending while it has no seat.
+        let (_, listed, _) = app.api(&k, "GET", "/documents/templates", None).await;
+        assert!(
+            listed["data"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|t| t["id"] != id.as_str())
+        );
+
+        // Its page, to place fields on.
+        let (st, page, _) = app
+            .api(&k, "GET", &format!("/templates/{id}/pages/1"), None)
+            .await;
+        assert_eq!(st, 200, "{page}");
+        assert_eq!(page["width"], 612.0);
+        assert!(
+            page["image"]
+                .as_str()
+                .unwrap()
+                .starts_with("data:image/png;base64,")
+        );
+        let (st, _, _) = app
+            .api(&k, "GET", &format!("/templates/{id}/pages/2"), None)
+            .await;
+        assert_eq!(st, 404);
+        let (st, _, _) = app
+            .api(&k, "GET", &format!("/templates/{id}/pages/0"), None)
+            .await;
+        assert_eq!(st, 404);
+
+        // Fields placed: a new version; the file and its pages stay the stored ones, whatever
+        // the request says of them.
+        let (_, read, _) = app
+            .api(&k, "GET", &format!("/templates/{id}/source"), None)
+            .await;
+        let blob = read["source"]["file"]["blob"].clone();
+        let placed = json!({"type": "doc", "file": {
+            "blob": "templates/someone-else/v1.pdf",
+            "pages": [[10, 10]],
+            "fields": [
+                {"name": "Rider signature", "type": "signature", "role": "rider",
+                 "page": 1, "x": 72, "y": 600, "width": 180, "height": 36},
+                {"name": "Start", "type": "date", "role": "rider",
+                 "page": 1, "x": 300, "y": 600, "width": 120, "height": 20}
+            ]
+        }});
+        let (st, v2, _) = app
+            .api(
+                &k,
+                "POST",
+                &format!("/templates/{id}/versions"),
+                Some(json!({"version": 1, "source": placed})),
+            )
+            .await;
+        assert_eq!(st, 201, "{v2}");
+        assert_eq!(v2["version"], 2);
+        assert_eq!(v2["seats"], json!(["rider"]));
+        assert_eq!(v2["pages"], 1);
+        let areas = &v2["fields"].as_array().unwrap()[0]["areas"];
+        assert_eq!(areas[0]["x"], 72.0, "{v2}");
+        let (_, read, _) = app
+            .api(&k, "GET", &format!("/templates/{id}/source"), None)
+            .await;
+        assert_eq!(read["source"]["file"]["blob"], blob);
+        assert_eq!(read["source"]["file"]["pages"], json!([[612.0, 792.0]]));
+        let (_, listed, _) = app
+            .api(&k, "GET", &format!("/documents/templates"), None)
+            .await;
+        assert!(
+            listed["data"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|t| t["id"] == id.as_str())
+        );
+
+        // A field off its page is a 400 naming it; nothing is saved.
+        let off = json!({"type": "doc", "file": {"fields": [
+            {"name": "Rider signature", "type": "signature", "role": "rider",
+             "page": 1, "x": 600, "y": 780, "width": 180, "height": 36}
+        ]}});
+        let (st, e, _) = app
+            .api(
+                &k,
+                "POST",
+                &format!("/templates/{id}/versions"),
+                Some(json!({"version": 2, "source": off})),
+            )
+            .await;
+        assert_eq!(st, 400, "{e}");
+        assert!(
+            e["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("source.file.fields[0]"),
+            "{e}"
+        );
+        let (_, now, _) = app.api(&k, "GET", &format!("/templates/{id}"), None).await;
+        assert_eq!(now["version"], 2);
+    }
+);

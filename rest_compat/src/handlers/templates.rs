@@ -149,3 +149,22 @@ pub fn preview() -> MethodRouter<AppState> {
         },
     )
 }
+
+pub fn page() -> MethodRouter<AppState> {
+    get(
+        |State(s): State<AppState>,
+         Extension(a): Extension<Actor>,
+         Path((id, page)): Path<(String, String)>| async move {
+            let page = page
+                .parse::<u32>()
+                .ok()
+                .filter(|p| *p >= 1)
+                .ok_or_else(|| {
+                    ApiError(signet_core::DomainError::NotFound(format!(
+                        "template {id} has no page {page}"
+                    )))
+                })?;
+            Answer::Ok(Json(templates::page(&s.ctx, &a, &id, page).await?))
+        },
+    )
+}

@@ -3,9 +3,9 @@
 use super::row::*;
 use crate::handlers::templates;
 use signet_documents::templates::{
-    TemplateDefaults, TemplateDocumentIn, TemplateFileIn, TemplateHtmlIn, TemplateOut,
-    TemplatePageOut, TemplatePreviewIn, TemplatePreviewOut, TemplateSourceIn, TemplateSourceOut,
-    TemplateVersionIn,
+    PreviewPageOut, TemplateDefaults, TemplateDocumentIn, TemplateFileIn, TemplateHtmlIn,
+    TemplateOut, TemplatePageOut, TemplatePreviewIn, TemplatePreviewOut, TemplateSourceIn,
+    TemplateSourceOut, TemplateVersionIn,
 };
 use signet_documents::types::DocumentOut;
 
@@ -42,6 +42,10 @@ pub static ROUTES: &[Route] = &[
         .summary("A template's words as saved, and the version they are (an addition: the builder edits from it)")
         .response(schema_of::<TemplateSourceOut>)
         .statuses(&[(404, "No such template in this workspace.")]),
+    Route::get("/templates/{id}/pages/{page}", "v1.templates.page", Access::Scope(Scope::TemplatesRead), templates::page)
+        .summary("A page of a template made from a file, drawn 750 pixels wide, to place fields on (an addition)")
+        .response(schema_of::<PreviewPageOut>)
+        .statuses(&[(404, "No such template in this workspace, or no such page of its file.")]),
     Route::post("/templates/{id}/versions", "v1.templates.newVersion", Access::Scope(Scope::TemplatesWrite), templates::new_version)
         .summary("Save new words as a template's next version, which later documents use (an addition)")
         .idempotency(Idem::Required)

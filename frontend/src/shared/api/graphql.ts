@@ -662,6 +662,23 @@ export interface PlayVersionOut {
   createdBy: string;
 }
 
+export interface PreviewFieldOut {
+  name: string;
+  type: string;
+  role: string;
+  page: number;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export interface PreviewPageOut {
+  width: number;
+  height: number;
+  image: string | null;
+}
+
 export interface RelayItemOut {
   id: string;
   webhookId: string;
@@ -789,6 +806,7 @@ export interface TemplateFileInput {
   name: string;
   fileName: string;
   file: string;
+  placeFields?: boolean | null;
   metadata?: unknown | null;
   externalId?: string | null;
 }
@@ -826,6 +844,17 @@ export interface TemplatePageOut {
   page: PageInfo;
 }
 
+export interface TemplatePreviewInput {
+  source: unknown;
+  profile?: string | null;
+  paper?: string | null;
+}
+
+export interface TemplatePreviewOut {
+  pages: Array<PreviewPageOut>;
+  fields: Array<PreviewFieldOut>;
+}
+
 export interface TemplateSendInput {
   templateId: string;
   parties: Array<PartyInput>;
@@ -847,6 +876,24 @@ export interface TemplateSourceInput {
   paper?: string | null;
   metadata?: unknown | null;
   externalId?: string | null;
+}
+
+export interface TemplateSourceOut {
+  id: string;
+  name: string;
+  kind: string;
+  version: number;
+  source: unknown;
+  paper: string;
+  profile: string;
+}
+
+export interface TemplateVersionInput {
+  version: number;
+  source: unknown;
+  name?: string | null;
+  profile?: string | null;
+  paper?: string | null;
 }
 
 export interface TopicOut {

@@ -8,7 +8,7 @@ use signet_core::actor::{Actor, Scope};
 use signet_core::answer::{Claim, Made};
 use signet_core::{Ctx, DomainError, ids};
 
-use super::made::{checked, fields_placed};
+use super::made::{checked, checked_with, fields_placed};
 use super::store::{Named, NewTemplate, insert, insert_with_id};
 use super::types::*;
 
@@ -223,16 +223,19 @@ pub async fn create_file(
     // The turns go with the work, as for HTML.
     let turns = maker.turns(&actor.workspace_id).await?;
     let key = blob.clone();
+    let later = body.place_fields == Some(true);
     let work = move || -> Result<_, DomainError> {
         let _turns = turns;
         let prepared = maker.prepare(bytes, max_pages)?;
         let source = signet_convert::pdf::template_source(&prepared, &key)
             .map_err(|e| DomainError::invalid("file", e.0))?;
-        let (doc, report) = checked(
+        let (doc, report) = checked_with(
             "file",
             &source,
             facts,
-            "the file has no text tag such as {{Signature;type=signature;role=client}}",
+            (!later).then_some(
+                "the file has no text tag such as {{Signature;type=signature;role=client}}",
+            ),
         )?;
         Ok((prepared, source, doc, report))
     };

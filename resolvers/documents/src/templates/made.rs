@@ -23,6 +23,17 @@ pub(super) fn checked(
     facts: BTreeMap<String, String>,
     no_seat: &str,
 ) -> Result<(signet_source::Doc, signet_source::Report), DomainError> {
+    checked_with(field, source, facts, Some(no_seat))
+}
+
+/// As `checked`; with `no_seat` None, words without a seat yet are taken (a file whose fields
+/// are placed afterwards in the builder).
+pub(super) fn checked_with(
+    field: &str,
+    source: &serde_json::Value,
+    facts: BTreeMap<String, String>,
+    no_seat: Option<&str>,
+) -> Result<(signet_source::Doc, signet_source::Report), DomainError> {
     let told = |p: &[signet_source::Problem]| {
         if field == "source" {
             crate::problems(p)
@@ -35,7 +46,9 @@ pub(super) fn checked(
     if !report.ok() {
         return Err(told(&report.problems));
     }
-    if report.roles.is_empty() {
+    if let Some(no_seat) = no_seat
+        && report.roles.is_empty()
+    {
         return Err(DomainError::invalid(
             field,
             format!("a template needs at least one seat: {no_seat}"),

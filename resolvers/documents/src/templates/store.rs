@@ -232,7 +232,8 @@ pub async fn list(
             &format!(
                 "SELECT {COLUMNS} FROM templates t JOIN template_versions v \
                  ON v.template_id = t.id AND v.version = t.version \
-                 WHERE t.workspace_id = $1 AND t.approved = TRUE{filter} ORDER BY t.id DESC LIMIT {}",
+                 WHERE t.workspace_id = $1 AND t.approved = TRUE AND v.seats <> '[]'{filter} \
+                 ORDER BY t.id DESC LIMIT {}",
                 page.limit + 1
             ),
             values,

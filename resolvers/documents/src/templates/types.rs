@@ -78,6 +78,11 @@ pub struct TemplateFileIn {
     pub file_name: String,
     /// The file, base64: a PDF with text tags, up to 10 MB.
     pub file: String,
+    /// An addition: take a file without text tags, whose fields are placed afterwards (the
+    /// builder's drag and drop, saved with `POST /templates/{id}/versions`). Until a version
+    /// names a seat the template has none and is not listed for sending.
+    #[serde(default)]
+    pub place_fields: Option<bool>,
     #[serde(default)]
     #[schema(value_type = Option<Object>)]
     pub metadata: Option<serde_json::Value>,

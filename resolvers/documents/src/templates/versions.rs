@@ -17,7 +17,7 @@ use signet_core::rules::{self, Validate};
 use signet_core::{Ctx, DomainError};
 
 use super::files::{SlowTurn, conversions};
-use super::made::{checked, field_json};
+use super::made::{checked, checked_with, field_json, fields_placed};
 use super::store::load;
 use super::types::TemplateOut;
 
@@ -134,7 +134,9 @@ pub async fn source(ctx: &Ctx, actor: &Actor, id: &str) -> Result<TemplateSource
 }
 
 /// POST /templates/{id}/versions: the words checked as `POST /templates/source` checks them,
-/// then kept as the template's next version, which documents made from now on use.
+/// then kept as the template's next version, which documents made from now on use. For a
+/// template made from a file only `source.file.fields` is taken: the fields placed on its
+/// pages.
 pub async fn new_version(
     ctx: &Ctx,
     actor: &Actor,
@@ -151,33 +153,71 @@ pub async fn new_version(
                 .into(),
         ));
     }
-    let current = load(&ctx.db.conn, ctx, actor, id).await?.out;
-    if current.kind != "source" {
-        return Err(DomainError::invalid(
-            "source",
-            format!(
-                "this template was made from {} and keeps its pages; only a template made from \
-                 words takes new words",
-                if current.kind == "html" {
-                    "an HTML page"
-                } else {
-                    "a file"
-                }
-            ),
-        ));
-    }
-    let (paper, profile) = input::paper_and_profile(
-        body.paper.or(Some(current.paper.clone())),
-        body.profile.or(Some(current.profile.clone())),
-    )?;
+    let stored = load(&ctx.db.conn, ctx, actor, id).await?;
+    let current = stored.out;
     let facts = crate::facts_for(ctx, actor, BTreeMap::new()).await?;
-    let (_, report) = checked(
-        "source",
-        &body.source,
-        facts,
-        "a field or a signature block with a role",
-    )?;
-    let fields: Vec<serde_json::Value> = report.fields.iter().map(|f| field_json(f, &[])).collect();
+    let (source, paper, profile, report, fields) = match current.kind.as_str() {
+        "source" => {
+            let (paper, profile) = input::paper_and_profile(
+                body.paper.or(Some(current.paper.clone())),
+                body.profile.or(Some(current.profile.clone())),
+            )?;
+            let (_, report) = checked(
+                "source",
+                &body.source,
+                facts,
+                "a field or a signature block with a role",
+            )?;
+            let fields: Vec<serde_json::Value> =
+                report.fields.iter().map(|f| field_json(f, &[])).collect();
+            (body.source, paper, profile, report, fields)
+        }
+        "html" => {
+            return Err(DomainError::invalid(
+                "source",
+                "this template was laid out from an HTML page, which places its fields; make a \
+                 new one from the page to change them",
+            ));
+        }
+        // A file's pages stay as they are: only the fields placed on them are taken, and
+        // the file, its pages and their words are the stored version's.
+        _ => {
+            let placed = body
+                .source
+                .get("file")
+                .and_then(|f| f.get("fields"))
+                .filter(|f| f.is_array())
+                .cloned()
+                .ok_or_else(|| {
+                    DomainError::invalid(
+                        "source.file.fields",
+                        "must list the fields placed on the file's pages",
+                    )
+                })?;
+            let mut source = stored.source;
+            source["file"]["fields"] = placed;
+            let (doc, report) = checked_with(
+                "source",
+                &source,
+                facts,
+                Some("place a field for a seat on a page"),
+            )?;
+            let fields = fields_placed(
+                &report.fields,
+                doc.file
+                    .iter()
+                    .flat_map(|f| &f.fields)
+                    .map(|p| (p.field.name.as_str(), (p.page, p.x, p.y, p.width, p.height))),
+            );
+            (
+                source,
+                current.paper.clone(),
+                current.profile.clone(),
+                report,
+                fields,
+            )
+        }
+    };
     let name = body
         .name
         .as_deref()
@@ -216,17 +256,18 @@ pub async fn new_version(
     txn.execute_raw(ctx.db.stmt(
         "INSERT INTO template_versions (template_id, version, source, paper, profile, seats, \
          questions, fields, warnings, pages, created_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, '[]', NULL, $9)",
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, '[]', $10, $9)",
         [
             Value::from(id.to_string()),
             Value::from(next as i32),
-            Value::from(body.source.to_string()),
+            Value::from(source.to_string()),
             Value::from(paper),
             Value::from(profile),
             Value::from(serde_json::to_string(&report.roles).unwrap_or_default()),
             Value::from(serde_json::to_string(&report.questions).unwrap_or_default()),
             Value::from(serde_json::to_string(&fields).unwrap_or_default()),
             Value::from(now),
+            Value::from(current.pages.map(|p| p as i32)),
         ],
     ))
     .await?;
@@ -234,6 +275,64 @@ pub async fn new_version(
     let made = answer::store(&txn, ctx, claim, 201, out).await?;
     txn.commit().await?;
     Ok(made)
+}
+
+/// GET /templates/{id}/pages/{page}: a page of a template made from a file, drawn 750 pixels
+/// wide (kept once drawn), for placing fields on it.
+pub async fn page(
+    ctx: &Ctx,
+    actor: &Actor,
+    id: &str,
+    page: u32,
+) -> Result<PreviewPageOut, DomainError> {
+    actor.require(Scope::TemplatesRead)?;
+    let stored = load(&ctx.db.conn, ctx, actor, id).await?;
+    let file = stored.source.get("file");
+    let blob = file
+        .and_then(|f| f.get("blob"))
+        .and_then(serde_json::Value::as_str)
+        .ok_or_else(|| {
+            DomainError::NotFound(format!(
+                "template {id} is laid out for each document; it has no pages of its own"
+            ))
+        })?
+        .to_string();
+    let size = file
+        .and_then(|f| f.get("pages"))
+        .and_then(|p| p.get((page as usize).wrapping_sub(1)))
+        .and_then(|p| Some((p.get(0)?.as_f64()?, p.get(1)?.as_f64()?)))
+        .ok_or_else(|| DomainError::NotFound(format!("template {id} has no page {page}")))?;
+    let key = crate::blob_keys::image_key(&blob, page as usize, PREVIEW_WIDTH);
+    let png = match ctx.blobs.get(&key).await? {
+        Some(png) => png,
+        None => {
+            let pdf: std::sync::Arc<[u8]> = ctx
+                .blobs
+                .get(&blob)
+                .await?
+                .ok_or_else(|| DomainError::Internal(format!("template file {blob} is missing")))?
+                .into();
+            let renderer = crate::services(ctx).renderer.clone();
+            let index = page as usize - 1;
+            let picture = crate::render::in_background_later(move || {
+                renderer.picture(&pdf, index, &[PREVIEW_WIDTH])
+            })
+            .await
+            .map_err(DomainError::Internal)?
+            .map_err(DomainError::Invalid)?;
+            let png = picture.images.into_iter().next().unwrap_or_default();
+            ctx.blobs.put(&key, png.clone()).await?;
+            png
+        }
+    };
+    Ok(PreviewPageOut {
+        width: size.0,
+        height: size.1,
+        image: Some(format!(
+            "data:image/png;base64,{}",
+            base64::engine::general_purpose::STANDARD.encode(png)
+        )),
+    })
 }
 
 /// POST /templates/preview: the pages a signer would see, laid out from words not saved,
