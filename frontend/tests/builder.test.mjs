@@ -205,6 +205,67 @@ test("a person writes a two-party agreement in the builder; the caller hears `sa
   rmSync(dir, { recursive: true, force: true });
 });
 
+test("fields are placed on an uploaded PDF by dragging boxes and moved with the keys", async () => {
+  // A PDF without text tags, printed by Chromium.
+  const maker = await browser.newPage();
+  await maker.setContent(`<html><body style="font-family: sans-serif; font-size: 16px">
+    <h1>Bike lease</h1><p>The rider keeps the blue bike for a year and returns it serviced.</p>
+    <p style="margin-top: 80px">Rider: ____________________</p></body></html>`);
+  const pdf = await maker.pdf({ width: "8.5in", height: "11in", margin: { top: "1in", left: "1in", right: "1in", bottom: "1in" } });
+  await maker.close();
+
+  const s = await session("Bike lease");
+  const context = await browser.newContext({ viewport: { width: 1280, height: 1000 }, locale: "en-US" });
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.goto(`${host.origin}/?url=${encodeURIComponent(s.url)}`);
+  const frame = page.frameLocator("#frame iframe");
+  await frame.getByRole("button", { name: "Start from a file" }).waitFor();
+  await frame.locator(".from-file input[type=file]").setInputFiles({ name: "bike-lease.pdf", mimeType: "application/pdf", buffer: pdf });
+  await frame.getByRole("img", { name: "Page 1" }).waitFor({ timeout: 60000 });
+  const made = await page.waitForFunction(() => window.events.find(([t]) => t === "saved"));
+  const [, first] = await made.jsonValue();
+  assert.equal(first.version, 1);
+
+  await frame.getByRole("textbox", { name: "Seat" }).fill("rider");
+  await frame.getByRole("button", { name: "Add a seat" }).click();
+  await frame.getByRole("combobox", { name: "Type" }).selectOption("signature");
+  // A box drawn by dragging on the page, where the rider signs.
+  const sheet = frame.locator(".sheet-boxes").first();
+  const box = await sheet.boundingBox();
+  const from = [box.x + box.width * 0.2, box.y + box.height * 0.35];
+  await page.mouse.move(from[0], from[1]);
+  await page.mouse.down();
+  await page.mouse.move(from[0] + box.width * 0.15, from[1] + box.height * 0.02, { steps: 5 });
+  await page.mouse.move(from[0] + box.width * 0.3, from[1] + box.height * 0.05, { steps: 5 });
+  await page.mouse.up();
+  await frame.getByLabel("Field name").fill("Rider signature");
+  await axe(page.frames().find((f) => f.url().startsWith(base)), "file fields");
+  await shot(page, "builder-5-file");
+  await frame.getByRole("button", { name: "Done" }).click();
+  // Moved with the keys: ten points right.
+  const placed = frame.getByRole("button", { name: "Rider signature: Signature for rider" });
+  await placed.focus();
+  await page.keyboard.press("Shift+ArrowRight");
+  await frame.getByText("No problems found.").waitFor();
+  await frame.getByRole("button", { name: "Save template" }).click();
+  await frame.getByText("Saved as version 2.").waitFor();
+
+  const tpl = (await api("GET", `/api/v1/templates/${first.templateId}`)).json;
+  assert.equal(tpl.version, 2);
+  assert.equal(tpl.kind, "pdf");
+  assert.deepEqual(tpl.seats, ["rider"]);
+  const [area] = tpl.fields.find((f) => f.name === "Rider signature").areas;
+  assert.equal(area.page, 1);
+  // Drawn from 20% across, 35% down, 30% wide; then moved 10 points.
+  assert.ok(Math.abs(area.x - (612 * 0.2 + 10)) < 4, JSON.stringify(area));
+  assert.ok(Math.abs(area.y - 792 * 0.35) < 4, JSON.stringify(area));
+  assert.ok(Math.abs(area.width - 612 * 0.3) < 4, JSON.stringify(area));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test("the builder reads right to left in Arabic and fits a phone, a tablet and a desk", async () => {
   for (const [locale, width, height] of [["ar", 1280, 900], ["ar", 375, 800], ["en", 375, 800], ["en", 768, 1024]]) {
     const tag = `${locale}-${width}`;

@@ -38,7 +38,12 @@ function api(m: Module): BuilderApi {
       `mutation($id: String!, $i: TemplateVersionInput!) { createTemplateVersion(id: $id, input: $i) { ${SAVED} } }`,
       { id, i: { version, name, source, paper, profile } })).createTemplateVersion,
     load: async (id) => (await call<{ templateSource: Stored }>(m,
-      "query($id: String!) { templateSource(id: $id) { id name version source paper profile } }", { id })).templateSource,
+      "query($id: String!) { templateSource(id: $id) { id name kind version source paper profile } }", { id })).templateSource,
+    upload: async (name, fileName, file) => (await call<{ createTemplateFromFile: Saved }>(m,
+      `mutation($i: TemplateFileInput!) { createTemplateFromFile(input: $i) { ${SAVED} } }`,
+      { i: { name, fileName, file, placeFields: true } })).createTemplateFromFile,
+    page: async (id, page) => (await call<{ templatePage: { width: number; height: number; image: string | null } }>(m,
+      "query($id: String!, $p: Int!) { templatePage(id: $id, page: $p) { width height image } }", { id, p: page })).templatePage,
   };
 }
 

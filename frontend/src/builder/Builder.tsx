@@ -12,6 +12,8 @@ import {
   FIELD_TYPES, freshName, makeEditor, nodesOf, positionOf, problemDecorations, problemsKey,
   questionsIn, renameSeat, seatsIn, sourceOf,
 } from "./editor";
+import { FileFields, fileSource } from "./FileFields";
+import type { Placed } from "./FileFields";
 import { t } from "./words";
 
 export type Problem = { path: string; message: string };
@@ -21,7 +23,7 @@ export type Preview = {
   fields: { name: string; type: string; role: string; page: number; x: number; y: number; width: number; height: number }[];
 };
 export type Saved = { id: string; version: number; name: string };
-export type Stored = { id: string; name: string; version: number; source: JSONContent; paper: string; profile: string };
+export type Stored = { id: string; name: string; kind: string; version: number; source: JSONContent; paper: string; profile: string };
 
 /** What the builder asks of the server. */
 export type BuilderApi = {
@@ -30,6 +32,10 @@ export type BuilderApi = {
   create(name: string, source: JSONContent, paper: string, profile: string): Promise<Saved>;
   version(id: string, version: number, name: string, source: JSONContent, paper: string, profile: string): Promise<Saved>;
   load(id: string): Promise<Stored>;
+  /** A new template from a file (base64) whose fields are placed afterwards. */
+  upload(name: string, fileName: string, file: string): Promise<Saved>;
+  /** A page of a template made from a file. */
+  page(id: string, page: number): Promise<{ width: number; height: number; image: string | null }>;
 };
 
 /** An error the server explained; `status` tells a conflict from the rest. */
@@ -49,7 +55,7 @@ function useDebounced(value: unknown, ms: number, run: () => void) {
   }, [value]);
 }
 
-export function Builder(props: {
+type Props = {
   api: BuilderApi;
   /** The starting name of a new template. */
   name?: string | null;
@@ -57,49 +63,172 @@ export function Builder(props: {
   templateId?: string | null;
   onSaved: (s: Saved) => void;
   onError?: (message: string) => void;
-}) {
-  const { api } = props;
-  const host = useRef<HTMLDivElement>(null);
-  const [editor, setEditor] = useState<Editor | null>(null);
-  const [tick, setTick] = useState(0);
-  const [name, setName] = useState(props.name ?? "");
-  const [paper, setPaper] = useState("letter");
-  const [profile, setProfile] = useState("typeset");
-  const [saved, setSaved] = useState<{ id: string; version: number } | null>(null);
+};
+
+export function Builder(props: Props) {
+  // undefined while the template is read; null for a new one.
+  const [stored, setStored] = useState<Stored | null | undefined>(props.templateId ? undefined : null);
+  const [failed, setFailed] = useState<string | null>(null);
+  useEffect(() => {
+    if (props.templateId) props.api.load(props.templateId).then(setStored, (e) => setFailed((e as Error).message));
+  }, [props.templateId]);
+  if (failed) return <p class="notice error" role="alert">{t("error", { message: failed })}</p>;
+  if (stored === undefined) return <p class="loading" role="status">{t("loading")}</p>;
+  if (stored && stored.kind !== "source") return <FileBuilder key={stored.id} {...props} stored={stored} />;
+  return <WordsBuilder {...props} stored={stored} onFile={(s) => { setStored(s); props.onSaved({ id: s.id, version: s.version, name: s.name }); }} />;
+}
+
+/** What saving shares: the template as saved so far, the name, the note, the save itself
+ * (a new template, then each save its next version; a conflict keeps the words). */
+function useSaving(props: Props, stored: Stored | null) {
+  const [saved, setSaved] = useState<{ id: string; version: number } | null>(stored ? { id: stored.id, version: stored.version } : null);
+  const [name, setName] = useState(stored?.name ?? props.name ?? "");
   const [dirty, setDirty] = useState(false);
   const [busy, setBusy] = useState(false);
   const [note, setNote] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
+  const save = async (source: JSONContent, paper: string, profile: string) => {
+    if (busy) return;
+    const n = name.trim() || t("untitled");
+    setBusy(true);
+    setNote(null);
+    try {
+      const s = saved
+        ? await props.api.version(saved.id, saved.version, n, source, paper, profile)
+        : await props.api.create(n, source, paper, profile);
+      setSaved({ id: s.id, version: s.version });
+      setName(s.name);
+      setDirty(false);
+      setNote({ kind: "ok", text: t("saved", { version: s.version }) });
+      props.onSaved(s);
+    } catch (e) {
+      if (e instanceof Refused && e.status === 409 && saved) {
+        // Someone saved meanwhile: these words become the next version on the next save.
+        try {
+          const now = await props.api.load(saved.id);
+          setSaved({ id: saved.id, version: now.version });
+        } catch { /* the message below says enough */ }
+        setNote({ kind: "error", text: t("conflict") });
+      } else {
+        const message = (e as Error).message;
+        setNote({ kind: "error", text: t("error", { message }) });
+        props.onError?.(message);
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { saved, name, setName, dirty, setDirty, busy, note, setNote, save };
+}
+
+type Saving = ReturnType<typeof useSaving>;
+
+function Head({ saving, onSave, canSave, children }: { saving: Saving; onSave: () => void; canSave: boolean; children?: ComponentChildren }) {
+  return (
+    <>
+      <div class="builder-head">
+        <label class="name-field">
+          <span>{t("name")}</span>
+          <input value={saving.name} maxLength={200} placeholder={t("untitled")} onInput={(e) => { saving.setName(e.currentTarget.value); saving.setDirty(true); }} />
+        </label>
+        {children}
+        <div class="save">
+          {saving.dirty && saving.saved && <span class="unsaved">{t("unsaved")}</span>}
+          <button type="button" class="primary" disabled={saving.busy || !canSave} onClick={onSave}>{saving.busy ? t("saving") : t("save")}</button>
+        </div>
+      </div>
+      {saving.note && <p class={`notice ${saving.note.kind}`} role={saving.note.kind === "error" ? "alert" : "status"}>{saving.note.text}</p>}
+    </>
+  );
+}
+
+/** The largest file taken (10 MB before base64). */
+const MAX_FILE = 10 * 1024 * 1024;
+
+function base64(buffer: ArrayBuffer): string {
+  const bytes = new Uint8Array(buffer);
+  let out = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) out += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(out);
+}
+
+/** A new template from a file whose fields are placed afterwards. */
+function FromFile({ api, name, onMade }: { api: BuilderApi; name: string; onMade: (s: Stored) => void }) {
+  const input = useRef<HTMLInputElement>(null);
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const pick = async (file: File | undefined) => {
+    if (!file) return;
+    if (file.size > MAX_FILE) { setProblem(t("fileTooBig")); return; }
+    setBusy(true);
+    setProblem(null);
+    try {
+      const made = await api.upload(name.trim() || file.name, file.name, base64(await file.arrayBuffer()));
+      onMade(await api.load(made.id));
+    } catch (e) {
+      setProblem(t("error", { message: (e as Error).message }));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div class="from-file">
+      <button type="button" class="secondary" disabled={busy} aria-describedby="from-file-hint" onClick={() => input.current?.click()}>{busy ? t("reading") : t("fromFile")}</button>
+      <span class="hint" id="from-file-hint">{t("fromFileHint")}</span>
+      <input ref={input} type="file" hidden accept=".pdf,.docx,.doc,.odt,.rtf,.xlsx,.xls,.ods,.pptx,.ppt,.odp,.png,.jpg,.jpeg,.webp,.tif,.tiff,application/pdf,image/*"
+        onChange={(e) => pick(e.currentTarget.files?.[0])} />
+      {problem && <p class="notice error" role="alert">{problem}</p>}
+    </div>
+  );
+}
+
+/** A template made from a file: its pages, the fields placed on them, the seats. */
+function FileBuilder(props: Props & { stored: Stored }) {
+  const { stored, api } = props;
+  const saving = useSaving(props, stored);
+  const initial = ((stored.source as { file?: { fields?: Placed[] } }).file?.fields ?? []).map((f) => ({ ...f }));
+  const [fields, setFields] = useState<Placed[]>(initial);
+  const [extraSeats, setExtraSeats] = useState<string[]>([]);
+  const [check, setCheck] = useState<Check | null>(null);
+  const inFields = fields.map((f) => f.role).filter((r, i, all) => r && all.indexOf(r) === i);
+  const seats = [...inFields, ...extraSeats.filter((s) => !inFields.includes(s))];
+  const source = () => ({ type: "doc", file: { ...(stored.source as { file: object }).file, fields } }) as unknown as JSONContent;
+  useDebounced(fields, 500, async () => {
+    try { setCheck(await api.check(source())); } catch { /* saving says what is wrong */ }
+  });
+  return (
+    <div class="builder">
+      <Head saving={saving} canSave onSave={() => saving.save(fileSource(fields), stored.paper, stored.profile)} />
+      <FileFields api={api} stored={stored} seats={seats} fields={fields} check={check}
+        onChange={(f) => { setFields(f); saving.setDirty(true); }}>
+        <Seats seats={seats} roles={fields.map((f) => f.role)}
+          onAdd={(s) => setExtraSeats([...extraSeats, s])}
+          onRename={(from, to) => { setFields(fields.map((f) => (f.role === from ? { ...f, role: to } : f))); saving.setDirty(true); }}
+          onRemove={(s) => setExtraSeats(extraSeats.filter((x) => x !== s))} />
+      </FileFields>
+    </div>
+  );
+}
+
+/** A template written in words: the editor, its panels, the preview. */
+function WordsBuilder(props: Props & { stored: Stored | null; onFile: (s: Stored) => void }) {
+  const { api, stored } = props;
+  const host = useRef<HTMLDivElement>(null);
+  const [editor, setEditor] = useState<Editor | null>(null);
+  const [tick, setTick] = useState(0);
+  const saving = useSaving(props, stored);
+  const [paper, setPaper] = useState(stored?.paper ?? "letter");
+  const profile = stored?.profile === "contract" ? "contract" : "typeset";
   const [check, setCheck] = useState<Check | null>(null);
   const [extraSeats, setExtraSeats] = useState<string[]>([]);
   const [showPreview, setShowPreview] = useState(false);
-  const [loaded, setLoaded] = useState(!props.templateId);
 
   // The editor is made once, with the stored words when a template is opened.
   useEffect(() => {
-    let made: Editor | null = null;
-    let gone = false;
-    (async () => {
-      let content: JSONContent | null = null;
-      if (props.templateId) {
-        try {
-          const s = await api.load(props.templateId);
-          content = s.source;
-          setName(s.name);
-          setPaper(s.paper);
-          setProfile(s.profile === "contract" ? "contract" : "typeset");
-          setSaved({ id: s.id, version: s.version });
-        } catch (e) {
-          setNote({ kind: "error", text: t("error", { message: (e as Error).message }) });
-          return;
-        }
-      }
-      if (gone || !host.current) return;
-      made = makeEditor(host.current, content, () => { setTick((n) => n + 1); setDirty(true); }, t("editor"));
-      made.on("selectionUpdate", () => setTick((n) => n + 1));
-      setEditor(made);
-      setLoaded(true);
-    })();
-    return () => { gone = true; made?.destroy(); };
+    if (!host.current) return;
+    const made = makeEditor(host.current, stored?.source ?? null, () => { setTick((n) => n + 1); saving.setDirty(true); }, t("editor"));
+    made.on("selectionUpdate", () => setTick((n) => n + 1));
+    setEditor(made);
+    return () => made.destroy();
   }, []);
 
   const doc = editor?.state.doc;
@@ -158,65 +287,23 @@ export function Builder(props: {
       .command(({ tr }) => { tr.insertText(" "); return true; }).run();
   };
 
-  const save = async () => {
-    if (!editor || busy) return;
-    const n = name.trim() || t("untitled");
-    setBusy(true);
-    setNote(null);
-    try {
-      const source = sourceOf(editor);
-      const s = saved
-        ? await api.version(saved.id, saved.version, n, source, paper, profile)
-        : await api.create(n, source, paper, profile);
-      setSaved({ id: s.id, version: s.version });
-      setName(s.name);
-      setDirty(false);
-      setNote({ kind: "ok", text: t("saved", { version: s.version }) });
-      props.onSaved(s);
-    } catch (e) {
-      if (e instanceof Refused && e.status === 409 && saved) {
-        // Someone saved meanwhile: these words become the next version on the next save.
-        try {
-          const now = await api.load(saved.id);
-          setSaved({ id: saved.id, version: now.version });
-        } catch { /* the message below says enough */ }
-        setNote({ kind: "error", text: t("conflict") });
-      } else {
-        const message = (e as Error).message;
-        setNote({ kind: "error", text: t("error", { message }) });
-        props.onError?.(message);
-      }
-    } finally {
-      setBusy(false);
-    }
-  };
-
   const problems = check?.problems ?? [];
   return (
     <div class="builder">
-      <div class="builder-head">
-        <label class="name-field">
-          <span>{t("name")}</span>
-          <input value={name} maxLength={200} placeholder={t("untitled")} onInput={(e) => { setName(e.currentTarget.value); setDirty(true); }} />
-        </label>
+      <Head saving={saving} canSave={!!editor} onSave={() => editor && saving.save(sourceOf(editor), paper, profile)}>
         <label class="small-field">
           <span>{t("paper")}</span>
-          <select value={paper} onChange={(e) => { setPaper(e.currentTarget.value); setDirty(true); }}>
+          <select value={paper} onChange={(e) => { setPaper(e.currentTarget.value); saving.setDirty(true); }}>
             <option value="letter">Letter</option>
             <option value="a4">A4</option>
           </select>
         </label>
-        <div class="save">
-          {dirty && saved && <span class="unsaved">{t("unsaved")}</span>}
-          <button type="button" class="secondary" aria-pressed={showPreview} onClick={() => setShowPreview(!showPreview)}>{t("preview")}</button>
-          <button type="button" class="primary" disabled={busy || !editor} onClick={save}>{busy ? t("saving") : t("save")}</button>
-        </div>
-      </div>
-      {note && <p class={`notice ${note.kind}`} role={note.kind === "error" ? "alert" : "status"}>{note.text}</p>}
+        <button type="button" class="secondary" aria-pressed={showPreview} onClick={() => setShowPreview(!showPreview)}>{t("preview")}</button>
+      </Head>
+      {!saving.saved && <FromFile api={api} name={saving.name} onMade={props.onFile} />}
       {editor && <Toolbar editor={editor} tick={tick} seats={seats} questions={questions} onField={insertField} onSignature={insertSignature} onChip={insertChip} />}
       <div class="builder-body">
         <div class="page-wrap">
-          {!loaded && <p class="loading" role="status">{t("loading")}</p>}
           <div ref={host} class="page" />
         </div>
         <aside class="side" aria-label={t("title")}>
@@ -226,8 +313,9 @@ export function Builder(props: {
             <Inspector key={selected.pos} editor={editor} pos={selected.pos} attrs={selected.attrs} seats={seats} problems={problems} />
           ) : (
             <>
-              <Seats editor={editor} seats={seats} fields={[...fields, ...(doc ? nodesOf(doc, "signatureBlock") : [])].map((f) => String(f.node.attrs.role ?? ""))}
+              <Seats seats={seats} roles={[...fields, ...(doc ? nodesOf(doc, "signatureBlock") : [])].map((f) => String(f.node.attrs.role ?? ""))}
                 onAdd={(s) => setExtraSeats([...extraSeats, s])}
+                onRename={(from, to) => editor && renameSeat(editor, from, to)}
                 onRemove={(s) => setExtraSeats(extraSeats.filter((x) => x !== s))}
                 onSignature={insertSignature} />
               <Questions questions={questions} onAdd={(k) => insertChip(`custom.${k}`)} />
@@ -241,7 +329,7 @@ export function Builder(props: {
   );
 }
 
-function Section({ title, lead, children }: { title: string; lead?: string; children: ComponentChildren }) {
+export function Section({ title, lead, children }: { title: string; lead?: string; children: ComponentChildren }) {
   const id = useId();
   return (
     <section class="panel" aria-labelledby={id}>
@@ -370,8 +458,9 @@ function PictureButton({ editor }: { editor: Editor }) {
 }
 
 function Seats(props: {
-  editor: Editor | null; seats: string[]; fields: string[];
-  onAdd: (s: string) => void; onRemove: (s: string) => void; onSignature: (s: string) => void;
+  seats: string[]; roles: string[];
+  onAdd: (s: string) => void; onRemove: (s: string) => void; onRename: (from: string, to: string) => void;
+  onSignature?: (s: string) => void;
 }) {
   const [adding, setAdding] = useState("");
   const [renaming, setRenaming] = useState<{ from: string; to: string } | null>(null);
@@ -386,12 +475,12 @@ function Seats(props: {
   };
   const rename = (e: Event) => {
     e.preventDefault();
-    if (!renaming || !props.editor) return;
+    if (!renaming) return;
     const to = slug(renaming.to);
     setWrong(!SEAT.test(to));
     if (!SEAT.test(to)) return;
     if (!props.seats.includes(to)) {
-      renameSeat(props.editor, renaming.from, to);
+      props.onRename(renaming.from, to);
       props.onRemove(renaming.from);
       props.onAdd(to);
     }
@@ -401,7 +490,7 @@ function Seats(props: {
     <Section title={t("seats")} lead={t("seatsLead")}>
       <ul class="seats">
         {props.seats.map((s) => {
-          const count = props.fields.filter((f) => f === s).length;
+          const count = props.roles.filter((f) => f === s).length;
           return (
             <li key={s}>
               {renaming?.from === s ? (
@@ -414,7 +503,7 @@ function Seats(props: {
                   <code class="seat">{s}</code>
                   <span class="hint">{t("seatFields", { count })}</span>
                   <button type="button" class="small secondary" onClick={() => setRenaming({ from: s, to: s })}>{t("rename")}</button>
-                  <button type="button" class="small secondary" onClick={() => props.onSignature(s)}>{t("signatureBlock")}</button>
+                  {props.onSignature && <button type="button" class="small secondary" onClick={() => props.onSignature?.(s)}>{t("signatureBlock")}</button>}
                 </>
               )}
             </li>
@@ -478,13 +567,22 @@ function Inspector({ editor, pos, attrs, seats, problems }: { editor: Editor; po
     tr.setSelection(NodeSelection.create(tr.doc, pos));
     editor.view.dispatch(tr);
   };
+  const here = problems.filter((p) => positionOf(editor.state.doc, p.path)?.from === pos);
+  return (
+    <FieldSettings attrs={attrs} seats={seats} problems={here} set={set}
+      onDone={() => editor.chain().focus().setTextSelection(pos + 1).run()}
+      onDelete={() => editor.chain().focus().deleteRange({ from: pos, to: pos + 1 }).run()} />
+  );
+}
+
+/** A field's settings, each change written at once through `set`. */
+export function FieldSettings({ attrs, seats, problems, set, onDone, onDelete }: {
+  attrs: Record<string, unknown>; seats: string[]; problems: Problem[];
+  set: (changes: Record<string, unknown>) => void; onDone: () => void; onDelete: () => void;
+}) {
   const text = (k: string) => (attrs[k] == null ? "" : String(attrs[k]));
   const blankNull = (v: string) => (v.trim() === "" ? null : v);
   const type = String(attrs.type ?? "text");
-  const here = problems.filter((p) => {
-    const at = positionOf(editor.state.doc, p.path);
-    return at?.from === pos;
-  });
   const id = useId();
   const row = (label: string, control: (id: string) => ComponentChildren, k: string) => (
     <div class="field" key={k}>
@@ -494,7 +592,7 @@ function Inspector({ editor, pos, attrs, seats, problems }: { editor: Editor; po
   );
   return (
     <Section title={t("field")}>
-      {here.map((p) => <p key={p.path} class="notice error" role="alert">{p.message}</p>)}
+      {problems.map((p) => <p key={p.path} class="notice error" role="alert">{p.message}</p>)}
       {row(t("fieldName"), (i) => <input id={i} value={text("name")} maxLength={100} onInput={(e) => set({ name: e.currentTarget.value })} />, "name")}
       {row(t("fieldType"), (i) => (
         <select id={i} value={type} onChange={(e) => set({ type: e.currentTarget.value })}>
@@ -533,14 +631,14 @@ function Inspector({ editor, pos, attrs, seats, problems }: { editor: Editor; po
         </>
       )}
       <div class="actions start">
-        <button type="button" class="small primary" onClick={() => editor.chain().focus().setTextSelection(pos + 1).run()}>{t("done")}</button>
-        <button type="button" class="small secondary" onClick={() => editor.chain().focus().deleteRange({ from: pos, to: pos + 1 }).run()}>{t("deleteField")}</button>
+        <button type="button" class="small primary" onClick={onDone}>{t("done")}</button>
+        <button type="button" class="small secondary" onClick={onDelete}>{t("deleteField")}</button>
       </div>
     </Section>
   );
 }
 
-function Problems({ check, onPick }: { check: Check | null; onPick: (p: Problem) => void }) {
+export function Problems({ check, onPick }: { check: Check | null; onPick: (p: Problem) => void }) {
   if (!check) return null;
   return (
     <Section title={t("problems")}>

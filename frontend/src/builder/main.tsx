@@ -50,6 +50,8 @@ const api: BuilderApi = {
   version: async (id, version, name, source, paper, profile) =>
     saved(await call("POST", `/api/v1/templates/${encodeURIComponent(id)}/versions`, { version, name, source, paper, profile })),
   load: (id) => call<Stored>("GET", `/api/v1/templates/${encodeURIComponent(id)}/source`),
+  upload: async (name, fileName, file) => saved(await call("POST", "/api/v1/templates/file", { name, fileName, file, placeFields: true })),
+  page: (id, page) => call("GET", `/api/v1/templates/${encodeURIComponent(id)}/pages/${page}`),
 };
 
 async function start() {

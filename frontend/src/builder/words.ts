@@ -111,6 +111,13 @@ const en = {
   conflict: "Someone saved this template while you were writing. Your words are kept here; save again to make them the newest version.",
   paper: "Paper size",
   seatRule: "A seat is one word of letters a–z, digits and _, such as client or buyer_2.",
+  fromFile: "Start from a file",
+  fromFileHint: "A PDF, Word, Excel, PowerPoint or picture file of up to 10 MB; you place its fields on its pages.",
+  reading: "Reading the file…",
+  placeLead: "Choose a type and a seat, then drag on a page where the person fills something in. Move a box by dragging it, or select it and use the arrow keys (Shift for larger steps, Alt to resize).",
+  addField: "Add a field to page {page}",
+  fileTooBig: "The file is larger than 10 MB.",
+  box: "{name}: {type} for {seat}",
 };
 export type Words = typeof en;
 

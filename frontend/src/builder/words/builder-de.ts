@@ -110,5 +110,12 @@ const words: Words = {
   conflict: "Jemand hat diese Vorlage gespeichert, während Sie geschrieben haben. Ihr Text bleibt hier erhalten; speichern Sie erneut, damit er zur neuesten Version wird.",
   paper: "Papierformat",
   seatRule: "Eine Rolle ist ein einziges Wort aus den Buchstaben a–z, Ziffern und _, etwa client oder buyer_2.",
+  fromFile: "Mit einer Datei beginnen",
+  fromFileHint: "Eine PDF-, Word-, Excel-, PowerPoint- oder Bilddatei bis 10 MB; Sie platzieren ihre Felder dann auf ihren Seiten.",
+  reading: "Datei wird gelesen…",
+  placeLead: "Wählen Sie einen Typ und eine Rolle und ziehen Sie dann auf einer Seite einen Rahmen dort auf, wo die Person etwas ausfüllt. Verschieben Sie einen Rahmen durch Ziehen, oder wählen Sie ihn aus und verwenden Sie die Pfeiltasten (Umschalttaste für größere Schritte, Alt zum Ändern der Größe).",
+  addField: "Feld auf Seite {page} hinzufügen",
+  fileTooBig: "Die Datei ist größer als 10 MB.",
+  box: "{name}: {type} für {seat}",
 };
 export default words;

@@ -110,5 +110,12 @@ const words: Words = {
   conflict: "Alguien guardó esta plantilla mientras usted escribía. Su texto se conserva aquí; guarde de nuevo para que sea la versión más reciente.",
   paper: "Tamaño del papel",
   seatRule: "Un rol es una sola palabra con letras a–z, cifras y _, por ejemplo client o buyer_2.",
+  fromFile: "Empezar desde un archivo",
+  fromFileHint: "Un archivo PDF, Word, Excel, PowerPoint o de imagen de hasta 10 MB; después coloca los campos en sus páginas.",
+  reading: "Leyendo el archivo…",
+  placeLead: "Elija un tipo y un rol y luego arrastre sobre una página donde la persona debe completar algo. Mueva un recuadro arrastrándolo, o selecciónelo y use las teclas de flecha (Mayús para pasos más grandes, Alt para cambiar el tamaño).",
+  addField: "Añadir un campo a la página {page}",
+  fileTooBig: "El archivo supera los 10 MB.",
+  box: "{name}: {type} para {seat}",
 };
 export default words;

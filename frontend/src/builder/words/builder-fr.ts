@@ -110,5 +110,12 @@ const words: Words = {
   conflict: "Quelqu’un a enregistré ce modèle pendant que vous écriviez. Votre texte est conservé ici ; enregistrez de nouveau pour en faire la version la plus récente.",
   paper: "Format du papier",
   seatRule: "Un rôle est un seul mot fait des lettres a–z, de chiffres et de _, par exemple client ou buyer_2.",
+  fromFile: "Partir d’un fichier",
+  fromFileHint: "Un fichier PDF, Word, Excel, PowerPoint ou image de 10 Mo au plus ; vous placez ensuite ses champs sur ses pages.",
+  reading: "Lecture du fichier…",
+  placeLead: "Choisissez un type et un rôle, puis faites glisser sur une page là où la personne doit remplir quelque chose. Déplacez un cadre en le faisant glisser, ou sélectionnez-le et utilisez les touches fléchées (Maj pour des pas plus grands, Alt pour redimensionner).",
+  addField: "Ajouter un champ à la page {page}",
+  fileTooBig: "Le fichier dépasse 10 Mo.",
+  box: "{name} : {type} pour {seat}",
 };
 export default words;

@@ -110,5 +110,12 @@ const words: Words = {
   conflict: "Qualcuno ha salvato questo modello mentre scrivevi. Il tuo testo è conservato qui; salva di nuovo per renderlo la versione più recente.",
   paper: "Formato carta",
   seatRule: "Un ruolo è una sola parola di lettere a–z, cifre e _, per esempio client o buyer_2.",
+  fromFile: "Parti da un file",
+  fromFileHint: "Un file PDF, Word, Excel, PowerPoint o immagine fino a 10 MB; poi ne posizioni i campi sulle pagine.",
+  reading: "Lettura del file…",
+  placeLead: "Scegli un tipo e un ruolo, poi trascina su una pagina nel punto in cui la persona deve compilare qualcosa. Sposta un riquadro trascinandolo, oppure selezionalo e usa i tasti freccia (Maiusc per spostamenti più ampi, Alt per ridimensionare).",
+  addField: "Aggiungi un campo alla pagina {page}",
+  fileTooBig: "Il file supera i 10 MB.",
+  box: "{name}: {type} per {seat}",
 };
 export default words;

@@ -110,5 +110,12 @@ const words: Words = {
   conflict: "編集中に他の人がこのテンプレートを保存しました。あなたの内容はここに残っています。もう一度保存すると最新バージョンになります。",
   paper: "用紙サイズ",
   seatRule: "役割は a–z の英字、数字、_ からなる一語です（例：client、buyer_2）。",
+  fromFile: "ファイルから始める",
+  fromFileHint: "10 MB までの PDF、Word、Excel、PowerPoint、または画像ファイル。そのページ上にフィールドを配置します。",
+  reading: "ファイルを読み込み中…",
+  placeLead: "種類と役割を選び、入力してもらう位置でページ上をドラッグしてください。枠はドラッグで移動できます。選択して矢印キーを使うこともできます（Shift で大きく移動、Alt でサイズ変更）。",
+  addField: "{page} ページにフィールドを追加",
+  fileTooBig: "ファイルが 10 MB を超えています。",
+  box: "{name}：{seat} の{type}",
 };
 export default words;

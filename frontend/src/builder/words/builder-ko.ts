@@ -110,5 +110,12 @@ const words: Words = {
   conflict: "작성하는 동안 다른 사람이 이 템플릿을 저장했습니다. 작성한 내용은 여기에 남아 있으니 다시 저장하면 최신 버전이 됩니다.",
   paper: "용지 크기",
   seatRule: "역할은 a–z 영문자, 숫자, _로 된 한 단어입니다(예: client, buyer_2).",
+  fromFile: "파일로 시작",
+  fromFileHint: "10MB 이하의 PDF, Word, Excel, PowerPoint 또는 이미지 파일입니다. 파일의 페이지 위에 필드를 배치합니다.",
+  reading: "파일을 읽는 중…",
+  placeLead: "유형과 역할을 고른 다음, 페이지에서 입력받을 위치를 드래그하세요. 상자는 드래그해서 옮기거나, 선택한 뒤 화살표 키로 옮길 수 있습니다(Shift는 더 크게 이동, Alt는 크기 조절).",
+  addField: "{page}페이지에 필드 추가",
+  fileTooBig: "파일이 10MB보다 큽니다.",
+  box: "{name}: {seat}의 {type}",
 };
 export default words;

@@ -110,5 +110,12 @@ const words: Words = {
   conflict: "Iemand heeft dit sjabloon opgeslagen terwijl u aan het schrijven was. Uw tekst blijft hier bewaard; sla opnieuw op om er de nieuwste versie van te maken.",
   paper: "Papierformaat",
   seatRule: "Een rol is één woord van de letters a–z, cijfers en _, bijvoorbeeld client of buyer_2.",
+  fromFile: "Beginnen met een bestand",
+  fromFileHint: "Een PDF-, Word-, Excel-, PowerPoint- of afbeeldingsbestand van maximaal 10 MB; daarna plaatst u de velden op de pagina’s.",
+  reading: "Bestand wordt gelezen…",
+  placeLead: "Kies een type en een rol en sleep dan op een pagina waar de persoon iets invult. Verplaats een vak door het te slepen, of selecteer het en gebruik de pijltoetsen (Shift voor grotere stappen, Alt om het formaat te wijzigen).",
+  addField: "Veld toevoegen aan pagina {page}",
+  fileTooBig: "Het bestand is groter dan 10 MB.",
+  box: "{name}: {type} voor {seat}",
 };
 export default words;

@@ -110,5 +110,12 @@ const words: Words = {
   conflict: "Ktoś inny zapisał ten szablon w trakcie Twojej pracy. Twój tekst jest tu zachowany; zapisz ponownie, aby stał się najnowszą wersją.",
   paper: "Rozmiar papieru",
   seatRule: "Rola to jedno słowo z liter a–z, cyfr i _, np. client lub buyer_2.",
+  fromFile: "Zacznij od pliku",
+  fromFileHint: "Plik PDF, Word, Excel, PowerPoint lub obraz o rozmiarze do 10 MB; następnie rozmieszczasz pola na jego stronach.",
+  reading: "Wczytywanie pliku…",
+  placeLead: "Wybierz typ i rolę, a potem przeciągnij na stronie w miejscu, gdzie osoba ma coś wypełnić. Przesuń ramkę, przeciągając ją, albo zaznacz ją i użyj klawiszy strzałek (Shift – większe kroki, Alt – zmiana rozmiaru).",
+  addField: "Dodaj pole na stronie {page}",
+  fileTooBig: "Plik jest większy niż 10 MB.",
+  box: "{name}: {type} dla roli {seat}",
 };
 export default words;

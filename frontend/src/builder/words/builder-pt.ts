@@ -110,5 +110,12 @@ const words: Words = {
   conflict: "Alguém salvou este modelo enquanto você escrevia. Seu texto está guardado aqui; salve de novo para torná-lo a versão mais recente.",
   paper: "Tamanho do papel",
   seatRule: "Um papel é uma só palavra com letras a–z, algarismos e _, por exemplo client ou buyer_2.",
+  fromFile: "Começar a partir de um arquivo",
+  fromFileHint: "Um arquivo PDF, Word, Excel, PowerPoint ou de imagem de até 10 MB; depois você posiciona os campos nas páginas dele.",
+  reading: "Lendo o arquivo…",
+  placeLead: "Escolha um tipo e um papel e arraste sobre uma página onde a pessoa preenche algo. Mova uma caixa arrastando-a, ou selecione-a e use as teclas de seta (Shift para passos maiores, Alt para redimensionar).",
+  addField: "Adicionar campo à página {page}",
+  fileTooBig: "O arquivo tem mais de 10 MB.",
+  box: "{name}: {type} para {seat}",
 };
 export default words;

@@ -110,5 +110,12 @@ const words: Words = {
   conflict: "Siz yazarken başka biri bu şablonu kaydetti. Metniniz burada korunuyor; en yeni sürüm olması için yeniden kaydedin.",
   paper: "Kağıt boyutu",
   seatRule: "Rol; a–z harfleri, rakamlar ve _ ile yazılan tek bir kelimedir, örneğin client veya buyer_2.",
+  fromFile: "Dosyadan başla",
+  fromFileHint: "En fazla 10 MB boyutunda bir PDF, Word, Excel, PowerPoint veya resim dosyası; ardından alanları sayfalarına yerleştirirsiniz.",
+  reading: "Dosya okunuyor…",
+  placeLead: "Bir tür ve bir rol seçin, ardından sayfada kişinin bir şey dolduracağı yere sürükleyin. Bir kutuyu sürükleyerek taşıyın ya da seçip ok tuşlarını kullanın (daha büyük adımlar için Shift, yeniden boyutlandırmak için Alt).",
+  addField: "{page}. sayfaya alan ekle",
+  fileTooBig: "Dosya 10 MB sınırını aşıyor.",
+  box: "{name}: {seat} için {type}",
 };
 export default words;

@@ -110,5 +110,12 @@ const words: Words = {
   conflict: "在您编辑期间，有人保存了此模板。您的内容仍保留在这里；再次保存即可使其成为最新版本。",
   paper: "纸张大小",
   seatRule: "角色是由字母 a–z、数字和 _ 组成的一个单词，例如 client 或 buyer_2。",
+  fromFile: "从文件开始",
+  fromFileHint: "不超过 10 MB 的 PDF、Word、Excel、PowerPoint 或图片文件；之后由您在其页面上放置字段。",
+  reading: "正在读取文件…",
+  placeLead: "选择类型和角色，然后在页面上需要对方填写的位置拖动。拖动框即可移动；也可以选中后使用方向键（Shift 加大步长，Alt 调整大小）。",
+  addField: "向第 {page} 页添加字段",
+  fileTooBig: "文件超过 10 MB。",
+  box: "{name}：{seat} 的{type}",
 };
 export default words;
