@@ -94,6 +94,9 @@ test("a person drafts from a play in Scribe on the caller's page, which hears `d
   await frame.getByRole("button", { name: "Continue" }).click();
 
   await frame.getByRole("heading", { name: "Your draft is ready" }).waitFor();
+  // The draft's pages, drawn as a send will lay them out.
+  await frame.getByRole("img", { name: "Page 1" }).waitFor({ timeout: 30000 });
+  assert.ok(await frame.locator(".pages .box").count() >= 2, "each person's fields are marked");
   await axe(inner, "drafted");
   await shot(page, "4-drafted");
   const drafted = await page.waitForFunction(() => window.events.find(([t]) => t === "drafted"));

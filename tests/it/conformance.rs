@@ -101,6 +101,7 @@ const CONTRACT: &[(&str, &str, Idem)] = &[
     ("v1.templates.source", "templates:read", Idem::None),
     ("v1.templates.newVersion", "templates:write", Idem::Required),
     ("v1.templates.page", "templates:read", Idem::None),
+    ("v1.drafts.pages", "drafts:write", Idem::None),
     ("v1.templates.preview", "templates:write", Idem::None),
     ("v1.documents.list", "documents:read", Idem::None),
     ("v1.documents.get", "documents:read", Idem::None),
@@ -566,6 +567,20 @@ async fn request(app: &TestApp, w: &World, route: &Route) -> Req {
                 ),
                 json!({"answers": {"pet": "cat"}}),
             )
+        }
+        "v1.drafts.pages" => {
+            let made = ok(
+                app,
+                Method::POST,
+                "/api/v1/drafts",
+                key,
+                json!({"play": play(app, key).await, "people": crate::plays::people(), "answers": {"pet": "cat"}}),
+            )
+            .await;
+            get(format!(
+                "/api/v1/drafts/{}/pages",
+                made["draftRef"].as_str().unwrap()
+            ))
         }
         "v1.ai.draft" => post(
             "/api/v1/documents/ai/draft".into(),

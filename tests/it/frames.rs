@@ -220,7 +220,50 @@ both_quiet!(a_scribe_key_drafts_fifty_a_day_and_never_sends, |app| {
         status(&app, k, "GET", "/documents/templates", None).await,
         401
     );
-    // 50 drafts a day: the 51st is refused, saying when more are allowed.
+    // It sees the draft's pages, laid out with the people's names as a send would.
+    let reference = made["draftRef"].as_str().unwrap();
+    let (st, pages, _) = app
+        .api(k, "GET", &format!("/drafts/{reference}/pages"), None)
+        .await;
+    assert_eq!(st, 200, "{pages}");
+    assert!(
+        pages["pages"][0]["image"]
+            .as_str()
+            .unwrap()
+            .starts_with("data:image/png;base64,")
+    );
+    let roles: std::collections::BTreeSet<&str> = pages["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["role"].as_str().unwrap())
+        .collect();
+    assert!(roles.len() >= 2, "{roles:?}");
+    // A draft still asking questions has no pages yet; another workspace's is not found.
+    let asking = json!({"play": "mutual-nda", "people": people});
+    let (_, open, _) = app.api(k, "POST", "/drafts", Some(asking)).await;
+    assert_eq!(open["status"], "needs_input", "{open}");
+    let (st, _, _) = app
+        .api(
+            k,
+            "GET",
+            &format!("/drafts/{}/pages", open["draftRef"].as_str().unwrap()),
+            None,
+        )
+        .await;
+    assert_eq!(st, 409);
+    let other = app.workspace(Plan::Pro).await;
+    let stranger = app.key(&other, Mode::Test, &["drafts:write"]).await;
+    let (st, _, _) = app
+        .api(
+            &stranger,
+            "GET",
+            &format!("/drafts/{reference}/pages"),
+            None,
+        )
+        .await;
+    assert_eq!(st, 404);
+    // 50 drafts a day (a draft still asking questions is not one): the 51st is refused, saying when more are allowed.
     for i in 1..50 {
         let (s, b, _) = app.api(k, "POST", "/drafts", Some(draft.clone())).await;
         assert_eq!(s, 200, "draft {i}: {b}");

@@ -274,10 +274,40 @@ function Drafted({ play, draft }: { play: Play; draft: Draft }) {
           </dl>
         </section>
       )}
+      <Pages draftRef={draft.draftRef} />
       <div class="actions start">
         <button type="button" class="secondary" onClick={() => pick()}>{t("another")}</button>
       </div>
     </main>
+  );
+}
+
+type Pictures = { pages: { width: number; height: number; image: string | null }[]; fields: { role: string; page: number; x: number; y: number; width: number; height: number }[] };
+
+/** The draft's pages as a send will lay them out, each field's box marked with its seat. */
+function Pages({ draftRef }: { draftRef: string }) {
+  const [pictures, setPictures] = useState<Pictures | null>(null);
+  useEffect(() => {
+    api<Pictures>("GET", `/drafts/${encodeURIComponent(draftRef)}/pages`).then(setPictures, fail);
+  }, [draftRef]);
+  const pct = (v: number, of: number) => `${(v / of) * 100}%`;
+  return (
+    <section aria-labelledby="pages">
+      <h2 id="pages">{t("pagesTitle")}</h2>
+      {!pictures && <p class="hint" role="status">{t("drawing")}</p>}
+      <div class="pages">
+        {pictures?.pages.map((p, i) => (
+          <figure key={i} class="page" style={{ aspectRatio: `${p.width} / ${p.height}` }}>
+            {p.image && <img src={p.image} alt={t("page", { page: String(i + 1) })} />}
+            {pictures.fields.filter((f) => f.page === i + 1).map((f, k) => (
+              <span key={k} class="box" aria-hidden="true" style={{ left: pct(f.x, p.width), top: pct(f.y, p.height), width: pct(f.width, p.width), height: pct(f.height, p.height) }}>
+                <span>{f.role}</span>
+              </span>
+            ))}
+          </figure>
+        ))}
+      </div>
+    </section>
   );
 }
 

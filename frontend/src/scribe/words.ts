@@ -24,6 +24,9 @@ const en = {
   draftedLead: "Nothing has been sent: “{title}” is a draft for the sender to read, change and send.",
   another: "Draft another",
   answers: "Your answers",
+  pagesTitle: "The draft's pages",
+  page: "Page {page}",
+  drawing: "Drawing the pages…",
 };
 export type Words = typeof en;
 
@@ -52,6 +55,9 @@ const all: Record<string, Words> = {
     draftedLead: "No se ha enviado nada: «{title}» es un borrador para que el remitente lo lea, cambie y envíe.",
     another: "Redactar otro",
     answers: "Sus respuestas",
+    pagesTitle: "Las páginas del borrador",
+    page: "Página {page}",
+    drawing: "Dibujando las páginas…",
   },
   fr: {
     loading: "Chargement…",
@@ -76,6 +82,9 @@ const all: Record<string, Words> = {
     draftedLead: "Rien n’a été envoyé : « {title} » est un brouillon que l’expéditeur relit, modifie et envoie.",
     another: "Rédiger un autre document",
     answers: "Vos réponses",
+    pagesTitle: "Les pages du brouillon",
+    page: "Page {page}",
+    drawing: "Préparation des pages…",
   },
   de: {
     loading: "Wird geladen…",
@@ -100,6 +109,9 @@ const all: Record<string, Words> = {
     draftedLead: "Es wurde nichts gesendet: „{title}“ ist ein Entwurf, den der Absender liest, ändert und sendet.",
     another: "Weiteren Entwurf erstellen",
     answers: "Ihre Antworten",
+    pagesTitle: "Die Seiten des Entwurfs",
+    page: "Seite {page}",
+    drawing: "Die Seiten werden erstellt …",
   },
   pt: {
     loading: "Carregando…",
@@ -124,6 +136,9 @@ const all: Record<string, Words> = {
     draftedLead: "Nada foi enviado: “{title}” é um rascunho para o remetente ler, alterar e enviar.",
     another: "Redigir outro",
     answers: "Suas respostas",
+    pagesTitle: "As páginas do rascunho",
+    page: "Página {page}",
+    drawing: "Desenhando as páginas…",
   },
   it: {
     loading: "Caricamento…",
@@ -148,6 +163,9 @@ const all: Record<string, Words> = {
     draftedLead: "Non è stato inviato nulla: «{title}» è una bozza che il mittente legge, modifica e invia.",
     another: "Redigi un altro documento",
     answers: "Le tue risposte",
+    pagesTitle: "Le pagine della bozza",
+    page: "Pagina {page}",
+    drawing: "Preparazione delle pagine…",
   },
   nl: {
     loading: "Laden…",
@@ -172,6 +190,9 @@ const all: Record<string, Words> = {
     draftedLead: "Er is niets verstuurd: ‘{title}’ is een concept dat de afzender leest, wijzigt en verstuurt.",
     another: "Nog een opstellen",
     answers: "Uw antwoorden",
+    pagesTitle: "De pagina’s van het concept",
+    page: "Pagina {page}",
+    drawing: "De pagina’s worden getekend…",
   },
   pl: {
     loading: "Wczytywanie…",
@@ -196,6 +217,9 @@ const all: Record<string, Words> = {
     draftedLead: "Nic nie zostało wysłane: „{title}” to wersja robocza, którą nadawca przeczyta, zmieni i wyśle.",
     another: "Przygotuj kolejny",
     answers: "Twoje odpowiedzi",
+    pagesTitle: "Strony wersji roboczej",
+    page: "Strona {page}",
+    drawing: "Przygotowywanie stron…",
   },
   tr: {
     loading: "Yükleniyor…",
@@ -220,6 +244,9 @@ const all: Record<string, Words> = {
     draftedLead: "Hiçbir şey gönderilmedi: “{title}”, gönderenin okuyup değiştireceği ve göndereceği bir taslaktır.",
     another: "Başka bir taslak hazırla",
     answers: "Yanıtlarınız",
+    pagesTitle: "Taslağın sayfaları",
+    page: "Sayfa {page}",
+    drawing: "Sayfalar hazırlanıyor…",
   },
   ru: {
     loading: "Загрузка…",
@@ -244,6 +271,9 @@ const all: Record<string, Words> = {
     draftedLead: "Ничего не отправлено: «{title}» — черновик, который отправитель прочитает, изменит и отправит.",
     another: "Составить ещё один",
     answers: "Ваши ответы",
+    pagesTitle: "Страницы черновика",
+    page: "Страница {page}",
+    drawing: "Страницы готовятся…",
   },
   ar: {
     loading: "جارٍ التحميل…",
@@ -268,6 +298,9 @@ const all: Record<string, Words> = {
     draftedLead: "لم يُرسل شيء: «{title}» مسودة يقرؤها المرسل ويعدّلها ثم يرسلها.",
     another: "صياغة مستند آخر",
     answers: "إجاباتك",
+    pagesTitle: "صفحات المسودة",
+    page: "الصفحة {page}",
+    drawing: "جارٍ رسم الصفحات…",
   },
   ja: {
     loading: "読み込み中…",
@@ -292,6 +325,9 @@ const all: Record<string, Words> = {
     draftedLead: "何も送信されていません。「{title}」は送信者が読み、変更し、送信するための下書きです。",
     another: "別の文書を作成",
     answers: "あなたの答え",
+    pagesTitle: "下書きのページ",
+    page: "{page} ページ",
+    drawing: "ページを作成しています…",
   },
   zh: {
     loading: "正在加载…",
@@ -316,6 +352,9 @@ const all: Record<string, Words> = {
     draftedLead: "没有发送任何东西：“{title}”是一份供发件人阅读、修改和发送的草稿。",
     another: "再起草一份",
     answers: "您的答案",
+    pagesTitle: "草稿的页面",
+    page: "第 {page} 页",
+    drawing: "正在生成页面…",
   },
   ko: {
     loading: "불러오는 중…",
@@ -340,6 +379,9 @@ const all: Record<string, Words> = {
     draftedLead: "아무것도 보내지 않았습니다. “{title}”은(는) 발신자가 읽고 고친 뒤 보낼 초안입니다.",
     another: "다른 문서 작성",
     answers: "내 답변",
+    pagesTitle: "초안 페이지",
+    page: "{page}쪽",
+    drawing: "페이지를 그리는 중…",
   },
 };
 

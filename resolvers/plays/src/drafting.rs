@@ -251,6 +251,24 @@ pub async fn start(ctx: &Ctx, actor: &Actor, body: DraftIn) -> Result<DraftOut, 
 }
 
 /// POST /drafts/{draftRef}/answers: more answers; the next questions, or the draft.
+/// GET /drafts/{draftRef}/pages (an addition): the pages of the draft document a draft made,
+/// drawn as a send would lay them out, for a key that may draft but not read documents
+/// (Scribe's). A draft still asking questions has no pages yet (409).
+pub async fn pages(
+    ctx: &Ctx,
+    actor: &Actor,
+    draft_ref: &str,
+) -> Result<signet_documents::templates::TemplatePreviewOut, DomainError> {
+    allow(actor, Scope::DraftsWrite)?;
+    let stored = load(ctx, actor, draft_ref).await?;
+    let Some(doc) = stored.document_id.as_deref().filter(|d| *d != MAKING) else {
+        return Err(DomainError::conflict(
+            "this draft has questions to answer before it has pages".to_string(),
+        ));
+    };
+    signet_documents::templates::draft_pages(ctx, actor, doc).await
+}
+
 pub async fn answer(
     ctx: &Ctx,
     actor: &Actor,

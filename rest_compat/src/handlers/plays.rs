@@ -2,7 +2,7 @@
 
 use axum::extract::{Path, RawQuery, State};
 use axum::http::StatusCode;
-use axum::routing::{MethodRouter, delete, post};
+use axum::routing::{MethodRouter, delete, get, post};
 use axum::{Extension, Json};
 use signet_core::Actor;
 use signet_plays::types::*;
@@ -128,6 +128,16 @@ pub fn draft_answers() -> MethodRouter<AppState> {
          Path(draft_ref): Path<String>,
          JsonIn(body): JsonIn<DraftAnswersIn>| async move {
             Answer::Ok(Json(drafting::answer(&s.ctx, &a, &draft_ref, body).await?))
+        },
+    )
+}
+
+pub fn draft_pages() -> MethodRouter<AppState> {
+    get(
+        |State(s): State<AppState>,
+         Extension(a): Extension<Actor>,
+         Path(draft_ref): Path<String>| async move {
+            Answer::Ok(Json(drafting::pages(&s.ctx, &a, &draft_ref).await?))
         },
     )
 }

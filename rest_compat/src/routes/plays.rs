@@ -99,6 +99,14 @@ pub static ROUTES: &[Route] = &[
             (429, "The key's daily draft and send limit, or the workspace's 1,000 drafts a day, is used up; carries Retry-After."),
         ])
         .body_limit(256 * 1024),
+    Route::get("/drafts/{draftRef}/pages", "v1.drafts.pages", Access::Pro(Scope::DraftsWrite), plays::draft_pages)
+        .summary("The pages of the draft document a draft made, drawn as a send lays them out (an addition, for Scribe)")
+        .response(schema_of::<signet_documents::templates::TemplatePreviewOut>)
+        .statuses(&[
+            PRO,
+            (404, "No such draft reference, or it is over a day old, or of another mode, or its document is no longer a draft."),
+            (409, "The draft still has questions to answer."),
+        ]),
     Route::post("/drafts/{draftRef}/answers", "v1.drafts.answers", Access::Pro(Scope::DraftsWrite), plays::draft_answers)
         .summary("Answer a draft's questions: the next ones, or the new draft document")
         .idempotency(Idem::Optional)

@@ -24,5 +24,5 @@ pub use store::{get, list};
 pub use types::*;
 pub use versions::{
     PREVIEW_PAGES, PreviewFieldOut, PreviewPageOut, TemplatePreviewIn, TemplatePreviewOut,
-    TemplateSourceOut, TemplateVersionIn, new_version, page, preview, source,
+    TemplateSourceOut, TemplateVersionIn, draft_pages, new_version, page, preview, source,
 };

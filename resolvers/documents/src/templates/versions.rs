@@ -396,44 +396,102 @@ pub async fn preview(
                     DomainError::Internal(format!("laying out a preview: {e}"))
                 }
             })?;
-        let mut pages = Vec::with_capacity(rendered.pages.len());
-        for (i, (width, height)) in rendered.pages.iter().enumerate() {
-            let image = if i < PREVIEW_PAGES {
-                let picture = renderer
-                    .picture(&rendered.pdf, i, &[PREVIEW_WIDTH])
-                    .map_err(|e| DomainError::Internal(format!("drawing a preview: {e}")))?;
-                picture.images.into_iter().next().map(|png| {
-                    format!(
-                        "data:image/png;base64,{}",
-                        base64::engine::general_purpose::STANDARD.encode(png)
-                    )
-                })
-            } else {
-                None
-            };
-            pages.push(PreviewPageOut {
-                width: *width,
-                height: *height,
-                image,
-            });
-        }
-        let fields = rendered
-            .fields
-            .iter()
-            .map(|p| PreviewFieldOut {
-                name: p.field.name.clone(),
-                ty: p.field.ty.as_str().into(),
-                role: p.field.role.clone(),
-                page: p.page as i64,
-                x: p.x,
-                y: p.y,
-                width: p.width,
-                height: p.height,
-            })
-            .collect();
-        Ok(TemplatePreviewOut { pages, fields })
+        drawn(renderer.as_ref(), &rendered)
     };
     signet_core::blocking(work)
         .await
         .map_err(|e| DomainError::Internal(format!("drawing a preview: {e}")))?
+}
+
+/// A rendered document's pages as pictures (the first [`PREVIEW_PAGES`]) and its fields'
+/// boxes. CPU-bound.
+fn drawn(
+    renderer: &dyn crate::render::DocRenderer,
+    rendered: &crate::render::RenderedDoc,
+) -> Result<TemplatePreviewOut, DomainError> {
+    let mut pages = Vec::with_capacity(rendered.pages.len());
+    for (i, (width, height)) in rendered.pages.iter().enumerate() {
+        let image = if i < PREVIEW_PAGES {
+            let picture = renderer
+                .picture(&rendered.pdf, i, &[PREVIEW_WIDTH])
+                .map_err(|e| DomainError::Internal(format!("drawing a preview: {e}")))?;
+            picture.images.into_iter().next().map(|png| {
+                format!(
+                    "data:image/png;base64,{}",
+                    base64::engine::general_purpose::STANDARD.encode(png)
+                )
+            })
+        } else {
+            None
+        };
+        pages.push(PreviewPageOut {
+            width: *width,
+            height: *height,
+            image,
+        });
+    }
+    let fields = rendered
+        .fields
+        .iter()
+        .map(|p| PreviewFieldOut {
+            name: p.field.name.clone(),
+            ty: p.field.ty.as_str().into(),
+            role: p.field.role.clone(),
+            page: p.page as i64,
+            x: p.x,
+            y: p.y,
+            width: p.width,
+            height: p.height,
+        })
+        .collect();
+    Ok(TemplatePreviewOut { pages, fields })
+}
+
+/// The pages of a draft document made from a play (Scribe shows them): laid out with its
+/// people and answers as a send would, drawn, never stored. Only a draft of `actor`'s
+/// workspace and mode; a workspace draws one preview at a time.
+pub async fn draft_pages(
+    ctx: &Ctx,
+    actor: &Actor,
+    doc_id: &str,
+) -> Result<TemplatePreviewOut, DomainError> {
+    let gone = || DomainError::NotFound(format!("no draft document {doc_id}"));
+    let conn = &ctx.db.conn;
+    let doc = crate::store::load(conn, &ctx.db, doc_id)
+        .await?
+        .filter(|d| {
+            d.workspace_id.as_str() == actor.workspace_id.as_str()
+                && d.test == (actor.mode == signet_core::Mode::Test)
+                && d.state == crate::state::DocState::Draft
+        })
+        .ok_or_else(gone)?;
+    let people = crate::store::people(conn, &ctx.db, &[&doc.id]).await?;
+    let data = crate::rendering::file_data(ctx, &doc).await?;
+    let slow = SlowTurn::take(
+        "preview",
+        &actor.workspace_id,
+        "a preview of this workspace is being drawn; ask again when it is done",
+    )?;
+    let turn = conversions()
+        .acquire()
+        .await
+        .map_err(|e| DomainError::Internal(format!("conversions: {e}")))?;
+    let services = crate::services(ctx);
+    let (renderer, max_pages) = (services.renderer.clone(), services.max_pages);
+    let work = move || -> Result<TemplatePreviewOut, DomainError> {
+        let _turns = (turn, slow);
+        let draft = crate::rendering::with_file(crate::send::draft_from(&doc, &people)?, data);
+        let rendered = renderer
+            .render(&crate::draft::render_job(&doc, &draft, max_pages))
+            .map_err(|e| match e {
+                crate::render::RenderFailure::Refused(e) => DomainError::Invalid(e),
+                crate::render::RenderFailure::Broken(e) => {
+                    DomainError::Internal(format!("laying out a draft: {e}"))
+                }
+            })?;
+        drawn(renderer.as_ref(), &rendered)
+    };
+    signet_core::blocking(work)
+        .await
+        .map_err(|e| DomainError::Internal(format!("drawing a draft: {e}")))?
 }
