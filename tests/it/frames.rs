@@ -278,6 +278,26 @@ both_quiet!(a_scribe_key_drafts_fifty_a_day_and_never_sends, |app| {
         "{e}"
     );
     assert!(h.get("retry-after").is_some());
+    // Starts are bounded too, four for each draft the key may make (those above included),
+    // so starts left unanswered never spend the workspace's 1,000 a day.
+    let asking = json!({"play": "mutual-nda", "people": people});
+    let mut refused = None;
+    for _ in 0..250 {
+        let (s, b, _) = app.api(k, "POST", "/drafts", Some(asking.clone())).await;
+        if s != 200 {
+            refused = Some((s, b));
+            break;
+        }
+    }
+    let (s, e) = refused.expect("a key's starts are bounded");
+    assert_eq!(s, 429, "{e}");
+    assert!(
+        e["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("started 200 drafts"),
+        "{e}"
+    );
 });
 
 both_quiet!(
@@ -600,5 +620,44 @@ both_quiet!(
         );
         let (_, now, _) = app.api(&k, "GET", &format!("/templates/{id}"), None).await;
         assert_eq!(now["version"], 2);
+    }
+);
+
+both_quiet!(
+    a_frame_s_key_ends_when_its_website_may_no_longer_show_it,
+    |app| {
+        let ws = app.workspace(Plan::Pro).await;
+        let key = app.key(&ws, Mode::Test, &["embedded:write"]).await;
+        embedding(&app, &ws, true, &[SITE, "https://other.example.com"]).await;
+        let builder = session(&app, &key, Frame::Builder, SITE).await.unwrap();
+        let b = frames::start(app.ctx(), Frame::Builder, token(&builder.url))
+            .await
+            .unwrap()
+            .key;
+        let other = session(&app, &key, Frame::Scribe, "https://other.example.com")
+            .await
+            .unwrap();
+        let o = frames::start(app.ctx(), Frame::Scribe, token(&other.url))
+            .await
+            .unwrap()
+            .key;
+        assert_eq!(
+            status(&app, &b, "GET", "/documents/templates", None).await,
+            200
+        );
+        assert_eq!(status(&app, &o, "GET", "/plays", None).await, 200);
+        // The other website taken off the list: its frame's key ends at once; this one's not.
+        embedding(&app, &ws, true, &[SITE]).await;
+        assert_eq!(status(&app, &o, "GET", "/plays", None).await, 401);
+        assert_eq!(
+            status(&app, &b, "GET", "/documents/templates", None).await,
+            200
+        );
+        // Embedding turned off: every frame's key ends.
+        embedding(&app, &ws, false, &[SITE]).await;
+        assert_eq!(
+            status(&app, &b, "GET", "/documents/templates", None).await,
+            401
+        );
     }
 );

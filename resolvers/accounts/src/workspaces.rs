@@ -354,6 +354,7 @@ pub async fn apply(
     actor: Option<&signet_core::Actor>,
 ) -> Result<WorkspaceSettingsOut, DomainError> {
     use sea_orm::Value;
+    let workspace_id = id;
     get(ctx, id).await?;
     let (sets, named) = assignments(&patch)?;
     if !sets.is_empty() {
@@ -401,6 +402,9 @@ pub async fn apply(
             .await?;
         if patch.name.is_some() || patch.test_mode.is_some() {
             crate::keys::cache(ctx).clear();
+        }
+        if patch.embedding.is_some() || patch.embed_origins.is_some() {
+            crate::frames::end_refused(ctx, workspace_id).await?;
         }
     }
     settings(ctx, id).await

@@ -168,6 +168,9 @@ async fn may_tailor(ctx: &Ctx, actor: &Actor, play: &Play, name: &str) -> Result
 
 /// POST /drafts: checks the play, people and answers; asks the next questions, or makes the
 /// draft document when nothing is left to ask.
+/// Drafts a key with a daily limit may start for each draft it may make.
+pub const STARTS_PER_DRAFT: u64 = 4;
+
 pub async fn start(ctx: &Ctx, actor: &Actor, body: DraftIn) -> Result<DraftOut, DomainError> {
     allow(actor, Scope::DraftsWrite)?;
     let name = body.play.trim().to_string();
@@ -193,6 +196,24 @@ pub async fn start(ctx: &Ctx, actor: &Actor, body: DraftIn) -> Result<DraftOut, 
         may_tailor(ctx, actor, &play, &name).await?;
     }
     let day = Utc::now().format("%Y-%m-%d").to_string();
+    // A key with a daily limit (Scribe's: 50 drafts) may start four times as many drafts as
+    // it may make, so that starts left unanswered never spend the workspace's allowance.
+    if let Some(limit) = actor.daily_limit {
+        let starts = limit.saturating_mul(STARTS_PER_DRAFT);
+        if !ctx
+            .daily
+            .spend(actor.id(), &format!("{day}:starts"), starts)
+            .await?
+        {
+            return Err(DomainError::RateLimited {
+                message: format!(
+                    "this key has started {starts} drafts today; more are allowed from \
+                     midnight UTC"
+                ),
+                retry_after_secs: signet_core::limits::until_midnight(Utc::now()),
+            });
+        }
+    }
     if !ctx
         .daily
         .spend_workspace(
