@@ -586,9 +586,7 @@ both_quiet!(
             .await;
         assert_eq!(read["source"]["file"]["blob"], blob);
         assert_eq!(read["source"]["file"]["pages"], json!([[612.0, 792.0]]));
-        let (_, listed, _) = app
-            .api(&k, "GET", &format!("/documents/templates"), None)
-            .await;
+        let (_, listed, _) = app.api(&k, "GET", "/documents/templates", None).await;
         assert!(
             listed["data"]
                 .as_array()

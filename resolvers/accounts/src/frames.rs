@@ -355,7 +355,7 @@ pub async fn end_refused(ctx: &Ctx, workspace_id: &str) -> Result<u64, DomainErr
     let mut ended = 0;
     for r in rows {
         let (key, origin): (String, String) = (r.try_get("", "key_id")?, r.try_get("", "origin")?);
-        if embedding.on && embedding.origins.iter().any(|o| *o == origin) {
+        if embedding.on && embedding.origins.contains(&origin) {
             continue;
         }
         if keys::revoke(ctx, &key).await.is_ok() {
