@@ -1,9 +1,9 @@
 // Written by build.mjs; do not edit.
 /// Every built file: its name, its content type, its bytes.
 pub static FILES: &[(&str, &str, &[u8])] = &[
+    ("app-2GN6BDYA.css", "text/css; charset=utf-8", include_bytes!("app-2GN6BDYA.css")),
     ("app-5T3IVZRW.js", "text/javascript; charset=utf-8", include_bytes!("app-5T3IVZRW.js")),
     ("app-Builder-B5SXOH36.js", "text/javascript; charset=utf-8", include_bytes!("app-Builder-B5SXOH36.js")),
-    ("app-LCF2CRYE.css", "text/css; charset=utf-8", include_bytes!("app-LCF2CRYE.css")),
     ("app-ar-T5YS3RSG.js", "text/javascript; charset=utf-8", include_bytes!("app-ar-T5YS3RSG.js")),
     ("app-builder-ar-DEJKKIWO.js", "text/javascript; charset=utf-8", include_bytes!("app-builder-ar-DEJKKIWO.js")),
     ("app-builder-de-MZBOFCQQ.js", "text/javascript; charset=utf-8", include_bytes!("app-builder-de-MZBOFCQQ.js")),
@@ -34,7 +34,7 @@ pub static FILES: &[(&str, &str, &[u8])] = &[
     ("app-words-JFQSHFUQ.js", "text/javascript; charset=utf-8", include_bytes!("app-words-JFQSHFUQ.js")),
     ("app-zh-T2QLBJTA.js", "text/javascript; charset=utf-8", include_bytes!("app-zh-T2QLBJTA.js")),
     ("builder-A2IQCTGH.js", "text/javascript; charset=utf-8", include_bytes!("builder-A2IQCTGH.js")),
-    ("builder-YNOP6WUB.css", "text/css; charset=utf-8", include_bytes!("builder-YNOP6WUB.css")),
+    ("builder-FQSHWIFU.css", "text/css; charset=utf-8", include_bytes!("builder-FQSHWIFU.css")),
     ("builder-ar-K35N62FF.js", "text/javascript; charset=utf-8", include_bytes!("builder-ar-K35N62FF.js")),
     ("builder-de-QF5JW3YR.js", "text/javascript; charset=utf-8", include_bytes!("builder-de-QF5JW3YR.js")),
     ("builder-es-CHVWV6ZK.js", "text/javascript; charset=utf-8", include_bytes!("builder-es-CHVWV6ZK.js")),
@@ -58,9 +58,9 @@ pub static FILES: &[(&str, &str, &[u8])] = &[
 ];
 /// Logical names (`sign.js`) to built names.
 pub static MANIFEST: &[(&str, &str)] = &[
+    ("app.css", "app-2GN6BDYA.css"),
     ("app.js", "app-5T3IVZRW.js"),
     ("app-Builder.js", "app-Builder-B5SXOH36.js"),
-    ("app.css", "app-LCF2CRYE.css"),
     ("app-ar.js", "app-ar-T5YS3RSG.js"),
     ("app-builder-ar.js", "app-builder-ar-DEJKKIWO.js"),
     ("app-builder-de.js", "app-builder-de-MZBOFCQQ.js"),
@@ -90,7 +90,7 @@ pub static MANIFEST: &[(&str, &str)] = &[
     ("app-words.js", "app-words-JFQSHFUQ.js"),
     ("app-zh.js", "app-zh-T2QLBJTA.js"),
     ("builder.js", "builder-A2IQCTGH.js"),
-    ("builder.css", "builder-YNOP6WUB.css"),
+    ("builder.css", "builder-FQSHWIFU.css"),
     ("builder-ar.js", "builder-ar-K35N62FF.js"),
     ("builder-de.js", "builder-de-QF5JW3YR.js"),
     ("builder-es.js", "builder-es-CHVWV6ZK.js"),

@@ -861,7 +861,7 @@ test("every screen at 1280 and 375 pixels, in English and Arabic, passes axe", a
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
         assert.ok(overflow <= 0, `${path} at ${width}px in ${lang} is ${overflow}px wider than the screen`);
         await axe(page, `${path} at ${width}px in ${lang}`);
-        await shot(page, shots, `screens-${lang}-${width}-${path.split("/").pop()}`);
+        await shot(page, shots, `screens-${lang}-${width}-${path.slice("/app/".length).replace(/\//g, "-")}`);
       }
       assert.deepEqual(errors, []);
       await context.close();
