@@ -60,15 +60,17 @@ impl TemplatesQuery {
             .map_err(|e| e.extend())
     }
 
-    /// Approved, current templates to send from, newest first (templates:read).
+    /// Approved, current templates with a seat, to send from, newest first; with `all`, every
+    /// template (waiting for approval, or a file with no field placed yet) (templates:read).
     async fn templates(
         &self,
         ctx: &Context<'_>,
         limit: Option<i64>,
         cursor: Option<String>,
+        all: Option<bool>,
     ) -> async_graphql::Result<TemplatePageOut> {
         let (c, a) = who(ctx)?;
-        templates::list(c, a, limit, cursor.as_deref())
+        templates::list(c, a, limit, cursor.as_deref(), all.unwrap_or(false))
             .await
             .map_err(|e| e.extend())
     }

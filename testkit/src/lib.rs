@@ -11,7 +11,7 @@
 use std::io::Write;
 
 /// The parts, by the names `SIGNET_TEST_SKIP` takes.
-pub const PARTS: [(&str, &str); 9] = [
+pub const PARTS: [(&str, &str); 10] = [
     (
         "postgres",
         "the PostgreSQL+Redis half of the integration tests",
@@ -19,6 +19,10 @@ pub const PARTS: [(&str, &str); 9] = [
     (
         "verifiers",
         "pyHanko, pdfsig, qpdf and standardwebhooks judging our files and webhooks",
+    ),
+    (
+        "stripe",
+        "the official stripe library checking the Stripe stand-in speaks Stripe's wire format",
     ),
     ("schemathesis", "schemathesis against the OpenAPI document"),
     ("browser", "the browser tests (Chromium and node)"),

@@ -1140,6 +1140,24 @@ async fn operation(app: &TestApp, w: &World, field: &str) -> (String, Value, boo
             json!({"x": template(app, key).await}),
             false,
         ),
+        "templateSource" => (
+            one("id", "String"),
+            json!({"x": template(app, key).await}),
+            false,
+        ),
+        "templatePage" => (
+            format!("($x: String!) {{ {field}(id: $x, page: 1) {{ __typename }} }}"),
+            json!({"x": file_template(app, key).await}),
+            false,
+        ),
+        "createTemplateVersion" => (
+            format!(
+                "($x: String!, $i: {}!) {{ {field}(id: $x, input: $i) {{ __typename }} }}",
+                input_type(field)
+            ),
+            json!({"x": template(app, key).await, "i": {"version": 1, "source": plain_source()}}),
+            false,
+        ),
         "setTemplateDefaults" => (
             format!(
                 "($x: String!, $i: {}!) {{ {field}(id: $x, input: $i) {{ __typename }} }}",
@@ -1977,6 +1995,7 @@ fn input_type(field: &str) -> &'static str {
         "setTemplateDefaults" => "TemplateDefaultsInput",
         "createDocumentFromTemplate" => "TemplateDocumentInput",
         "sendTemplate" => "TemplateSendInput",
+        "createTemplateVersion" => "TemplateVersionInput",
         other => panic!("{other} takes no input object"),
     }
 }

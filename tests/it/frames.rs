@@ -59,6 +59,53 @@ async fn status(app: &TestApp, key: &str, method: &str, path: &str, body: Option
     app.api(key, method, path, body).await.0
 }
 
+/// A builder session asked for over REST and opened as its page does: the frame's key.
+async fn builder_key(app: &TestApp, key: &str) -> String {
+    let (st, s, _) = app
+        .api(
+            key,
+            "POST",
+            "/embedded/builder-session",
+            Some(json!({"origin": SITE, "name": "Consulting"})),
+        )
+        .await;
+    assert_eq!(st, 200, "{s}");
+    let url = s["url"].as_str().unwrap();
+    assert!(url.contains("/builder/"), "{url}");
+    let (st, started) = crate::harness::page_call(
+        &app.base,
+        "POST",
+        "/page/v1/frame/start",
+        token(url),
+        None,
+        "test",
+        Some(json!({"frame": "builder"})),
+    )
+    .await;
+    assert_eq!(st, 200, "{started}");
+    assert_eq!(started["name"], "Consulting");
+    started["key"].as_str().unwrap().to_string()
+}
+
+/// `POST /templates/{id}/versions` of `source`, written from `version`.
+async fn save_version(
+    app: &TestApp,
+    key: &str,
+    id: &str,
+    version: i64,
+    source: &Value,
+) -> (u16, Value) {
+    let (st, body, _) = app
+        .api(
+            key,
+            "POST",
+            &format!("/templates/{id}/versions"),
+            Some(json!({"version": version, "source": source})),
+        )
+        .await;
+    (st, body)
+}
+
 both_quiet!(
     a_builder_session_is_one_website_one_hour_and_templates_only,
     |app| {
@@ -306,31 +353,8 @@ both_quiet!(
         let ws = app.workspace(Plan::Free).await;
         embedding(&app, &ws, true, &[SITE]).await;
         let key = app.key(&ws, Mode::Test, &["embedded:write"]).await;
-        // The session over REST; Idempotency-Key is required.
-        let (st, s, _) = app
-            .api(
-                &key,
-                "POST",
-                "/embedded/builder-session",
-                Some(json!({"origin": SITE, "name": "Consulting"})),
-            )
-            .await;
-        assert_eq!(st, 200, "{s}");
-        let url = s["url"].as_str().unwrap();
-        assert!(url.contains("/builder/"), "{url}");
-        let (st, started) = crate::harness::page_call(
-            &app.base,
-            "POST",
-            "/page/v1/frame/start",
-            token(url),
-            None,
-            "test",
-            Some(json!({"frame": "builder"})),
-        )
-        .await;
-        assert_eq!(st, 200, "{started}");
-        assert_eq!(started["name"], "Consulting");
-        let k = started["key"].as_str().unwrap();
+        // The session over REST (Idempotency-Key required), opened as its page does.
+        let k = &builder_key(&app, &key).await;
         let source = crate::documents::source();
 
         // It checks a template's words (and only a template's: other checks take
@@ -444,14 +468,7 @@ both_quiet!(
         assert_eq!(v2["name"], "Consulting v2");
         assert_eq!(v2["seats"], json!(["client", "provider", "witness"]));
         // A save from the old version is refused, naming what to do; nothing changed.
-        let (st, e, _) = app
-            .api(
-                k,
-                "POST",
-                &format!("/templates/{id}/versions"),
-                Some(json!({"version": 1, "source": source})),
-            )
-            .await;
+        let (st, e) = save_version(&app, k, id, 1, &source).await;
         assert_eq!(st, 409, "{e}");
         assert!(
             e["error"]["message"]
@@ -463,17 +480,21 @@ both_quiet!(
         let (_, now, _) = app.api(k, "GET", &format!("/templates/{id}"), None).await;
         assert_eq!(now["version"], 2);
         // Bad words are a 400 and no version.
-        let (st, _, _) = app
-            .api(
-                k,
-                "POST",
-                &format!("/templates/{id}/versions"),
-                Some(json!({"version": 2, "source": broken})),
-            )
-            .await;
+        let (st, _) = save_version(&app, k, id, 2, &broken).await;
         assert_eq!(st, 400);
         let (_, now, _) = app.api(k, "GET", &format!("/templates/{id}"), None).await;
         assert_eq!(now["version"], 2);
+        // Another frame of the same workspace reads and changes only the templates it made.
+        let k2 = &builder_key(&app, &key).await;
+        let (st, _, _) = app
+            .api(k2, "GET", &format!("/templates/{id}/source"), None)
+            .await;
+        assert_eq!(st, 404);
+        let (st, _) = save_version(&app, k2, id, 2, &source).await;
+        assert_eq!(st, 404);
+        // A version number that is not one is a 400.
+        let (st, _) = save_version(&app, k, id, 0, &source).await;
+        assert_eq!(st, 400);
         // A template of another workspace is a 404.
         let other = app.workspace(Plan::Free).await;
         let stranger = app
@@ -567,14 +588,7 @@ both_quiet!(
                  "page": 1, "x": 300, "y": 600, "width": 120, "height": 20}
             ]
         }});
-        let (st, v2, _) = app
-            .api(
-                &k,
-                "POST",
-                &format!("/templates/{id}/versions"),
-                Some(json!({"version": 1, "source": placed})),
-            )
-            .await;
+        let (st, v2) = save_version(&app, &k, &id, 1, &placed).await;
         assert_eq!(st, 201, "{v2}");
         assert_eq!(v2["version"], 2);
         assert_eq!(v2["seats"], json!(["rider"]));
@@ -594,20 +608,54 @@ both_quiet!(
                 .iter()
                 .any(|t| t["id"] == id.as_str())
         );
+        // Documents are made from version 2, on the file kept since version 1.
+        let sender = app.key(&ws, Mode::Test, &["documents:write"]).await;
+        let (st, doc, _) = app
+            .api(
+                &sender,
+                "POST",
+                &format!("/templates/{id}/documents"),
+                Some(json!({"people": [{"name": "Rae Rider", "email": "rae@example.com", "role": "rider"}]})),
+            )
+            .await;
+        assert_eq!(st, 201, "{doc}");
+        assert_eq!(doc["templateVersion"], 2);
+
+        // Words may not name a file: not in a template from words, or a preview (another
+        // workspace's file would be one request away).
+        let foreign = json!({"type": "doc", "file": {"blob": blob, "pages": [[612, 792]]}});
+        let (st, e, _) = app
+            .api(
+                &k,
+                "POST",
+                "/templates/source",
+                Some(json!({"name": "Sneaky", "source": foreign})),
+            )
+            .await;
+        assert_eq!(st, 400, "{e}");
+        assert!(
+            e["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("source.file"),
+            "{e}"
+        );
+        let (st, _, _) = app
+            .api(
+                &k,
+                "POST",
+                "/templates/preview",
+                Some(json!({"source": foreign})),
+            )
+            .await;
+        assert_eq!(st, 400);
 
         // A field off its page is a 400 naming it; nothing is saved.
         let off = json!({"type": "doc", "file": {"fields": [
             {"name": "Rider signature", "type": "signature", "role": "rider",
              "page": 1, "x": 600, "y": 780, "width": 180, "height": 36}
         ]}});
-        let (st, e, _) = app
-            .api(
-                &k,
-                "POST",
-                &format!("/templates/{id}/versions"),
-                Some(json!({"version": 2, "source": off})),
-            )
-            .await;
+        let (st, e) = save_version(&app, &k, &id, 2, &off).await;
         assert_eq!(st, 400, "{e}");
         assert!(
             e["error"]["message"]

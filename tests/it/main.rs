@@ -48,5 +48,6 @@ mod signer_sees;
 mod signing_page;
 mod snapshots;
 mod storage;
+mod stripe_standin;
 mod templates;
 mod webhooks;

@@ -34,7 +34,7 @@ function List({ go, canWrite }: { go: Go; canWrite: boolean }) {
   const load = async (cursor: string | null) => {
     try {
       const d = await gql<{ templates: TemplatePageOut }>(
-        "query($c: String) { templates(limit: 50, cursor: $c) { data { id kind name version seats updatedAt } page { nextCursor } } }",
+        "query($c: String) { templates(limit: 50, cursor: $c, all: true) { data { id kind name version seats updatedAt } page { nextCursor } } }",
         { c: cursor },
       );
       setList((old) => (cursor ? [...(old ?? []), ...d.templates.data] : d.templates.data));
@@ -190,9 +190,11 @@ function OneTemplate({ id, go, canWrite }: { id: string; go: Go; canWrite: boole
       {canWrite && <Defaults tpl={tpl} onSaved={(x) => { setTpl(x); setNote({ kind: "ok", text: t("common.saved") }); }} onError={(e) => setNote(failed(e))} />}
       {canWrite && (
         <div class="actions start">
-          {tpl.kind === "source" && (
+          {tpl.kind !== "html" && (
             <a class="button secondary" href={`/app/templates/${encodeURIComponent(tpl.id)}/edit`}
-              onClick={(e) => { e.preventDefault(); go(`/app/templates/${encodeURIComponent(tpl.id)}/edit`); }}>{t("tpl.editWords")}</a>
+              onClick={(e) => { e.preventDefault(); go(`/app/templates/${encodeURIComponent(tpl.id)}/edit`); }}>
+              {tpl.kind === "source" ? t("tpl.editWords") : t("tpl.placeFields")}
+            </a>
           )}
           <a class="button primary" href="/app/documents/new" onClick={(e) => { e.preventDefault(); go("/app/documents/new"); }}>{t("docs.new")}</a>
         </div>

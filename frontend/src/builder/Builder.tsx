@@ -192,8 +192,14 @@ function FileBuilder(props: Props & { stored: Stored }) {
   const inFields = fields.map((f) => f.role).filter((r, i, all) => r && all.indexOf(r) === i);
   const seats = [...inFields, ...extraSeats.filter((s) => !inFields.includes(s))];
   const source = () => ({ type: "doc", file: { ...(stored.source as { file: object }).file, fields } }) as unknown as JSONContent;
+  const asked = useRef(0);
   useDebounced(fields, 500, async () => {
-    try { setCheck(await api.check(source())); } catch { /* saving says what is wrong */ }
+    const n = ++asked.current;
+    try {
+      const c = await api.check(source());
+      // An answer about older boxes is dropped: its indices name other fields now.
+      if (n === asked.current) setCheck(c);
+    } catch { /* saving says what is wrong */ }
   });
   return (
     <div class="builder">
@@ -201,9 +207,9 @@ function FileBuilder(props: Props & { stored: Stored }) {
       <FileFields api={api} stored={stored} seats={seats} fields={fields} check={check}
         onChange={(f) => { setFields(f); saving.setDirty(true); }}>
         <Seats seats={seats} roles={fields.map((f) => f.role)}
-          onAdd={(s) => setExtraSeats([...extraSeats, s])}
-          onRename={(from, to) => { setFields(fields.map((f) => (f.role === from ? { ...f, role: to } : f))); saving.setDirty(true); }}
-          onRemove={(s) => setExtraSeats(extraSeats.filter((x) => x !== s))} />
+          onAdd={(s) => setExtraSeats((old) => [...old, s])}
+          onRename={(from, to) => { setFields((old) => old.map((f) => (f.role === from ? { ...f, role: to } : f))); saving.setDirty(true); }}
+          onRemove={(s) => setExtraSeats((old) => old.filter((x) => x !== s))} />
       </FileFields>
     </div>
   );
@@ -214,7 +220,11 @@ function WordsBuilder(props: Props & { stored: Stored | null; onFile: (s: Stored
   const { api, stored } = props;
   const host = useRef<HTMLDivElement>(null);
   const [editor, setEditor] = useState<Editor | null>(null);
+  // `tick` redraws the panels (any change, the caret's included); `changed` counts changes of
+  // the words, which alone ask the server to check or draw again.
   const [tick, setTick] = useState(0);
+  const [changed, setChanged] = useState(0);
+  const asked = useRef(0);
   const saving = useSaving(props, stored);
   const [paper, setPaper] = useState(stored?.paper ?? "letter");
   const profile = stored?.profile === "contract" ? "contract" : "typeset";
@@ -225,7 +235,11 @@ function WordsBuilder(props: Props & { stored: Stored | null; onFile: (s: Stored
   // The editor is made once, with the stored words when a template is opened.
   useEffect(() => {
     if (!host.current) return;
-    const made = makeEditor(host.current, stored?.source ?? null, () => { setTick((n) => n + 1); saving.setDirty(true); }, t("editor"));
+    const made = makeEditor(host.current, stored?.source ?? null, () => {
+      setTick((n) => n + 1);
+      setChanged((n) => n + 1);
+      saving.setDirty(true);
+    }, t("editor"));
     made.on("selectionUpdate", () => setTick((n) => n + 1));
     setEditor(made);
     return () => made.destroy();
@@ -240,10 +254,14 @@ function WordsBuilder(props: Props & { stored: Stored | null; onFile: (s: Stored
   const fields = useMemo(() => (doc ? nodesOf(doc, "fieldTag") : []), [tick, editor]);
 
   // The check runs a moment after the words stop changing; its problems are shown in place.
-  useDebounced(tick, 500, async () => {
+  useDebounced(changed, 500, async () => {
     if (!editor) return;
+    const n = ++asked.current;
+    const words = editor.state.doc;
     try {
       const c = await api.check(sourceOf(editor));
+      // An answer about older words is dropped: its paths name other nodes now.
+      if (n !== asked.current || editor.state.doc !== words) return;
       setCheck(c);
       const all = [...c.problems];
       editor.view.dispatch(editor.state.tr.setMeta(problemsKey, problemDecorations(editor.state, all)).setMeta("addToHistory", false));
@@ -308,15 +326,15 @@ function WordsBuilder(props: Props & { stored: Stored | null; onFile: (s: Stored
         </div>
         <aside class="side" aria-label={t("title")}>
           {showPreview && editor ? (
-            <PreviewPanel api={api} editor={editor} tick={tick} paper={paper} profile={profile} onClose={() => setShowPreview(false)} />
+            <PreviewPanel api={api} editor={editor} changed={changed} paper={paper} profile={profile} onClose={() => setShowPreview(false)} />
           ) : selected && editor ? (
             <Inspector key={selected.pos} editor={editor} pos={selected.pos} attrs={selected.attrs} seats={seats} problems={problems} />
           ) : (
             <>
               <Seats seats={seats} roles={[...fields, ...(doc ? nodesOf(doc, "signatureBlock") : [])].map((f) => String(f.node.attrs.role ?? ""))}
-                onAdd={(s) => setExtraSeats([...extraSeats, s])}
+                onAdd={(s) => setExtraSeats((old) => [...old, s])}
                 onRename={(from, to) => editor && renameSeat(editor, from, to)}
-                onRemove={(s) => setExtraSeats(extraSeats.filter((x) => x !== s))}
+                onRemove={(s) => setExtraSeats((old) => old.filter((x) => x !== s))}
                 onSignature={insertSignature} />
               <Questions questions={questions} onAdd={(k) => insertChip(`custom.${k}`)} />
               <Fields fields={fields.map((f) => ({ pos: f.pos, name: String(f.node.attrs.name ?? ""), type: String(f.node.attrs.type ?? ""), role: String(f.node.attrs.role ?? "") }))} onPick={focusAt} />
@@ -368,6 +386,7 @@ function Toolbar(props: {
   const link = () => {
     const href = prompt(t("linkAddress"), editor.getAttributes("link").href ?? "https://");
     if (href === null) return;
+    if (href !== "" && !/^(https?:\/\/|mailto:)/i.test(href.trim())) return;
     if (href === "") editor.chain().focus().extendMarkRange("link").unsetMark("link").run();
     else editor.chain().focus().extendMarkRange("link").setMark("link", { href }).run();
   };
@@ -664,7 +683,10 @@ export function Problems({ check, onPick }: { check: Check | null; onPick: (p: P
 
 /** The pages as a signer sees them, drawn by the server a moment after the words stop
  * changing, with each field's box marked. */
-function PreviewPanel(props: { api: BuilderApi; editor: Editor; tick: number; paper: string; profile: string; onClose: () => void }) {
+function PreviewPanel(props: { api: BuilderApi; editor: Editor; changed: number; paper: string; profile: string; onClose: () => void }) {
+  // A draw started later reads the newest paper and words, not those of its first render.
+  const latest = useRef(props);
+  latest.current = props;
   const [preview, setPreview] = useState<Preview | null>(null);
   const [stale, setStale] = useState(true);
   const [problem, setProblem] = useState<string | null>(null);
@@ -675,7 +697,8 @@ function PreviewPanel(props: { api: BuilderApi; editor: Editor; tick: number; pa
     running.current = true;
     setStale(true);
     try {
-      setPreview(await props.api.preview(sourceOf(props.editor), props.paper, props.profile));
+      const now = latest.current;
+      setPreview(await now.api.preview(sourceOf(now.editor), now.paper, now.profile));
       setProblem(null);
     } catch (e) {
       setProblem((e as Error).message);
@@ -685,7 +708,7 @@ function PreviewPanel(props: { api: BuilderApi; editor: Editor; tick: number; pa
       if (again.current) { again.current = false; void draw(); }
     }
   };
-  useDebounced(`${props.tick}-${props.paper}`, 1200, draw);
+  useDebounced(`${props.changed}-${props.paper}`, 1200, draw);
   const id = useId();
   return (
     <section class="preview" aria-labelledby={id}>

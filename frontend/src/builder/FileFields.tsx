@@ -199,6 +199,8 @@ function PageBoxes(props: {
     if (drag?.kind === "draw") {
       const r = drag.now;
       if (r && r[2] >= 8 && r[3] >= 6) props.onAdd(page, r[0], r[1], r[2], r[3]);
+      // A click on the page: it lets go of the selected field, or places a new one.
+      else if (props.selected !== null) props.onSelect(null);
       else props.onAdd(page, drag.x0, drag.y0);
     }
     setDrag(null);

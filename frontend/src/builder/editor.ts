@@ -23,8 +23,7 @@ import { HorizontalRule } from "@tiptap/extension-horizontal-rule";
 import { CodeBlock } from "@tiptap/extension-code-block";
 import { Dropcursor, Gapcursor, UndoRedo } from "@tiptap/extensions";
 import { Heading } from "@tiptap/extension-heading";
-import { TableKit } from "@tiptap/extension-table";
-import { TextAlign } from "@tiptap/extension-text-align";
+import { Table, TableCell, TableHeader, TableRow } from "@tiptap/extension-table";
 import { Image } from "@tiptap/extension-image";
 import { t } from "./words";
 
@@ -126,6 +125,33 @@ export const SourceHeading = Heading.extend({
   },
 }).configure({ levels: [1, 2, 3, 4] });
 
+/** A table as the source model has it: rows and cells, no widths. TipTap's own writes the
+ * widths as a `style` attribute, which the page's policy refuses. */
+const SourceTable = Table.extend({
+  renderHTML({ HTMLAttributes }) {
+    return ["table", mergeAttributes(this.options.HTMLAttributes, HTMLAttributes), ["tbody", 0]];
+  },
+}).configure({ resizable: false });
+
+/** Where a paragraph's or heading's lines sit (`textAlign`), kept as the source has it and
+ * shown with a class (TipTap's TextAlign writes a `style` attribute, which the page's policy
+ * refuses). */
+const Align = Extension.create({
+  name: "textAlign",
+  addGlobalAttributes: () => [{
+    types: ["heading", "paragraph"],
+    attributes: {
+      textAlign: {
+        default: null,
+        parseHTML: (el: HTMLElement) => el.getAttribute("data-align"),
+        renderHTML: (a: Record<string, unknown>) => (a.textAlign ? { "data-align": a.textAlign } : {}),
+      },
+    },
+  }],
+});
+
+const LINK = /^(https?:\/\/|mailto:)/i;
+
 /** A link: an http, https or mailto address the person typed (the source model refuses
  * others). A mark of our own rather than TipTap's Link, which brings a URL finder the builder
  * does not use (20 KB). */
@@ -133,8 +159,18 @@ export const Link = Mark.create({
   name: "link",
   inclusive: false,
   addAttributes: () => ({ href: { default: null } }),
-  parseHTML: () => [{ tag: "a[href]", getAttrs: (el) => ({ href: (el as HTMLElement).getAttribute("href") }) }],
-  renderHTML: ({ HTMLAttributes }) => ["a", mergeAttributes(HTMLAttributes, { rel: "noopener noreferrer nofollow" }), 0],
+  parseHTML: () => [{
+    tag: "a[href]",
+    // Pasted links keep only the kinds the source model takes; others become plain words.
+    getAttrs: (el) => {
+      const href = (el as HTMLElement).getAttribute("href") ?? "";
+      return LINK.test(href) ? { href } : false;
+    },
+  }],
+  renderHTML: ({ HTMLAttributes }) => {
+    const href = String(HTMLAttributes.href ?? "");
+    return ["a", mergeAttributes(HTMLAttributes, { href: LINK.test(href) ? href : null, rel: "noopener noreferrer nofollow" }), 0];
+  },
 });
 
 /** The check's problems, shown at their place: a decoration on each node a problem names. */
@@ -171,8 +207,7 @@ export function makeEditor(element: HTMLElement, content: JSONContent | null, on
       Dropcursor, Gapcursor, UndoRedo,
       SourceHeading,
       Link,
-      TableKit.configure({ table: { resizable: false } }),
-      TextAlign.configure({ types: ["heading", "paragraph"], alignments: ["left", "center", "right", "justify"] }),
+      SourceTable, TableRow, TableHeader, TableCell, Align,
       Image.configure({ allowBase64: true }),
       FieldTag,
       VariableChip,

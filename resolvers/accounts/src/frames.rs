@@ -324,6 +324,12 @@ pub async fn start(ctx: &Ctx, frame: Frame, token: &str) -> Result<FrameStartOut
         claimed?;
         return Err(gone());
     }
+    // Embedding may have been turned off for the website while the key was made: its
+    // `end_refused` may not have seen this key yet, so the website is asked about again.
+    if let Err(e) = crate::workspaces::embeddable(&ctx.db.conn, ctx, &workspace_id, &origin).await {
+        let _ = keys::revoke(ctx, &made.id).await;
+        return Err(e);
+    }
     Ok(FrameStartOut {
         key,
         frame: frame.as_str().into(),
@@ -333,36 +339,6 @@ pub async fn start(ctx: &Ctx, frame: Frame, token: &str) -> Result<FrameStartOut
         language,
         expires_at: until,
     })
-}
-
-/// Ends the frames' keys of `workspace_id` whose website may no longer show its frames
-/// (embedding turned off, or the website taken off the list): a session open in a browser
-/// stops at its next call, not an hour later. Answers how many keys ended.
-pub async fn end_refused(ctx: &Ctx, workspace_id: &str) -> Result<u64, DomainError> {
-    let embedding = crate::workspaces::embedding(&ctx.db.conn, ctx, workspace_id).await?;
-    let rows = ctx
-        .db
-        .conn
-        .query_all_raw(ctx.db.stmt(
-            "SELECT key_id, origin FROM frame_links WHERE workspace_id = $1 \
-             AND key_id IS NOT NULL AND expires_at > $2",
-            [
-                Value::from(workspace_id.to_string()),
-                Value::from(ctx.now()),
-            ],
-        ))
-        .await?;
-    let mut ended = 0;
-    for r in rows {
-        let (key, origin): (String, String) = (r.try_get("", "key_id")?, r.try_get("", "origin")?);
-        if embedding.on && embedding.origins.contains(&origin) {
-            continue;
-        }
-        if keys::revoke(ctx, &key).await.is_ok() {
-            ended += 1;
-        }
-    }
-    Ok(ended)
 }
 
 /// Links past their hour, and a day more.

@@ -404,10 +404,54 @@ pub async fn apply(
             crate::keys::cache(ctx).clear();
         }
         if patch.embedding.is_some() || patch.embed_origins.is_some() {
-            crate::frames::end_refused(ctx, workspace_id).await?;
+            end_refused_frames(ctx, workspace_id).await?;
         }
     }
     settings(ctx, id).await
+}
+
+/// Ends the frames' keys of `workspace_id` whose website may no longer show its frames
+/// (embedding turned off, or the website taken off the list): a session open in a browser
+/// stops at its next call, not an hour later. Answers how many keys ended. (Here rather than
+/// in `frames`, which asks this module whether a website may embed.)
+pub async fn end_refused_frames(ctx: &Ctx, workspace_id: &str) -> Result<u64, DomainError> {
+    use sea_orm::{ConnectionTrait, TransactionTrait, Value};
+    let now = ctx.now();
+    let allowed = embedding(&ctx.db.conn, ctx, workspace_id).await?;
+    let rows = ctx
+        .db
+        .conn
+        .query_all_raw(ctx.db.stmt(
+            "SELECT l.key_id, l.origin FROM frame_links l JOIN api_keys k ON k.id = l.key_id \
+             WHERE l.workspace_id = $1 AND l.expires_at > $2 AND k.revoked_at IS NULL",
+            [Value::from(workspace_id.to_string()), Value::from(now)],
+        ))
+        .await?;
+    let mut refused = Vec::new();
+    for r in rows {
+        let (key, origin): (String, String) = (r.try_get("", "key_id")?, r.try_get("", "origin")?);
+        if !(allowed.on && allowed.origins.contains(&origin)) {
+            refused.push(key);
+        }
+    }
+    if refused.is_empty() {
+        return Ok(0);
+    }
+    let txn = ctx.db.conn.begin().await?;
+    let mut ended = 0;
+    for key in &refused {
+        ended += txn
+            .execute_raw(ctx.db.stmt(
+                "UPDATE api_keys SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL",
+                [Value::from(key.clone()), Value::from(now)],
+            ))
+            .await?
+            .rows_affected();
+    }
+    crate::keys::cache::bump(&txn, ctx).await?;
+    txn.commit().await?;
+    crate::keys::cache(ctx).clear();
+    Ok(ended)
 }
 
 /// `signet admin workspace update`: [`apply`] as the operator.

@@ -5,6 +5,15 @@ pub fn template_file(template_id: &str, version: i64) -> String {
     format!("templates/{template_id}/v{version}.pdf")
 }
 
+/// Whether `blob` is the file of template `template_id` at a version up to `version`: a
+/// version that places fields keeps the file of the version it was made from.
+pub fn is_template_file(blob: &str, template_id: &str, version: i64) -> bool {
+    blob.strip_prefix(&format!("templates/{template_id}/v"))
+        .and_then(|rest| rest.strip_suffix(".pdf"))
+        .and_then(|v| v.parse::<i64>().ok())
+        .is_some_and(|v| (1..=version).contains(&v))
+}
+
 /// The folder of a document's files: its renders, their pictures, its sealed copy.
 pub fn document_folder(doc_id: &str) -> String {
     format!("documents/{doc_id}")

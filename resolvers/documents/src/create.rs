@@ -246,7 +246,7 @@ pub(crate) fn parse_draft(
         && body
             .from_template
             .as_ref()
-            .is_none_or(|(t, v)| f.blob != crate::blob_keys::template_file(t, *v))
+            .is_none_or(|(t, v)| !crate::blob_keys::is_template_file(&f.blob, t, *v))
     {
         return Err(DomainError::invalid(
             "source.file",

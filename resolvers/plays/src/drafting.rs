@@ -166,11 +166,11 @@ async fn may_tailor(ctx: &Ctx, actor: &Actor, play: &Play, name: &str) -> Result
     signet_ai::jobs::can_tailor(ctx, actor).await
 }
 
-/// POST /drafts: checks the play, people and answers; asks the next questions, or makes the
-/// draft document when nothing is left to ask.
 /// Drafts a key with a daily limit may start for each draft it may make.
 pub const STARTS_PER_DRAFT: u64 = 4;
 
+/// POST /drafts: checks the play, people and answers; asks the next questions, or makes the
+/// draft document when nothing is left to ask.
 pub async fn start(ctx: &Ctx, actor: &Actor, body: DraftIn) -> Result<DraftOut, DomainError> {
     allow(actor, Scope::DraftsWrite)?;
     let name = body.play.trim().to_string();
@@ -271,7 +271,6 @@ pub async fn start(ctx: &Ctx, actor: &Actor, body: DraftIn) -> Result<DraftOut, 
     advance(ctx, actor, &play, stored).await
 }
 
-/// POST /drafts/{draftRef}/answers: more answers; the next questions, or the draft.
 /// GET /drafts/{draftRef}/pages (an addition): the pages of the draft document a draft made,
 /// drawn as a send would lay them out, for a key that may draft but not read documents
 /// (Scribe's). A draft still asking questions has no pages yet (409).
@@ -290,6 +289,7 @@ pub async fn pages(
     signet_documents::templates::draft_pages(ctx, actor, doc).await
 }
 
+/// POST /drafts/{draftRef}/answers: more answers; the next questions, or the draft.
 pub async fn answer(
     ctx: &Ctx,
     actor: &Actor,

@@ -72,8 +72,14 @@ pub fn list() -> MethodRouter<AppState> {
         |State(s): State<AppState>, Extension(a): Extension<Actor>, RawQuery(q): RawQuery| async move {
             let p = query(q.as_deref(), &["limit", "cursor"])?;
             Answer::Ok(Json(
-                templates::list(&s.ctx, &a, int(&p, "limit")?, text(&p, "cursor").as_deref())
-                    .await?,
+                templates::list(
+                    &s.ctx,
+                    &a,
+                    int(&p, "limit")?,
+                    text(&p, "cursor").as_deref(),
+                    false,
+                )
+                .await?,
             ))
         },
     )

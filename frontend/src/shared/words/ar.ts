@@ -260,6 +260,7 @@ const words: Words = {
   "tpl.upload": "قالب من ملف",
   "tpl.write": "كتابة قالب",
   "tpl.editWords": "تغيير النص",
+  "tpl.placeFields": "وضع الحقول",
   "tpl.uploadHint": "ملف PDF أو Word أو Excel أو PowerPoint أو صورة حتى 10 ميغابايت. اكتب وسمًا حيث يوضع كل حقل، مثل {{Signature;type=signature;role=client}}.",
   "tpl.file": "الملف",
   "tpl.tooBig": "هذا الملف أكبر من 10 ميغابايت.",

@@ -260,6 +260,7 @@ const words: Words = {
   "tpl.upload": "Eine Vorlage aus einer Datei",
   "tpl.write": "Vorlage schreiben",
   "tpl.editWords": "Text ändern",
+  "tpl.placeFields": "Felder platzieren",
   "tpl.uploadHint": "Eine PDF-, Word-, Excel-, PowerPoint- oder Bilddatei bis 10 MB. Schreiben Sie an jede Stelle eines Feldes ein Tag, etwa {{Signature;type=signature;role=client}}.",
   "tpl.file": "Datei",
   "tpl.tooBig": "Diese Datei ist größer als 10 MB.",

@@ -259,6 +259,7 @@ const en = {
   "tpl.upload": "A template from a file",
   "tpl.write": "Write a template",
   "tpl.editWords": "Change the words",
+  "tpl.placeFields": "Place the fields",
   "tpl.uploadHint": "A PDF, Word, Excel, PowerPoint or image file up to 10 MB. Write a tag where each field goes, such as {{Signature;type=signature;role=client}}.",
   "tpl.file": "File",
   "tpl.tooBig": "This file is larger than 10 MB.",

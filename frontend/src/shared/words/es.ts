@@ -260,6 +260,7 @@ const words: Words = {
   "tpl.upload": "Una plantilla a partir de un archivo",
   "tpl.write": "Redactar una plantilla",
   "tpl.editWords": "Cambiar el texto",
+  "tpl.placeFields": "Colocar los campos",
   "tpl.uploadHint": "Un archivo PDF, Word, Excel, PowerPoint o de imagen de hasta 10 MB. Escribe una etiqueta donde va cada campo, por ejemplo {{Signature;type=signature;role=client}}.",
   "tpl.file": "Archivo",
   "tpl.tooBig": "Este archivo supera los 10 MB.",

@@ -260,6 +260,7 @@ const words: Words = {
   "tpl.upload": "Un modèle à partir d'un fichier",
   "tpl.write": "Rédiger un modèle",
   "tpl.editWords": "Modifier le texte",
+  "tpl.placeFields": "Placer les champs",
   "tpl.uploadHint": "Un fichier PDF, Word, Excel, PowerPoint ou image jusqu'à 10 Mo. Écrivez une balise là où va chaque champ, par exemple {{Signature;type=signature;role=client}}.",
   "tpl.file": "Fichier",
   "tpl.tooBig": "Ce fichier dépasse 10 Mo.",

@@ -260,6 +260,7 @@ const words: Words = {
   "tpl.upload": "Un modello da un file",
   "tpl.write": "Scrivi un modello",
   "tpl.editWords": "Modifica il testo",
+  "tpl.placeFields": "Posiziona i campi",
   "tpl.uploadHint": "Un file PDF, Word, Excel, PowerPoint o immagine fino a 10 MB. Scrivi un tag dove va ogni campo, per esempio {{Signature;type=signature;role=client}}.",
   "tpl.file": "File",
   "tpl.tooBig": "Questo file supera i 10 MB.",

@@ -260,6 +260,7 @@ const words: Words = {
   "tpl.upload": "ファイルからテンプレートを作成",
   "tpl.write": "テンプレートを作成",
   "tpl.editWords": "文面を変更",
+  "tpl.placeFields": "フィールドを配置",
   "tpl.uploadHint": "10 MB までの PDF、Word、Excel、PowerPoint、画像ファイル。各フィールドを置く場所にタグを書きます（例：{{Signature;type=signature;role=client}}）。",
   "tpl.file": "ファイル",
   "tpl.tooBig": "このファイルは 10 MB を超えています。",

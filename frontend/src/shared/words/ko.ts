@@ -260,6 +260,7 @@ const words: Words = {
   "tpl.upload": "파일로 템플릿 만들기",
   "tpl.write": "템플릿 작성",
   "tpl.editWords": "문구 변경",
+  "tpl.placeFields": "필드 배치",
   "tpl.uploadHint": "10MB 이하의 PDF, Word, Excel, PowerPoint 또는 이미지 파일. 각 필드가 들어갈 곳에 태그를 쓰세요. 예: {{Signature;type=signature;role=client}}.",
   "tpl.file": "파일",
   "tpl.tooBig": "이 파일은 10MB보다 큽니다.",

@@ -260,6 +260,7 @@ const words: Words = {
   "tpl.upload": "Een sjabloon uit een bestand",
   "tpl.write": "Sjabloon schrijven",
   "tpl.editWords": "Tekst wijzigen",
+  "tpl.placeFields": "Velden plaatsen",
   "tpl.uploadHint": "Een pdf-, Word-, Excel-, PowerPoint- of afbeeldingsbestand tot 10 MB. Schrijf een tag waar elk veld komt, zoals {{Signature;type=signature;role=client}}.",
   "tpl.file": "Bestand",
   "tpl.tooBig": "Dit bestand is groter dan 10 MB.",

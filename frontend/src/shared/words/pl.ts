@@ -260,6 +260,7 @@ const words: Words = {
   "tpl.upload": "Szablon z pliku",
   "tpl.write": "Napisz szablon",
   "tpl.editWords": "Zmień treść",
+  "tpl.placeFields": "Rozmieść pola",
   "tpl.uploadHint": "Plik PDF, Word, Excel, PowerPoint lub obraz do 10 MB. W miejscu każdego pola wpisz znacznik, np. {{Signature;type=signature;role=client}}.",
   "tpl.file": "Plik",
   "tpl.tooBig": "Ten plik jest większy niż 10 MB.",

@@ -260,6 +260,7 @@ const words: Words = {
   "tpl.upload": "Um modelo a partir de um ficheiro",
   "tpl.write": "Escrever um modelo",
   "tpl.editWords": "Alterar o texto",
+  "tpl.placeFields": "Posicionar os campos",
   "tpl.uploadHint": "Um ficheiro PDF, Word, Excel, PowerPoint ou de imagem de até 10 MB. Escreva uma etiqueta onde vai cada campo, por exemplo {{Signature;type=signature;role=client}}.",
   "tpl.file": "Ficheiro",
   "tpl.tooBig": "Este ficheiro tem mais de 10 MB.",

@@ -260,6 +260,7 @@ const words: Words = {
   "tpl.upload": "Шаблон из файла",
   "tpl.write": "Написать шаблон",
   "tpl.editWords": "Изменить текст",
+  "tpl.placeFields": "Разместить поля",
   "tpl.uploadHint": "Файл PDF, Word, Excel, PowerPoint или изображение до 10 МБ. Напишите тег там, где будет каждое поле, например {{Signature;type=signature;role=client}}.",
   "tpl.file": "Файл",
   "tpl.tooBig": "Этот файл больше 10 МБ.",

@@ -260,6 +260,7 @@ const words: Words = {
   "tpl.upload": "Dosyadan şablon",
   "tpl.write": "Şablon yaz",
   "tpl.editWords": "Metni değiştir",
+  "tpl.placeFields": "Alanları yerleştir",
   "tpl.uploadHint": "En fazla 10 MB'lık bir PDF, Word, Excel, PowerPoint veya resim dosyası. Her alanın geleceği yere bir etiket yazın, örneğin {{Signature;type=signature;role=client}}.",
   "tpl.file": "Dosya",
   "tpl.tooBig": "Bu dosya 10 MB'tan büyük.",

@@ -260,6 +260,7 @@ const words: Words = {
   "tpl.upload": "从文件创建模板",
   "tpl.write": "撰写模板",
   "tpl.editWords": "修改文字",
+  "tpl.placeFields": "放置字段",
   "tpl.uploadHint": "不超过 10 MB 的 PDF、Word、Excel、PowerPoint 或图片文件。在每个字段的位置写一个标签，例如 {{Signature;type=signature;role=client}}。",
   "tpl.file": "文件",
   "tpl.tooBig": "此文件超过 10 MB。",

@@ -2,7 +2,7 @@
 //! hash (HMAC-SHA256 with the server secret) is stored, so a copy of the database yields no
 //! usable key. Every way a key can fail answers the same `Unauthenticated`.
 
-mod cache;
+pub(crate) mod cache;
 
 use std::net::IpAddr;
 use std::sync::Arc;
@@ -161,6 +161,25 @@ pub async fn revoke(ctx: &Ctx, id: &str) -> Result<KeyOut, DomainError> {
     txn.commit().await?;
     cache(ctx).clear();
     to_out(updated)
+}
+
+/// Whether `actor` speaks with a frame's key (the builder's or Scribe's, on another website).
+pub async fn is_frame(ctx: &Ctx, actor: &signet_core::Actor) -> Result<bool, DomainError> {
+    let Some(key) = actor.principal.key_id() else {
+        return Ok(false);
+    };
+    let row = ctx
+        .db
+        .conn
+        .query_one_raw(ctx.db.stmt(
+            "SELECT frame FROM api_keys WHERE id = $1",
+            [Value::from(key.to_string())],
+        ))
+        .await?;
+    Ok(match row {
+        Some(r) => r.try_get::<Option<String>>("", "frame")?.is_some(),
+        None => false,
+    })
 }
 
 async fn load(ctx: &Ctx, digest: &str) -> Result<Option<KeyRow>, DomainError> {

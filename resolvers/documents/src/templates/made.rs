@@ -95,6 +95,18 @@ pub(super) fn fields_placed<'a>(
         .collect()
 }
 
+/// A template's words may not name a file: pages of a file come only from
+/// `POST /templates/file`, which makes the file safe and keeps it under the template.
+pub(crate) fn no_file(source: &serde_json::Value) -> Result<(), DomainError> {
+    match source.get("file") {
+        None | Some(serde_json::Value::Null) => Ok(()),
+        Some(_) => Err(DomainError::invalid(
+            "source.file",
+            "words cannot name a file; make a template from the file with POST /templates/file",
+        )),
+    }
+}
+
 /// POST /templates/source.
 pub async fn create_source(
     ctx: &Ctx,
@@ -104,6 +116,7 @@ pub async fn create_source(
 ) -> Result<Made<TemplateOut>, DomainError> {
     actor.require(Scope::TemplatesWrite)?;
     signet_core::rules::check(&body)?;
+    no_file(&body.source)?;
     let named = Named::parse(&body.name, body.metadata.as_ref(), &body.external_id)?;
     let (paper, profile) = input::paper_and_profile(body.paper, body.profile)?;
     let facts = crate::facts_for(ctx, actor, BTreeMap::new()).await?;

@@ -19,10 +19,12 @@ pub(super) fn not_found(id: &str) -> DomainError {
 pub(super) struct Stored {
     pub out: TemplateOut,
     pub source: serde_json::Value,
+    /// The key or person that made it.
+    pub created_by: String,
 }
 
 const COLUMNS: &str = "t.id, t.kind, t.name, t.external_id, t.metadata, t.version, t.approved, \
-    t.defaults, t.created_at, t.updated_at, v.source, v.paper, v.profile, v.seats, v.questions, v.fields, \
+    t.defaults, t.created_at, t.updated_at, t.created_by, v.source, v.paper, v.profile, v.seats, v.questions, v.fields, \
     v.warnings, v.pages";
 
 fn from_row(r: &sea_orm::QueryResult) -> Result<Stored, DomainError> {
@@ -64,6 +66,7 @@ fn from_row(r: &sea_orm::QueryResult) -> Result<Stored, DomainError> {
             updated_at: time(r.try_get("", "updated_at")?),
         },
         source: json_of("source")?,
+        created_by: text("created_by")?,
     })
 }
 
@@ -210,12 +213,15 @@ pub async fn get(ctx: &Ctx, actor: &Actor, id: &str) -> Result<TemplateOut, Doma
     Ok(load(&ctx.db.conn, ctx, actor, id).await?.out)
 }
 
-/// GET /documents/templates: approved, current templates, newest first.
+/// GET /documents/templates: approved, current templates with a seat, newest first; with
+/// `all`, every template (the application's list: those waiting for approval, and files
+/// whose fields are still to be placed, included).
 pub async fn list(
     ctx: &Ctx,
     actor: &Actor,
     limit: Option<i64>,
     cursor: Option<&str>,
+    all: bool,
 ) -> Result<TemplatePageOut, DomainError> {
     actor.require(Scope::TemplatesRead)?;
     let page = PageRequest::parse(limit, cursor)?;
@@ -225,6 +231,11 @@ pub async fn list(
         values.push(Value::from(before.clone()));
         filter = " AND t.id < $2".into();
     }
+    let sendable = if all {
+        ""
+    } else {
+        " AND t.approved = TRUE AND v.seats <> '[]'"
+    };
     let rows = ctx
         .db
         .conn
@@ -232,8 +243,7 @@ pub async fn list(
             &format!(
                 "SELECT {COLUMNS} FROM templates t JOIN template_versions v \
                  ON v.template_id = t.id AND v.version = t.version \
-                 WHERE t.workspace_id = $1 AND t.approved = TRUE AND v.seats <> '[]'{filter} \
-                 ORDER BY t.id DESC LIMIT {}",
+                 WHERE t.workspace_id = $1{sendable}{filter} ORDER BY t.id DESC LIMIT {}",
                 page.limit + 1
             ),
             values,

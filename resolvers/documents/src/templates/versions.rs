@@ -17,7 +17,7 @@ use signet_core::rules::{self, Validate};
 use signet_core::{Ctx, DomainError};
 
 use super::files::{SlowTurn, conversions};
-use super::made::{checked, checked_with, field_json, fields_placed};
+use super::made::{checked, checked_with, field_json, fields_placed, no_file};
 use super::store::load;
 use super::types::TemplateOut;
 
@@ -118,10 +118,18 @@ pub struct PreviewFieldOut {
     pub height: f64,
 }
 
+/// A version number as a request gives it: the stored ones are 1 and up.
+fn version_of(v: i64) -> Result<i32, DomainError> {
+    i32::try_from(v)
+        .ok()
+        .filter(|v| *v >= 1 && *v < i32::MAX)
+        .ok_or_else(|| DomainError::invalid("version", "must be a version of the template, from 1"))
+}
+
 /// GET /templates/{id}/source.
 pub async fn source(ctx: &Ctx, actor: &Actor, id: &str) -> Result<TemplateSourceOut, DomainError> {
     actor.require(Scope::TemplatesRead)?;
-    let stored = load(&ctx.db.conn, ctx, actor, id).await?;
+    let stored = mine(ctx, actor, id).await?;
     Ok(TemplateSourceOut {
         id: stored.out.id,
         name: stored.out.name,
@@ -131,6 +139,36 @@ pub async fn source(ctx: &Ctx, actor: &Actor, id: &str) -> Result<TemplateSource
         paper: stored.out.paper,
         profile: stored.out.profile,
     })
+}
+
+/// The turns a drawing holds: the workspace's one of its `lane` (a second meanwhile is a
+/// 429 naming `what`) and one of the process's conversion threads.
+async fn turns(
+    lane: &'static str,
+    workspace: &str,
+    what: &str,
+) -> Result<(tokio::sync::SemaphorePermit<'static>, SlowTurn), DomainError> {
+    let slow = SlowTurn::take(
+        lane,
+        workspace,
+        &format!("{what} of this workspace is being drawn; ask again when it is done"),
+    )?;
+    let turn = conversions()
+        .acquire()
+        .await
+        .map_err(|e| DomainError::Internal(format!("conversions: {e}")))?;
+    Ok((turn, slow))
+}
+
+/// A template `actor` may read and change here: any of the workspace's, but for a frame's key
+/// (the builder's, on another website) only those it made, so a page holding that key never
+/// reaches the workspace's other templates.
+async fn mine(ctx: &Ctx, actor: &Actor, id: &str) -> Result<super::store::Stored, DomainError> {
+    let stored = load(&ctx.db.conn, ctx, actor, id).await?;
+    if stored.created_by != actor.recorded() && signet_accounts::keys::is_frame(ctx, actor).await? {
+        return Err(super::store::not_found(id));
+    }
+    Ok(stored)
 }
 
 /// POST /templates/{id}/versions: the words checked as `POST /templates/source` checks them,
@@ -146,6 +184,7 @@ pub async fn new_version(
 ) -> Result<Made<TemplateOut>, DomainError> {
     actor.require(Scope::TemplatesWrite)?;
     signet_core::rules::check(&body)?;
+    let read_at = version_of(body.version)?;
     if actor.draft_only {
         return Err(DomainError::Forbidden(
             "a draft-only key cannot change a template that may already be in use; make a new \
@@ -153,11 +192,12 @@ pub async fn new_version(
                 .into(),
         ));
     }
-    let stored = load(&ctx.db.conn, ctx, actor, id).await?;
+    let stored = mine(ctx, actor, id).await?;
     let current = stored.out;
     let facts = crate::facts_for(ctx, actor, BTreeMap::new()).await?;
     let (source, paper, profile, report, fields) = match current.kind.as_str() {
         "source" => {
+            no_file(&body.source)?;
             let (paper, profile) = input::paper_and_profile(
                 body.paper.or(Some(current.paper.clone())),
                 body.profile.or(Some(current.profile.clone())),
@@ -225,7 +265,7 @@ pub async fn new_version(
         .filter(|n| !n.is_empty())
         .map(str::to_string);
     let now = ctx.now();
-    let next = body.version + 1;
+    let next = read_at + 1;
     let txn = ctx.db.conn.begin().await?;
     let moved = txn
         .execute_raw(ctx.db.stmt(
@@ -234,10 +274,10 @@ pub async fn new_version(
             [
                 Value::from(id.to_string()),
                 Value::from(actor.workspace_id.clone()),
-                Value::from(next as i32),
+                Value::from(next),
                 Value::from(name),
                 Value::from(now),
-                Value::from(body.version as i32),
+                Value::from(read_at),
             ],
         ))
         .await?
@@ -259,7 +299,7 @@ pub async fn new_version(
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, '[]', $10, $9)",
         [
             Value::from(id.to_string()),
-            Value::from(next as i32),
+            Value::from(next),
             Value::from(source.to_string()),
             Value::from(paper),
             Value::from(profile),
@@ -286,7 +326,12 @@ pub async fn page(
     page: u32,
 ) -> Result<PreviewPageOut, DomainError> {
     actor.require(Scope::TemplatesRead)?;
-    let stored = load(&ctx.db.conn, ctx, actor, id).await?;
+    let stored = mine(ctx, actor, id).await?;
+    if !matches!(stored.out.kind.as_str(), "pdf" | "office" | "picture") {
+        return Err(DomainError::NotFound(format!(
+            "template {id} is laid out for each document; it has no pages of its own"
+        )));
+    }
     let file = stored.source.get("file");
     let blob = file
         .and_then(|f| f.get("blob"))
@@ -297,6 +342,11 @@ pub async fn page(
             ))
         })?
         .to_string();
+    if !crate::blob_keys::is_template_file(&blob, id, stored.out.version) {
+        return Err(DomainError::Internal(format!(
+            "template {id} names a file not its own"
+        )));
+    }
     let size = file
         .and_then(|f| f.get("pages"))
         .and_then(|p| p.get((page as usize).wrapping_sub(1)))
@@ -306,6 +356,8 @@ pub async fn page(
     let png = match ctx.blobs.get(&key).await? {
         Some(png) => png,
         None => {
+            // Drawn on the conversions' threads, one page of a workspace at a time.
+            let turns = turns("page", &actor.workspace_id, "a page").await?;
             let pdf: std::sync::Arc<[u8]> = ctx
                 .blobs
                 .get(&blob)
@@ -315,6 +367,7 @@ pub async fn page(
             let renderer = crate::services(ctx).renderer.clone();
             let index = page as usize - 1;
             let picture = crate::render::in_background_later(move || {
+                let _turns = turns;
                 renderer.picture(&pdf, index, &[PREVIEW_WIDTH])
             })
             .await
@@ -345,21 +398,14 @@ pub async fn preview(
 ) -> Result<TemplatePreviewOut, DomainError> {
     actor.require(Scope::TemplatesWrite)?;
     signet_core::rules::check(&body)?;
+    no_file(&body.source)?;
     let (paper, profile) = input::paper_and_profile(body.paper, body.profile)?;
     let facts = crate::facts_for(ctx, actor, BTreeMap::new()).await?;
-    let slow = SlowTurn::take(
-        "preview",
-        &actor.workspace_id,
-        "a preview of this workspace is being drawn; ask again when it is done",
-    )?;
-    let turn = conversions()
-        .acquire()
-        .await
-        .map_err(|e| DomainError::Internal(format!("conversions: {e}")))?;
+    let turns = turns("preview", &actor.workspace_id, "a preview").await?;
     let services = crate::services(ctx);
     let (renderer, max_pages) = (services.renderer.clone(), services.max_pages);
     let work = move || -> Result<TemplatePreviewOut, DomainError> {
-        let _turns = (turn, slow);
+        let _turns = turns;
         let (doc, _) = checked(
             "source",
             &body.source,
@@ -466,20 +512,12 @@ pub async fn draft_pages(
         })
         .ok_or_else(gone)?;
     let people = crate::store::people(conn, &ctx.db, &[&doc.id]).await?;
+    let turns = turns("preview", &actor.workspace_id, "a preview").await?;
     let data = crate::rendering::file_data(ctx, &doc).await?;
-    let slow = SlowTurn::take(
-        "preview",
-        &actor.workspace_id,
-        "a preview of this workspace is being drawn; ask again when it is done",
-    )?;
-    let turn = conversions()
-        .acquire()
-        .await
-        .map_err(|e| DomainError::Internal(format!("conversions: {e}")))?;
     let services = crate::services(ctx);
     let (renderer, max_pages) = (services.renderer.clone(), services.max_pages);
     let work = move || -> Result<TemplatePreviewOut, DomainError> {
-        let _turns = (turn, slow);
+        let _turns = turns;
         let draft = crate::rendering::with_file(crate::send::draft_from(&doc, &people)?, data);
         let rendered = renderer
             .render(&crate::draft::render_job(&doc, &draft, max_pages))
