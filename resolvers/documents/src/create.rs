@@ -163,6 +163,20 @@ impl Draft {
     }
 }
 
+/// Refuses words that could not fit in `max_pages` whatever the layout, before any layout.
+pub(crate) fn fits(doc: &signet_source::Doc, max_pages: usize) -> Result<(), DomainError> {
+    let pages = doc.min_pages();
+    if pages > max_pages {
+        return Err(DomainError::invalid(
+            "source",
+            format!(
+                "would take at least {pages} pages; a document has at most {max_pages} (max_pages)"
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Parses and checks a draft as a send would, and refuses words that could not fit in
 /// `max_pages` whatever the layout. A large source (parsing and checking 2 MB takes 70 to
 /// 300 ms) is handled on the blocking pool, off the threads that answer requests.
@@ -176,16 +190,7 @@ pub(crate) async fn prepare(
     let work = move || {
         let draft = parse_draft(body, facts)?;
         let report = draft.checked(false)?;
-        let pages = draft.doc.min_pages();
-        if pages > max_pages {
-            return Err(DomainError::invalid(
-                "source",
-                format!(
-                    "would take at least {pages} pages; a document has at most {max_pages} \
-                     (max_pages)"
-                ),
-            ));
-        }
+        fits(&draft.doc, max_pages)?;
         Ok((draft, report))
     };
     let (mut draft, report) = if large {

@@ -65,6 +65,17 @@ pub enum RenderFailure {
     Broken(String),
 }
 
+impl RenderFailure {
+    /// As a caller is told it: words that cannot be laid out are a 400 about `field`;
+    /// anything else is ours, said with what we were `doing`.
+    pub fn told(self, field: &str, doing: &str) -> signet_core::DomainError {
+        match self {
+            RenderFailure::Refused(e) => signet_core::DomainError::invalid(field, e),
+            RenderFailure::Broken(e) => signet_core::DomainError::Internal(format!("{doing}: {e}")),
+        }
+    }
+}
+
 impl std::fmt::Display for RenderFailure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {

@@ -331,12 +331,7 @@ pub async fn create_html(
                 max_pages,
                 page_text: false,
             })
-            .map_err(|e| match e {
-                crate::render::RenderFailure::Refused(e) => DomainError::invalid("html", e),
-                crate::render::RenderFailure::Broken(e) => {
-                    DomainError::Internal(format!("laying out an HTML template: {e}"))
-                }
-            })?;
+            .map_err(|e| e.told("html", "laying out an HTML template"))?;
         Ok((converted, report, rendered.fields, rendered.pages.len()))
     };
     let (converted, report, placed, pages) = signet_core::blocking(work)

@@ -412,16 +412,7 @@ pub async fn preview(
             facts.clone(),
             "a field or a signature block with a role",
         )?;
-        let pages = doc.min_pages();
-        if pages > max_pages {
-            return Err(DomainError::invalid(
-                "source",
-                format!(
-                    "would take at least {pages} pages; a document has at most {max_pages} \
-                     (max_pages)"
-                ),
-            ));
-        }
+        crate::create::fits(&doc, max_pages)?;
         let rendered = renderer
             .render(&crate::render::RenderJob {
                 source: doc,
@@ -436,12 +427,7 @@ pub async fn preview(
                 max_pages,
                 page_text: false,
             })
-            .map_err(|e| match e {
-                crate::render::RenderFailure::Refused(e) => DomainError::invalid("source", e),
-                crate::render::RenderFailure::Broken(e) => {
-                    DomainError::Internal(format!("laying out a preview: {e}"))
-                }
-            })?;
+            .map_err(|e| e.told("source", "laying out a preview"))?;
         drawn(renderer.as_ref(), &rendered)
     };
     signet_core::blocking(work)
@@ -521,12 +507,7 @@ pub async fn draft_pages(
         let draft = crate::rendering::with_file(crate::send::draft_from(&doc, &people)?, data);
         let rendered = renderer
             .render(&crate::draft::render_job(&doc, &draft, max_pages))
-            .map_err(|e| match e {
-                crate::render::RenderFailure::Refused(e) => DomainError::Invalid(e),
-                crate::render::RenderFailure::Broken(e) => {
-                    DomainError::Internal(format!("laying out a draft: {e}"))
-                }
-            })?;
+            .map_err(|e| e.told("source", "laying out a draft"))?;
         drawn(renderer.as_ref(), &rendered)
     };
     signet_core::blocking(work)
