@@ -187,7 +187,7 @@ pub(crate) async fn prepare(
 ) -> Result<(Draft, Report), DomainError> {
     let max_pages = crate::services(ctx).max_pages;
     let large = is_large(&body.source);
-    let work = move || {
+    let work = move || -> Result<(Draft, Report), DomainError> {
         let draft = parse_draft(body, facts)?;
         let report = draft.checked(false)?;
         fits(&draft.doc, max_pages)?;
