@@ -18,11 +18,7 @@ impl EmbeddedMutation {
         origin: String,
         name: Option<String>,
     ) -> async_graphql::Result<FrameSessionOut> {
-        let (c, a) = who(ctx)?;
-        frames::session(c, a, Frame::Builder, FrameSessionIn { origin, name }, None)
-            .await
-            .map(|m| m.out)
-            .map_err(|e| e.extend())
+        session(ctx, Frame::Builder, origin, name).await
     }
 
     /// A one-hour link to Scribe, where a person drafts from a play, shown on `origin` only
@@ -33,10 +29,20 @@ impl EmbeddedMutation {
         origin: String,
         name: Option<String>,
     ) -> async_graphql::Result<FrameSessionOut> {
-        let (c, a) = who(ctx)?;
-        frames::session(c, a, Frame::Scribe, FrameSessionIn { origin, name }, None)
-            .await
-            .map(|m| m.out)
-            .map_err(|e| e.extend())
+        session(ctx, Frame::Scribe, origin, name).await
     }
+}
+
+/// A frame's session through the resolver REST uses (no Idempotency-Key in GraphQL).
+async fn session(
+    ctx: &Context<'_>,
+    frame: Frame,
+    origin: String,
+    name: Option<String>,
+) -> async_graphql::Result<FrameSessionOut> {
+    let (c, a) = who(ctx)?;
+    frames::session(c, a, frame, FrameSessionIn { origin, name }, None)
+        .await
+        .map(|m| m.out)
+        .map_err(|e| e.extend())
 }
