@@ -15,6 +15,7 @@ use signet_core::plans::Plans;
 
 mod ai;
 mod checks;
+mod payments;
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -155,6 +156,22 @@ pub struct Config {
     pub ai_jobs_at_once: i64,
     /// Days a job's prompt, brief, words and answer are kept.
     pub ai_keep_days: u64,
+    /// The platform's Stripe secret key for live documents (`sk_live_…`, or a restricted
+    /// `rk_live_…`). Unset, live documents cannot collect payments (docs/payments.md).
+    #[serde(serialize_with = "hide", default)]
+    pub stripe_secret_key: Option<SecretString>,
+    /// The signing secret (`whsec_…`) of the Connect webhook endpoint registered at Stripe
+    /// for live mode, pointing at `{public_url}/hooks/stripe`.
+    #[serde(serialize_with = "hide", default)]
+    pub stripe_webhook_secret: Option<SecretString>,
+    /// The platform's Stripe secret key for test documents (`sk_test_…`).
+    #[serde(serialize_with = "hide", default)]
+    pub stripe_test_secret_key: Option<SecretString>,
+    /// The signing secret of the test-mode Connect webhook endpoint.
+    #[serde(serialize_with = "hide", default)]
+    pub stripe_test_webhook_secret: Option<SecretString>,
+    /// Stripe's API address; only a test suite's stand-in changes it.
+    pub stripe_api_base: String,
     pub plans: Plans,
 }
 
@@ -242,6 +259,11 @@ impl Default for Config {
             ai_tokens_per_day: 500_000,
             ai_jobs_at_once: 2,
             ai_keep_days: 30,
+            stripe_secret_key: None,
+            stripe_webhook_secret: None,
+            stripe_test_secret_key: None,
+            stripe_test_webhook_secret: None,
+            stripe_api_base: "https://api.stripe.com".into(),
             plans: Plans::default(),
         }
     }
@@ -318,6 +340,16 @@ impl Config {
             .ai_base_url
             .map(|u| u.trim_end_matches('/').to_string());
         config.ai_api_key = config.ai_api_key.filter(|u| !u.expose_secret().is_empty());
+        for value in [
+            &mut config.stripe_secret_key,
+            &mut config.stripe_webhook_secret,
+            &mut config.stripe_test_secret_key,
+            &mut config.stripe_test_webhook_secret,
+        ] {
+            *value = value
+                .take()
+                .filter(|v| !v.expose_secret().trim().is_empty());
+        }
         for value in [
             &mut config.blob_url,
             &mut config.blob_endpoint,

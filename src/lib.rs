@@ -119,7 +119,8 @@ pub async fn services(config: &Config) -> anyhow::Result<Services> {
         ..signet_email::send::Mail::new(transport)
     })
     .with(signet_accounts::keys::KeyCache::default())
-    .with(config.ai()?);
+    .with(config.ai()?)
+    .with(config.stripe()?);
     same_authority(&ctx).await?;
     Ok(Services { ctx, log_writer })
 }

@@ -42,6 +42,7 @@ pub fn router(state: AppState, extra: &'static [Route]) -> Router {
         signing_page::ROUTES,
         frames_page::ROUTES,
         handlers::email::FEEDBACK,
+        handlers::payments::STRIPE,
     ];
     let router = outside
         .into_iter()

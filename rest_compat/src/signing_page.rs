@@ -53,6 +53,7 @@ pub static ROUTES: &[Route] = &[
         .body_limit(PAGE_BODY_LIMIT),
     Route::post("/page/v1/sign", "page.sign_fields", Access::Link, sign)
         .body_limit(PAGE_BODY_LIMIT),
+    Route::post("/page/v1/pay", "page.pay", Access::Link, pay).body_limit(PAGE_BODY_LIMIT),
     Route::post("/page/v1/decline", "page.decline", Access::Link, decline)
         .body_limit(PAGE_BODY_LIMIT),
     Route::post("/page/v1/code", "page.code", Access::Link, code).body_limit(PAGE_BODY_LIMIT),
@@ -371,6 +372,18 @@ fn sign() -> MethodRouter<AppState> {
                 &seen(&ip, &headers),
             )
             .await?;
+            Ok::<_, ApiError>(personal(Json(out)))
+        },
+    )
+}
+
+fn pay() -> MethodRouter<AppState> {
+    post(
+        |State(s): State<AppState>,
+         headers: HeaderMap,
+         JsonIn(body): JsonIn<signing::pay::PayIn>| async move {
+            let token = link(&headers)?;
+            let out = signing::pay::pay(&s.ctx, &token, pass(&headers).as_deref(), body).await?;
             Ok::<_, ApiError>(personal(Json(out)))
         },
     )

@@ -15,11 +15,12 @@ mod webhooks_gql;
 mod who;
 
 use async_graphql::{Context, ErrorExtensions, MergedObject, MergedSubscription, Object, Schema};
-use signet_accounts::payments::PaymentsStatusOut;
 use signet_accounts::teams::TeamsOut;
 use signet_accounts::usage::UsageOut;
-use signet_accounts::{payments, reports, teams, usage};
+use signet_accounts::{reports, teams, usage};
 use signet_core::Ctx;
+use signet_payments::accounts as payments;
+use signet_payments::{PaymentsConnectOut, PaymentsStatusOut};
 use signet_webhooks as webhooks;
 use signet_webhooks::TopicsOut;
 
@@ -83,6 +84,7 @@ pub struct Mutation(
     plays::PlaysMutation,
     ai::AiMutation,
     embedded::EmbeddedMutation,
+    PaymentsMutation,
 );
 
 #[derive(MergedSubscription, Default)]
@@ -125,6 +127,32 @@ impl AccountQuery {
     async fn payments_status(&self, ctx: &Context<'_>) -> async_graphql::Result<PaymentsStatusOut> {
         let (c, a) = who(ctx)?;
         payments::status(c, a).await.map_err(|e| e.extend())
+    }
+}
+
+#[derive(Default)]
+pub struct PaymentsMutation;
+
+#[Object]
+impl PaymentsMutation {
+    /// A link to the processor's onboarding for the workspace's own account of this mode,
+    /// made on first use (money:write: owners and admins).
+    async fn connect_payments(
+        &self,
+        ctx: &Context<'_>,
+    ) -> async_graphql::Result<PaymentsConnectOut> {
+        let (c, a) = who(ctx)?;
+        payments::connect(c, a).await.map_err(|e| e.extend())
+    }
+
+    /// The workspace forgets its account of this mode (money:write); the account stays its
+    /// own at the processor.
+    async fn disconnect_payments(
+        &self,
+        ctx: &Context<'_>,
+    ) -> async_graphql::Result<PaymentsStatusOut> {
+        let (c, a) = who(ctx)?;
+        payments::disconnect(c, a).await.map_err(|e| e.extend())
     }
 }
 

@@ -172,7 +172,37 @@ fn check_fields(r: &mut Report, root: &str) {
     for f in &fields {
         check_field(r, root, f, &mut payments);
     }
+    check_formulas(r, root, &fields);
     r.fields = fields;
+}
+
+/// A payment's formula reads number fields of the document by name (ASCII case aside); a name
+/// that is no number field is a problem, since the amount could never be worked out.
+fn check_formulas(r: &mut Report, root: &str, fields: &[Field]) {
+    for f in fields {
+        let Some(formula) = f.payment.as_ref().and_then(|p| p.formula.as_deref()) else {
+            continue;
+        };
+        let Ok(expr) = crate::formula::parse(formula) else {
+            continue;
+        };
+        for name in expr.names() {
+            let known = fields
+                .iter()
+                .any(|o| o.ty == FieldType::Number && o.name.eq_ignore_ascii_case(name));
+            if !known {
+                let at = if f.path.is_empty() {
+                    format!("{root}.content")
+                } else {
+                    f.path.clone()
+                };
+                r.problem(
+                    format!("{at}.attrs.formula"),
+                    format!("the formula reads '{name}', which is no number field of the document"),
+                );
+            }
+        }
+    }
 }
 
 /// The report's field places made one field per name: a name written again is the same field
@@ -291,10 +321,42 @@ fn check_field(r: &mut Report, root: &str, f: &Field, payments: &mut usize) {
     }
     if let Some(p) = &f.payment {
         *payments += 1;
-        if p.amount_minor.is_none() {
+        let given = [
+            p.amount_minor.is_some(),
+            p.formula.is_some(),
+            p.price.is_some(),
+            p.link.is_some(),
+        ]
+        .into_iter()
+        .filter(|g| *g)
+        .count();
+        if given != 1 {
             r.problem(
                 format!("{at}.attrs.amount"),
-                format!("payment field '{}' has no amount", f.name),
+                format!(
+                    "payment field '{}' needs exactly one of amount, formula, price and link",
+                    f.name
+                ),
+            );
+        }
+        if let Some(link) = &p.link
+            && !(link.starts_with("https://")
+                && link.len() <= 500
+                && !link.contains(char::is_whitespace))
+        {
+            r.problem(
+                format!("{at}.attrs.link"),
+                "must be the https:// address of a payment link of the workspace's processor",
+            );
+        }
+        if let Some(price) = &p.price
+            && !(price.starts_with("price_")
+                && price.len() <= 100
+                && price[6..].bytes().all(|b| b.is_ascii_alphanumeric()))
+        {
+            r.problem(
+                format!("{at}.attrs.price"),
+                "must be a price id of the processor, such as price_1Mo…",
             );
         }
         if *payments > 1 {

@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 pub mod check;
+pub mod currencies;
 pub mod formula;
 pub mod model;
 pub mod parse;

@@ -157,6 +157,85 @@ fn people_without_fields_or_signatures_are_problems() {
 }
 
 #[test]
+fn payment_amounts_follow_their_currency_and_formulas_read_number_fields() {
+    let pay = |attrs: serde_json::Value| {
+        let mut f = field("Pay", "payment", "a");
+        for (k, v) in attrs.as_object().unwrap() {
+            f["attrs"][k] = v.clone();
+        }
+        f
+    };
+    let src = json!({"type": "doc", "content": [para(json!([
+        field("Sig", "signature", "a"),
+        field("Seats", "number", "a"),
+        pay(json!({"amount": "1200", "currency": "JPY"})),
+    ]))]});
+    let r = run(src, &[person("a", 0)]);
+    assert!(r.problems.is_empty(), "{:?}", messages(&r.problems));
+    let p = r.fields[2].payment.as_ref().unwrap();
+    assert_eq!((p.amount_minor, p.currency.as_str()), (Some(1200), "jpy"));
+    // Yen have no cents, a dinar has three digits, and a currency payments do not take is named.
+    for (attrs, said) in [
+        (
+            json!({"amount": "12.5", "currency": "jpy"}),
+            "attrs.amount: must be a positive whole amount: JPY has no cents",
+        ),
+        (
+            json!({"amount": "1.2345", "currency": "kwd"}),
+            "attrs.amount: must be a positive amount such as 49.99 with at most 3 decimals",
+        ),
+        (
+            json!({"amount": "5", "currency": "xyz"}),
+            "attrs.currency: 'xyz' is not a currency payments take",
+        ),
+        (
+            json!({"formula": "Seats * 10 + Rooms"}),
+            "attrs.formula: the formula reads 'Rooms', which is no number field of the document",
+        ),
+        (
+            json!({"amount": "5", "price": "price_1"}),
+            "attrs.amount: payment field 'Pay' needs exactly one of amount, formula, price and link",
+        ),
+        (
+            json!({"price": "prod_1"}),
+            "attrs.price: must be a price id of the processor, such as price_1Mo…",
+        ),
+        (
+            json!({"link": "http://buy.example/x"}),
+            "attrs.link: must be the https:// address of a payment link of the workspace's processor",
+        ),
+    ] {
+        let src = json!({"type": "doc", "content": [para(json!([
+            field("Sig", "signature", "a"),
+            field("Seats", "number", "a"),
+            pay(attrs.clone()),
+        ]))]});
+        let doc = parse("source", &src);
+        let m = match doc {
+            Err(problems) => messages(&problems),
+            Ok(doc) => messages(
+                &check(
+                    &doc,
+                    &CheckInput {
+                        root: "source",
+                        people: Some(&[person("a", 0)]),
+                        ..Default::default()
+                    },
+                )
+                .problems,
+            ),
+        };
+        assert!(m.iter().any(|e| e.ends_with(said)), "{attrs}: {m:?}");
+    }
+    let ok = json!({"type": "doc", "content": [para(json!([
+        field("Sig", "signature", "a"),
+        field("seats", "number", "a"),
+        pay(json!({"formula": "SEATS * 10"})),
+    ]))]});
+    assert!(run(ok, &[person("a", 0)]).problems.is_empty());
+}
+
+#[test]
 fn chips_duplicates_and_payments_are_checked() {
     let src = json!({"type": "doc", "content": [para(json!([
         {"type": "variableChip", "attrs": {"name": "custom.rent"}},
@@ -195,7 +274,7 @@ fn chips_duplicates_and_payments_are_checked() {
     assert!(!said.iter().any(|e| e.contains("Initials")), "{said:?}");
     assert!(!said.iter().any(|e| e.contains("pfel")), "{said:?}");
     assert!(m.iter().any(
-        |e| e == "source.content[0].content[5].attrs.amount: payment field 'Pay' has no amount"
+        |e| e == "source.content[0].content[5].attrs.amount: payment field 'Pay' needs exactly one of amount, formula, price and link"
     ));
     assert_eq!(m.len(), 4, "{m:?}");
     // As a template, the unanswered custom chip is a question.

@@ -12,6 +12,7 @@ impl Config {
         self.validate_storage()?;
         self.validate_services()?;
         self.validate_ai()?;
+        self.validate_payments()?;
         self.validate_bounds()
     }
 

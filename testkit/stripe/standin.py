@@ -28,8 +28,11 @@ Test-only controls, under `/_test/` (no key needed; the stand-in listens on 127.
   GET  /_test/requests                     every API request received (method, path, account)
 
 Run: python3 standin.py --port 12111 --key sk_test_standin [--key sk_live_standin]
-     [--webhook http://127.0.0.1:8080/stripe/webhook=whsec_...]
-It prints `ready http://127.0.0.1:<port>` once it listens.
+     [--webhook http://127.0.0.1:8080/hooks/stripe=whsec_...] [--any-key] [--until-stdin-closes]
+It prints `ready http://127.0.0.1:<port>` once it listens. With `--any-key` every sk_test_/sk_live_
+key is its own world, made on first use (one stand-in serves many tests, each with its keys);
+`POST /_test/webhooks {"key", "url", "secret", "connect"}` registers a world's endpoint. With
+`--until-stdin-closes` it ends when its standard input closes (its test process ended).
 """
 
 import argparse
@@ -103,7 +106,7 @@ class World:
 
     def __init__(self, live):
         self.live = live
-        self.accounts, self.links, self.prices = {}, {}, {}
+        self.accounts, self.links, self.prices, self.payment_links = {}, {}, {}, {}
         self.sessions, self.intents, self.charges = {}, {}, {}
         self.refunds, self.disputes, self.events = {}, {}, []
         self.endpoints = []  # [{"url", "secret", "connect"}]
@@ -111,8 +114,9 @@ class World:
 
 
 class Standin:
-    def __init__(self, keys, public_url):
+    def __init__(self, keys, public_url, any_key=False):
         self.lock = threading.RLock()
+        self.any_key = any_key
         self.worlds = {k: World(k.startswith("sk_live_")) for k in keys}
         self.public_url = public_url
         self.requests = []
@@ -417,6 +421,9 @@ def make_handler(s):
         def api(self, method, path, raw):
             auth = self.headers.get("Authorization", "")
             key = auth[7:] if auth.startswith("Bearer ") else None
+            if key and s.any_key and key not in s.worlds and (
+                    key.startswith("sk_test_") or key.startswith("sk_live_")):
+                s.worlds[key] = World(key.startswith("sk_live_"))
             if key not in s.worlds:
                 raise StripeError(401, f"Invalid API Key provided: {(key or '')[:8]}***", "invalid_request_error")
             w = s.worlds[key]
@@ -481,6 +488,35 @@ def make_handler(s):
                 if not price:
                     raise StripeError(404, f"No such price: '{parts[1]}'", code="resource_missing")
                 return 200, price
+            if parts == ["payment_links"] and method == "POST":
+                acct_id = need_account()
+                items = []
+                for i, item in enumerate(params.get("line_items") or []):
+                    price = w.prices.get((acct_id, item.get("price", "")))
+                    if not price:
+                        raise StripeError(400, f"No such price: '{item.get('price')}'",
+                                          param=f"line_items[{i}][price]", code="resource_missing")
+                    items.append({"id": new_id("li"), "object": "item", "price": price,
+                                  "quantity": int(item.get("quantity", "1")),
+                                  "amount_total": price["unit_amount"] * int(item.get("quantity", "1")),
+                                  "currency": price["currency"]})
+                if not items:
+                    raise StripeError(400, "Missing required param: line_items.", param="line_items")
+                link = {"id": new_id("plink"), "object": "payment_link", "active": True,
+                        "url": f"https://buy.stripe.com/test_{secrets.token_hex(8)}", "livemode": w.live,
+                        "_items": items}
+                w.payment_links[(acct_id, link["id"])] = link
+                return 200, public(link)
+            if parts == ["payment_links"] and method == "GET":
+                acct_id = need_account()
+                data = [public(l) for (a, _), l in w.payment_links.items() if a == acct_id and l["active"]]
+                return 200, {"object": "list", "data": data[:100], "has_more": False, "url": "/v1/payment_links"}
+            if len(parts) == 3 and parts[0] == "payment_links" and parts[2] == "line_items" and method == "GET":
+                link = w.payment_links.get((need_account(), parts[1]))
+                if not link:
+                    raise StripeError(404, f"No such payment_link: '{parts[1]}'", code="resource_missing")
+                return 200, {"object": "list", "data": link["_items"], "has_more": False,
+                             "url": f"/v1/payment_links/{parts[1]}/line_items"}
             if parts == ["checkout", "sessions"] and method == "POST":
                 return 200, public(s.session(w, need_account(), params))
             if len(parts) >= 3 and parts[:2] == ["checkout", "sessions"]:
@@ -594,7 +630,7 @@ def make_handler(s):
                             return self.reply(200, e)
                 raise StripeError(404, f"No such event: '{parts[1]}'")
             if parts == ["webhooks"] and method == "POST":
-                w = s.worlds[body["key"]]
+                w = s.worlds.setdefault(body["key"], World(body["key"].startswith("sk_live_")))
                 w.endpoints.append({"url": body["url"], "secret": body["secret"], "connect": body.get("connect")})
                 return self.reply(200, {"ok": True})
             raise StripeError(404, f"no test control {method} {path}")
@@ -611,13 +647,24 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--port", type=int, default=0)
     p.add_argument("--key", action="append", default=[], help="a secret key it accepts (sk_test_... or sk_live_...)")
+    p.add_argument("--any-key", action="store_true", help="every sk_test_/sk_live_ key is a world")
+    p.add_argument("--until-stdin-closes", action="store_true", help="end when standard input closes")
     p.add_argument("--webhook", action="append", default=[],
                    help="URL=whsec_... : deliver every event of every key's world there (Connect events included)")
     a = p.parse_args()
     keys = a.key or ["sk_test_standin"]
     server = ThreadingHTTPServer(("127.0.0.1", a.port), None)
     url = f"http://127.0.0.1:{server.server_address[1]}"
-    s = Standin(keys, url)
+    s = Standin(keys, url, any_key=a.any_key)
+    if a.until_stdin_closes:
+        import os
+        import sys
+
+        def watch():
+            sys.stdin.buffer.read()
+            os._exit(0)
+
+        threading.Thread(target=watch, daemon=True).start()
     for spec in a.webhook:
         target, secret = spec.rsplit("=", 1)
         for w in s.worlds.values():

@@ -132,6 +132,8 @@ const CONTRACT: &[(&str, &str, Idem)] = &[
     ("v1.reports.get", "reports:read", Idem::None),
     ("v1.teams.list", "people:read", Idem::None),
     ("v1.payments.status", "money:read", Idem::None),
+    ("v1.payments.connect", "money:write", Idem::Optional),
+    ("v1.payments.disconnect", "money:write", Idem::None),
     ("v1.webhooks.topics", "webhooks:read", Idem::None),
     ("v1.webhooks.list", "webhooks:read", Idem::None),
     ("v1.webhooks.create", "webhooks:write", Idem::Optional),
@@ -467,6 +469,14 @@ async fn request(app: &TestApp, w: &World, route: &Route) -> Req {
         "v1.reports.get" => get("/api/v1/reports".into()),
         "v1.teams.list" => get("/api/v1/teams".into()),
         "v1.payments.status" => get("/api/v1/payments/status".into()),
+        "v1.payments.connect" => Req {
+            body: None,
+            ..post("/api/v1/payments/connect".into(), Value::Null)
+        },
+        "v1.payments.disconnect" => Req {
+            method: Method::DELETE,
+            ..get("/api/v1/payments/connect".into())
+        },
         "v1.webhooks.topics" => get("/api/v1/webhooks/topics".into()),
         "v1.webhooks.list" => get("/api/v1/webhooks".into()),
         "v1.webhooks.create" => post(
@@ -810,6 +820,7 @@ async fn walker(kind: Kind) -> Option<TestApp> {
         Options {
             anonymous_per_minute: Some(1_000_000),
             ai: Some(("openai".into(), base, "walk-key".into())),
+            stripe: true,
             ..Options::default()
         },
     )

@@ -28,7 +28,7 @@ both!(queries_share_resolvers_and_error_kinds_with_rest, |app| {
             .as_array()
             .unwrap()
             .len(),
-        7
+        8
     );
     assert!(a.header("request-id").starts_with("req_"));
     assert_eq!(a.header("service-version"), "2026-10-07");

@@ -34,6 +34,8 @@ pub struct TestApp {
     pub dir: tempfile::TempDir,
     /// The bucket and prefix the files are kept under (PostgreSQL+Redis), as `s3://...`.
     pub blob_url: Option<String>,
+    /// The app's keys at the Stripe stand-in (`Options::stripe`).
+    pub stripe: Option<crate::standin::Keys>,
 }
 
 pub struct Answer {
@@ -101,6 +103,8 @@ pub struct Options {
     pub ai_max_tokens: Option<u32>,
     /// `ai_frequency_penalty`.
     pub ai_frequency_penalty: Option<f32>,
+    /// Payments through the shared Stripe stand-in, with keys of the app's own.
+    pub stripe: bool,
 }
 
 impl TestApp {
@@ -214,9 +218,24 @@ impl TestApp {
             config.ai_max_tokens = n;
         }
         config.ai_frequency_penalty = opts.ai_frequency_penalty;
+        let stripe = if opts.stripe {
+            let keys = crate::standin::Keys::new(crate::standin::url()?, &suffix.replace('_', ""));
+            config.stripe_api_base = keys.url.clone();
+            config.stripe_test_secret_key = Some(SecretString::from(keys.test_key.clone()));
+            config.stripe_test_webhook_secret = Some(SecretString::from(keys.test_hook.clone()));
+            config.stripe_secret_key = Some(SecretString::from(keys.live_key.clone()));
+            config.stripe_webhook_secret = Some(SecretString::from(keys.live_hook.clone()));
+            Some(keys)
+        } else {
+            None
+        };
         let server = signet::start(&config, crate::probe::ROUTES)
             .await
             .expect("server starts");
+        if let Some(keys) = &stripe {
+            keys.register(&format!("http://{}/hooks/stripe", server.addr))
+                .await;
+        }
         Some(TestApp {
             base: format!("http://{}", server.addr),
             server: Some(server),
@@ -227,6 +246,7 @@ impl TestApp {
             secret: SECRET.into(),
             dir,
             blob_url: blobs.map(|(url, _)| url),
+            stripe,
         })
     }
 

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// The crates checked, by their source folder.
-const CRATES: [&str; 17] = [
+const CRATES: [&str; 18] = [
     "src",
     "source/src",
     "convert/src",
@@ -20,6 +20,7 @@ const CRATES: [&str; 17] = [
     "resolvers/email/src",
     "resolvers/webhooks/src",
     "resolvers/plays/src",
+    "resolvers/payments/src",
     "schema/src",
     "rest_compat/src",
     "workers/src",
@@ -476,6 +477,9 @@ const OWNERS: &[(&str, &str)] = &[
     ("webhook_attempts", "resolvers/webhooks/src"),
     ("webhook_endpoints", "resolvers/webhooks/src"),
     ("webhook_messages", "resolvers/webhooks/src"),
+    ("payment_accounts", "resolvers/payments/src"),
+    ("payments", "resolvers/payments/src"),
+    ("stripe_events", "resolvers/payments/src"),
     ("outbox", "workers/queue/src"),
     ("installation", "resolvers/core/src"),
     ("api_log", "storage/src"),

@@ -31,6 +31,8 @@ const ALLOWED: &[&str] = &[
     "PartyIn.accessCode",
     "PartyIn.emailCode",
     "PaymentOut.receiptUrl",
+    // The processor's own onboarding page for the workspace's account (no signing link).
+    "PaymentsConnectOut.url",
     "WebhookOut.url",
     "WebhookOut.secret",
     "WebhookOut.previousSecretExpiresAt",

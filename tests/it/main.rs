@@ -8,6 +8,7 @@ mod harness;
 mod probe;
 mod servers;
 mod sink;
+mod standin;
 
 mod ai;
 mod ai_fake;
@@ -35,6 +36,7 @@ mod leaks;
 mod limits;
 mod live;
 mod passkeys;
+mod payments;
 mod people;
 mod pictures;
 mod plays;

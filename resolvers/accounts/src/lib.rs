@@ -7,7 +7,6 @@ pub mod activity;
 pub mod developers;
 pub mod frames;
 pub mod keys;
-pub mod payments;
 pub mod people;
 pub mod reports;
 pub mod settings;

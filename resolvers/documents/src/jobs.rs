@@ -58,6 +58,9 @@ pub struct EmailJob {
     /// A `code` email's nonce (`signing::identity`): the code is made from it when sent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nonce: Option<String>,
+    /// A `receipt` email's payment (`pay_…`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub payment_id: Option<String>,
 }
 
 impl jobs::Job for EmailJob {

@@ -14,6 +14,7 @@ mod leftovers;
 mod lifecycle;
 pub mod live;
 mod new_draft;
+pub mod payments;
 pub mod pictures;
 mod reads;
 pub mod record;

@@ -42,7 +42,21 @@ pub(crate) async fn out_of<C: ConnectionTrait>(
     let approval = store::pending_approvals(conn, &ctx.db, &[&doc.id])
         .await?
         .pop();
-    Ok(store::to_out(doc, &people, approval))
+    let mut out = store::to_out(doc, &people, approval);
+    out.payments = payments_of(ctx, &[doc.id.to_string()])
+        .await?
+        .into_iter()
+        .map(|p| p.out())
+        .collect();
+    Ok(out)
+}
+
+/// The payments of these documents, as the processor last said.
+async fn payments_of(
+    ctx: &Ctx,
+    ids: &[String],
+) -> Result<Vec<signet_payments::store::PaymentRow>, DomainError> {
+    signet_payments::store::of_documents(ctx, ids).await
 }
 
 pub async fn get(ctx: &Ctx, actor: &Actor, id: &str) -> Result<DocumentOut, DomainError> {
@@ -114,19 +128,27 @@ pub async fn list(
     let ids: Vec<&str> = page.data.iter().map(|d| d.id.as_str()).collect();
     let people = store::people(&ctx.db.conn, &ctx.db, &ids).await?;
     let approvals = store::pending_approvals(&ctx.db.conn, &ctx.db, &ids).await?;
+    let owned: Vec<String> = ids.iter().map(|i| i.to_string()).collect();
+    let payments = payments_of(ctx, &owned).await?;
     Ok(DocumentPageOut {
         data: page
             .data
             .iter()
             .map(|d| {
-                store::to_out(
+                let mut out = store::to_out(
                     d,
                     &people,
                     approvals
                         .iter()
                         .find(|a| a.document_id.as_deref() == Some(d.id.as_str()))
                         .cloned(),
-                )
+                );
+                out.payments = payments
+                    .iter()
+                    .filter(|p| p.document_id == d.id.as_str())
+                    .map(|p| p.out())
+                    .collect();
+                out
             })
             .collect(),
         page: page.page,

@@ -468,6 +468,32 @@ fn identity_of(audit: &[AuditRecord], p: &PersonDbRow) -> String {
     how
 }
 
+/// What the person paid while signing, as the processor confirmed it (the trail's
+/// `payment_paid` row): the amount, when, the receipt and the service's fee.
+fn payment_of(audit: &[AuditRecord], seat: &str) -> Option<String> {
+    let r = audit
+        .iter()
+        .find(|r| r.event == "payment_paid" && r.seat.as_deref() == Some(seat))?;
+    let d: serde_json::Value = serde_json::from_str(&r.detail).ok()?;
+    let currency = d["currency"].as_str().unwrap_or_default();
+    let shown = |k: &str| signet_core::currencies::shown(d[k].as_i64().unwrap_or(0), currency);
+    let mut s = format!(
+        "{} {} paid through Stripe on {}",
+        shown("amount"),
+        currency.to_uppercase(),
+        when(Some(r.at))
+    );
+    if let Some(n) = d["receiptNumber"].as_str() {
+        s.push_str(&format!(", receipt {n}"));
+    }
+    s.push_str(&format!(
+        "; service fee {} {}",
+        shown("fee"),
+        currency.to_uppercase()
+    ));
+    Some(s)
+}
+
 #[allow(clippy::too_many_arguments)]
 fn certificate(
     doc: &DocRow,
@@ -518,20 +544,21 @@ fn certificate(
         .iter()
         .map(|p| {
             let (ip, agent) = seen_from(audit, &p.seat, doc.test);
-            (
-                format!("{} · {}", p.name, p.seat),
-                vec![
-                    ("Email".to_string(), p.email.clone()),
-                    ("Action".to_string(), p.action.as_str().to_string()),
-                    ("Identity".to_string(), identity_of(audit, p)),
-                    ("IP address".to_string(), ip),
-                    ("User agent".to_string(), agent),
-                    ("Invited".to_string(), when(p.invited_at)),
-                    ("Opened".to_string(), when(p.opened_at)),
-                    ("Consented".to_string(), when(consented(&p.seat))),
-                    ("Signed".to_string(), when(p.completed_at)),
-                ],
-            )
+            let mut lines = vec![
+                ("Email".to_string(), p.email.clone()),
+                ("Action".to_string(), p.action.as_str().to_string()),
+                ("Identity".to_string(), identity_of(audit, p)),
+                ("IP address".to_string(), ip),
+                ("User agent".to_string(), agent),
+                ("Invited".to_string(), when(p.invited_at)),
+                ("Opened".to_string(), when(p.opened_at)),
+                ("Consented".to_string(), when(consented(&p.seat))),
+                ("Signed".to_string(), when(p.completed_at)),
+            ];
+            if let Some(paid) = payment_of(audit, &p.seat) {
+                lines.push(("Payment".to_string(), paid));
+            }
+            (format!("{} · {}", p.name, p.seat), lines)
         })
         .collect();
     let events = certificate_events(audit);

@@ -17,7 +17,7 @@ use crate::state::DocState;
 use signet_accounts::usage;
 use signet_core::answer::{self, Claim, Made};
 use signet_core::metadata::Metadata;
-use signet_core::{Actor, Ctx, DomainError, Scope, ids};
+use signet_core::{Actor, Ctx, DomainError, Mode, Scope, ids};
 
 /// Rebuilds a stored draft's words and people as the checks see them.
 pub(crate) async fn stored_draft(
@@ -183,10 +183,16 @@ pub(crate) async fn may_send(
     report: &signet_source::Report,
 ) -> Result<(), DomainError> {
     if report.fields.iter().any(|f| f.ty == FieldType::Payment) {
-        // No processor account can be connected yet, so readiness is never `connected`.
-        return Err(DomainError::Forbidden(
-            "This document collects a payment, and payments are not connected for the workspace (GET /api/v1/payments/status).".into(),
-        ));
+        let mode = if test { Mode::Test } else { Mode::Live };
+        let ready =
+            signet_payments::accounts::readiness(ctx, actor.workspace_id.as_str(), mode).await?;
+        if ready != signet_payments::PaymentReadiness::Connected {
+            return Err(DomainError::Forbidden(format!(
+                "This document collects a payment, and payments are not connected for the workspace's {} documents (GET /api/v1/payments/status says {}).",
+                mode.as_str(),
+                ready.as_str()
+            )));
+        }
     }
     if !test && let Some(limit) = ctx.plans.limits(actor.plan).documents_per_month {
         let used = usage::documents_sent(&ctx.db, &actor.workspace_id).await?;
@@ -346,7 +352,14 @@ pub(crate) fn field_rows(doc_id: &str, draft: &Draft) -> Vec<Vec<Value>> {
             "tooltip": f.tooltip,
             "options": f.options,
             "default": f.default,
-            "payment": f.payment.as_ref().map(|p| json!({"amountMinor": p.amount_minor, "currency": p.currency, "description": p.description})),
+            "payment": f.payment.as_ref().map(|p| json!({
+                "amountMinor": p.amount_minor,
+                "currency": p.currency,
+                "description": p.description,
+                "formula": p.formula,
+                "price": p.price,
+                "link": p.link,
+            })),
         });
         rows.push(vec![
             Value::from(ids::new_id("fld")),

@@ -102,6 +102,17 @@ impl Trail {
         person: Option<&PersonDbRow>,
         reason: Option<&str>,
     ) -> &mut Trail {
+        let event = self.event_of(topic, doc, person, reason);
+        self.job(&event, doc, self.now)
+    }
+
+    fn event_of(
+        &self,
+        topic: &str,
+        doc: &DocRow,
+        person: Option<&PersonDbRow>,
+        reason: Option<&str>,
+    ) -> Event {
         let id = ids::new_id("evt");
         let mut data = json!({
             "document": {
@@ -125,14 +136,44 @@ impl Trail {
         if let Some(r) = reason {
             data["reason"] = json!(r);
         }
-        let event = Event {
+        Event {
             created_at: signet_core::clock::time(self.now),
             data,
             id,
             test: doc.test,
             topic: topic.to_string(),
-        };
+        }
+    }
+
+    /// `documents.payment.updated`: one of `doc`'s payments changed (paid, refunded,
+    /// disputed), with the payment as the document's `payments` lists it.
+    pub fn payment_event(
+        &mut self,
+        doc: &DocRow,
+        person: Option<&PersonDbRow>,
+        payment: serde_json::Value,
+    ) -> &mut Trail {
+        let mut event = self.event_of("documents.payment.updated", doc, person, None);
+        event.data["payment"] = payment;
         self.job(&event, doc, self.now)
+    }
+
+    /// A receipt of `payment_id` to `person`, who paid it.
+    pub fn receipt(
+        &mut self,
+        doc: &DocRow,
+        person: &PersonDbRow,
+        locale: &str,
+        payment_id: &str,
+    ) -> &mut Trail {
+        let job = EmailJob {
+            payment_id: Some(payment_id.to_string()),
+            ..person_email("receipt", doc, person, locale)
+        };
+        if !person.embedded {
+            self.job(&job, doc, self.now);
+        }
+        self
     }
 
     /// An email about `doc` to `person` (invitation, reminder, ...). Delivery belongs to the
@@ -161,15 +202,7 @@ impl Trail {
             // Signed inside the caller's own app: Signet emails them nothing.
             return self;
         }
-        let job = EmailJob {
-            kind: kind.to_string(),
-            document_id: doc.id.to_string(),
-            person_id: Some(person.id.to_string()),
-            seat: Some(person.seat.clone()),
-            locale: person.locale.as_deref().unwrap_or(locale).to_string(),
-            test: doc.test,
-            nonce: None,
-        };
+        let job = person_email(kind, doc, person, locale);
         self.job(&job, doc, run_at)
     }
 
@@ -184,6 +217,7 @@ impl Trail {
             locale: locale.to_string(),
             test: doc.test,
             nonce: None,
+            payment_id: None,
         };
         self.job(&job, doc, self.now)
     }
@@ -401,4 +435,18 @@ pub fn verify_chain(rows: &[AuditRecord]) -> Result<(), String> {
         prev = hash;
     }
     Ok(())
+}
+
+/// An email of `kind` about `doc` to `person`, in their language.
+fn person_email(kind: &str, doc: &DocRow, person: &PersonDbRow, locale: &str) -> EmailJob {
+    EmailJob {
+        kind: kind.to_string(),
+        document_id: doc.id.to_string(),
+        person_id: Some(person.id.to_string()),
+        seat: Some(person.seat.clone()),
+        locale: person.locale.as_deref().unwrap_or(locale).to_string(),
+        test: doc.test,
+        nonce: None,
+        payment_id: None,
+    }
 }

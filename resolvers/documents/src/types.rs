@@ -328,14 +328,7 @@ pub struct PersonOut {
     pub embedded: bool,
 }
 
-#[derive(Clone, Debug, Serialize, utoipa::ToSchema, async_graphql::SimpleObject)]
-#[serde(rename_all = "camelCase")]
-pub struct PaymentOut {
-    pub amount: i64,
-    pub currency: String,
-    pub fee: i64,
-    pub receipt_url: Option<String>,
-}
+pub use signet_payments::PaymentOut;
 
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema, async_graphql::SimpleObject)]
 #[serde(rename_all = "camelCase")]

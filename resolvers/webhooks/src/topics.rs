@@ -24,6 +24,10 @@ pub const TOPICS: &[(&str, &str)] = &[
         "documents.document.voided",
         "The sender voided the document.",
     ),
+    (
+        "documents.payment.updated",
+        "A payment of the document was confirmed by the processor, refunded or disputed (an addition).",
+    ),
 ];
 
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema, async_graphql::SimpleObject)]

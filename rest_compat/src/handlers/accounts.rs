@@ -1,9 +1,9 @@
-//! The account routes' handlers: usage, reports, teams and payment readiness.
+//! The account routes' handlers: usage, reports and teams.
 
 use axum::extract::{RawQuery, State};
 use axum::routing::{MethodRouter, get};
 use axum::{Extension, Json};
-use signet_accounts::{payments, reports, teams, usage};
+use signet_accounts::{reports, teams, usage};
 use signet_core::Actor;
 
 use crate::{ApiError, AppState};
@@ -36,14 +36,6 @@ pub fn teams() -> MethodRouter<AppState> {
     get(
         |State(s): State<AppState>, Extension(a): Extension<Actor>| async move {
             Answer::Ok(Json(teams::list(&s.ctx, &a).await?))
-        },
-    )
-}
-
-pub fn payments_status() -> MethodRouter<AppState> {
-    get(
-        |State(s): State<AppState>, Extension(a): Extension<Actor>| async move {
-            Answer::Ok(Json(payments::status(&s.ctx, &a).await?))
         },
     )
 }

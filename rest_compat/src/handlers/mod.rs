@@ -6,6 +6,7 @@ pub mod ai;
 pub mod documents;
 pub mod email;
 pub mod embedded;
+pub mod payments;
 pub mod plays;
 pub mod templates;
 pub mod webhooks;

@@ -172,25 +172,19 @@ impl Parser {
     /// A payment field's amount, currency (usd when left out), description, formula, price
     /// and link.
     fn payment(&mut self, a: &Attrs, path: &str) -> Box<Payment> {
-        let amount_minor = match a.get("amount") {
-            None | Some(Value::Null) => None,
-            Some(v) => match parse_amount(v) {
-                Some(m) => Some(m),
-                None => {
-                    self.err(
-                        &at(path, "amount"),
-                        "must be a positive amount such as 49.99 with at most 2 decimals",
-                    );
-                    None
-                }
-            },
-        };
         let currency = match a.get("currency") {
             None | Some(Value::Null) => "usd".to_string(),
             Some(Value::String(c))
                 if c.len() == 3 && c.bytes().all(|b| b.is_ascii_alphabetic()) =>
             {
-                c.to_ascii_lowercase()
+                let c = c.to_ascii_lowercase();
+                if crate::currencies::decimals(&c).is_none() {
+                    self.err(
+                        &at(path, "currency"),
+                        format!("'{c}' is not a currency payments take"),
+                    );
+                }
+                c
             }
             Some(_) => {
                 self.err(
@@ -198,6 +192,25 @@ impl Parser {
                     "must be a three-letter currency code such as usd",
                 );
                 "usd".to_string()
+            }
+        };
+        let amount_minor = match a.get("amount") {
+            None | Some(Value::Null) => None,
+            Some(v) => {
+                match parse_amount(v, &currency) {
+                    Some(m) => Some(m),
+                    None => {
+                        let digits = crate::currencies::decimals(&currency).unwrap_or(2);
+                        self.err(
+                        &at(path, "amount"),
+                        match digits {
+                            0 => format!("must be a positive whole amount: {} has no cents", currency.to_uppercase()),
+                            d => format!("must be a positive amount such as 49.99 with at most {d} decimals"),
+                        },
+                    );
+                        None
+                    }
+                }
             }
         };
         let description = self.text(a, path, "description");

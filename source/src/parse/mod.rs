@@ -421,27 +421,15 @@ impl Parser {
 }
 
 /// `49.99`, `"49.99"` or `4999`-style whole amounts to minor units.
-fn parse_amount(v: &Value) -> Option<i64> {
+/// A written amount (`49.99`, or a number) in minor units of `currency`, with at most the
+/// currency's own digits after the point.
+fn parse_amount(v: &Value, currency: &str) -> Option<i64> {
     let s = match v {
         Value::Number(n) => n.to_string(),
         Value::String(s) => s.trim().to_string(),
         _ => return None,
     };
-    let (whole, frac) = s.split_once('.').unwrap_or((&s, ""));
-    if whole.is_empty() || whole.len() > 10 || frac.len() > 2 {
-        return None;
-    }
-    if !whole.bytes().all(|b| b.is_ascii_digit()) || !frac.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let w: i64 = whole.parse().ok()?;
-    let f: i64 = if frac.is_empty() {
-        0
-    } else {
-        format!("{frac:0<2}").parse().ok()?
-    };
-    let minor = w * 100 + f;
-    (minor > 0).then_some(minor)
+    crate::currencies::minor_units(&s, currency)
 }
 
 fn truncate(s: &str) -> String {

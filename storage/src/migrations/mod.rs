@@ -68,6 +68,7 @@ mod m0019_plays;
 mod m0020_ai_jobs;
 mod m0021_play_tailoring;
 mod m0022_frame_sessions;
+mod m0023_payments;
 
 pub struct Migrator;
 
@@ -97,6 +98,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0020_ai_jobs::Migration),
             Box::new(m0021_play_tailoring::Migration),
             Box::new(m0022_frame_sessions::Migration),
+            Box::new(m0023_payments::Migration),
         ]
     }
 }

@@ -501,17 +501,35 @@ export interface PasskeyOut {
 }
 
 export interface PaymentOut {
+  id: string;
   amount: number;
   currency: string;
   fee: number;
+  status: string;
+  seat: string;
+  description: string | null;
+  refunded: number;
   receiptUrl: string | null;
+  receiptNumber: string | null;
+  createdAt: string;
+  paidAt: string | null;
 }
 
 export type PaymentReadiness = "connected" | "needs_attention" | "not_connected";
 
+export interface PaymentsConnectOut {
+  url: string;
+  accountId: string;
+}
+
 export interface PaymentsStatusOut {
   status: PaymentReadiness;
   feePercent: number;
+  mode: string;
+  accountId: string | null;
+  due: Array<string>;
+  disabledReason: string | null;
+  available: boolean;
 }
 
 export interface PersonInput {

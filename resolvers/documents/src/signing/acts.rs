@@ -169,7 +169,8 @@ pub async fn sign(
         ));
     }
     let fields = values::rows(ctx, &v.doc, &v.person).await?;
-    let checked = values::check(&fields, &body.values, &v.person, &values::today())?;
+    let mut checked = values::check(&fields, &body.values, &v.person, &values::today())?;
+    super::pay::settle(ctx, &fields, &v.person.id, &mut checked).await?;
     let names: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
     let kinds: Vec<&str> = fields
         .iter()

@@ -322,6 +322,7 @@ pub async fn send_code(ctx: &Ctx, token: &str, seen: &Seen) -> Result<CodeOut, D
                 locale: locale.to_string(),
                 test: v.doc.test,
                 nonce: Some(nonce.clone()),
+                payment_id: None,
             },
             &v.doc,
             now,

@@ -10,6 +10,7 @@ mod codes;
 pub mod embed;
 pub mod identity;
 pub mod links;
+pub mod pay;
 pub mod values;
 pub mod view;
 pub mod visit;

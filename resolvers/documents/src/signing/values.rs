@@ -78,6 +78,26 @@ pub struct FieldView {
     /// Its other places, each showing the same value: one field written in several places
     /// (initials on every page) is filled once.
     pub areas: Vec<Area>,
+    /// A payment field's amount and where its payment stands.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub payment: Option<PaymentView>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PaymentView {
+    /// In the currency's minor unit; none while a formula still waits for a number.
+    pub amount: Option<i64>,
+    pub currency: String,
+    /// Digits of the currency's minor unit (2 for usd, 0 for jpy), to show the amount.
+    pub decimals: u8,
+    pub description: Option<String>,
+    /// `fixed`, `formula`, `price` or `link`.
+    pub source: String,
+    /// `due` (nothing started), `open` (a Checkout is open), `paid`, `partially_refunded`,
+    /// `refunded`, `disputed`.
+    pub status: String,
+    pub receipt_url: Option<String>,
 }
 
 pub(crate) async fn rows(
@@ -187,6 +207,7 @@ pub async fn fields(
             width: f.width,
             height: f.height,
             areas: f.areas,
+            payment: None,
         })
         .collect())
 }
@@ -210,6 +231,17 @@ pub fn check(
     for f in fields {
         let field = format!("values.{}", f.name);
         let sent = given.get(&f.id).filter(|v| !is_blank(v));
+        if f.ty == "payment" {
+            // Filled in by the payment itself (`signing::pay`), never by the page.
+            if sent.is_some() {
+                return Err(DomainError::invalid(
+                    &field,
+                    "is filled in when you pay, not sent",
+                ));
+            }
+            out.push((f.id.clone(), None));
+            continue;
+        }
         let value = if fixed(f) {
             let own = preset(f, person, today);
             if let Some(v) = sent
@@ -276,6 +308,11 @@ fn plain(v: &serde_json::Value, max: usize) -> Result<String, String> {
 }
 
 /// One value, checked against its field's type.
+/// One value of the person's, checked as signing checks it.
+pub(crate) fn one_value(f: &FieldRow, v: &serde_json::Value) -> Result<String, String> {
+    one(f, v)
+}
+
 fn one(f: &FieldRow, v: &serde_json::Value) -> Result<String, String> {
     let options = || -> Vec<&str> {
         f.spec
@@ -336,7 +373,7 @@ fn one(f: &FieldRow, v: &serde_json::Value) -> Result<String, String> {
                 Err("must be a phone number: digits, spaces and + - ( ) .".into())
             }
         }
-        "payment" => Err("payments are not available yet".into()),
+        "payment" => Err("is filled in when you pay".into()),
         other => Err(format!("has a type this page does not know: {other}")),
     }
 }

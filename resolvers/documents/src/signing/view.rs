@@ -136,7 +136,9 @@ pub(crate) async fn view_of(
         None
     };
     let fields = if stage == Stage::Sign {
-        values::fields(ctx, doc, person).await?
+        let mut fields = values::fields(ctx, doc, person).await?;
+        super::pay::attach(ctx, doc, person, &mut fields).await?;
+        fields
     } else {
         Vec::new()
     };

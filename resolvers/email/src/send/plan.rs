@@ -164,6 +164,8 @@ struct Wanted {
     kind: Kind,
     person: Option<PersonDbRow>,
     code: Option<String>,
+    /// A receipt's payment, paid.
+    payment: Option<signet_payments::store::PaymentRow>,
 }
 
 /// Whether the email is still wanted: an invitation to someone who has since signed, or to a
@@ -177,9 +179,15 @@ async fn wanted(
     let Some(kind) = Kind::parse(&payload.kind) else {
         return Err(Skip::Drop("an unknown kind").into());
     };
+    let mut payment = None;
     if kind == Kind::Receipt {
-        // Payments come later; they will send receipts with their values.
-        return Err(Skip::Drop("receipts are sent by payments").into());
+        let Some(id) = &payload.payment_id else {
+            return Err(Skip::Drop("a receipt names no payment").into());
+        };
+        match signet_payments::store::get(ctx, &ctx.db.conn, id).await? {
+            Some(p) if p.is_paid() && p.document_id == doc.id.as_str() => payment = Some(p),
+            _ => return Err(Skip::Drop("the payment is not paid").into()),
+        }
     }
     let person = match &payload.person_id {
         Some(pid) => {
@@ -221,7 +229,12 @@ async fn wanted(
             return Err(Skip::Later.into());
         }
     }
-    Ok(Wanted { kind, person, code })
+    Ok(Wanted {
+        kind,
+        person,
+        code,
+        payment,
+    })
 }
 
 /// Who an email is from and to, in which language, with the document's own options.
@@ -364,11 +377,28 @@ async fn words(
         values.insert("decliner.name", name);
         values.insert("decline.reason", reason);
     }
-    let extras = Extras {
+    let mut extras = Extras {
         test: doc.test,
         message: first(&[&a.email.message, &a.send.message]).filter(|_| asks),
         ..Extras::default()
     };
+    if let Some(p) = &w.payment {
+        values.insert(
+            "payment.amount",
+            format!(
+                "{} {}",
+                signet_core::currencies::shown(p.amount, &p.currency),
+                p.currency.to_uppercase()
+            ),
+        );
+        values.insert(
+            "payment.description",
+            p.description.clone().unwrap_or_default(),
+        );
+        values.insert("payment.paidAt", day(p.paid_at, &a.locale));
+        // The processor's own receipt page: the email's button.
+        extras.action_url = p.receipt_url.clone();
+    }
     Ok((parsed, values, extras))
 }
 
