@@ -1,9 +1,10 @@
 // Workspace settings: the name, time zone and default language; the sender of its emails;
-// test mode for the whole workspace; embedding; the AI drafting switch; the plan and what of
+// test mode for the whole workspace; embedding; the AI drafting switch; payments through the
+// workspace's own Stripe account; the plan and what of
 // it is used; the report of documents sent and completed per day, by team; and the teams.
 // Owners and admins; every rule is the server's.
 import { useEffect, useState } from "preact/hooks";
-import type { ReportOut, TeamOut, TeamsOut, UsageCounterOut, UsageOut, WorkspaceSettings } from "../shared/api/graphql";
+import type { PaymentsConnectOut, PaymentsStatusOut, ReportOut, TeamOut, TeamsOut, UsageCounterOut, UsageOut, WorkspaceSettings } from "../shared/api/graphql";
 import { Confirm, Field, LanguageField, Notice, Table, useSubmit } from "../shared/ui";
 import { lang, t, type Key } from "../shared/words";
 import { gql } from "./api";
@@ -50,6 +51,7 @@ export function Settings({ onChanged }: { onChanged: () => Promise<void> }) {
           <TestMode s={s} save={save} fail={fail} />
           <Embedding s={s} save={save} fail={fail} />
           <Ai s={s} save={save} fail={fail} />
+          <Payments onNote={setNote} fail={fail} />
           <Usage fail={fail} />
           <Report timeZone={s.timeZone} version={teamsAt} fail={fail} />
           <Teams onNote={setNote} onChanged={() => setTeamsAt((n) => n + 1)} fail={fail} />
@@ -183,6 +185,85 @@ function Ai({ s, save, fail }: Section) {
         </div>
         <div class="actions start"><button class="primary" type="submit" disabled={busy}>{t("common.save")}</button></div>
       </form>
+    </section>
+  );
+}
+
+const PAY = "status feePercent mode accountId due disabledReason available";
+
+/** Payments: the workspace's own Stripe account for the mode the switch shows, connected on
+ * Stripe's pages; its readiness is what Stripe last told Signet. */
+function Payments({ onNote, fail }: { onNote: (n: Note) => void; fail: (e: unknown) => void }) {
+  const [p, setP] = useState<PaymentsStatusOut | null>(null);
+  const [asking, setAsking] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const load = () => gql<{ paymentsStatus: PaymentsStatusOut }>(`{ paymentsStatus { ${PAY} } }`).then((d) => setP(d.paymentsStatus), fail);
+  useEffect(() => {
+    load();
+    // Back from Stripe's onboarding: its event follows in moments.
+    if (new URLSearchParams(location.search).get("payments") !== "back") return;
+    onNote({ kind: "ok", text: t("settings.payBack") });
+    let n = 0;
+    const timer = setInterval(() => { if (++n > 10) clearInterval(timer); load(); }, 3000);
+    return () => clearInterval(timer);
+  }, []);
+  const connect = async () => {
+    setBusy(true);
+    try {
+      const d = await gql<{ connectPayments: PaymentsConnectOut }>(`mutation { connectPayments { url accountId } }`);
+      location.assign(d.connectPayments.url);
+    } catch (e) {
+      fail(e);
+      setBusy(false);
+    }
+  };
+  const disconnect = async () => {
+    setAsking(false);
+    try {
+      const d = await gql<{ disconnectPayments: PaymentsStatusOut }>(`mutation { disconnectPayments { ${PAY} } }`);
+      setP(d.disconnectPayments);
+      onNote({ kind: "ok", text: t("settings.payDisconnected") });
+    } catch (e) {
+      fail(e);
+    }
+  };
+  return (
+    <section aria-labelledby="pay-title" class="card">
+      <h2 id="pay-title">{t("settings.payments")}</h2>
+      <p>{t("settings.paymentsLead")}</p>
+      {!p ? (
+        <p role="status">{t("common.loading")}</p>
+      ) : !p.available ? (
+        <p>{t("settings.payUnavailable")}</p>
+      ) : (
+        <>
+          <p class={`status ${p.status}`} role="status">
+            {p.status === "connected" ? t("settings.payConnected") : p.status === "needs_attention" ? t("settings.payNeeds") : t("settings.payNot")}
+          </p>
+          {p.status === "needs_attention" && p.due.length > 0 && (
+            <ul>{p.due.map((d) => <li><code>{d}</code></li>)}</ul>
+          )}
+          <p>{t("settings.payFee", { fee: String(p.feePercent) })}</p>
+          {p.mode === "test" && <p>{t("settings.payTest")}</p>}
+          <div class="actions start">
+            {p.status !== "connected" && (
+              <button type="button" class="primary" disabled={busy} onClick={connect}>
+                {p.status === "not_connected" ? t("settings.payConnect") : t("settings.payContinue")}
+              </button>
+            )}
+            {p.status === "connected" && (
+              <a class="button secondary" href="https://dashboard.stripe.com/" target="_blank" rel="noopener noreferrer">{t("settings.payDashboard")}</a>
+            )}
+            {p.status !== "not_connected" && (
+              <button type="button" class="secondary" onClick={() => setAsking(true)}>{t("settings.payDisconnect")}</button>
+            )}
+          </div>
+        </>
+      )}
+      {asking && (
+        <Confirm title={t("settings.payDisconnect")} text={t("settings.payDisconnectText")}
+          confirm={t("settings.payDisconnect")} cancel={t("common.cancel")} danger onConfirm={disconnect} onCancel={() => setAsking(false)} />
+      )}
     </section>
   );
 }

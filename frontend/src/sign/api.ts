@@ -12,7 +12,16 @@ export interface FieldView {
   value: string | null; editable: boolean;
   /** The field's other places: one value, shown in each. */
   areas: Area[];
+  /** A payment field's amount (minor units; none while a formula waits for a number) and
+   * where its payment stands: due, open, paid, partially_refunded, refunded, disputed. */
+  payment?: PaymentView;
 }
+export interface PaymentView {
+  amount: number | null; currency: string; decimals: number; description: string | null;
+  source: "fixed" | "formula" | "price" | "link"; status: string; receiptUrl: string | null;
+}
+/** Statuses of a payment the processor confirmed (whatever happened after). */
+export const PAID = ["paid", "partially_refunded", "refunded", "disputed"];
 export interface Area { page: number; x: number; y: number; width: number; height: number }
 export interface View {
   stage: Stage;
@@ -119,6 +128,8 @@ export const api = {
   opened: () => call<void>("POST", "/page/v1/opened", {}),
   consent: (version: string, sha256: string) => call<View>("POST", "/page/v1/consent", { version, sha256 }),
   sign: (values: Record<string, unknown>) => call<View>("POST", "/page/v1/sign", { values }),
+  /** Stripe's hosted Checkout for the person's payment, for the amount the server works out. */
+  pay: (values: Record<string, unknown>) => call<{ url: string; amount: number; currency: string }>("POST", "/page/v1/pay", { values }),
   decline: (reason: string | null) => call<View>("POST", "/page/v1/decline", { reason }),
   code: () => call<{ sent: boolean; gate: Gate }>("POST", "/page/v1/code", {}),
   verify: (accessCode: string | null, emailCode: string | null) => call<VerifyOut>("POST", "/page/v1/verify", { accessCode, emailCode }),

@@ -3,7 +3,7 @@
 import { render } from "preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { signal } from "@preact/signals";
-import { api, embedded, Failed, keepPass, say, start, tell, whenPassEnds, type Area, type FieldView, type Gate, type PageOut, type View } from "./api";
+import { api, embedded, Failed, keepPass, PAID, say, start, tell, whenPassEnds, type Area, type FieldView, type Gate, type PageOut, type PaymentView, type View } from "./api";
 import { Pad, pathOf, type SignatureValue } from "./pad";
 import { outlinePath } from "./trace";
 import "./sign.css";
@@ -343,6 +343,9 @@ function Signing({ v }: { v: View }) {
   const [values, setValues] = useState<Record<string, Value>>(() => {
     const out: Record<string, Value> = {};
     for (const f of v.fields) out[f.id] = f.type === "checkbox" ? f.value === "true" : f.value;
+    // Back from Checkout in this tab: what the person had filled in before paying.
+    const kept = keptValues();
+    for (const f of v.fields) if (f.editable && kept[f.id] !== undefined) out[f.id] = kept[f.id];
     return out;
   });
   const [pad, setPad] = useState<FieldView | null>(null);
@@ -353,7 +356,9 @@ function Signing({ v }: { v: View }) {
   const opened = useRef(false);
   const required = v.fields.filter((f) => f.required && f.type !== "payment");
   const done = required.filter((f) => filled(f, values[f.id])).length;
-  const ready = done === required.length;
+  const payment = v.fields.find((f) => f.type === "payment")?.payment;
+  const paidUp = !payment || PAID.includes(payment.status);
+  const ready = done === required.length && paidUp;
   const order = useMemo(() => v.fields.filter((f) => f.editable), [v.fields]);
   // On a phone a field's box on the page is too small to type in: the page shows what each
   // holds, and the bar below edits the current one at a readable size.
@@ -394,6 +399,45 @@ function Signing({ v }: { v: View }) {
     for (const k of kinds) window.addEventListener(k, acted, { passive: true, capture: true });
     return () => { for (const k of kinds) window.removeEventListener(k, acted, { capture: true }); };
   }, []);
+
+  // Checkout is Stripe's own page: the signing page goes there (a new tab inside a frame,
+  // which Checkout refuses to be shown in) and comes back once paid.
+  payNow.value = async () => {
+    setError("");
+    paying.value = true;
+    const out: Record<string, unknown> = {};
+    for (const f of v.fields) if (f.type === "number" && f.editable && values[f.id]) out[f.id] = values[f.id];
+    try {
+      const { url } = await api.pay(out);
+      if (embedded) {
+        window.open(url, "_blank", "noopener");
+        paying.value = false;
+      } else {
+        keepValues(values);
+        location.assign(url);
+      }
+    } catch (err) {
+      const e = err as Failed;
+      setError(e instanceof Failed ? say(w, "field_invalid", { reason: e.message }) : say(w, "error"));
+      paying.value = false;
+    }
+  };
+  // Back from Checkout, or paying in another tab: Stripe's confirmation reaches the server
+  // in moments, and the page looks for it.
+  const waiting = !!payment && payment.status === "open";
+  useEffect(() => {
+    if (!waiting) return;
+    let tries = 0;
+    const t = setInterval(async () => {
+      if (++tries > 120) return clearInterval(t);
+      try {
+        const next = await api.view();
+        const p = next.fields.find((f) => f.type === "payment")?.payment;
+        if (!p || p.status !== "open") { clearInterval(t); view.value = next; }
+      } catch { /* asked again */ }
+    }, 2000);
+    return () => clearInterval(t);
+  }, [waiting]);
 
   const finish = async () => {
     setError("");
@@ -464,7 +508,7 @@ function Signing({ v }: { v: View }) {
           <button type="button" class="secondary" onClick={next}>{say(w, "next_field")}</button>
           <button type="button" class="primary" disabled={!ready || busy} aria-describedby={ready ? undefined : "finish-hint"} onClick={finish}>{say(w, "finish")}</button>
         </div>
-        {!ready && <p id="finish-hint" class="hint">{say(w, "finish_hint")}</p>}
+        {!ready && <p id="finish-hint" class="hint">{say(w, done === required.length ? "pay_to_finish" : "finish_hint")}</p>}
       </footer>
       {pad && (
         <Pad
@@ -607,7 +651,7 @@ function Field({ f, value, words, onChange, onPad, onFocus }: { f: FieldView; va
           id={id}
           title={f.tooltip ?? undefined}
           onFocus={onFocus}
-          aria-label={`${s ? "" : `${action}: `}${label}`}
+          aria-label={`${s ? "" : `${action}: `}${label}${s?.kind === "typed" ? `: ${s.text}` : ""}`}
           onClick={() => onPad(f)}
         >
           {!s && say(words, f.type === "initials" ? "add_initials" : "add_signature")}
@@ -636,7 +680,7 @@ function Field({ f, value, words, onChange, onPad, onFocus }: { f: FieldView; va
         </fieldset>
       );
     case "payment":
-      return <p class="payment">{say(words, "payment_pending")}</p>;
+      return <Payment f={f} words={words} onFocus={onFocus} />;
     default: {
       const type = f.type === "email" ? "email" : f.type === "phone" ? "tel" : f.type === "date" ? "date" : "text";
       const auto = f.type === "name" ? "name" : f.type === "email" ? "email" : f.type === "company" ? "organization" : f.type === "phone" ? "tel" : "off";
@@ -655,6 +699,64 @@ function Field({ f, value, words, onChange, onPad, onFocus }: { f: FieldView; va
     }
   }
 }
+
+/** An amount as its currency writes it, with the page's language. */
+function money(p: PaymentView, lang: string): string {
+  if (p.amount === null) return p.currency.toUpperCase();
+  try {
+    return new Intl.NumberFormat(lang, { style: "currency", currency: p.currency.toUpperCase(), minimumFractionDigits: p.decimals, maximumFractionDigits: p.decimals }).format(p.amount / 10 ** p.decimals);
+  } catch {
+    return `${(p.amount / 10 ** p.decimals).toFixed(p.decimals)} ${p.currency.toUpperCase()}`;
+  }
+}
+
+/** A payment field: the amount and a button to Stripe's hosted Checkout; once Stripe has
+ * confirmed it, what was paid and the receipt. Card details never reach this page. */
+function Payment({ f, words, onFocus }: { f: FieldView; words: Record<string, string>; onFocus: () => void }) {
+  const p = f.payment;
+  if (!p) return null;
+  const lang = document.documentElement.lang || "en";
+  const amount = money(p, lang);
+  if (PAID.includes(p.status)) {
+    return (
+      <p class="payment done" id={`field-${f.id}`} tabIndex={-1}>
+        <span>✓ {say(words, "paid", { amount })}</span>
+        {p.receiptUrl && <a href={p.receiptUrl} target="_blank" rel="noopener noreferrer">{say(words, "payment_receipt")}</a>}
+      </p>
+    );
+  }
+  const confirming = returned && p.status === "open";
+  const text = confirming ? say(words, "payment_confirming") : say(words, "pay", { amount: p.amount === null ? "" : amount }).trim();
+  // The name says what is paid for after what the button shows.
+  const label = p.description ? `${text}: ${p.description}` : text;
+  return (
+    <button type="button" class="pay-here" id={`field-${f.id}`} onFocus={onFocus} disabled={confirming || paying.value} aria-label={label} onClick={() => payNow.value?.()}>
+      {text}
+    </button>
+  );
+}
+
+/** What the person filled in, kept in this tab (never sent anywhere) while they are on
+ * Checkout, for this signing page only. */
+const valuesKey = `signet-values:${location.pathname}`;
+function keepValues(values: Record<string, Value>) {
+  try { sessionStorage.setItem(valuesKey, JSON.stringify(values)); } catch { /* not kept: filled in again */ }
+}
+function keptValues(): Record<string, Value> {
+  try {
+    const raw = sessionStorage.getItem(valuesKey);
+    sessionStorage.removeItem(valuesKey);
+    return raw ? JSON.parse(raw) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The person came back from Checkout (`?payment=done`): the page waits for Stripe's word. */
+const returned = new URLSearchParams(location.search).get("payment") === "done";
+/** Opens Checkout with the values the page holds (set by the signing screen). */
+const payNow = signal<(() => void) | null>(null);
+const paying = signal(false);
 
 /** A field's box on a phone: what it holds; tapping it edits it in the bar below. */
 function Pick({ f, value, words, onPick }: { f: FieldView; value: Value; words: Record<string, string>; onPick: () => void }) {

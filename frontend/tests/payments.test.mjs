@@ -1,0 +1,166 @@
+// Paying while signing, in a real browser, through the Stripe stand-in's hosted pages
+// (testkit/stripe/standin.py): the workspace connects its account on the stand-in's
+// onboarding page; the signer sees the amount at its field, is sent to the hosted Checkout,
+// is declined once, pays with the test card, comes back to the signing page, which shows the
+// payment once Stripe's signed event confirmed it, and signs. axe-core on each screen of
+// ours; screenshots go to docs/payments/ with SCREENSHOTS=1.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { axe, BIN, CHROMIUM, cleanEnv, freePort, keyed, launch, serve, shot, shotsDir } from "./support.mjs";
+
+const here = new URL(".", import.meta.url).pathname;
+const root = join(here, "..", "..");
+const shots = shotsDir("payments");
+const OWNER = "owner@example.net";
+const run = Math.random().toString(36).slice(2);
+const TEST_KEY = `sk_test_browser${run}`;
+const HOOK = `whsec_browser${run}`;
+
+let standin, stripeUrl, server, base, data, browser, api;
+
+function cli(args) {
+  return execFileSync(BIN, args, { env: { ...cleanEnv, SIGNET_DATA_DIR: data }, encoding: "utf8" });
+}
+
+/** A call of the stand-in's test controls. */
+async function control(method, path, body) {
+  const res = await fetch(stripeUrl + path, { method, headers: { "Content-Type": "application/json" }, body: body ? JSON.stringify(body) : undefined });
+  assert.ok(res.ok, `${path}: ${res.status}`);
+  return res.json();
+}
+
+/** The signing link of the invitation emailed to the workspace's sender address. */
+async function invitation() {
+  const dir = join(data, "mail");
+  for (let i = 0; i < 600; i++) {
+    for (const f of existsSync(dir) ? readdirSync(dir) : []) {
+      if (f.startsWith(".") || !f.endsWith(".eml")) continue;
+      const m = readFileSync(join(dir, f), "utf8").replace(/=\r?\n/g, "").match(/\/s\/([A-Za-z0-9_-]{43})/);
+      if (m) return `${base}/s/${m[1]}`;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error("no invitation was emailed");
+}
+
+async function until(what, check) {
+  for (let i = 0; i < 600; i++) {
+    const got = await check();
+    if (got) return got;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`waited a minute for ${what}`);
+}
+
+before(async () => {
+  assert.ok(existsSync(BIN), `the signet binary is built: ${BIN}`);
+  assert.ok(existsSync(CHROMIUM), `chromium is installed: ${CHROMIUM}`);
+  standin = spawn("python3", [join(root, "testkit", "stripe", "standin.py"), "--port", "0", "--any-key", "--until-stdin-closes"], { stdio: ["pipe", "pipe", "inherit"] });
+  const line = await new Promise((ok) => createInterface({ input: standin.stdout }).once("line", ok));
+  stripeUrl = line.replace(/^ready /, "");
+  data = mkdtempSync(join(tmpdir(), "signet-payments-"));
+  base = `http://127.0.0.1:${await freePort()}`;
+  const ws = JSON.parse(cli(["admin", "workspace", "create", "--name", "Acme Lettings", "--plan", "free", "--json"]));
+  cli(["admin", "workspace", "update", ws.id, "--sender-email", OWNER, "--json"]);
+  const k = JSON.parse(cli(["admin", "key", "create", "--workspace", ws.id, "--mode", "test", "--all-scopes", "--json"]));
+  const key = k.key ?? k.token ?? k.secret;
+  api = keyed(() => base, () => key);
+  server = await serve(BIN, data, base, {
+    SIGNET_STRIPE_API_BASE: stripeUrl,
+    SIGNET_STRIPE_TEST_SECRET_KEY: TEST_KEY,
+    SIGNET_STRIPE_TEST_WEBHOOK_SECRET: HOOK,
+  });
+  await control("POST", "/_test/webhooks", { key: TEST_KEY, url: `${base}/hooks/stripe`, secret: HOOK, connect: true });
+  browser = await launch(CHROMIUM);
+});
+
+after(async () => {
+  await browser?.close();
+  server?.kill("SIGINT");
+  standin?.stdin.end();
+  await new Promise((r) => setTimeout(r, 300));
+  if (data) rmSync(data, { recursive: true, force: true });
+});
+
+test("a signer pays at their field through Stripe's hosted Checkout, then signs", async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+
+  // The owner connects the workspace's Stripe account on Stripe's own onboarding page.
+  const connect = await api("POST", "/api/v1/payments/connect");
+  assert.equal(connect.status, 200, JSON.stringify(connect.json));
+  await page.goto(connect.json.url);
+  await shot(page, shots, "1-stripe-onboarding");
+  await page.getByRole("button", { name: "Submit details" }).click();
+  await page.waitForURL((u) => u.href.startsWith(`${base}/app/settings?payments=back`));
+  await until("the account connected", async () => (await api("GET", "/api/v1/payments/status")).json.status === "connected");
+
+  const sent = await api("POST", "/api/v1/documents", {
+    title: "Studio lease",
+    source: {
+      type: "doc",
+      content: [
+        { type: "heading", attrs: { level: 1 }, content: [{ type: "text", text: "Lease of the studio" }] },
+        { type: "paragraph", content: [{ type: "text", text: "The tenant pays a deposit of 49 dollars when signing." }] },
+        { type: "paragraph", content: [{ type: "text", text: "Deposit: " }, { type: "fieldTag", attrs: { name: "Deposit", type: "payment", role: "client", amount: "49.00", currency: "usd", description: "Studio deposit" } }] },
+        { type: "signatureBlock", attrs: { role: "client" } },
+      ],
+    },
+    people: [{ name: "Ada Tenant", email: "ada@example.com", role: "client" }],
+    sendNow: true,
+  });
+  assert.equal(sent.status, 201, JSON.stringify(sent.json));
+  const link = await invitation();
+
+  await page.goto(link);
+  await page.getByLabel("I agree to use electronic records and signatures.").check();
+  await page.getByRole("button", { name: "Continue" }).click();
+  const pay = page.getByRole("button", { name: "Pay $49.00" });
+  await pay.waitFor();
+  await page.waitForFunction(() => document.querySelector(".sheet img")?.complete);
+  await page.getByRole("button", { name: /client signature/ }).click();
+  await page.getByRole("tab", { name: "Type" }).click();
+  await page.getByRole("button", { name: "Apply" }).click();
+  await page.getByText("Pay to finish signing.").waitFor();
+  assert.equal(await page.getByRole("button", { name: "Finish" }).isDisabled(), true, "signing waits for the payment");
+  await axe(page, "the payment field");
+  await pay.scrollIntoViewIfNeeded();
+  await shot(page, shots, "2-pay-at-the-field");
+
+  // Stripe's hosted Checkout: declined once, then paid with the test card.
+  await pay.click();
+  await page.waitForURL((u) => u.href.startsWith(`${stripeUrl}/pay/`));
+  await page.getByLabel("Card number").fill("4000 0000 0000 0002");
+  await page.getByRole("button", { name: "Pay" }).click();
+  await page.getByRole("alert").getByText("Your card was declined.").waitFor();
+  await shot(page, shots, "3-checkout-declined");
+  assert.equal((await api("GET", `/api/v1/documents/${sent.json.id}`)).json.payments[0].status, "open");
+  await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+  await page.getByRole("button", { name: "Pay" }).click();
+  await page.waitForURL((u) => u.href.startsWith(`${link}?payment=done`));
+
+  // Back on the signing page: the payment shows once Stripe's event confirmed it.
+  await page.getByText("Paid $49.00").waitFor({ timeout: 30_000 });
+  await page.getByRole("link", { name: "Receipt" }).waitFor();
+  await axe(page, "paid");
+  await shot(page, shots, "4-paid");
+  await page.getByRole("button", { name: "Finish" }).click();
+  await page.getByRole("heading", { name: /signed/i }).first().waitFor();
+  await shot(page, shots, "5-signed");
+
+  const doc = (await api("GET", `/api/v1/documents/${sent.json.id}`)).json;
+  assert.equal(doc.payments.length, 1);
+  assert.equal(doc.payments[0].status, "paid");
+  assert.equal(doc.payments[0].amount, 4900);
+  assert.equal(doc.payments[0].fee, 98, "2% on Free");
+  assert.ok(["signed", "executed"].includes(doc.state), doc.state);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
