@@ -1,8 +1,9 @@
 // Paying while signing, in a real browser, through the Stripe stand-in's hosted pages
-// (testkit/stripe/standin.py): the workspace connects its account on the stand-in's
-// onboarding page; the signer sees the amount at its field, is sent to the hosted Checkout,
-// is declined once, pays with the test card, comes back to the signing page, which shows the
-// payment once Stripe's signed event confirmed it, and signs. axe-core on each screen of
+// (testkit/stripe/standin.py): the owner connects the workspace's account from the
+// application's Settings on the stand-in's onboarding page; the signer sees the amount at
+// its field, is sent to the hosted Checkout, is declined once, pays with the test card, comes
+// back to the signing page, which shows the payment once Stripe's signed event confirmed it,
+// and signs; the document in the application lists the payment. axe-core on each screen of
 // ours; screenshots go to docs/payments/ with SCREENSHOTS=1.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -16,15 +17,14 @@ import { axe, BIN, CHROMIUM, cleanEnv, freePort, keyed, launch, serve, shot, sho
 const here = new URL(".", import.meta.url).pathname;
 const root = join(here, "..", "..");
 const shots = shotsDir("payments");
-const OWNER = "owner@example.net";
 const run = Math.random().toString(36).slice(2);
-const TEST_KEY = `sk_test_browser${run}`;
+const LIVE_KEY = `sk_live_browser${run}`;
 const HOOK = `whsec_browser${run}`;
 
 let standin, stripeUrl, server, base, data, browser, api;
 
 function cli(args) {
-  return execFileSync(BIN, args, { env: { ...cleanEnv, SIGNET_DATA_DIR: data }, encoding: "utf8" });
+  return execFileSync(BIN, args, { env: { ...cleanEnv, SIGNET_DATA_DIR: data, SIGNET_PUBLIC_URL: base }, encoding: "utf8" });
 }
 
 /** A call of the stand-in's test controls. */
@@ -34,7 +34,7 @@ async function control(method, path, body) {
   return res.json();
 }
 
-/** The signing link of the invitation emailed to the workspace's sender address. */
+/** The signing link of the invitation emailed to the person. */
 async function invitation() {
   const dir = join(data, "mail");
   for (let i = 0; i < 600; i++) {
@@ -64,18 +64,19 @@ before(async () => {
   const line = await new Promise((ok) => createInterface({ input: standin.stdout }).once("line", ok));
   stripeUrl = line.replace(/^ready /, "");
   data = mkdtempSync(join(tmpdir(), "signet-payments-"));
-  base = `http://127.0.0.1:${await freePort()}`;
+  // A host name: the application's sign-in cookie is for it.
+  base = `http://localhost:${await freePort()}`;
   const ws = JSON.parse(cli(["admin", "workspace", "create", "--name", "Acme Lettings", "--plan", "free", "--json"]));
-  cli(["admin", "workspace", "update", ws.id, "--sender-email", OWNER, "--json"]);
-  const k = JSON.parse(cli(["admin", "key", "create", "--workspace", ws.id, "--mode", "test", "--all-scopes", "--json"]));
+  cli(["admin", "person", "add", "--workspace", ws.id, "--email", "olga@example.com", "--name", "Olga Owner", "--role", "owner", "--json"]);
+  const k = JSON.parse(cli(["admin", "key", "create", "--workspace", ws.id, "--mode", "live", "--all-scopes", "--json"]));
   const key = k.key ?? k.token ?? k.secret;
   api = keyed(() => base, () => key);
   server = await serve(BIN, data, base, {
     SIGNET_STRIPE_API_BASE: stripeUrl,
-    SIGNET_STRIPE_TEST_SECRET_KEY: TEST_KEY,
-    SIGNET_STRIPE_TEST_WEBHOOK_SECRET: HOOK,
+    SIGNET_STRIPE_SECRET_KEY: LIVE_KEY,
+    SIGNET_STRIPE_WEBHOOK_SECRET: HOOK,
   });
-  await control("POST", "/_test/webhooks", { key: TEST_KEY, url: `${base}/hooks/stripe`, secret: HOOK, connect: true });
+  await control("POST", "/_test/webhooks", { key: LIVE_KEY, url: `${base}/hooks/stripe`, secret: HOOK, connect: true });
   browser = await launch(CHROMIUM);
 });
 
@@ -93,14 +94,27 @@ test("a signer pays at their field through Stripe's hosted Checkout, then signs"
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));
 
-  // The owner connects the workspace's Stripe account on Stripe's own onboarding page.
-  const connect = await api("POST", "/api/v1/payments/connect");
-  assert.equal(connect.status, 200, JSON.stringify(connect.json));
-  await page.goto(connect.json.url);
-  await shot(page, shots, "1-stripe-onboarding");
+  // The owner connects the workspace's Stripe account from Settings, on Stripe's own page.
+  const { url: signIn } = JSON.parse(cli(["admin", "person", "sign-in-link", "--email", "olga@example.com", "--json"]));
+  await page.goto(signIn);
+  await page.locator("main button.primary").click();
+  await page.waitForURL(`${base}/app`);
+  await page.goto(`${base}/app/settings`);
+  const section = page.locator("section", { has: page.getByRole("heading", { name: "Payments" }) });
+  await section.getByText("Not connected.").waitFor();
+  await section.scrollIntoViewIfNeeded();
+  await axe(page, "settings, not connected");
+  await shot(page, shots, "1-settings-not-connected");
+  await section.getByRole("button", { name: "Connect Stripe" }).click();
+  await page.waitForURL((u) => u.href.startsWith(`${stripeUrl}/onboard/`));
+  await shot(page, shots, "2-stripe-onboarding");
   await page.getByRole("button", { name: "Submit details" }).click();
   await page.waitForURL((u) => u.href.startsWith(`${base}/app/settings?payments=back`));
-  await until("the account connected", async () => (await api("GET", "/api/v1/payments/status")).json.status === "connected");
+  await section.getByText("Connected: your Stripe account takes payments.").waitFor({ timeout: 60_000 });
+  await section.scrollIntoViewIfNeeded();
+  await axe(page, "settings, connected");
+  await shot(page, shots, "3-settings-connected");
+  assert.equal((await api("GET", "/api/v1/payments/status")).json.status, "connected");
 
   const sent = await api("POST", "/api/v1/documents", {
     title: "Studio lease",
@@ -119,41 +133,43 @@ test("a signer pays at their field through Stripe's hosted Checkout, then signs"
   assert.equal(sent.status, 201, JSON.stringify(sent.json));
   const link = await invitation();
 
-  await page.goto(link);
-  await page.getByLabel("I agree to use electronic records and signatures.").check();
-  await page.getByRole("button", { name: "Continue" }).click();
-  const pay = page.getByRole("button", { name: "Pay $49.00" });
+  const signer = await context.newPage();
+  signer.on("pageerror", (e) => errors.push(String(e)));
+  await signer.goto(link);
+  await signer.getByLabel("I agree to use electronic records and signatures.").check();
+  await signer.getByRole("button", { name: "Continue" }).click();
+  const pay = signer.getByRole("button", { name: "Pay $49.00" });
   await pay.waitFor();
-  await page.waitForFunction(() => document.querySelector(".sheet img")?.complete);
-  await page.getByRole("button", { name: /client signature/ }).click();
-  await page.getByRole("tab", { name: "Type" }).click();
-  await page.getByRole("button", { name: "Apply" }).click();
-  await page.getByText("Pay to finish signing.").waitFor();
-  assert.equal(await page.getByRole("button", { name: "Finish" }).isDisabled(), true, "signing waits for the payment");
+  await signer.waitForFunction(() => document.querySelector(".sheet img")?.complete);
+  await signer.getByRole("button", { name: /client signature/ }).click();
+  await signer.getByRole("tab", { name: "Type" }).click();
+  await signer.getByRole("button", { name: "Apply" }).click();
+  await signer.getByText("Pay to finish signing.").waitFor();
+  assert.equal(await signer.getByRole("button", { name: "Finish" }).isDisabled(), true, "signing waits for the payment");
   await axe(page, "the payment field");
   await pay.scrollIntoViewIfNeeded();
-  await shot(page, shots, "2-pay-at-the-field");
+  await shot(page, shots, "4-pay-at-the-field");
 
   // Stripe's hosted Checkout: declined once, then paid with the test card.
   await pay.click();
-  await page.waitForURL((u) => u.href.startsWith(`${stripeUrl}/pay/`));
-  await page.getByLabel("Card number").fill("4000 0000 0000 0002");
-  await page.getByRole("button", { name: "Pay" }).click();
-  await page.getByRole("alert").getByText("Your card was declined.").waitFor();
-  await shot(page, shots, "3-checkout-declined");
+  await signer.waitForURL((u) => u.href.startsWith(`${stripeUrl}/pay/`));
+  await signer.getByLabel("Card number").fill("4000 0000 0000 0002");
+  await signer.getByRole("button", { name: "Pay" }).click();
+  await signer.getByRole("alert").getByText("Your card was declined.").waitFor();
+  await shot(page, shots, "5-checkout-declined");
   assert.equal((await api("GET", `/api/v1/documents/${sent.json.id}`)).json.payments[0].status, "open");
-  await page.getByLabel("Card number").fill("4242 4242 4242 4242");
-  await page.getByRole("button", { name: "Pay" }).click();
-  await page.waitForURL((u) => u.href.startsWith(`${link}?payment=done`));
+  await signer.getByLabel("Card number").fill("4242 4242 4242 4242");
+  await signer.getByRole("button", { name: "Pay" }).click();
+  await signer.waitForURL((u) => u.href.startsWith(`${link}?payment=done`));
 
   // Back on the signing page: the payment shows once Stripe's event confirmed it.
-  await page.getByText("Paid $49.00").waitFor({ timeout: 30_000 });
-  await page.getByRole("link", { name: "Receipt" }).waitFor();
+  await signer.getByText("Paid $49.00").waitFor({ timeout: 30_000 });
+  await signer.getByRole("link", { name: "Receipt" }).waitFor();
   await axe(page, "paid");
-  await shot(page, shots, "4-paid");
-  await page.getByRole("button", { name: "Finish" }).click();
-  await page.getByRole("heading", { name: /signed/i }).first().waitFor();
-  await shot(page, shots, "5-signed");
+  await shot(page, shots, "6-paid");
+  await signer.getByRole("button", { name: "Finish" }).click();
+  await signer.getByRole("heading", { name: /signed/i }).first().waitFor();
+  await shot(page, shots, "7-signed");
 
   const doc = (await api("GET", `/api/v1/documents/${sent.json.id}`)).json;
   assert.equal(doc.payments.length, 1);
@@ -161,6 +177,15 @@ test("a signer pays at their field through Stripe's hosted Checkout, then signs"
   assert.equal(doc.payments[0].amount, 4900);
   assert.equal(doc.payments[0].fee, 98, "2% on Free");
   assert.ok(["signed", "executed"].includes(doc.state), doc.state);
+  // The document in the application lists the payment with its fee and receipt.
+  await page.goto(`${base}/app/documents/${sent.json.id}`);
+  const paid = page.locator("section", { has: page.getByRole("heading", { name: "Payments" }) });
+  await paid.getByText("$49.00").waitFor();
+  await paid.getByText("$0.98").waitFor();
+  await paid.getByText("Paid", { exact: true }).waitFor();
+  await paid.scrollIntoViewIfNeeded();
+  await axe(page, "the document's payments");
+  await shot(page, shots, "8-document-payments");
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -105,6 +105,11 @@ pub struct Options {
     pub ai_frequency_penalty: Option<f32>,
     /// Payments through the shared Stripe stand-in, with keys of the app's own.
     pub stripe: bool,
+    /// Stripe's address instead of the stand-in's (with `stripe`): one nothing answers at.
+    pub stripe_api_base: Option<String>,
+    /// Payments through Stripe's real test mode with this secret key (events cannot reach
+    /// the app: its webhook secret is a placeholder).
+    pub stripe_real_test_key: Option<String>,
 }
 
 impl TestApp {
@@ -220,7 +225,7 @@ impl TestApp {
         config.ai_frequency_penalty = opts.ai_frequency_penalty;
         let stripe = if opts.stripe {
             let keys = crate::standin::Keys::new(crate::standin::url()?, &suffix.replace('_', ""));
-            config.stripe_api_base = keys.url.clone();
+            config.stripe_api_base = opts.stripe_api_base.clone().unwrap_or(keys.url.clone());
             config.stripe_test_secret_key = Some(SecretString::from(keys.test_key.clone()));
             config.stripe_test_webhook_secret = Some(SecretString::from(keys.test_hook.clone()));
             config.stripe_secret_key = Some(SecretString::from(keys.live_key.clone()));
@@ -229,6 +234,10 @@ impl TestApp {
         } else {
             None
         };
+        if let Some(key) = opts.stripe_real_test_key {
+            config.stripe_test_secret_key = Some(SecretString::from(key));
+            config.stripe_test_webhook_secret = Some(SecretString::from("whsec_not_reached"));
+        }
         let server = signet::start(&config, crate::probe::ROUTES)
             .await
             .expect("server starts");

@@ -93,6 +93,12 @@ async fn workspace(app: &TestApp, plan: Plan) -> String {
     app.key(&ws, Mode::Test, &all).await
 }
 
+/// `POST /payments/connect` with `key`.
+async fn connect_call(app: &TestApp, key: &str) -> crate::harness::Answer {
+    app.call(reqwest::Method::POST, "/api/v1/payments/connect", key, None)
+        .await
+}
+
 async fn status(app: &TestApp, key: &str) -> Value {
     let r = app.get("/api/v1/payments/status", Some(key)).await;
     assert_eq!(r.status, 200, "{}", r.body);
@@ -102,9 +108,7 @@ async fn status(app: &TestApp, key: &str) -> Value {
 /// Connects the key's workspace through the stand-in's hosted onboarding; answers the
 /// account once Stripe's event made it `connected`.
 async fn connect(app: &TestApp, key: &str) -> String {
-    let r = app
-        .call(reqwest::Method::POST, "/api/v1/payments/connect", key, None)
-        .await;
+    let r = connect_call(app, key).await;
     assert_eq!(r.status, 200, "{}", r.body);
     let url = r.body["url"].as_str().unwrap().to_string();
     let account = r.body["accountId"].as_str().unwrap().to_string();
@@ -289,14 +293,7 @@ both_paid!(
         assert_eq!(before["mode"], "test");
         let account = connect(&app, &key).await;
         // Asking again links the same account, no second one.
-        let again = app
-            .call(
-                reqwest::Method::POST,
-                "/api/v1/payments/connect",
-                &key,
-                None,
-            )
-            .await;
+        let again = connect_call(&app, &key).await;
         assert_eq!(again.body["accountId"], account.as_str());
         // Stripe asks for more: needs_attention, with what is due; a send with a payment waits.
         stripe(&app)
@@ -339,14 +336,7 @@ both_paid!(
         // A member's key without money:write cannot connect or disconnect.
         let ws = app.actor(&key).await.workspace_id.to_string();
         let reader = app.key(&ws, Mode::Test, &["money:read"]).await;
-        let no = app
-            .call(
-                reqwest::Method::POST,
-                "/api/v1/payments/connect",
-                &reader,
-                None,
-            )
-            .await;
+        let no = connect_call(&app, &reader).await;
         assert_eq!(no.status, 401, "{}", no.body);
         // Live mode is another account, not connected.
         let live = app.key(&ws, Mode::Live, &["money:read"]).await;
@@ -503,6 +493,25 @@ both_paid!(
             )
             .await;
         payment_becomes(&app, &key, &id, "disputed").await;
+        // The first event again, now out of order: Stripe is asked, and it is still disputed.
+        stripe(&app)
+            .control(
+                "POST",
+                &format!("/_test/events/{completed}/resend"),
+                json!({}),
+            )
+            .await;
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        assert_eq!(
+            document(&app, &key, &id).await["payments"][0]["status"],
+            "disputed"
+        );
+        let trail = audit_events(&app, &id).await;
+        assert_eq!(
+            trail.iter().filter(|e| *e == "payment_paid").count(),
+            1,
+            "{trail:?}"
+        );
         // The provider signs; the certificate of the sealed copy shows the payment.
         test_sign(&app, &key, &id, &["provider"]).await;
         let text = pdf_text(&signed_pdf(&app, &key, &id).await);
@@ -808,4 +817,75 @@ async fn outbox_topics(app: &TestApp, id: &str) -> Vec<String> {
             p["type"].as_str().unwrap_or_default().to_string()
         })
         .collect()
+}
+
+/// Stripe's real test mode, when `STRIPE_TEST_SECRET_KEY` (a platform's `sk_test_…` with
+/// Connect on) is in the environment. No machine of this project reaches Stripe, so it does
+/// not run in CI: it says so and passes. With a key, Signet makes a real connected account and
+/// an onboarding link through Stripe's API, refuses a payment document while the account is
+/// not onboarded, and forgets the account again. (Events cannot reach a test server without a
+/// public address; the stand-in's tests cover what follows them.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn against_stripe_test_mode_when_a_key_is_given() {
+    let Some(secret) = std::env::var("STRIPE_TEST_SECRET_KEY")
+        .ok()
+        .filter(|k| k.starts_with("sk_test_"))
+    else {
+        eprintln!("STRIPE_TEST_SECRET_KEY is not set: Stripe's real test mode is not tried");
+        return;
+    };
+    let opts = Options {
+        stripe_real_test_key: Some(secret),
+        ..Options::default()
+    };
+    let app = TestApp::start_with(Kind::Sqlite, opts).await.unwrap();
+    let key = workspace(&app, Plan::Free).await;
+    let r = connect_call(&app, &key).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert!(
+        r.body["url"]
+            .as_str()
+            .unwrap()
+            .starts_with("https://connect.stripe.com/"),
+        "{}",
+        r.body
+    );
+    assert!(r.body["accountId"].as_str().unwrap().starts_with("acct_"));
+    assert_eq!(status(&app, &key).await["status"], "needs_attention");
+    let refused = crate::documents::create(
+        &app,
+        &key,
+        json!({"source": paying(json!({"amount": "10.00"}), vec![]), "sendNow": true}),
+    )
+    .await;
+    assert_eq!(refused.status, 403, "{}", refused.body);
+    let gone = app
+        .call(
+            reqwest::Method::DELETE,
+            "/api/v1/payments/connect",
+            &key,
+            None,
+        )
+        .await;
+    assert_eq!(gone.body["status"], "not_connected");
+}
+
+/// Stripe unreachable: connecting is a `dependency` error the caller may retry, and nothing is
+/// kept half-made.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stripe_unreachable_is_a_retryable_dependency_error() {
+    let opts = Options {
+        stripe: true,
+        stripe_api_base: Some("http://127.0.0.1:9".into()),
+        ..Options::default()
+    };
+    let Some(app) = TestApp::start_with(Kind::Sqlite, opts).await else {
+        return;
+    };
+    let key = workspace(&app, Plan::Free).await;
+    let r = connect_call(&app, &key).await;
+    assert_eq!(r.status, 502, "{}", r.body);
+    assert_eq!(r.body["error"]["kind"], "dependency");
+    assert_eq!(r.body["error"]["retryable"], true);
+    assert_eq!(status(&app, &key).await["status"], "not_connected");
 }

@@ -102,8 +102,9 @@ both!(teams_payments_and_topics, |app| {
         .iter()
         .map(|t| t["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names.len(), 7);
+    assert_eq!(names.len(), 8);
     assert!(names.contains(&"documents.document.executed"));
+    assert!(names.contains(&"documents.payment.updated"));
 });
 
 both!(

@@ -187,7 +187,7 @@ async fn setup(app: &TestApp, mode: Mode) -> String {
 both!(endpoints_are_made_listed_and_removed, |app| {
     let key = setup(&app, Mode::Live).await;
     let topics = app.get("/api/v1/webhooks/topics", Some(&key)).await;
-    assert_eq!(topics.body["topics"].as_array().unwrap().len(), 7);
+    assert_eq!(topics.body["topics"].as_array().unwrap().len(), 8);
 
     let bad = app
         .post(

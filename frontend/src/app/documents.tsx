@@ -6,7 +6,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { AuditEventOut, DocumentOut, DocumentPageOut, PersonOut, TemplateOut, TemplatePageOut } from "../shared/api/graphql";
 import { Confirm, Field, Notice, Table, useSubmit } from "../shared/ui";
-import { t, when, type Key } from "../shared/words";
+import { lang, t, when, type Key } from "../shared/words";
 import { download, gql, mode, watch } from "./api";
 
 type Note = { kind: "ok" | "error"; text: string };
@@ -15,7 +15,8 @@ type Go = (to: string) => void;
 const PAGE = 50;
 const STATES = ["draft", "sent", "opened", "signed", "executed", "declined", "expired", "voided"];
 const PERSON = "id seat name email action order status invitedAt openedAt signedAt declinedAt embedded";
-const DOC = `id state test title description externalId createdAt updatedAt sentAt completedAt expiresAt reason templateId approval { id state } people { ${PERSON} }`;
+const PAYMENT = "id amount currency fee status seat refunded receiptUrl receiptNumber paidAt";
+const DOC = `id state test title description externalId createdAt updatedAt sentAt completedAt expiresAt reason templateId approval { id state } people { ${PERSON} } payments { ${PAYMENT} }`;
 /** States a document can still be voided in. */
 const OPEN = new Set(["draft", "sent", "opened", "signed"]);
 
@@ -272,6 +273,23 @@ function OneDocument({ id, go, canWrite }: { id: string; go: Go; canWrite: boole
         </Table>
       </section>
 
+      {doc.payments.length > 0 && (
+        <section aria-labelledby="payments-title">
+          <h2 id="payments-title">{t("docs.payments")}</h2>
+          <Table caption={t("docs.payments")} head={[t("docs.seat"), t("docs.amount"), t("docs.fee"), t("docs.status"), t("docs.receipt")]}>
+            {doc.payments.map((p) => (
+              <tr key={p.id}>
+                <td><code>{p.seat}</code></td>
+                <td>{money(p.amount, p.currency)}</td>
+                <td>{money(p.fee, p.currency)}</td>
+                <td><span class={`badge payment-${p.status}`}>{t(`pay.${p.status}` as Key)}</span>{p.paidAt && <div class="hint">{when(Date.parse(p.paidAt))}</div>}</td>
+                <td>{p.receiptUrl && <a href={p.receiptUrl} target="_blank" rel="noopener noreferrer">{p.receiptNumber ?? t("docs.receipt")}</a>}</td>
+              </tr>
+            ))}
+          </Table>
+        </section>
+      )}
+
       <section aria-labelledby="audit-title">
         <h2 id="audit-title">{t("docs.audit")}</h2>
         {audit === null ? (
@@ -330,6 +348,13 @@ function EmbedDialog({ id, person, onDone }: { id: string; person: PersonOut; on
       )}
     </Confirm>
   );
+}
+
+/** An amount in minor units, as the application's language writes its currency. */
+function money(minor: number, currency: string): string {
+  const code = currency.toUpperCase();
+  const digits = new Intl.NumberFormat("en", { style: "currency", currency: code }).resolvedOptions().maximumFractionDigits ?? 2;
+  return new Intl.NumberFormat(lang.value, { style: "currency", currency: code }).format(minor / 10 ** digits);
 }
 
 /** Voiding asks why (the people are told) and cannot be undone. */
