@@ -47,6 +47,23 @@ export class Failed extends Error {
 }
 
 let token = location.pathname.split("/").filter(Boolean).pop() ?? "";
+// Back from the processor's Checkout (`/s/back`): the link was kept in this tab, never given
+// to the processor; the address bar gets it back.
+const RETURN_KEY = "signet-return";
+if (location.pathname === "/s/back") {
+  let kept: string | null = null;
+  try { kept = sessionStorage.getItem(RETURN_KEY); } catch { /* storage off */ }
+  if (kept) {
+    token = kept;
+    history.replaceState(null, "", `/s/${kept}${location.search}`);
+  }
+}
+/** Keeps the link in this tab while the person is on the processor's Checkout. */
+export function keepForReturn() {
+  try { sessionStorage.setItem(RETURN_KEY, token); } catch { /* storage off: the person opens their link again */ }
+}
+/** At `/s/back` without a kept link: Checkout was opened in its own tab (from a frame). */
+export const returnedElsewhere = location.pathname === "/s/back";
 
 /** Shown in a frame on the caller's website (`/e/{token}`): an embedded session. */
 export const embedded = location.pathname.startsWith("/e/");

@@ -3,7 +3,7 @@
 import { render } from "preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { signal } from "@preact/signals";
-import { api, embedded, Failed, keepPass, PAID, say, start, tell, whenPassEnds, type Area, type FieldView, type Gate, type PageOut, type PaymentView, type View } from "./api";
+import { api, embedded, Failed, keepForReturn, keepPass, PAID, returnedElsewhere, say, start, tell, whenPassEnds, type Area, type FieldView, type Gate, type PageOut, type PaymentView, type View } from "./api";
 import { Pad, pathOf, type SignatureValue } from "./pad";
 import { outlinePath } from "./trace";
 import "./sign.css";
@@ -414,6 +414,7 @@ function Signing({ v }: { v: View }) {
         paying.value = false;
       } else {
         keepValues(values);
+        keepForReturn();
         location.assign(url);
       }
     } catch (err) {
@@ -824,6 +825,15 @@ if (embedded) {
     { threshold: Array.from({ length: 101 }, (_, i) => i / 100) },
   ).observe(document.body);
 }
-// The view is asked for before the first drawing, so the two overlap.
-load();
-render(<App />, document.getElementById("app")!);
+if (returnedElsewhere) {
+  // Checkout's own tab, opened from a signing frame: the frame follows the payment itself.
+  // (No link here, so no language either: the words are English.)
+  render(
+    <main class="status"><h1>Thank you</h1><p role="status">Your payment is with the processor. Close this tab and go back to the document to finish signing.</p></main>,
+    document.getElementById("app")!,
+  );
+} else {
+  // The view is asked for before the first drawing, so the two overlap.
+  load();
+  render(<App />, document.getElementById("app")!);
+}

@@ -51,6 +51,9 @@ pub async fn receive(ctx: &Ctx, signature: &str, body: &[u8]) -> Result<(), Doma
         "refunded" => format!("{who}'s payment of {amount} was refunded"),
         "disputed" => format!("{who}'s payment of {amount} is disputed with the card issuer"),
         "expired" => format!("{who}'s payment page for {amount} expired unpaid"),
+        "mismatch" => format!(
+            "{who} paid another amount than the {amount} asked; look into it with the processor"
+        ),
         other => format!("{who}'s payment of {amount} is {other}"),
     };
     let paid = signet_payments::store::PAID;

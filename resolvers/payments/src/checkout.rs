@@ -71,10 +71,16 @@ pub async fn open(ctx: &Ctx, ask: Ask) -> Result<PaymentRow, DomainError> {
         })?;
     let items = items(stripe, ask.mode, &account.account_id, &ask).await?;
     let now = ctx.now();
-    let mut reuse_id = None;
+    let mut reuse: Option<PaymentRow> = None;
     for p in store::of_field(ctx, &ctx.db.conn, &ask.person_id, &ask.field_id).await? {
         if p.is_paid() {
             return Err(DomainError::conflict("this payment is made already"));
+        }
+        if p.status == "mismatch" {
+            return Err(DomainError::conflict(
+                "a payment of another amount was made for this field; the sender looks into it \
+                 with the processor before anything more is paid",
+            ));
         }
         if p.status != "open" {
             continue;
@@ -85,7 +91,9 @@ pub async fn open(ctx: &Ctx, ask: Ask) -> Result<PaymentRow, DomainError> {
             && p.account_id == account.account_id;
         match &p.checkout_id {
             Some(_) if same && p.expires_at > now + FRESH_MS => return Ok(p),
-            None if same => reuse_id = Some(p.id.clone()),
+            // Opened before, its answer lost: the same row, sent again with the same
+            // parameters and key, gets the same Checkout back from Stripe.
+            None if same && p.expires_at > now + FRESH_MS => reuse = Some(p),
             Some(cs) => {
                 // Marked first: the expiry's own event then finds it replaced, not expired.
                 // Were it paid meanwhile, Stripe's events still make it paid.
@@ -101,38 +109,60 @@ pub async fn open(ctx: &Ctx, ask: Ask) -> Result<PaymentRow, DomainError> {
             }
         }
     }
-    let fee = crate::fee_of(items.amount, ask.fee_percent);
-    let row = PaymentRow {
-        id: reuse_id.clone().unwrap_or_else(|| ids::new_id("pay")),
-        workspace_id: ask.workspace_id.clone(),
-        document_id: ask.document_id.clone(),
-        person_id: ask.person_id.clone(),
-        field_id: ask.field_id.clone(),
-        seat: ask.seat.clone(),
-        mode: ask.mode,
-        account_id: account.account_id.clone(),
-        checkout_id: None,
-        checkout_url: None,
-        amount: items.amount,
-        currency: items.currency.clone(),
-        fee,
-        description: ask.description.clone(),
-        inputs: ask.inputs.clone(),
-        status: "open".into(),
-        payment_intent: None,
-        charge_id: None,
-        receipt_url: None,
-        receipt_number: None,
-        refunded: 0,
-        expires_at: now + OPEN_MS,
-        created_at: now,
-        paid_at: None,
-    };
-    if reuse_id.is_none() {
-        store::insert(ctx, &ctx.db.conn, &row).await?;
+    // Three-decimal currencies are charged in tens of their smallest unit (Stripe's rule).
+    let tens = signet_core::currencies::decimals(&items.currency) == Some(3);
+    if tens && items.amount % 10 != 0 {
+        return Err(DomainError::conflict(format!(
+            "amounts in {} must end in 0 in their last decimal for the processor",
+            items.currency.to_uppercase()
+        )));
     }
+    let fee = match crate::fee_of(items.amount, ask.fee_percent) {
+        f if tens => (f + 5) / 10 * 10,
+        f => f,
+    };
+    let row = match reuse {
+        Some(p) => p,
+        None => {
+            let row = PaymentRow {
+                id: ids::new_id("pay"),
+                workspace_id: ask.workspace_id.clone(),
+                document_id: ask.document_id.clone(),
+                person_id: ask.person_id.clone(),
+                field_id: ask.field_id.clone(),
+                seat: ask.seat.clone(),
+                mode: ask.mode,
+                account_id: account.account_id.clone(),
+                checkout_id: None,
+                checkout_url: None,
+                amount: items.amount,
+                currency: items.currency.clone(),
+                fee,
+                description: ask.description.clone(),
+                inputs: ask.inputs.clone(),
+                status: "open".into(),
+                payment_intent: None,
+                charge_id: None,
+                receipt_url: None,
+                receipt_number: None,
+                refunded: 0,
+                expires_at: now + OPEN_MS,
+                created_at: now,
+                paid_at: None,
+            };
+            // One open payment per person and field (a unique index): a second page asking
+            // at the same moment is told to try again, and never opens a second Checkout.
+            if store::insert(ctx, &ctx.db.conn, &row).await.is_err() {
+                return Err(DomainError::Conflict {
+                    message: "a payment page is being opened for you; try again in a moment".into(),
+                    retryable: true,
+                });
+            }
+            row
+        }
+    };
     let mut form = items.lines;
-    let expires = (now + OPEN_MS) / 1000;
+    let expires = row.expires_at / 1000;
     form.extend(params([
         ("mode", "payment".into()),
         ("client_reference_id", row.id.clone()),
@@ -154,10 +184,10 @@ pub async fn open(ctx: &Ctx, ask: Ask) -> Result<PaymentRow, DomainError> {
         ),
         ("expires_at", expires.to_string()),
     ]));
-    if fee > 0 {
+    if row.fee > 0 {
         form.push((
             "payment_intent_data[application_fee_amount]".into(),
-            fee.to_string(),
+            row.fee.to_string(),
         ));
     }
     if let Some(d) = &ask.description {
@@ -203,36 +233,33 @@ pub async fn open(ctx: &Ctx, ask: Ask) -> Result<PaymentRow, DomainError> {
     })
 }
 
-/// Ends an open Checkout at Stripe; one already paid is said to be being confirmed.
+/// Ends an open Checkout at Stripe; one already paid is said to be being confirmed. Stripe is
+/// asked in every case: a Checkout past its time may still have been paid just before.
 async fn expire(ctx: &Ctx, stripe: &Stripe, p: &PaymentRow, cs: &str) -> Result<(), DomainError> {
-    if p.expires_at <= ctx.now() {
-        return Ok(());
-    }
-    let path = format!("/v1/checkout/sessions/{cs}/expire");
-    match stripe
-        .post(p.mode, &path, &[], Some(&p.account_id), None)
-        .await
-    {
-        Ok(_) => Ok(()),
-        Err(e) if e.retryable() => Err(e),
-        Err(_) => {
-            // Not open any more: paid (its event is on its way) or expired.
-            let now = stripe
-                .get(
-                    p.mode,
-                    &format!("/v1/checkout/sessions/{cs}"),
-                    Some(&p.account_id),
-                )
-                .await?;
-            if now["status"] == "complete" {
-                Err(DomainError::Conflict {
-                    message: "your payment is being confirmed; this page updates when it is".into(),
-                    retryable: true,
-                })
-            } else {
-                Ok(())
-            }
+    let account = Some(p.account_id.as_str());
+    if p.expires_at > ctx.now() {
+        let path = format!("/v1/checkout/sessions/{cs}/expire");
+        match stripe.post(p.mode, &path, &[], account, None).await {
+            Ok(_) => return Ok(()),
+            Err(e) if e.retryable() => return Err(e),
+            Err(_) => {}
         }
+    }
+    let now = stripe
+        .get(p.mode, &format!("/v1/checkout/sessions/{cs}"), account)
+        .await?;
+    match now["status"].as_str() {
+        Some("expired") => Ok(()),
+        Some("complete") => Err(DomainError::Conflict {
+            message: "your payment is being confirmed; this page updates when it is".into(),
+            retryable: true,
+        }),
+        _ => Err(DomainError::Conflict {
+            message:
+                "your earlier payment page is still open at the processor; try again in a moment"
+                    .into(),
+            retryable: true,
+        }),
     }
 }
 

@@ -40,7 +40,7 @@ pub enum Seen {
     /// One of Signet's payments, as kept and as Stripe shows it now.
     Payment {
         before: Box<PaymentRow>,
-        after: Box<PaymentRow>,
+        truth: Box<Truth>,
     },
     /// Nothing of Signet's.
     Nothing,
@@ -107,10 +107,10 @@ pub async fn read(ctx: &Ctx, v: &Verified) -> Result<Seen, DomainError> {
         tracing::warn!(payment = %before.id, "a Stripe event of another account named a payment");
         return Ok(Seen::Nothing);
     }
-    let after = truth(ctx, stripe, &before).await?;
+    let truth = truth(stripe, &before).await?;
     Ok(Seen::Payment {
         before: Box::new(before),
-        after: Box::new(after),
+        truth: Box::new(truth),
     })
 }
 
@@ -134,17 +134,33 @@ pub async fn apply<C: sea_orm::ConnectionTrait>(
             accounts::forget(ctx, conn, v.mode, &id).await?;
             Ok(None)
         }
-        Seen::Payment { before, after } => {
-            let same = before.status == after.status
-                && before.refunded == after.refunded
-                && before.receipt_url == after.receipt_url
-                && before.charge_id == after.charge_id;
-            if same || !store::observe(ctx, conn, &before, &after).await? {
+        Seen::Payment { before, truth } => {
+            // Read again under the document's lock: what changed since the event was read
+            // (another event, a Checkout replaced) is what Stripe's word is laid onto.
+            let Some(now) = store::get(ctx, conn, &before.id).await? else {
+                return Ok(None);
+            };
+            let after = truth.onto(&now, ctx.now());
+            let same = now.status == after.status
+                && now.refunded == after.refunded
+                && now.receipt_url == after.receipt_url
+                && now.charge_id == after.charge_id;
+            if same {
                 return Ok(None);
             }
-            Ok((before.status != after.status).then(|| Change {
-                before: before.status.clone(),
-                payment: *after,
+            if !store::observe(ctx, conn, &now, &after).await? {
+                // Moved by a request between the read and the write: Stripe sends it again.
+                return Err(DomainError::Conflict {
+                    message: "the payment changed while its event was applied; send it again"
+                        .into(),
+                    retryable: true,
+                });
+            }
+            // A status moved, or another part of it was refunded.
+            let told = now.status != after.status || now.refunded != after.refunded;
+            Ok(told.then(|| Change {
+                before: now.status.clone(),
+                payment: after,
             }))
         }
         Seen::Nothing => Ok(None),
@@ -207,10 +223,66 @@ async fn payment_of(
 }
 
 /// What Stripe says of a payment now: its Checkout, its payment intent and its charge.
-async fn truth(ctx: &Ctx, stripe: &Stripe, p: &PaymentRow) -> Result<PaymentRow, DomainError> {
-    let mut after = p.clone();
+#[derive(Clone, Debug, Default)]
+pub struct Truth {
+    session_expired: bool,
+    payment_intent: Option<String>,
+    /// The charge, when one succeeded.
+    paid: Option<Paid>,
+}
+
+#[derive(Clone, Debug)]
+struct Paid {
+    /// Charged as the Checkout was opened (amount and currency).
+    right: bool,
+    refunded: i64,
+    fully_refunded: bool,
+    disputed: bool,
+    charge_id: Option<String>,
+    receipt_url: Option<String>,
+    receipt_number: Option<String>,
+    created: Option<i64>,
+}
+
+impl Truth {
+    /// The payment `p` as Stripe's word makes it. Stripe never takes a payment back into
+    /// unpaid, and a Checkout Signet replaced stays replaced unless it was paid.
+    pub fn onto(&self, p: &PaymentRow, now: i64) -> PaymentRow {
+        let mut after = p.clone();
+        if self.payment_intent.is_some() {
+            after.payment_intent = self.payment_intent.clone();
+        }
+        let Some(paid) = &self.paid else {
+            if p.status == "open" && self.session_expired {
+                after.status = "expired".into();
+            }
+            return after;
+        };
+        after.refunded = paid.refunded;
+        after.charge_id = paid.charge_id.clone();
+        after.receipt_url = paid.receipt_url.clone();
+        after.receipt_number = paid.receipt_number.clone();
+        after.paid_at = p.paid_at.or(paid.created).or(Some(now));
+        after.status = if !paid.right {
+            "mismatch"
+        } else if paid.disputed {
+            "disputed"
+        } else if paid.fully_refunded {
+            "refunded"
+        } else if paid.refunded > 0 {
+            "partially_refunded"
+        } else {
+            "paid"
+        }
+        .into();
+        after
+    }
+}
+
+async fn truth(stripe: &Stripe, p: &PaymentRow) -> Result<Truth, DomainError> {
+    let mut out = Truth::default();
     let Some(cs) = &p.checkout_id else {
-        return Ok(after);
+        return Ok(out);
     };
     let account = Some(p.account_id.as_str());
     let session = stripe
@@ -220,63 +292,45 @@ async fn truth(ctx: &Ctx, stripe: &Stripe, p: &PaymentRow) -> Result<PaymentRow,
             account,
         )
         .await?;
-    let pi = session["payment_intent"].as_str().map(str::to_string);
-    let mut charge = Value::Null;
-    if let Some(pi) = &pi {
-        let intent = stripe
-            .get(
-                p.mode,
-                &format!("/v1/payment_intents/{}", plain(pi)),
-                account,
-            )
-            .await?;
-        if let Some(ch) = intent["latest_charge"].as_str() {
-            charge = stripe
-                .get(p.mode, &format!("/v1/charges/{}", plain(ch)), account)
-                .await?;
-        }
-        after.payment_intent = Some(pi.clone());
+    out.session_expired = session["status"] == "expired";
+    let Some(pi) = session["payment_intent"].as_str() else {
+        return Ok(out);
+    };
+    out.payment_intent = Some(plain(pi));
+    let intent = stripe
+        .get(
+            p.mode,
+            &format!("/v1/payment_intents/{}", plain(pi)),
+            account,
+        )
+        .await?;
+    let Some(ch) = intent["latest_charge"].as_str() else {
+        return Ok(out);
+    };
+    let charge = stripe
+        .get(p.mode, &format!("/v1/charges/{}", plain(ch)), account)
+        .await?;
+    if !(charge["paid"].as_bool() == Some(true) && charge["status"] == "succeeded") {
+        return Ok(out);
     }
-    let paid = charge["paid"].as_bool() == Some(true) && charge["status"] == "succeeded";
     let right = session["amount_total"].as_i64() == Some(p.amount)
-        && session["currency"].as_str() == Some(p.currency.as_str());
-    if paid && !right {
+        && session["currency"].as_str() == Some(p.currency.as_str())
+        && charge["amount"].as_i64() == Some(p.amount);
+    if !right {
         tracing::error!(payment = %p.id, "a Checkout was paid with another amount than opened");
     }
-    after.status = if paid {
-        let refunded = charge["amount_refunded"].as_i64().unwrap_or(0);
-        after.refunded = refunded;
-        after.charge_id = charge["id"].as_str().map(str::to_string);
-        after.receipt_url = charge["receipt_url"]
-            .as_str()
-            .map(|s| s.chars().take(500).collect());
-        after.receipt_number = charge["receipt_number"]
-            .as_str()
-            .map(|s| s.chars().take(100).collect());
-        after.paid_at = p
-            .paid_at
-            .or(charge["created"].as_i64().map(|s| s * 1000))
-            .or(Some(ctx.now()));
-        if charge["disputed"].as_bool() == Some(true) {
-            "disputed"
-        } else if charge["refunded"].as_bool() == Some(true) {
-            "refunded"
-        } else if refunded > 0 {
-            "partially_refunded"
-        } else {
-            "paid"
-        }
-    } else if p.is_paid() {
-        // Stripe never takes a payment back into unpaid; keep what was kept.
-        p.status.as_str()
-    } else if p.status == "open" && session["status"] == "expired" {
-        // (A Checkout Signet replaced stays `replaced`: it ended because Signet ended it.)
-        "expired"
-    } else {
-        p.status.as_str()
-    }
-    .to_string();
-    Ok(after)
+    let text = |k: &str, most: usize| charge[k].as_str().map(|s| s.chars().take(most).collect());
+    out.paid = Some(Paid {
+        right,
+        refunded: charge["amount_refunded"].as_i64().unwrap_or(0).max(0),
+        fully_refunded: charge["refunded"].as_bool() == Some(true),
+        disputed: charge["disputed"].as_bool() == Some(true),
+        charge_id: text("id", 255),
+        receipt_url: text("receipt_url", 500),
+        receipt_number: text("receipt_number", 100),
+        created: charge["created"].as_i64().map(|s| s * 1000),
+    });
+    Ok(out)
 }
 
 /// An id of Stripe's put into a path.

@@ -64,7 +64,8 @@ pub struct PaymentOut {
     /// The service's fee in the same unit: 2% of the amount on Free, 0 on Pro.
     pub fee: i64,
     /// `open` (Checkout started, not paid), `paid`, `partially_refunded`, `refunded`,
-    /// `disputed` or `expired` (the Checkout ran out unpaid).
+    /// `disputed`, `expired` (the Checkout ran out unpaid) or `mismatch` (the processor
+    /// charged another amount than asked: not counted as paid; look into it at Stripe).
     pub status: String,
     /// The seat whose person pays.
     pub seat: String,

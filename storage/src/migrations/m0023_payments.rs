@@ -44,6 +44,7 @@ CREATE TABLE payments (
 );
 CREATE INDEX payments_document ON payments (document_id);
 CREATE INDEX payments_field ON payments (person_id, field_id);
+CREATE UNIQUE INDEX payments_one_open ON payments (person_id, field_id) WHERE status = 'open';
 CREATE INDEX payments_intent ON payments (payment_intent);
 CREATE TABLE stripe_events (
     id TEXT NOT NULL,

@@ -142,8 +142,16 @@ pub async fn pay(
     let p = spec(field);
     let currency = p["currency"].as_str().unwrap_or("usd").to_string();
     let (asked, inputs) = if let Some(formula) = p["formula"].as_str() {
-        let (minor, inputs) =
-            work_out(ctx, &v.doc.id, &rows, &body.values, formula, &currency).await?;
+        let (minor, inputs) = work_out(
+            ctx,
+            &v.doc.id,
+            &rows,
+            &v.person,
+            &body.values,
+            formula,
+            &currency,
+        )
+        .await?;
         (Asked::Fixed(minor), Some(inputs))
     } else if let Some(price) = p["price"].as_str() {
         (Asked::Price(price.into()), None)
@@ -173,7 +181,9 @@ pub async fn pay(
             currency,
             description: p["description"].as_str().map(str::to_string),
             inputs,
-            return_url: format!("{}/s/{token}", ctx.public_url),
+            // Never the signing link itself: the processor's account is the sender's. The page
+            // keeps its link in the tab and finds it again at `/s/back`.
+            return_url: format!("{}/s/back", ctx.public_url),
         },
     )
     .await?;
@@ -189,6 +199,7 @@ async fn work_out(
     ctx: &Ctx,
     doc_id: &str,
     own: &[FieldRow],
+    person: &PersonDbRow,
     given: &BTreeMap<String, serde_json::Value>,
     formula: &str,
     currency: &str,
@@ -203,6 +214,15 @@ async fn work_out(
             .iter()
             .find(|f| f.ty == "number" && f.name.eq_ignore_ascii_case(name));
         let value = match mine {
+            Some(f) if values::fixed_value(f, person, &values::today()).is_some() => {
+                values::fixed_value(f, person, &values::today())
+                    .flatten()
+                    .ok_or_else(|| {
+                        DomainError::conflict(format!(
+                            "the payment needs '{name}', which has no value"
+                        ))
+                    })?
+            }
             Some(f) => {
                 let field = format!("values.{}", f.name);
                 let sent = given.get(&f.id).ok_or_else(|| {
@@ -229,7 +249,11 @@ async fn work_out(
         })
         .map_err(|why| DomainError::conflict(format!("the payment cannot be worked out: {why}")))?;
     let digits = signet_core::currencies::decimals(currency).unwrap_or(2) as i32;
-    let minor = (major * 10f64.powi(digits)).round();
+    let mut minor = (major * 10f64.powi(digits)).round();
+    if digits == 3 {
+        // Charged in tens of the smallest unit (the processor's rule for three decimals).
+        minor = (minor / 10.0).round() * 10.0;
+    }
     if !(minor.is_finite() && minor >= 1.0 && major <= MAX_MAJOR) {
         return Err(DomainError::conflict(format!(
             "the payment works out at {major}, which is not an amount that can be paid"

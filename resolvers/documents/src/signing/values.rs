@@ -308,6 +308,15 @@ fn plain(v: &serde_json::Value, max: usize) -> Result<String, String> {
 }
 
 /// One value, checked against its field's type.
+/// The value a field the person cannot change holds (`None` when they can change it).
+pub(crate) fn fixed_value(
+    f: &FieldRow,
+    person: &PersonDbRow,
+    today: &str,
+) -> Option<Option<String>> {
+    fixed(f).then(|| preset(f, person, today))
+}
+
 /// One value of the person's, checked as signing checks it.
 pub(crate) fn one_value(f: &FieldRow, v: &serde_json::Value) -> Result<String, String> {
     one(f, v)
