@@ -52,7 +52,7 @@ pub static FILES: &[(&str, &str, &[u8])] = &[
     ("scribe-A2HWLEJB.css", "text/css; charset=utf-8", include_bytes!("scribe-A2HWLEJB.css")),
     ("scribe-X52JCULU.js", "text/javascript; charset=utf-8", include_bytes!("scribe-X52JCULU.js")),
     ("scribe_embed-VND5HRPT.js", "text/javascript; charset=utf-8", include_bytes!("scribe_embed-VND5HRPT.js")),
-    ("sign-M7RWTV3P.js", "text/javascript; charset=utf-8", include_bytes!("sign-M7RWTV3P.js")),
+    ("sign-5N2WASJ5.js", "text/javascript; charset=utf-8", include_bytes!("sign-5N2WASJ5.js")),
     ("sign-QMPJ45GP.css", "text/css; charset=utf-8", include_bytes!("sign-QMPJ45GP.css")),
     ("signing_embed-4UVZUJKE.js", "text/javascript; charset=utf-8", include_bytes!("signing_embed-4UVZUJKE.js")),
 ];
@@ -108,7 +108,7 @@ pub static MANIFEST: &[(&str, &str)] = &[
     ("scribe.css", "scribe-A2HWLEJB.css"),
     ("scribe.js", "scribe-X52JCULU.js"),
     ("scribe_embed.js", "scribe_embed-VND5HRPT.js"),
-    ("sign.js", "sign-M7RWTV3P.js"),
+    ("sign.js", "sign-5N2WASJ5.js"),
     ("sign.css", "sign-QMPJ45GP.css"),
     ("signing_embed.js", "signing_embed-4UVZUJKE.js"),
 ];

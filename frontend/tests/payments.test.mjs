@@ -189,3 +189,49 @@ test("a signer pays at their field through Stripe's hosted Checkout, then signs"
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test("on a phone, in Arabic, the payment field shows its amount and opens Checkout", async () => {
+  const sent = await api("POST", "/api/v1/documents", {
+    title: "عقد إيجار",
+    source: {
+      type: "doc",
+      content: [
+        { type: "heading", attrs: { level: 1 }, content: [{ type: "text", text: "عقد إيجار الاستوديو" }] },
+        { type: "paragraph", content: [{ type: "text", text: "العربون: " }, { type: "fieldTag", attrs: { name: "Deposit", type: "payment", role: "client", amount: "1200", currency: "jpy", description: "Deposit" } }] },
+        { type: "signatureBlock", attrs: { role: "client" } },
+      ],
+    },
+    people: [{ name: "Ada Tenant", email: "ada.ar@example.com", role: "client" }],
+    send: { language: "ar" },
+    sendNow: true,
+  });
+  assert.equal(sent.status, 201, JSON.stringify(sent.json));
+  const link = await until("the Arabic invitation", async () => {
+    const dir = join(data, "mail");
+    for (const f of existsSync(dir) ? readdirSync(dir) : []) {
+      if (f.startsWith(".") || !f.endsWith(".eml")) continue;
+      const raw = readFileSync(join(dir, f), "utf8").replace(/=\r?\n/g, "");
+      if (!raw.includes("ada.ar@example.com")) continue;
+      const m = raw.match(/\/s\/([A-Za-z0-9_-]{43})/);
+      if (m) return `${base}/s/${m[1]}`;
+    }
+    return null;
+  });
+  const context = await browser.newContext({ viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  await page.goto(link);
+  await page.locator("input[type=checkbox]").first().check();
+  await page.locator("main.consent button.primary").click();
+  const pay = page.locator("button.pay-here");
+  await pay.waitFor();
+  await page.waitForFunction(() => document.querySelector(".sheet img")?.complete);
+  const label = await pay.textContent();
+  assert.match(label, /1,200|١٬٢٠٠/, `the yen amount, with no decimals: ${label}`);
+  assert.equal(await page.evaluate(() => document.documentElement.dir), "rtl");
+  await pay.scrollIntoViewIfNeeded();
+  await axe(page, "the payment field on a phone, in Arabic");
+  await shot(page, shots, "9-pay-phone-ar");
+  await pay.click();
+  await page.waitForURL((u) => u.href.startsWith(`${stripeUrl}/pay/`));
+  await context.close();
+});

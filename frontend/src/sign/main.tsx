@@ -583,7 +583,7 @@ function Page({ page, n, total, words, fields, copies, values, onSeen, onChange,
             class={`field type-${f.type}${f.required ? " required" : ""}`}
             style={{ left: pct(f.x, page.width), top: pct(f.y, page.height), width: pct(f.width, page.width), height: pct(f.height, page.height) }}
           >
-            {compact && f.type !== "signature" && f.type !== "initials" ? (
+            {compact && f.type !== "signature" && f.type !== "initials" && f.type !== "payment" ? (
               <Pick f={f} value={values[f.id] ?? null} words={words} onPick={() => onPick(f.id)} />
             ) : (
               <Field f={f} value={values[f.id] ?? null} words={words} onChange={onChange} onPad={onPad} onFocus={() => onFocusField(f.id)} />
