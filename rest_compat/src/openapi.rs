@@ -43,6 +43,15 @@ fn operation(
         .map(|name| json!({"name": name, "in": "path", "required": true, "schema": {"type": "string"}}))
         .collect();
     params.extend(route.query.iter().map(|q| {
+        // A map of strings in the query (`metadata[key]=value`): OpenAPI's deepObject style,
+        // which every generator turns into a dictionary argument.
+        if q.ty == "object" {
+            return json!({
+                "name": q.name, "in": "query", "required": false, "description": q.description,
+                "style": "deepObject", "explode": true,
+                "schema": {"type": "object", "additionalProperties": {"type": "string"}}
+            });
+        }
         let mut schema = json!({"type": q.ty});
         if let Some((min, max)) = q.range {
             schema["minimum"] = json!(min);
@@ -105,7 +114,8 @@ fn operation(
         }
     }
     let mut op = json!({
-        "operationId": route.operation_id,
+        "operationId": operation_id(route),
+        "tags": [tag(route)],
         "summary": route.summary,
         "parameters": params,
         "responses": responses,
@@ -137,6 +147,73 @@ fn operation(
     }
     op
 }
+
+/// The resource a route belongs to: the middle of its id `v1.<resource>.<action>`. Generators
+/// group operations by it (one module or class per resource).
+pub fn tag(route: &Route) -> &'static str {
+    route.operation_id.split('.').nth(1).unwrap_or("default")
+}
+
+/// The OpenAPI `operationId`: resource then action in camelCase (`v1.documents.signedPdf` is
+/// `documentsSignedPdf`), so generated method names read `documents_signed_pdf` in Python and
+/// stay unique across resources.
+pub fn operation_id(route: &Route) -> String {
+    let mut parts = route.operation_id.split('.').skip(1);
+    let mut id = parts.next().unwrap_or_default().to_string();
+    for part in parts {
+        let mut chars = part.chars();
+        if let Some(first) = chars.next() {
+            id.extend(first.to_uppercase());
+            id.push_str(chars.as_str());
+        }
+    }
+    id
+}
+
+/// What each tag (resource) is, in the order the document lists them.
+const TAGS: &[(&str, &str)] = &[
+    (
+        "documents",
+        "Documents: make, check, send, follow, remind, void, test-sign and download.",
+    ),
+    (
+        "templates",
+        "Templates made from words, HTML, PDF, Office files and pictures, and documents from them.",
+    ),
+    (
+        "plays",
+        "Plays: reusable drafting recipes a workspace keeps and publishes.",
+    ),
+    (
+        "playbooks",
+        "Playbooks: a workspace's rules that drafting follows.",
+    ),
+    (
+        "drafts",
+        "Drafts made from a play, answered a round of questions at a time.",
+    ),
+    ("ai", "AI drafting and editing jobs."),
+    (
+        "embedded",
+        "Sessions for the embeddable template builder and Scribe frames.",
+    ),
+    (
+        "webhooks",
+        "Webhook endpoints, their deliveries, replays and the relay.",
+    ),
+    ("emails", "The log of emails sent."),
+    (
+        "emailTemplates",
+        "The workspace's email texts per kind and language.",
+    ),
+    (
+        "payments",
+        "Connecting the workspace's Stripe account for payment fields.",
+    ),
+    ("usage", "What the workspace has used this period."),
+    ("reports", "Reports over documents sent and signed."),
+    ("teams", "The workspace's teams."),
+];
 
 pub fn build(routes: &[Route]) -> Value {
     let mut schemas = Vec::new();
@@ -178,6 +255,9 @@ pub fn build(routes: &[Route]) -> Value {
             "license": {"name": "AGPL-3.0-or-later", "identifier": "AGPL-3.0-or-later"}
         },
         "servers": [{"url": "/"}],
+        "tags": TAGS.iter().filter(|(name, _)| routes.iter().any(|r| tag(r) == *name))
+            .map(|(name, description)| json!({"name": name, "description": description}))
+            .collect::<Vec<_>>(),
         "security": [{"bearer": []}],
         "paths": paths,
         "components": {

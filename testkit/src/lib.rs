@@ -11,7 +11,7 @@
 use std::io::Write;
 
 /// The parts, by the names `SIGNET_TEST_SKIP` takes.
-pub const PARTS: [(&str, &str); 10] = [
+pub const PARTS: [(&str, &str); 11] = [
     (
         "postgres",
         "the PostgreSQL+Redis half of the integration tests",
@@ -36,6 +36,10 @@ pub const PARTS: [(&str, &str); 10] = [
     (
         "llm",
         "AI drafting against a small model served by llama.cpp (xllamacpp, SmolLM2)",
+    ),
+    (
+        "clients",
+        "the Python and JavaScript clients regenerated, built, installed and run against the server",
     ),
 ];
 

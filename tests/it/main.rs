@@ -19,6 +19,7 @@ mod auth;
 mod backup;
 mod browser;
 mod cli;
+mod clients;
 mod conformance;
 mod daily;
 mod documents;

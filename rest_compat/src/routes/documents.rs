@@ -53,8 +53,8 @@ pub static ROUTES: &[Route] = &[
                 range: None,
             },
             QueryParam {
-                name: "metadata[key]",
-                ty: "string",
+                name: "metadata",
+                ty: "object",
                 description: "metadata[key]=value, repeatable; all must match.",
                 range: None,
             },

@@ -68,7 +68,8 @@ pub fn schema_of<T: utoipa::ToSchema>(out: &mut Vec<(String, RefOr<Schema>)>) ->
 #[derive(Clone, Copy, Debug)]
 pub struct QueryParam {
     pub name: &'static str,
-    /// JSON Schema type: `string` or `integer`.
+    /// JSON Schema type: `string` or `integer`, or `object` for a map of strings written
+    /// `name[key]=value` (OpenAPI's deepObject style).
     pub ty: &'static str,
     pub description: &'static str,
     /// Bounds of an integer parameter, as the resolver enforces them.

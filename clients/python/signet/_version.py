@@ -1,0 +1,2 @@
+__version__ = "2026.10.7"
+SERVICE_VERSION = "2026-10-07"

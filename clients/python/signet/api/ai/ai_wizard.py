@@ -1,0 +1,185 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.wizard_out import WizardOut
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    locale: str | Unset = UNSET,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    params["locale"] = locale
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/api/v1/ai/wizard",
+        "params": params,
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Error | WizardOut | None:
+    if response.status_code == 200:
+        response_200 = WizardOut.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | WizardOut]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    locale: str | Unset = UNSET,
+) -> Response[Error | WizardOut]:
+    """The questions whose answers make a brief, payment questions and currencies included, in the
+    workspace's default language or `locale`
+
+    Args:
+        locale (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | WizardOut]
+    """
+
+    kwargs = _get_kwargs(
+        locale=locale,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    locale: str | Unset = UNSET,
+) -> Error | WizardOut | None:
+    """The questions whose answers make a brief, payment questions and currencies included, in the
+    workspace's default language or `locale`
+
+    Args:
+        locale (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | WizardOut
+    """
+
+    return sync_detailed(
+        client=client,
+        locale=locale,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    locale: str | Unset = UNSET,
+) -> Response[Error | WizardOut]:
+    """The questions whose answers make a brief, payment questions and currencies included, in the
+    workspace's default language or `locale`
+
+    Args:
+        locale (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | WizardOut]
+    """
+
+    kwargs = _get_kwargs(
+        locale=locale,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    locale: str | Unset = UNSET,
+) -> Error | WizardOut | None:
+    """The questions whose answers make a brief, payment questions and currencies included, in the
+    workspace's default language or `locale`
+
+    Args:
+        locale (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | WizardOut
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            locale=locale,
+        )
+    ).parsed

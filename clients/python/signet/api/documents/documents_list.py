@@ -1,0 +1,246 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.document_page_out import DocumentPageOut
+from ...models.documents_list_metadata import DocumentsListMetadata
+from ...models.error import Error
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    state: str | Unset = UNSET,
+    external_id: str | Unset = UNSET,
+    metadata: DocumentsListMetadata | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    params["state"] = state
+
+    params["externalId"] = external_id
+
+    json_metadata: dict[str, Any] | Unset = UNSET
+    if not isinstance(metadata, Unset):
+        json_metadata = metadata.to_dict()
+    if not isinstance(json_metadata, Unset):
+        params.update(json_metadata)
+
+    params["limit"] = limit
+
+    params["cursor"] = cursor
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/api/v1/documents",
+        "params": params,
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> DocumentPageOut | Error | None:
+    if response.status_code == 200:
+        response_200 = DocumentPageOut.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[DocumentPageOut | Error]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    state: str | Unset = UNSET,
+    external_id: str | Unset = UNSET,
+    metadata: DocumentsListMetadata | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+) -> Response[DocumentPageOut | Error]:
+    """Documents of the key's mode, newest first
+
+    Args:
+        state (str | Unset):
+        external_id (str | Unset):
+        metadata (DocumentsListMetadata | Unset):
+        limit (int | Unset):
+        cursor (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[DocumentPageOut | Error]
+    """
+
+    kwargs = _get_kwargs(
+        state=state,
+        external_id=external_id,
+        metadata=metadata,
+        limit=limit,
+        cursor=cursor,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    state: str | Unset = UNSET,
+    external_id: str | Unset = UNSET,
+    metadata: DocumentsListMetadata | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+) -> DocumentPageOut | Error | None:
+    """Documents of the key's mode, newest first
+
+    Args:
+        state (str | Unset):
+        external_id (str | Unset):
+        metadata (DocumentsListMetadata | Unset):
+        limit (int | Unset):
+        cursor (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        DocumentPageOut | Error
+    """
+
+    return sync_detailed(
+        client=client,
+        state=state,
+        external_id=external_id,
+        metadata=metadata,
+        limit=limit,
+        cursor=cursor,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    state: str | Unset = UNSET,
+    external_id: str | Unset = UNSET,
+    metadata: DocumentsListMetadata | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+) -> Response[DocumentPageOut | Error]:
+    """Documents of the key's mode, newest first
+
+    Args:
+        state (str | Unset):
+        external_id (str | Unset):
+        metadata (DocumentsListMetadata | Unset):
+        limit (int | Unset):
+        cursor (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[DocumentPageOut | Error]
+    """
+
+    kwargs = _get_kwargs(
+        state=state,
+        external_id=external_id,
+        metadata=metadata,
+        limit=limit,
+        cursor=cursor,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    state: str | Unset = UNSET,
+    external_id: str | Unset = UNSET,
+    metadata: DocumentsListMetadata | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+) -> DocumentPageOut | Error | None:
+    """Documents of the key's mode, newest first
+
+    Args:
+        state (str | Unset):
+        external_id (str | Unset):
+        metadata (DocumentsListMetadata | Unset):
+        limit (int | Unset):
+        cursor (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        DocumentPageOut | Error
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            state=state,
+            external_id=external_id,
+            metadata=metadata,
+            limit=limit,
+            cursor=cursor,
+        )
+    ).parsed
