@@ -192,3 +192,85 @@ fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_javascript_package_against_the_live_server() {
+    let js = checkout().join("clients/js");
+    let missing = (!found("npm"))
+        .then(|| "node and npm are not installed".to_string())
+        .or_else(|| {
+            (!js.join("node_modules/.bin/tsc").is_file())
+                .then(|| "clients/js's packages are not installed (cd clients/js && npm ci)".into())
+        });
+    if !signet_testkit::part("clients", missing) {
+        return;
+    }
+    let (app, key, limited) = server().await;
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    // `npm pack` compiles (prepack) into clients/js/dist, which git ignores.
+    let packed = run(
+        "packing the JavaScript client",
+        Command::new("npm")
+            .args(["pack", "--silent", "--pack-destination"])
+            .arg(w)
+            .current_dir(&js),
+    );
+    let tarball = w.join(packed.trim());
+    assert!(
+        tarball.is_file() && packed.trim() == "signet-client-2026.10.7.tgz",
+        "{packed}"
+    );
+    // A fresh folder that installs the tarball (and its one dependency) as a user would.
+    let user = w.join("user");
+    std::fs::create_dir_all(&user).unwrap();
+    std::fs::write(
+        user.join("package.json"),
+        r#"{"name": "a-user", "private": true, "type": "module"}"#,
+    )
+    .unwrap();
+    run(
+        "installing the packed client",
+        Command::new("npm")
+            .args(["install", "--no-audit", "--no-fund", "--loglevel=error"])
+            .arg(&tarball)
+            .current_dir(&user),
+    );
+    for file in ["live.test.mjs", "usage.ts", "tsconfig.json"] {
+        std::fs::copy(js.join("test").join(file), user.join(file)).unwrap();
+    }
+    // The README's calls compile against the installed package's types.
+    run(
+        "type-checking the client's usage",
+        Command::new(js.join("node_modules/.bin/tsc"))
+            .args(["-p", "tsconfig.json"])
+            .current_dir(&user),
+    );
+    let out = tokio::task::spawn_blocking({
+        let (user, base) = (user.clone(), app.base.clone());
+        move || {
+            Command::new("node")
+                .args(["--test", "--test-reporter=spec", "live.test.mjs"])
+                .current_dir(&user)
+                .env("SIGNET_BASE_URL", base)
+                .env("SIGNET_API_KEY", key)
+                .env("SIGNET_LIMITED_KEY", limited)
+                .output()
+                .unwrap()
+        }
+    })
+    .await
+    .unwrap();
+    let text = format!(
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    eprintln!("{text}");
+    assert!(
+        out.status.success(),
+        "the JavaScript client's tests failed:\n{text}"
+    );
+    assert!(text.contains("ℹ fail 0"), "{text}");
+    drop(app);
+}

@@ -991,9 +991,9 @@ export interface components {
             /** @description The block it is about: `content[3]` of the source given. */
             path: string;
             /** @description The blocks proposed in its place or beside it (empty for a delete). */
-            proposed: Record<string, never>[];
+            proposed: Record<string, unknown>[];
             /** @description The block there now (null only for an insert into empty words). */
-            was?: Record<string, never> | null;
+            was?: Record<string, unknown> | null;
             why: string;
         };
         AiDraftIn: {
@@ -1009,12 +1009,12 @@ export interface components {
             /** @description The change wanted, in a person's words (up to 8,000 characters). */
             request: string;
             /** @description The words to change, in the source model (what POST /documents takes). */
-            source: Record<string, never>;
+            source: Record<string, unknown>;
             /**
              * @description The template's questions to propose answers for: objects with `name` (the
              *     `custom.<key>` key), and optionally `label` and `value`.
              */
-            variables?: Record<string, never>[] | null;
+            variables?: Record<string, unknown>[] | null;
         };
         AiJobOut: {
             createdAt: string;
@@ -1041,7 +1041,7 @@ export interface components {
              * @description When `done`: for a draft, the words in the source model, passing POST
              *     /documents/check; for an edit, the words given with every proposed change applied.
              */
-            source?: Record<string, never> | null;
+            source?: Record<string, unknown> | null;
             startedAt?: string | null;
             /** @description `queued`, `running`, `done`, `failed` or `cancelled`. */
             state: string;
@@ -1105,7 +1105,7 @@ export interface components {
              * @description The wizard's other answers by question key: `parties` (role words, or objects with
              *     `role` and `label`), `terms`, `law`, ...
              */
-            answers?: Record<string, never> | null;
+            answers?: Record<string, unknown> | null;
             /** @description Last words from the person: what the draft must say or avoid. */
             final?: string | null;
             /** @description `document` or `template`; must agree with `mode` when both are given. */
@@ -1201,12 +1201,12 @@ export interface components {
             webhookId: string;
         };
         DocumentCheckIn: {
-            facts?: Record<string, never> | null;
+            facts?: Record<string, unknown> | null;
             forTemplate?: boolean | null;
             people?: components["schemas"]["PersonIn"][] | null;
             requireSignature?: boolean | null;
-            source: Record<string, never>;
-            variableValues?: Record<string, never> | null;
+            source: Record<string, unknown>;
+            variableValues?: Record<string, unknown> | null;
         };
         DocumentCreateIn: {
             description?: string | null;
@@ -1218,8 +1218,8 @@ export interface components {
             embedded?: string[] | null;
             externalId?: string | null;
             /** @description Merge facts: `{"org": {"name": "..."}}` or `{"org.name": "..."}`. */
-            facts?: Record<string, never> | null;
-            metadata?: Record<string, never> | null;
+            facts?: Record<string, unknown> | null;
+            metadata?: Record<string, unknown> | null;
             /** @description `letter` (default) or `a4`. */
             paper?: string | null;
             people: components["schemas"]["PersonIn"][];
@@ -1228,10 +1228,10 @@ export interface components {
             send?: null | components["schemas"]["SendOptionsIn"];
             sendNow?: boolean | null;
             /** @description The rich-text source: `{"type": "doc", "content": [...]}`. */
-            source: Record<string, never>;
+            source: Record<string, unknown>;
             title: string;
             /** @description Answers to `custom.<key>` chips, by key. */
-            variableValues?: Record<string, never> | null;
+            variableValues?: Record<string, unknown> | null;
         };
         DocumentOut: {
             approval?: null | components["schemas"]["ApprovalOut"];
@@ -1268,17 +1268,17 @@ export interface components {
             page: components["schemas"]["PageInfo"];
         };
         DocumentReviseIn: {
-            facts?: Record<string, never> | null;
+            facts?: Record<string, unknown> | null;
             /** @description Old role word to new role word, applied to the people's seats. */
             roleMap?: {
                 [key: string]: string;
             } | null;
-            source: Record<string, never>;
-            variableValues?: Record<string, never> | null;
+            source: Record<string, unknown>;
+            variableValues?: Record<string, unknown> | null;
         };
         DocumentSourceOut: {
             description?: string | null;
-            email: Record<string, never>;
+            email: Record<string, unknown>;
             externalId?: string | null;
             facts: {
                 [key: string]: string;
@@ -1288,10 +1288,10 @@ export interface components {
                 [key: string]: string;
             };
             paper: string;
-            people: Record<string, never>[];
+            people: Record<string, unknown>[];
             profile: string;
-            send: Record<string, never>;
-            source: Record<string, never>;
+            send: Record<string, unknown>;
+            source: Record<string, unknown>;
             title: string;
             variableValues: {
                 [key: string]: string;
@@ -1299,14 +1299,14 @@ export interface components {
         };
         DraftAnswersIn: {
             /** @description Question id to option value. */
-            answers: Record<string, never>;
+            answers: Record<string, unknown>;
             /** @description As POST /drafts' `tailor`; asked once, it stays asked. */
             tailor?: boolean | null;
             useDefaults?: boolean | null;
         };
         DraftIn: {
             /** @description Answers given at once: question id to option value. */
-            answers?: Record<string, never> | null;
+            answers?: Record<string, unknown> | null;
             /**
              * @description One person or more for each seat of the play (`role` is the seat's role word), with the
              *     fields of POST /documents' people.
@@ -1538,7 +1538,7 @@ export interface components {
             externalId?: string | null;
             /** @description The language of this person's emails and page. */
             locale?: string | null;
-            metadata?: Record<string, never> | null;
+            metadata?: Record<string, unknown> | null;
             name: string;
             seat: string;
         };
@@ -1635,7 +1635,7 @@ export interface components {
              *     document's `email.locale`, `send.language`, the workspace's default, English.
              */
             locale?: string | null;
-            metadata?: Record<string, never> | null;
+            metadata?: Record<string, unknown> | null;
             /** @description Full name, printed under the person's signature. */
             name: string;
             /**
@@ -1842,7 +1842,7 @@ export interface components {
              * @description The words drafted with those answers, in the source model (what POST /documents
              *     takes); null when the file could not be read.
              */
-            preview?: Record<string, never> | null;
+            preview?: Record<string, unknown> | null;
             /** @description Every problem, in the file's order. */
             problems: components["schemas"]["PlayProblemOut"][];
             /**
@@ -1991,20 +1991,20 @@ export interface components {
             /** @description The invitation's message. */
             message?: string | null;
             /** @description Sending options; a document's own `send` wins key by key. */
-            send?: Record<string, never> | null;
+            send?: Record<string, unknown> | null;
         };
         TemplateDocumentIn: {
             email?: null | components["schemas"]["EmailOptionsIn"];
             embedded?: string[] | null;
             externalId?: string | null;
-            facts?: Record<string, never> | null;
-            metadata?: Record<string, never> | null;
+            facts?: Record<string, unknown> | null;
+            metadata?: Record<string, unknown> | null;
             people: components["schemas"]["PersonIn"][];
             send?: null | components["schemas"]["SendOptionsIn"];
             sendNow?: boolean | null;
             title?: string | null;
             /** @description Answers to the template's questions, by key. */
-            variableValues?: Record<string, never> | null;
+            variableValues?: Record<string, unknown> | null;
         };
         TemplateFieldOut: {
             /**
@@ -2024,7 +2024,7 @@ export interface components {
             file: string;
             /** @description The file's name, kept for people; its kind is read from its bytes. */
             fileName: string;
-            metadata?: Record<string, never> | null;
+            metadata?: Record<string, unknown> | null;
             name: string;
             /**
              * @description An addition: take a file without text tags, whose fields are placed afterwards (the
@@ -2041,7 +2041,7 @@ export interface components {
              *     placed at each text tag: `{{Label;type=signature;role=client}}`.
              */
             html: string;
-            metadata?: Record<string, never> | null;
+            metadata?: Record<string, unknown> | null;
             name: string;
             /** @description `letter` (default) or `a4`. */
             paper?: string | null;
@@ -2110,7 +2110,7 @@ export interface components {
             paper?: string | null;
             /** @description `typeset` (default) or `contract`. */
             profile?: string | null;
-            source: Record<string, never>;
+            source: Record<string, unknown>;
         };
         TemplatePreviewOut: {
             /** @description Each field's box on its page, in points from the page's top-left corner. */
@@ -2127,7 +2127,7 @@ export interface components {
             externalId?: string | null;
             language?: string | null;
             message?: string | null;
-            metadata?: Record<string, never> | null;
+            metadata?: Record<string, unknown> | null;
             /** @description One per seat of the template. */
             parties: components["schemas"]["PartyIn"][];
             subject?: string | null;
@@ -2137,7 +2137,7 @@ export interface components {
         };
         TemplateSourceIn: {
             externalId?: string | null;
-            metadata?: Record<string, never> | null;
+            metadata?: Record<string, unknown> | null;
             name: string;
             /** @description `letter` (default) or `a4`. */
             paper?: string | null;
@@ -2147,7 +2147,7 @@ export interface components {
              * @description The rich-text source, as for documents: `{"type": "doc", "content": [...]}`. Its roles
              *     are the template's seats; its unanswered `custom.<key>` chips are its questions.
              */
-            source: Record<string, never>;
+            source: Record<string, unknown>;
         };
         /** @description A template's words as saved, to write its next version from. */
         TemplateSourceOut: {
@@ -2157,7 +2157,7 @@ export interface components {
             name: string;
             paper: string;
             profile: string;
-            source: Record<string, never>;
+            source: Record<string, unknown>;
             /**
              * Format: int64
              * @description The version these words are: give it back as `version` when saving the next one.
@@ -2173,7 +2173,7 @@ export interface components {
             /** @description `typeset` or `contract`; the current one when left out. */
             profile?: string | null;
             /** @description The whole new source, as for `POST /templates/source`. */
-            source: Record<string, never>;
+            source: Record<string, unknown>;
             /**
              * Format: int64
              * @description The version the words were written from (`version` of `GET /templates/{id}/source`):
