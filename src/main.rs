@@ -53,6 +53,15 @@ enum Command {
     /// Administer workspaces, keys, teams and the API log.
     #[command(subcommand)]
     Admin(admin::Admin),
+    /// The tool server for AI assistants (MCP) on standard input and output, acting with the
+    /// API key in SIGNET_API_KEY. Logs go to standard error. Over HTTP, `signet serve`
+    /// answers it at /mcp. Emails, rendering and sealing are done by a running `serve` or
+    /// `worker` sharing the database.
+    Mcp {
+        /// Speak MCP on standard input and output.
+        #[arg(long)]
+        stdio: bool,
+    },
 }
 
 /// What a `serve` process runs.
@@ -138,7 +147,44 @@ async fn run(command: Command, config: Config) -> Result<(), Failure> {
             Ok(())
         }
         Command::Admin(cmd) => admin::run(cmd, &config).await,
+        Command::Mcp { stdio } => mcp(stdio, &config).await,
     }
+}
+
+async fn mcp(stdio: bool, config: &Config) -> Result<(), Failure> {
+    let fail = |message: String| Failure {
+        message,
+        json: false,
+        code: 2,
+    };
+    if !stdio {
+        return Err(fail(
+            "mcp: pass --stdio (over HTTP, `signet serve` answers MCP at /mcp)".into(),
+        ));
+    }
+    let key = std::env::var("SIGNET_API_KEY")
+        .ok()
+        .filter(|k| !k.trim().is_empty())
+        .ok_or_else(|| {
+            fail("mcp: set SIGNET_API_KEY to the API key the assistant acts with".into())
+        })?;
+    let signet::Services { ctx, log_writer } = signet::services(config).await.or_fail(false)?;
+    let local = std::net::IpAddr::V4(std::net::Ipv4Addr::LOCALHOST);
+    let checked = signet_accounts::keys::authenticate(&ctx, key.trim(), local).await;
+    let result = match checked {
+        Err(_) => Err(fail(
+            "mcp: SIGNET_API_KEY is not a valid key of this Signet (wrong, revoked, expired, or not allowed from this address)".into(),
+        )),
+        Ok(_) => {
+            tracing::info!("mcp: serving on standard input and output");
+            signet_mcp::Server::stdio(ctx, key.trim())
+                .serve_stdio()
+                .await
+                .or_fail(false)
+        }
+    };
+    log_writer.stop().await;
+    result
 }
 
 async fn serve(config: Config) -> anyhow::Result<()> {

@@ -8,6 +8,7 @@ mod frames_page;
 pub mod graphql;
 mod handlers;
 mod health;
+pub mod mcp;
 pub mod openapi;
 mod personal;
 pub mod routes;
@@ -36,6 +37,7 @@ pub fn router(state: AppState, extra: &'static [Route]) -> Router {
     let api = door::mount(Router::new(), "/api/v1", &routes::ROUTES, &state);
     let outside = [
         graphql::ROUTES,
+        mcp::ROUTES,
         app::ROUTES,
         trust::ROUTES,
         personal::ROUTES,

@@ -18,6 +18,8 @@ pub struct AppStateInner {
     pub schema: signet_schema::SignetSchema,
     /// The last readiness answer and when it was worked out (`/readyz`).
     pub readiness: Readiness,
+    /// The tool server at `/mcp`, with its sessions.
+    pub mcp: signet_mcp::HttpService,
 }
 
 impl std::ops::Deref for AppState {
@@ -32,6 +34,7 @@ impl AppState {
     pub fn new(ctx: Ctx, config: HttpConfig) -> AppState {
         AppState(Arc::new(AppStateInner {
             schema: signet_schema::build(ctx.clone()),
+            mcp: signet_mcp::http_service(ctx.clone()),
             ctx,
             config,
             readiness: Readiness::default(),

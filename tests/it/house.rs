@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// The crates checked, by their source folder.
-const CRATES: [&str; 18] = [
+const CRATES: [&str; 19] = [
     "src",
     "source/src",
     "convert/src",
@@ -21,6 +21,7 @@ const CRATES: [&str; 18] = [
     "resolvers/webhooks/src",
     "resolvers/plays/src",
     "resolvers/payments/src",
+    "mcp/src",
     "schema/src",
     "rest_compat/src",
     "workers/src",

@@ -36,6 +36,7 @@ mod idempotency;
 mod leaks;
 mod limits;
 mod live;
+mod mcp;
 mod passkeys;
 mod payments;
 mod people;
