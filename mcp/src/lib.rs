@@ -6,6 +6,7 @@
 pub mod drafts;
 pub mod resources;
 pub mod schema;
+pub mod sessions;
 pub mod tools;
 
 use std::net::{IpAddr, Ipv4Addr};
@@ -18,7 +19,6 @@ use rmcp::model::{
     Tool as McpTool, ToolAnnotations,
 };
 use rmcp::service::RequestContext;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler, ServiceExt};
 use serde_json::{Value, json};
@@ -258,7 +258,7 @@ fn protocol_error(e: DomainError) -> McpError {
     }
 }
 
-pub type HttpService = StreamableHttpService<Server, LocalSessionManager>;
+pub type HttpService = StreamableHttpService<Server, sessions::Capped>;
 
 /// Streamable HTTP for `/mcp`, mounted behind the door (which authenticates every request's
 /// key, spends its budget and bounds its body). Requests must name this server's own host
@@ -283,7 +283,7 @@ pub fn http_service(ctx: Ctx) -> HttpService {
         .with_max_request_body_bytes(MAX_BODY);
     StreamableHttpService::new(
         move || Ok(Server::http(ctx.clone())),
-        Arc::new(LocalSessionManager::default()),
+        Arc::new(sessions::Capped::default()),
         config,
     )
 }

@@ -136,7 +136,15 @@ async def over_http():
         check(res.is_error and err["error"]["kind"] == "forbidden" and "documents:write" in err["error"]["message"],
               f"a write tool is refused to a read key: {err}")
 
-    # The door: no key, a wrong key, a foreign Host.
+    # A client of an earlier protocol: a session, the questions asked while the call waits.
+    person = Person()
+    async with Client(http(FULL), mode="legacy", elicitation_callback=person) as c:
+        check(c.protocol_version != "2026-07-28", f"a legacy HTTP session ({c.protocol_version})")
+        res, draft, _ = await call(c, "draft_from_play", {"play": PLAY, "people": PEOPLE})
+        check(not res.is_error and draft["status"] == "draft", f"a legacy HTTP session drafts through the questions: {draft.get('status')}")
+        check(person.forms == [["pet"], ["walks"]], f"asked over the session's stream: {person.forms}")
+
+    # The door: no key, a wrong key, a foreign Host, a body over the limit.
     headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
     ping = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}
     r = httpx.post(f"{BASE}/mcp", json=ping, headers=headers)
@@ -145,6 +153,10 @@ async def over_http():
     check(r.status_code == 401, f"a wrong key: 401 ({r.status_code})")
     r = httpx.post(f"{BASE}/mcp", json=ping, headers={**headers, "Authorization": f"Bearer {FULL}", "Host": "evil.example"})
     check(r.status_code == 403, f"a foreign Host is refused ({r.status_code})")
+    big = {**ping, "params": {"padding": "x" * (2 * 1024 * 1024 + 10)}}
+    r = httpx.post(f"{BASE}/mcp", json=big, headers={**headers, "Authorization": f"Bearer {FULL}"})
+    check(r.status_code == 400 and "larger than the limit" in r.json()["error"]["message"],
+          f"a message over 2 MiB is refused before it is read ({r.status_code})")
 
 
 async def over_stdio():
