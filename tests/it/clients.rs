@@ -206,6 +206,7 @@ async fn the_javascript_package_against_the_live_server() {
         return;
     }
     let (app, key, limited) = server().await;
+    let browser_key = key.clone();
     let work = tempfile::tempdir().unwrap();
     let w = work.path();
     // `npm pack` compiles (prepack) into clients/js/dist, which git ignores.
@@ -236,7 +237,7 @@ async fn the_javascript_package_against_the_live_server() {
             .arg(&tarball)
             .current_dir(&user),
     );
-    for file in ["live.test.mjs", "usage.ts", "tsconfig.json"] {
+    for file in ["live.test.mjs", "usage.ts", "tsconfig.json", "browser.mjs"] {
         std::fs::copy(js.join("test").join(file), user.join(file)).unwrap();
     }
     // The README's calls compile against the installed package's types.
@@ -272,5 +273,40 @@ async fn the_javascript_package_against_the_live_server() {
         "the JavaScript client's tests failed:\n{text}"
     );
     assert!(text.contains("ℹ fail 0"), "{text}");
+    // The same package bundled into a page of the server's own origin, in Chromium.
+    let frontend = checkout().join("frontend");
+    let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
+    let missing = (!Path::new(&chromium).is_file())
+        .then(|| format!("{chromium} is not installed (apt install chromium)"))
+        .or_else(|| {
+            (!frontend.join("node_modules/playwright-core").is_dir()).then(|| {
+                "the front end's packages are not installed (cd frontend && npm ci)".into()
+            })
+        });
+    if signet_testkit::part("browser", missing) {
+        let (user, base, key) = (user.clone(), app.base.clone(), browser_key.clone());
+        let out = tokio::task::spawn_blocking(move || {
+            Command::new("node")
+                .arg("browser.mjs")
+                .current_dir(&user)
+                .env("SIGNET_BASE_URL", base)
+                .env("SIGNET_API_KEY", key)
+                .env("CHROMIUM", chromium)
+                .env("FRONTEND", frontend)
+                .output()
+                .unwrap()
+        })
+        .await
+        .unwrap();
+        let text = format!(
+            "{}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            out.status.success() && text.contains("browser: ok"),
+            "the JavaScript client in Chromium:\n{text}"
+        );
+    }
     drop(app);
 }

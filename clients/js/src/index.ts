@@ -114,32 +114,8 @@ export class Signet {
     return this.download(`/api/v1/documents/${encodeURIComponent(documentId)}/audit-log.csv`);
   }
 
-  /** Node only: a download streamed into a file (written whole or not at all). */
-  async saveSignedPdf(documentId: string, path: string): Promise<void> {
-    await this.save(`/api/v1/documents/${encodeURIComponent(documentId)}/signed.pdf`, path);
-  }
-
-  async saveAuditLog(documentId: string, path: string): Promise<void> {
-    await this.save(`/api/v1/documents/${encodeURIComponent(documentId)}/audit-log.csv`, path);
-  }
-
   private async download(path: string): Promise<Uint8Array> {
     const r = await (this.api.GET as any)(path, { parseAs: "arrayBuffer" });
     return new Uint8Array(r.data as ArrayBuffer);
-  }
-
-  private async save(path: string, file: string): Promise<void> {
-    const r = await (this.api.GET as any)(path, { parseAs: "stream" });
-    const fs = await import("node:fs");
-    const { Readable } = await import("node:stream");
-    const { pipeline } = await import("node:stream/promises");
-    const part = `${file}.part`;
-    try {
-      await pipeline(Readable.fromWeb(r.data), fs.createWriteStream(part));
-      await fs.promises.rename(part, file);
-    } catch (e) {
-      await fs.promises.rm(part, { force: true });
-      throw e;
-    }
   }
 }

@@ -12,6 +12,7 @@ import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 
 import { SERVICE_VERSION, Signet, SignetError, WebhookVerificationError, verifyWebhook } from "signet-client";
+import { saveSignedPdf } from "signet-client/node";
 
 const BASE = process.env.SIGNET_BASE_URL;
 
@@ -113,7 +114,7 @@ test("from words to a sealed PDF, with a verified webhook", async () => {
   assert.equal(Buffer.from(pdf.subarray(0, 5)).toString(), "%PDF-");
   const dir = mkdtempSync(join(tmpdir(), "signet-js-"));
   const file = join(dir, "signed.pdf");
-  await signet.saveSignedPdf(doc.id, file);
+  await saveSignedPdf(signet, doc.id, file);
   assert.deepEqual(readFileSync(file), Buffer.from(pdf));
   assert.ok(!existsSync(`${file}.part`));
   const root = join(dir, "test-root.pem");
@@ -230,6 +231,6 @@ test("a download before execution is not found and leaves no file", async () => 
   const signet = new Signet();
   const doc = await newDocument(signet);
   const file = join(mkdtempSync(join(tmpdir(), "signet-js-")), "out.pdf");
-  await assert.rejects(signet.saveSignedPdf(doc.id, file), (e) => e.kind === "not_found");
+  await assert.rejects(saveSignedPdf(signet, doc.id, file), (e) => e.kind === "not_found");
   assert.ok(!existsSync(file) && !existsSync(`${file}.part`));
 });

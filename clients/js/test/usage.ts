@@ -1,6 +1,7 @@
 // Type-checked against the built package (tests/it/clients.rs runs tsc over it): the README's
 // calls compile, and their answers have the generated types.
 import { Signet, SignetError, verifyWebhook, type Schemas } from "signet-client";
+import { saveAuditLog, saveSignedPdf } from "signet-client/node";
 
 export async function usage(signet: Signet): Promise<string[]> {
   const doc: Schemas["DocumentOut"] = await signet.post("/api/v1/documents", {
@@ -23,6 +24,8 @@ export async function usage(signet: Signet): Promise<string[]> {
   for await (const hook of signet.each("/api/v1/webhooks")) ids.push(hook.id);
   const pdf: Uint8Array = await signet.signedPdf(doc.id);
   ids.push(String(pdf.length));
+  await saveSignedPdf(signet, doc.id, "agreement.pdf");
+  await saveAuditLog(signet, doc.id, "agreement-audit.csv");
   try {
     await signet.post("/api/v1/documents/{id}/void", { params: { path: { id: doc.id } }, body: { reason: "wrong" } });
   } catch (e) {
