@@ -8,7 +8,8 @@ export type ErrorKind =
   | "conflict"
   | "rate_limited"
   | "dependency"
-  | "timeout";
+  | "timeout"
+  | "transport";
 
 const BY_STATUS: Record<number, ErrorKind> = {
   400: "invalid",
@@ -22,7 +23,7 @@ const BY_STATUS: Record<number, ErrorKind> = {
 
 export class SignetError extends Error {
   /** One of invalid, unauthenticated, forbidden, not_found, conflict, rate_limited,
-   * dependency, timeout. */
+   * dependency, timeout, or `transport` when no answer came (`status` is then undefined). */
   readonly kind: ErrorKind | string;
   readonly status: number | undefined;
   /** Quote it to support. */

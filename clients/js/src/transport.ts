@@ -63,7 +63,8 @@ export function retryingFetch(opts: TransportOptions): (input: Request) => Promi
         // A failure before an answer: a POST is only sent again with its idempotency key.
         if (attempt >= opts.maxRetries || !mayResend) {
           if (timeout.aborted) throw new SignetError("timeout", `no answer within ${opts.timeoutMs} ms`, { retryable: true });
-          throw e;
+          const cause = e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message) : String(e);
+          throw new SignetError("transport", `no answer from the server: ${cause}`, { retryable: true });
         }
         await sleep(backoffMs(attempt));
         continue;

@@ -234,3 +234,19 @@ test("a download before execution is not found and leaves no file", async () => 
   await assert.rejects(saveSignedPdf(signet, doc.id, file), (e) => e.kind === "not_found");
   assert.ok(!existsSync(file) && !existsSync(`${file}.part`));
 });
+
+test("a server that cannot be reached is a transport error", async () => {
+  // A port that was just free: nothing listens there.
+  const probe = createServer();
+  await new Promise((r) => probe.listen(0, "127.0.0.1", r));
+  const port = probe.address().port;
+  await new Promise((r) => probe.close(r));
+  const nowhere = new Signet({ apiKey: "svc_test_any", baseUrl: `http://127.0.0.1:${port}`, maxRetries: 1 });
+  await assert.rejects(nowhere.get("/api/v1/documents"), (e) => {
+    assert.ok(e instanceof SignetError);
+    assert.equal(e.kind, "transport");
+    assert.equal(e.retryable, true);
+    assert.equal(e.status, undefined);
+    return true;
+  });
+});

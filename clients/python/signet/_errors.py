@@ -12,7 +12,8 @@ class SignetError(Exception):
     """An answer in the spec's error shape, or a failure to get one.
 
     `kind` is one of invalid, unauthenticated, forbidden, not_found, conflict, rate_limited,
-    dependency, timeout (or `transport` when no answer came). `retryable` says whether the same
+    dependency, timeout, or `transport` when no answer came (the server could not be reached, or
+    the connection broke or timed out; `status` is then None). `retryable` says whether the same
     request may succeed later; the client has already retried it when it was.
     """
 

@@ -11,7 +11,7 @@ import uuid
 
 import httpx
 
-from ._errors import retry_after_seconds
+from ._errors import SignetError, retry_after_seconds
 
 # The statuses worth asking again; the body's `retryable` has the last word on 5xx.
 _RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
@@ -39,6 +39,13 @@ def _body_retryable(response: httpx.Response) -> bool:
         return response.status_code in (502, 503, 504)
 
 
+def _unreachable(e: httpx.TransportError) -> SignetError:
+    """No answer came (the server could not be reached, or the connection broke)."""
+    err = SignetError("transport", f"no answer from the server: {e}", retryable=True)
+    err.__cause__ = e
+    return err
+
+
 def _wait(response: httpx.Response | None, attempt: int) -> float:
     if response is not None:
         after = retry_after_seconds(response)
@@ -62,13 +69,15 @@ class RetryTransport(httpx.BaseTransport):
         while True:
             try:
                 response = self._inner.handle_request(request)
-            except (httpx.ConnectError, httpx.ConnectTimeout):
+            except (httpx.ConnectError, httpx.ConnectTimeout) as e:
                 # Nothing reached the server: always safe to try again.
                 if attempt >= self._max_retries:
-                    raise
+                    raise _unreachable(e) from e
                 self._sleep(_wait(None, attempt))
                 attempt += 1
                 continue
+            except httpx.TransportError as e:
+                raise _unreachable(e) from e
             if (
                 attempt < self._max_retries
                 and response.status_code in _RETRY_STATUSES
@@ -100,12 +109,14 @@ class AsyncRetryTransport(httpx.AsyncBaseTransport):
         while True:
             try:
                 response = await self._inner.handle_async_request(request)
-            except (httpx.ConnectError, httpx.ConnectTimeout):
+            except (httpx.ConnectError, httpx.ConnectTimeout) as e:
                 if attempt >= self._max_retries:
-                    raise
+                    raise _unreachable(e) from e
                 await self._sleep(_wait(None, attempt))
                 attempt += 1
                 continue
+            except httpx.TransportError as e:
+                raise _unreachable(e) from e
             if (
                 attempt < self._max_retries
                 and response.status_code in _RETRY_STATUSES

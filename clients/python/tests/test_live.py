@@ -8,6 +8,7 @@ import asyncio
 import json
 import os
 import shutil
+import socket
 import subprocess
 import threading
 import time
@@ -356,3 +357,18 @@ def test_downloads_before_execution_are_not_found_and_leave_no_file(client, tmp_
     with pytest.raises(signet.NotFound):
         client.signed_pdf(doc.id, to=target)
     assert not target.exists() and not Path(str(target) + ".part").exists()
+
+
+def test_a_server_that_cannot_be_reached_is_a_transport_error():
+    # A port that was just free: nothing listens there.
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with (
+        Signet(
+            "svc_test_any", base_url=f"http://127.0.0.1:{port}", max_retries=1
+        ) as nowhere,
+        pytest.raises(signet.SignetError) as e,
+    ):
+        documents_list.sync(client=nowhere)
+    assert e.value.kind == "transport" and e.value.retryable and e.value.status is None
