@@ -146,9 +146,14 @@ test("a signer pays at their field through Stripe's hosted Checkout, then signs"
   await signer.getByRole("button", { name: "Apply" }).click();
   await signer.getByText("Pay to finish signing.").waitFor();
   assert.equal(await signer.getByRole("button", { name: "Finish" }).isDisabled(), true, "signing waits for the payment");
-  await axe(page, "the payment field");
+  await axe(signer, "the payment field");
   await pay.scrollIntoViewIfNeeded();
-  await shot(page, shots, "4-pay-at-the-field");
+  await shot(signer, shots, "4-pay-at-the-field");
+  // The same field on a phone, before paying.
+  await signer.setViewportSize({ width: 375, height: 812 });
+  await pay.scrollIntoViewIfNeeded();
+  await shot(signer, shots, "4-pay-at-the-field-phone");
+  await signer.setViewportSize({ width: 1280, height: 900 });
 
   // Stripe's hosted Checkout: declined once, then paid with the test card.
   await pay.click();
@@ -156,7 +161,7 @@ test("a signer pays at their field through Stripe's hosted Checkout, then signs"
   await signer.getByLabel("Card number").fill("4000 0000 0000 0002");
   await signer.getByRole("button", { name: "Pay" }).click();
   await signer.getByRole("alert").getByText("Your card was declined.").waitFor();
-  await shot(page, shots, "5-checkout-declined");
+  await shot(signer, shots, "5-checkout-declined");
   assert.equal((await api("GET", `/api/v1/documents/${sent.json.id}`)).json.payments[0].status, "open");
   await signer.getByLabel("Card number").fill("4242 4242 4242 4242");
   await signer.getByRole("button", { name: "Pay" }).click();
@@ -165,11 +170,11 @@ test("a signer pays at their field through Stripe's hosted Checkout, then signs"
   // Back on the signing page: the payment shows once Stripe's event confirmed it.
   await signer.getByText("Paid $49.00").waitFor({ timeout: 30_000 });
   await signer.getByRole("link", { name: "Receipt" }).waitFor();
-  await axe(page, "paid");
-  await shot(page, shots, "6-paid");
+  await axe(signer, "paid");
+  await shot(signer, shots, "6-paid");
   await signer.getByRole("button", { name: "Finish" }).click();
   await signer.getByRole("heading", { name: /signed/i }).first().waitFor();
-  await shot(page, shots, "7-signed");
+  await shot(signer, shots, "7-signed");
 
   const doc = (await api("GET", `/api/v1/documents/${sent.json.id}`)).json;
   assert.equal(doc.payments.length, 1);
@@ -231,6 +236,15 @@ test("on a phone, in Arabic, the payment field shows its amount and opens Checko
   await pay.scrollIntoViewIfNeeded();
   await axe(page, "the payment field on a phone, in Arabic");
   await shot(page, shots, "9-pay-phone-ar");
+  // The same field in Arabic on a wide screen.
+  const wide = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await wide.goto(link);
+  await wide.locator("button.pay-here").waitFor();
+  await wide.waitForFunction(() => document.querySelector(".sheet img")?.complete);
+  await wide.locator("button.pay-here").scrollIntoViewIfNeeded();
+  await axe(wide, "the payment field in Arabic");
+  await shot(wide, shots, "10-pay-desktop-ar");
+  await wide.close();
   await pay.click();
   await page.waitForURL((u) => u.href.startsWith(`${stripeUrl}/pay/`));
   await context.close();
